@@ -1,0 +1,64 @@
+import { configureApi, get } from './lib/api';
+import { getSession, saveBaseSettings, subscribeSession, type BaseSettings, getBaseSettings } from './lib/storage';
+import { LiveSocket } from './lib/socket';
+import { applyInvalidation } from './lib/sync';
+import { showToast } from './components/toast';
+import { PATHS } from '../shared/api';
+import { clearPrivateCache } from './lib/db';
+import type { ServerMessage } from '../shared/socket-events';
+import { noteServerTime } from './lib/server-time';
+
+// Wiring of the app-wide services: the request layer's hooks, baseconfig at start, the live socket.
+
+let timeoutListener: (() => void) | null = null;
+export function onRequestTimeout(listener: () => void): void {
+  timeoutListener = listener;
+}
+
+export function setupRuntime(navigateToLogin: () => void): LiveSocket {
+  configureApi({
+    toast: showToast,
+    onSignedOut: () => {
+      void clearPrivateCache();
+      navigateToLogin();
+    },
+    onTimeout: () => timeoutListener?.(),
+  });
+
+  // SPEC section 7: baseconfig at app start; code 0 stores it, a failure only logs.
+  void get<BaseSettings>(PATHS.baseconfig, {}, { quiet: true }).then((res) => {
+    if (res.code === 0 && res.data) {
+      saveBaseSettings(res.data);
+      noteServerTime(res.data.server_time_ms);
+      socket.sync();
+    } else console.warn('baseconfig failed', res.code, res.msg);
+  });
+
+  const socket = new LiveSocket({
+    socketHost: () => getBaseSettings()?.socket_host ?? null,
+    session: () => {
+      const s = getSession();
+      return { memId: s.login.mem_id, token: s.token };
+    },
+    onMessage: (message: ServerMessage) => {
+      if (message.type === 'invalidate') void applyInvalidation(message.tables, message.ids);
+      else if (message.type === 'notification') showToast(message.title, 'info', 4000);
+      else if (message.type === 'hello') noteServerTime(message.time);
+    },
+  });
+
+  // Hidden or exiting closes the socket; coming back opens it again (as a route change would).
+  document.addEventListener('visibilitychange', () => (document.visibilityState === 'hidden' ? socket.close() : socket.sync()));
+  window.addEventListener('pagehide', () => socket.close());
+  // Another user's data must not stay in the cache after a sign-out or a new sign-in.
+  let lastMem = getSession().login.mem_id;
+  subscribeSession(() => {
+    const mem = getSession().login.mem_id;
+    if (mem !== lastMem) {
+      lastMem = mem;
+      void clearPrivateCache();
+    }
+    socket.sync();
+  });
+  return socket;
+}

@@ -1,0 +1,28 @@
+import type { ReactNode } from 'react';
+import { useRouter } from '@tanstack/react-router';
+import { useLingui } from '@lingui/react/macro';
+
+// The custom navigation bar on every page (SPEC section 2).
+export function NavBar({ title, back = true, right, brand = false }: { title: ReactNode; back?: boolean; right?: ReactNode; brand?: boolean }) {
+  const router = useRouter();
+  const { t } = useLingui();
+  const goBack = () => {
+    if (window.history.length > 1) router.history.back();
+    else void router.navigate({ to: '/' });
+  };
+  return (
+    <header className={brand ? 'navbar navbar--brand' : 'navbar'}>
+      {back ? (
+        <button type="button" className="navbar__btn" onClick={goBack} aria-label={t`Back`}>
+          <svg width="22" height="22" viewBox="0 0 24 24" aria-hidden="true">
+            <path d="M15 5l-7 7 7 7" fill="none" stroke="currentColor" strokeWidth="2.2" strokeLinecap="round" strokeLinejoin="round" />
+          </svg>
+        </button>
+      ) : (
+        <span />
+      )}
+      <h1 className="navbar__title">{title}</h1>
+      <div>{right}</div>
+    </header>
+  );
+}

@@ -1,0 +1,36 @@
+import { useEffect, useState } from 'react';
+import { Trans } from '@lingui/react/macro';
+import { LAZY_PAGE_TIMEOUT_MS } from '../../shared/constants';
+
+// Shown while a lazy route loads (after 200 ms, set on the router). After 60 s it asks the user to tap the
+// screen to retry, and a tap reloads the page (SPEC sections 8 and 9).
+export function PendingView() {
+  const [timedOut, setTimedOut] = useState(false);
+  useEffect(() => {
+    const id = setTimeout(() => setTimedOut(true), LAZY_PAGE_TIMEOUT_MS);
+    return () => clearTimeout(id);
+  }, []);
+  if (timedOut) return <RetryOverlay />;
+  return (
+    <div className="pending" role="status">
+      <div className="spinner" aria-hidden="true" />
+      <span className="sr-only">
+        <Trans>Loading…</Trans>
+      </span>
+    </div>
+  );
+}
+
+export function RetryOverlay() {
+  return (
+    <button type="button" className="overlay" style={{ border: 0, width: '100%', cursor: 'pointer' }} onClick={() => window.location.reload()}>
+      <span>
+        <strong>
+          <Trans>The connection timed out.</Trans>
+        </strong>
+        <br />
+        <Trans>Tap the screen to retry.</Trans>
+      </span>
+    </button>
+  );
+}

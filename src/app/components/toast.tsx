@@ -1,0 +1,46 @@
+import { useSyncExternalStore } from 'react';
+import { TOAST_MS } from '../../shared/constants';
+
+// Toast (SPEC: 1500 ms by default). One at a time; a new one replaces the old.
+export interface ToastState {
+  id: number;
+  message: string;
+  kind: 'error' | 'success' | 'info';
+}
+
+let current: ToastState | null = null;
+let seq = 0;
+let timer: ReturnType<typeof setTimeout> | null = null;
+const listeners = new Set<() => void>();
+const emit = () => listeners.forEach((l) => l());
+
+export function showToast(message: string, kind: ToastState['kind'] = 'info', ms = TOAST_MS): void {
+  current = { id: ++seq, message, kind };
+  emit();
+  if (timer) clearTimeout(timer);
+  timer = setTimeout(() => {
+    current = null;
+    emit();
+  }, ms);
+}
+
+function subscribe(l: () => void) {
+  listeners.add(l);
+  return () => listeners.delete(l);
+}
+
+const icons = { error: '⚠', success: '✓', info: 'ℹ' } as const;
+
+export function ToastLayer() {
+  const toast = useSyncExternalStore(subscribe, () => current, () => current);
+  return (
+    <div className="toast-layer" aria-live="assertive" role="status">
+      {toast && (
+        <div className="toast" key={toast.id} data-kind={toast.kind}>
+          <span aria-hidden="true">{icons[toast.kind]}</span>
+          <span>{toast.message}</span>
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,119 @@
+import {
+  SOCKET_CONNECT_DELAY_MS,
+  SOCKET_HEARTBEAT_MS,
+  SOCKET_RECONNECT_INTERVAL_MS,
+  SOCKET_RECONNECT_TRIES,
+  SOCKET_VERSION,
+} from '../../shared/constants';
+import { PING, type ServerMessage } from '../../shared/socket-events';
+
+// The live socket of SPEC section 4: after every route change, if the login info has a mem_id a socket is
+// opened (after 300 ms when none exists), otherwise it is closed. Closed when the app is hidden or exits.
+// On close it reconnects up to 5 times, 5000 ms apart. "ping" every 50000 ms. URL: socket_host with
+// mem_id, token and v=4.
+
+export interface SocketDeps {
+  socketHost: () => string | null;
+  session: () => { memId: number; token: string };
+  onMessage: (message: ServerMessage) => void;
+  onStatus?: (status: 'open' | 'closed') => void;
+  WebSocketImpl?: typeof WebSocket;
+}
+
+export class LiveSocket {
+  private ws: WebSocket | null = null;
+  private connectTimer: ReturnType<typeof setTimeout> | null = null;
+  private reconnectTimer: ReturnType<typeof setTimeout> | null = null;
+  private heartbeat: ReturnType<typeof setInterval> | null = null;
+  private retries = 0;
+  private wanted = false;
+  private key = '';
+
+  constructor(private readonly deps: SocketDeps) {}
+
+  /** Call after every route change. */
+  sync(): void {
+    const { memId, token } = this.deps.session();
+    if (memId > 0 && token) {
+      const key = `${memId}:${token}`;
+      if (this.ws && this.key !== key) this.close();
+      this.wanted = true;
+      if (!this.ws && !this.connectTimer && !this.reconnectTimer) {
+        this.retries = 0;
+        this.connectTimer = setTimeout(() => {
+          this.connectTimer = null;
+          this.open();
+        }, SOCKET_CONNECT_DELAY_MS);
+      }
+    } else {
+      this.close();
+    }
+  }
+
+  /** Hidden or exiting: close, and do not reconnect until the next sync. */
+  close(): void {
+    this.wanted = false;
+    for (const t of [this.connectTimer, this.reconnectTimer]) if (t) clearTimeout(t);
+    this.connectTimer = this.reconnectTimer = null;
+    this.stopHeartbeat();
+    const ws = this.ws;
+    this.ws = null;
+    if (ws && ws.readyState <= 1) ws.close(1000, 'bye');
+  }
+
+  isOpen(): boolean {
+    return this.ws?.readyState === 1;
+  }
+
+  private open(): void {
+    const host = this.deps.socketHost();
+    const { memId, token } = this.deps.session();
+    if (!host || !this.wanted || !token || memId <= 0) return;
+    const url = new URL(host);
+    url.searchParams.set('mem_id', String(memId));
+    url.searchParams.set('token', token);
+    url.searchParams.set('v', String(SOCKET_VERSION));
+    const Impl = this.deps.WebSocketImpl ?? WebSocket;
+    const ws = new Impl(url.toString());
+    this.ws = ws;
+    this.key = `${memId}:${token}`;
+    ws.onopen = () => {
+      this.retries = 0;
+      this.startHeartbeat();
+      this.deps.onStatus?.('open');
+    };
+    ws.onmessage = (event) => {
+      if (typeof event.data !== 'string' || event.data === 'pong') return;
+      try {
+        this.deps.onMessage(JSON.parse(event.data) as ServerMessage);
+      } catch {
+        // not a message of ours
+      }
+    };
+    ws.onclose = () => {
+      if (this.ws !== ws) return;
+      this.ws = null;
+      this.stopHeartbeat();
+      this.deps.onStatus?.('closed');
+      if (this.wanted && this.retries < SOCKET_RECONNECT_TRIES) {
+        this.retries++;
+        this.reconnectTimer = setTimeout(() => {
+          this.reconnectTimer = null;
+          this.open();
+        }, SOCKET_RECONNECT_INTERVAL_MS);
+      }
+    };
+  }
+
+  private startHeartbeat(): void {
+    this.stopHeartbeat();
+    this.heartbeat = setInterval(() => {
+      if (this.ws?.readyState === 1) this.ws.send(PING);
+    }, SOCKET_HEARTBEAT_MS);
+  }
+
+  private stopHeartbeat(): void {
+    if (this.heartbeat) clearInterval(this.heartbeat);
+    this.heartbeat = null;
+  }
+}

@@ -1,0 +1,131 @@
+import { useSyncExternalStore } from 'react';
+import type { LoginInfo } from '../../shared/schemas/auth';
+import type { Locale } from '../../shared/api';
+
+// Local storage keys of SPEC section 4: login info, token, language, isLogin flag, base settings.
+export const KEYS = {
+  loginInfo: 'login_info',
+  token: 'token',
+  language: 'language',
+  isLogin: 'isLogin',
+  baseSettings: 'base_settings',
+} as const;
+
+export interface StoredLoginInfo {
+  mem_id: number;
+  realname: string;
+  account: string;
+  mobile: string;
+  avatar: string;
+  type: LoginInfo['type'];
+}
+
+export interface BaseSettings {
+  version: string;
+  socket_host: string;
+  currency: string;
+  server_time_ms: number;
+  registration_open: boolean;
+  limits: {
+    withdraw_min: number;
+    withdraw_max: number;
+    withdraw_fee: number;
+    withdraw_fee_bp: number;
+    topup_min: number;
+    presale_fee_bp: number;
+    settlement_working_days: number;
+  };
+}
+
+export const EMPTY_LOGIN: StoredLoginInfo = { mem_id: 0, realname: '', account: '', mobile: '', avatar: '', type: 'visitor' };
+
+function read<T>(key: string, fallback: T): T {
+  try {
+    const raw = localStorage.getItem(key);
+    return raw === null ? fallback : (JSON.parse(raw) as T);
+  } catch {
+    return fallback;
+  }
+}
+
+function write(key: string, value: unknown): void {
+  try {
+    localStorage.setItem(key, JSON.stringify(value));
+  } catch {
+    // storage full or disabled: the app keeps working for this visit
+  }
+}
+
+type Listener = () => void;
+const listeners = new Set<Listener>();
+let version = 0;
+const emit = () => {
+  version++;
+  for (const l of listeners) l();
+};
+
+export interface SessionState {
+  token: string;
+  isLogin: boolean;
+  login: StoredLoginInfo;
+}
+
+let cachedVersion = -1;
+let cached: SessionState = { token: '', isLogin: false, login: EMPTY_LOGIN };
+
+export function getSession(): SessionState {
+  if (cachedVersion !== version) {
+    cached = {
+      token: read<string>(KEYS.token, ''),
+      isLogin: read<boolean>(KEYS.isLogin, false),
+      login: { ...EMPTY_LOGIN, ...read<Partial<StoredLoginInfo>>(KEYS.loginInfo, {}) },
+    };
+    cachedVersion = version;
+  }
+  return cached;
+}
+
+export function saveLogin(info: LoginInfo): void {
+  const { token, mem_id, realname, account, mobile, avatar, type } = info;
+  write(KEYS.token, token);
+  write(KEYS.loginInfo, { mem_id, realname, account, mobile, avatar, type });
+  write(KEYS.isLogin, mem_id > 0);
+  emit();
+}
+
+export function updateLoginInfo(patch: Partial<StoredLoginInfo>): void {
+  write(KEYS.loginInfo, { ...getSession().login, ...patch });
+  emit();
+}
+
+export function clearSession(): void {
+  for (const key of [KEYS.token, KEYS.loginInfo, KEYS.isLogin]) localStorage.removeItem(key);
+  emit();
+}
+
+export function subscribeSession(listener: Listener): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+export function useSession(): SessionState {
+  return useSyncExternalStore(subscribeSession, getSession, getSession);
+}
+
+export function getStoredLocale(): Locale {
+  const lang = read<string>(KEYS.language, 'en');
+  return lang === 'cn' || lang === 'zh-Hans' ? 'zh-Hans' : 'en';
+}
+
+/** Stored as the wire value (en / cn), as SPEC section 4 describes the stored language. */
+export function storeLocale(locale: Locale): void {
+  write(KEYS.language, locale === 'zh-Hans' ? 'cn' : 'en');
+}
+
+export function getBaseSettings(): BaseSettings | null {
+  return read<BaseSettings | null>(KEYS.baseSettings, null);
+}
+
+export function saveBaseSettings(settings: BaseSettings): void {
+  write(KEYS.baseSettings, settings);
+}

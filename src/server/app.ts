@@ -1,0 +1,82 @@
+import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { secureHeaders } from 'hono/secure-headers';
+import type { Config } from './config';
+import type { DB } from './db/connection';
+import type { Clock } from './lib/clock';
+import type { Logger } from './lib/log';
+import type { Mailer } from './lib/mail';
+import { AppError, errorBody } from './lib/http';
+import type { Lang } from '../shared/errors';
+import { API_BASE } from '../shared/api';
+import { authRoutes } from './modules/auth/routes';
+import { userRoutes } from './modules/user/routes';
+import { projectRoutes } from './modules/project/routes';
+import { newsRoutes } from './modules/news/routes';
+import { contentRoutes } from './modules/content/routes';
+import { openApiDocument } from './openapi';
+import { staticRoutes } from './static';
+
+export interface Deps {
+  config: Config;
+  db: DB;
+  clock: Clock;
+  log: Logger;
+  mailer: Mailer;
+}
+
+export interface AppEnv {
+  Variables: { deps: Deps; lang: Lang };
+}
+
+async function requestLang(req: Request, query: string | undefined): Promise<Lang> {
+  let lang = query;
+  if (!lang && req.method === 'POST' && (req.headers.get('content-type') ?? '').includes('application/json')) {
+    try {
+      const parsed: unknown = JSON.parse(await req.clone().text());
+      if (parsed && typeof parsed === 'object' && 'lang' in parsed) lang = String((parsed as { lang: unknown }).lang);
+    } catch {
+      // a malformed body is answered by the route with invalid_request, in English
+    }
+  }
+  return lang === 'cn' ? 'cn' : 'en';
+}
+
+/** The whole HTTP app: API under /h5/api, the built PWA with history-mode fallback. No listening here. */
+export function createApp(deps: Deps, opts: { staticDir?: string } = {}) {
+  const app = new Hono<AppEnv>();
+
+  app.use('*', async (c, next) => {
+    c.set('deps', deps);
+    c.set('lang', 'en');
+    await next();
+  });
+
+  const api = new Hono<AppEnv>();
+  api.use('*', secureHeaders({ crossOriginResourcePolicy: 'same-origin' }));
+  api.use('*', async (c, next) => {
+    c.set('lang', await requestLang(c.req.raw, c.req.query('lang')));
+    await next();
+    c.header('Cache-Control', 'no-store');
+  });
+  api.use('*', bodyLimit({ maxSize: 64 * 1024, onError: (c) => c.json(errorBody('invalid_request', c.get('lang'), deps.clock.now()), 413) }));
+
+  api.route('/api/login', authRoutes);
+  api.route('/api/user', userRoutes);
+  api.route('/api/project', projectRoutes);
+  api.route('/api/news', newsRoutes);
+  api.route('/api/content', contentRoutes);
+  api.get('/openapi.json', (c) => c.json(openApiDocument()));
+  api.notFound((c) => c.json(errorBody('not_found', c.get('lang'), deps.clock.now()), 404));
+
+  app.route(API_BASE, api);
+  app.onError((err, c) => {
+    const lang = c.get('lang') ?? 'en';
+    if (err instanceof AppError) return c.json(errorBody(err.key, lang, deps.clock.now(), err.params, err.data), 200);
+    deps.log.error(`unhandled error on ${c.req.method} ${c.req.path}`, err);
+    return c.json(errorBody('server_error', lang, deps.clock.now()), 500);
+  });
+
+  if (opts.staticDir) app.route('/', staticRoutes(opts.staticDir));
+  return app;
+}

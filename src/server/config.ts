@@ -1,0 +1,96 @@
+import * as v from 'valibot';
+import path from 'node:path';
+
+// Configuration comes from environment variables only, validated at start-up: a bad value stops the
+// server (and the operator CLI) with the key named. Names are contracts (DECISIONS, README table).
+
+const int = (def: number, min = 0, max = Number.MAX_SAFE_INTEGER) =>
+  v.pipe(
+    v.optional(v.string(), String(def)),
+    v.regex(/^\d+$/, 'must be a whole number'),
+    v.transform(Number),
+    v.minValue(min, `must be at least ${min}`),
+    v.maxValue(max, `must be at most ${max}`),
+  );
+
+const bool = (def: boolean) =>
+  v.pipe(
+    v.optional(v.string(), def ? 'true' : 'false'),
+    v.picklist(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off'], 'must be true or false'),
+    v.transform((x) => ['true', '1', 'yes', 'on'].includes(x)),
+  );
+
+const dateList = v.pipe(
+  v.string(),
+  v.transform((x) => x.split(',').map((d) => d.trim()).filter(Boolean)),
+  v.check((xs) => xs.every((d) => /^\d{4}-\d{2}-\d{2}$/.test(d)), 'must be a comma-separated list of YYYY-MM-DD dates'),
+);
+
+// Singapore public holidays (MOM gazette) used to count working days; override with PUBLIC_HOLIDAYS.
+export const DEFAULT_PUBLIC_HOLIDAYS =
+  '2026-01-01,2026-02-17,2026-02-18,2026-03-21,2026-04-03,2026-05-01,2026-05-27,2026-05-31,2026-06-01,2026-08-09,2026-08-10,2026-11-08,2026-11-09,2026-12-25,' +
+  '2027-01-01,2027-02-06,2027-02-07,2027-02-08,2027-03-10,2027-03-26,2027-05-01,2027-05-17,2027-05-20,2027-08-09,2027-10-28,2027-12-25';
+
+const envSchema = v.object({
+  PORT: int(8080, 0, 65535),
+  HOST: v.optional(v.pipe(v.string(), v.nonEmpty('must not be empty')), '0.0.0.0'),
+  DATA_DIR: v.optional(v.pipe(v.string(), v.nonEmpty('must not be empty')), './data'),
+  SMTP_URL: v.optional(v.pipe(v.string(), v.regex(/^smtps?:\/\/[^\s]+$/, 'must be an smtp:// or smtps:// URL'))),
+  SMTP_FROM: v.optional(v.string(), 'Canopy <no-reply@canopy.local>'),
+  APP_VERSION: v.optional(v.string(), '1.0.0'),
+  SOCKET_HOST: v.optional(v.pipe(v.string(), v.regex(/^wss?:\/\/[^\s]+$/, 'must be a ws:// or wss:// URL'))),
+  SEED_DEMO: bool(true),
+  REGISTRATION_OPEN: bool(true),
+  REGISTRATIONS_PER_IP_PER_HOUR: int(10, 1),
+  CODES_PER_IP_PER_HOUR: int(20, 1),
+  SESSION_TTL_DAYS: int(30, 1, 365),
+  SCRYPT_LOG2_N: int(17, 14, 20),
+  WITHDRAW_MIN_CENTS: int(5000, 1),
+  WITHDRAW_MAX_CENTS: int(5_000_000, 1),
+  WITHDRAW_FEE_CENTS: int(200, 0),
+  WITHDRAW_FEE_BP: int(0, 0, 10_000),
+  TOPUP_MIN_CENTS: int(1000, 1),
+  TOPUP_AUTO_CONFIRM: bool(false),
+  PRESALE_FEE_BP: int(1000, 0, 10_000),
+  PRESALE_PAY_HOURS: int(72, 1),
+  SETTLEMENT_WORKING_DAYS: int(2, 1, 3),
+  SELL_MIN_GRADE: int(1, 0, 5),
+  PRESALE_SELL_MIN_GRADE: int(3, 0, 5),
+  GRADE_THRESHOLDS_CENTS: v.pipe(
+    v.optional(v.string(), '100000,500000,2000000,5000000,10000000'),
+    v.transform((x) => x.split(',').map((s) => Number(s.trim()))),
+    v.check((xs) => xs.length === 5 && xs.every((n, i) => Number.isSafeInteger(n) && n > 0 && (i === 0 || n > xs[i - 1]!)), 'must be 5 increasing whole numbers (cents)'),
+  ),
+  PUBLIC_HOLIDAYS: v.optional(dateList, DEFAULT_PUBLIC_HOLIDAYS),
+  LOG_LEVEL: v.optional(v.picklist(['silent', 'error', 'info', 'debug'], 'must be silent, error, info or debug'), 'info'),
+});
+
+export type Config = v.InferOutput<typeof envSchema> & { DB_FILE: string };
+
+export class ConfigError extends Error {
+  constructor(public readonly problems: string[]) {
+    super(`Invalid configuration:\n  ${problems.join('\n  ')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const picked: Record<string, string> = {};
+  for (const key of Object.keys(envSchema.entries)) {
+    const value = env[key];
+    if (value !== undefined && value !== '') picked[key] = value;
+  }
+  const result = v.safeParse(envSchema, picked);
+  if (!result.success) {
+    const problems = result.issues.map((issue) => {
+      const key = issue.path?.map((p) => String(p.key)).join('.') ?? '?';
+      return `${key}=${JSON.stringify(picked[key] ?? '')}: ${issue.message}`;
+    });
+    throw new ConfigError(problems);
+  }
+  const out = result.output;
+  if (out.WITHDRAW_MIN_CENTS > out.WITHDRAW_MAX_CENTS) {
+    throw new ConfigError([`WITHDRAW_MIN_CENTS=${out.WITHDRAW_MIN_CENTS}: must not exceed WITHDRAW_MAX_CENTS (${out.WITHDRAW_MAX_CENTS})`]);
+  }
+  return { ...out, DB_FILE: path.resolve(out.DATA_DIR, 'canopy.db') };
+}

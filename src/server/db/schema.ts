@@ -1,0 +1,223 @@
+import type { Generated } from 'kysely';
+
+// Table types for Kysely. Times are epoch milliseconds (INTEGER); money integer cents; quantities whole tons.
+
+export interface UsersTable {
+  id: Generated<number>;
+  email: string;
+  password_hash: string;
+  type: 'personal' | 'corporate';
+  company: string;
+  uen: string;
+  first_name: string;
+  last_name: string;
+  ic_number: string;
+  mobile: string;
+  avatar: string;
+  invite_code: string;
+  invited_by: number | null;
+  grade: number;
+  credit_score: 'excellent' | 'medium' | 'poor';
+  risk: number;
+  disabled: number;
+  login_fails: number;
+  login_locked: number;
+  withdraw_password_hash: string | null;
+  trade_fails: number;
+  trade_locked: number;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface SessionsTable {
+  id: Generated<number>;
+  token_hash: string;
+  user_id: number | null; // null: a visitor session
+  created_at: number;
+  expires_at: number;
+  last_seen_at: number;
+  revoked_at: number | null;
+}
+
+export interface VerificationCodesTable {
+  id: Generated<number>;
+  email: string;
+  scene: 'register' | 'reset';
+  code_hash: string;
+  tries: number;
+  ip: string;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
+}
+
+export interface OutboxTable {
+  id: Generated<number>;
+  to_email: string;
+  subject: string;
+  body: string;
+  created_at: number;
+  sent_at: number | null;
+  error: string | null;
+}
+
+export interface RateEventsTable {
+  id: Generated<number>;
+  kind: string;
+  ip: string;
+  created_at: number;
+}
+
+export interface ProjectsTable {
+  id: Generated<number>;
+  name: string;
+  name_cn: string;
+  location: string;
+  type: string;
+  standard: string;
+  status: 'pending_review' | 'presale' | 'in_progress' | 'closed';
+  price: number;
+  presale_price: number | null;
+  min_tons: number;
+  max_tons: number;
+  total_tons: number;
+  remaining_tons: number;
+  selling_time: number;
+  end_time: number;
+  cycle_value: number;
+  cycle_unit: 'days' | 'hours' | 'minutes';
+  yield_bp: number;
+  required_grade: number;
+  monthly_limit: number;
+  total_limit: number;
+  company: string;
+  registry_id: string;
+  methodology: string;
+  vintage: number;
+  size_ha: number;
+  image: string;
+  intro: string;
+  intro_cn: string;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface NewsTable {
+  id: Generated<number>;
+  title: string;
+  title_cn: string;
+  summary: string;
+  summary_cn: string;
+  body: string;
+  body_cn: string;
+  image: string;
+  published_at: number;
+  created_at: number;
+}
+
+export interface FaqsTable {
+  id: Generated<number>;
+  question: string;
+  question_cn: string;
+  answer: string;
+  answer_cn: string;
+  sort: number;
+}
+
+export interface PagesTable {
+  slug: string;
+  title: string;
+  title_cn: string;
+  body: string;
+  body_cn: string;
+  updated_at: number;
+}
+
+export interface BannersTable {
+  id: Generated<number>;
+  title: string;
+  title_cn: string;
+  image: string;
+  link: string;
+  sort: number;
+}
+
+export interface NotificationsTable {
+  id: Generated<number>;
+  user_id: number;
+  title: string;
+  title_cn: string;
+  body: string;
+  body_cn: string;
+  created_at: number;
+  read_at: number | null;
+}
+
+/** Events for the live socket: written by the server or by the operator CLI, pushed by the hub. */
+export interface LiveEventsTable {
+  id: Generated<number>;
+  user_id: number | null; // null: everyone
+  payload: string; // JSON ServerMessage
+  created_at: number;
+}
+
+export interface OperatorLogTable {
+  id: Generated<number>;
+  command: string;
+  args: string;
+  actor: string;
+  ok: number;
+  result: string;
+  created_at: number;
+}
+
+/** One row per balance: a user's (available, frozen, credits, presale, unavailable) or a platform account. */
+export interface LedgerAccountsTable {
+  id: Generated<number>;
+  owner_id: number; // users.id, or 0 for platform accounts
+  name: string;
+  unit: 'cents' | 'tons';
+  balance: number;
+}
+
+/** Every change of a balance. Never updated or deleted. Rows of one entry sum to zero per unit. */
+export interface FundLogsTable {
+  id: Generated<number>;
+  entry_id: number;
+  account_id: number;
+  owner_id: number;
+  account_name: string;
+  unit: 'cents' | 'tons';
+  kind: string;
+  amount: number;
+  balance_after: number;
+  ref_type: string;
+  ref_id: number;
+  memo: string;
+  created_at: number;
+}
+
+export interface LedgerEntriesTable {
+  id: Generated<number>;
+  kind: string;
+  created_at: number;
+}
+
+export interface Database {
+  users: UsersTable;
+  sessions: SessionsTable;
+  verification_codes: VerificationCodesTable;
+  outbox: OutboxTable;
+  rate_events: RateEventsTable;
+  projects: ProjectsTable;
+  news: NewsTable;
+  faqs: FaqsTable;
+  pages: PagesTable;
+  banners: BannersTable;
+  notifications: NotificationsTable;
+  live_events: LiveEventsTable;
+  operator_log: OperatorLogTable;
+  ledger_accounts: LedgerAccountsTable;
+  ledger_entries: LedgerEntriesTable;
+  fund_logs: FundLogsTable;
+}

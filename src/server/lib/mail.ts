@@ -1,0 +1,37 @@
+import nodemailer from 'nodemailer';
+import type { DB } from '../db/connection';
+import type { Logger } from './log';
+import type { Clock } from './clock';
+
+export interface Mailer {
+  send(to: string, subject: string, body: string): Promise<void>;
+}
+
+/** Mail always lands in the outbox table; with SMTP_URL it is also sent. Without SMTP the body is logged,
+ *  so a developer can read a verification code from the server log (or `npm run ops -- outbox`). */
+export function createMailer(opts: { db: DB; clock: Clock; log: Logger; smtpUrl?: string; from: string }): Mailer {
+  const transport = opts.smtpUrl ? nodemailer.createTransport(opts.smtpUrl) : null;
+  return {
+    async send(to, subject, body) {
+      const now = opts.clock.now();
+      const row = await opts.db
+        .insertInto('outbox')
+        .values({ to_email: to, subject, body, created_at: now, sent_at: null, error: null })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      if (!transport) {
+        opts.log.info(`mail to ${to} (no SMTP configured, kept in outbox #${row.id}): ${subject} | ${body.replace(/\s+/g, ' ')}`);
+        return;
+      }
+      // Sending happens after the answer; a failure is recorded on the outbox row for the operator.
+      transport
+        .sendMail({ from: opts.from, to, subject, text: body })
+        .then(() => opts.db.updateTable('outbox').set({ sent_at: opts.clock.now() }).where('id', '=', row.id).execute())
+        .catch((err: unknown) => {
+          opts.log.error(`smtp send failed for outbox #${row.id}`, err);
+          return opts.db.updateTable('outbox').set({ error: String(err) }).where('id', '=', row.id).execute();
+        })
+        .catch(() => undefined);
+    },
+  };
+}

@@ -1,0 +1,40 @@
+import { ConfigError, loadConfig } from './config';
+import { startServer } from './server';
+import { DEMO_ACCOUNT } from './db/seed';
+
+// Starts the server from the environment. Bad configuration: refuse to start and name the key.
+async function main() {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(err.message);
+      process.exit(2);
+    }
+    throw err;
+  }
+  const running = await startServer(config);
+  console.log(`\nCanopy is running at ${running.url}`);
+  console.log(`Database: ${config.DB_FILE}`);
+  if (config.SEED_DEMO) console.log(`Demo login: ${DEMO_ACCOUNT.email} / ${DEMO_ACCOUNT.password} (withdrawal password ${DEMO_ACCOUNT.withdrawPassword})`);
+  console.log(`API document: ${running.url}/h5/api/openapi.json\n`);
+
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`${signal}: shutting down`);
+    running.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,65 @@
+import { Hono } from 'hono';
+import type { AppEnv } from '../../app';
+import { body, clientIp, ok } from '../../lib/http';
+import { loginSchema, registerSchema, resetSchema, sendCodeSchema } from '../../../shared/schemas/auth';
+import { login, register, resetPassword, sendCode, visitor } from './service';
+import { requireSession, revokeSession } from '../session';
+import { SOCKET_PATH, SOCKET_VERSION } from '../../../shared/constants';
+import { isoSgt } from '../../lib/clock';
+
+export const authRoutes = new Hono<AppEnv>();
+
+authRoutes.get('/baseconfig', (c) => {
+  const { config, clock } = c.get('deps');
+  const url = new URL(c.req.url);
+  const wsProto = (c.req.header('x-forwarded-proto') ?? url.protocol.replace(':', '')) === 'https' ? 'wss' : 'ws';
+  const now = clock.now();
+  return ok(c, {
+    version: config.APP_VERSION,
+    socket_host: config.SOCKET_HOST ?? `${wsProto}://${c.req.header('host') ?? url.host}${SOCKET_PATH}`,
+    socket_version: SOCKET_VERSION,
+    currency: 'SGD',
+    server_time: isoSgt(now),
+    server_time_ms: now,
+    registration_open: config.REGISTRATION_OPEN,
+    limits: {
+      withdraw_min: config.WITHDRAW_MIN_CENTS,
+      withdraw_max: config.WITHDRAW_MAX_CENTS,
+      withdraw_fee: config.WITHDRAW_FEE_CENTS,
+      withdraw_fee_bp: config.WITHDRAW_FEE_BP,
+      topup_min: config.TOPUP_MIN_CENTS,
+      presale_fee_bp: config.PRESALE_FEE_BP,
+      settlement_working_days: config.SETTLEMENT_WORKING_DAYS,
+    },
+  });
+});
+
+authRoutes.post('/sendcode', async (c) => {
+  const data = await body(c, sendCodeSchema);
+  await sendCode(c.get('deps'), data, clientIp(c), c.get('lang'));
+  return ok(c, null);
+});
+
+authRoutes.post('/register', async (c) => {
+  const data = await body(c, registerSchema);
+  return ok(c, await register(c.get('deps'), data, clientIp(c)));
+});
+
+authRoutes.post('/login', async (c) => {
+  const data = await body(c, loginSchema);
+  return ok(c, await login(c.get('deps'), data));
+});
+
+authRoutes.post('/visitor', async (c) => ok(c, await visitor(c.get('deps'))));
+
+authRoutes.post('/reset', async (c) => {
+  const data = await body(c, resetSchema);
+  await resetPassword(c.get('deps'), data);
+  return ok(c, null);
+});
+
+authRoutes.post('/logout', async (c) => {
+  const session = await requireSession(c);
+  await revokeSession(c.get('deps'), session.id);
+  return ok(c, null);
+});

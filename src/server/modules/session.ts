@@ -1,0 +1,90 @@
+import type { Context } from 'hono';
+import type { AppEnv, Deps } from '../app';
+import { newToken, sha256 } from '../lib/crypto';
+import { AppError } from '../lib/http';
+import type { UsersTable } from '../db/schema';
+import type { Selectable } from 'kysely';
+
+export type User = Selectable<UsersTable>;
+
+export interface Session {
+  id: number;
+  user: User | null; // null: visitor
+}
+
+const DAY_MS = 86_400_000;
+
+/** Reads the token from `Authorization: <token>` or `Authorization: Bearer <token>`. */
+export function tokenOf(c: Context<AppEnv>): string | null {
+  const header = c.req.header('authorization')?.trim();
+  if (!header) return null;
+  const token = header.replace(/^Bearer\s+/i, '').trim();
+  return token.length >= 20 && token.length <= 200 ? token : null;
+}
+
+export async function createSession(deps: Deps, userId: number | null): Promise<{ token: string; expires_at: number }> {
+  const now = deps.clock.now();
+  const token = newToken();
+  const expires_at = now + deps.config.SESSION_TTL_DAYS * DAY_MS;
+  await deps.db
+    .insertInto('sessions')
+    .values({ token_hash: sha256(token), user_id: userId, created_at: now, expires_at, last_seen_at: now, revoked_at: null })
+    .execute();
+  return { token, expires_at };
+}
+
+/** The live session for a token, or null. Sliding expiry: each use pushes the end out again. */
+export async function findSession(deps: Deps, token: string): Promise<Session | null> {
+  const now = deps.clock.now();
+  const row = await deps.db
+    .selectFrom('sessions')
+    .selectAll()
+    .where('token_hash', '=', sha256(token))
+    .executeTakeFirst();
+  if (!row || row.revoked_at !== null || row.expires_at <= now) return null;
+  let user: User | null = null;
+  if (row.user_id !== null) {
+    user = (await deps.db.selectFrom('users').selectAll().where('id', '=', row.user_id).executeTakeFirst()) ?? null;
+    if (!user || user.disabled) return null;
+  }
+  const ttl = deps.config.SESSION_TTL_DAYS * DAY_MS;
+  // Extend at most once a minute, so reads do not each write.
+  if (now - row.last_seen_at > 60_000) {
+    await deps.db.updateTable('sessions').set({ last_seen_at: now, expires_at: now + ttl }).where('id', '=', row.id).execute();
+  }
+  return { id: row.id, user };
+}
+
+/** Any session (visitor or user), else code -1 (the client signs out). */
+export async function requireSession(c: Context<AppEnv>): Promise<Session> {
+  const token = tokenOf(c);
+  const session = token ? await findSession(c.get('deps'), token) : null;
+  if (!session) throw new AppError('session_expired');
+  return session;
+}
+
+/** A signed-in user; a visitor is told guests cannot perform the operation. */
+export async function requireUser(c: Context<AppEnv>): Promise<{ session: Session; user: User }> {
+  const session = await requireSession(c);
+  if (!session.user) throw new AppError('guest_forbidden');
+  return { session, user: session.user };
+}
+
+/** The session if a valid token came with the request, else null (for public reads that personalise). */
+export async function optionalSession(c: Context<AppEnv>): Promise<Session | null> {
+  const token = tokenOf(c);
+  return token ? findSession(c.get('deps'), token) : null;
+}
+
+export async function revokeSession(deps: Deps, sessionId: number): Promise<void> {
+  await deps.db.updateTable('sessions').set({ revoked_at: deps.clock.now() }).where('id', '=', sessionId).execute();
+}
+
+export async function revokeUserSessions(deps: Deps, userId: number): Promise<void> {
+  await deps.db
+    .updateTable('sessions')
+    .set({ revoked_at: deps.clock.now() })
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null)
+    .execute();
+}

@@ -1,0 +1,55 @@
+import path from 'node:path';
+import { serve, type ServerType } from '@hono/node-server';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createApp, type Deps } from './app';
+import type { Config } from './config';
+import { openDatabase } from './db/connection';
+import { migrateToLatest } from './db/migrate';
+import { seedDemo } from './db/seed';
+import { systemClock, type Clock } from './lib/clock';
+import { createLogger } from './lib/log';
+import { createMailer } from './lib/mail';
+import { createHub, type Hub } from './live/hub';
+
+export interface RunningServer {
+  url: string;
+  port: number;
+  deps: Deps;
+  hub: Hub;
+  close(): Promise<void>;
+}
+
+/** Opens the database, migrates, seeds an empty one, and listens. Used by main.ts and by the tests. */
+export async function startServer(config: Config, opts: { clock?: Clock; staticDir?: string } = {}): Promise<RunningServer> {
+  const log = createLogger(config.LOG_LEVEL);
+  const clock = opts.clock ?? systemClock;
+  const { db } = openDatabase(config.DB_FILE);
+  await migrateToLatest(db);
+  const mailer = createMailer({ db, clock, log, smtpUrl: config.SMTP_URL, from: config.SMTP_FROM });
+  const deps: Deps = { config, db, clock, log, mailer };
+  if (config.SEED_DEMO) await seedDemo(deps);
+
+  const app = createApp(deps, { staticDir: opts.staticDir ?? path.resolve('dist') });
+  const hub = createHub(deps);
+  const server: ServerType = await new Promise((resolve) => {
+    const s = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST }, () => resolve(s));
+  });
+  hub.attach(server as Server);
+  const port = (server.address() as AddressInfo).port;
+  const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? 'localhost' : config.HOST;
+  return {
+    url: `http://${host}:${port}`,
+    port,
+    deps,
+    hub,
+    async close() {
+      await hub.close();
+      await new Promise<void>((resolve) => {
+        (server as Server).closeAllConnections?.();
+        server.close(() => resolve());
+      });
+      await db.destroy();
+    },
+  };
+}

@@ -1,0 +1,42 @@
+// API paths and the response envelope (DECISIONS "API conventions").
+export const API_BASE = '/h5/api';
+
+export const PATHS = {
+  baseconfig: '/api/login/baseconfig',
+  sendcode: '/api/login/sendcode',
+  register: '/api/login/register',
+  login: '/api/login/login',
+  visitor: '/api/login/visitor',
+  reset: '/api/login/reset',
+  logout: '/api/login/logout',
+  userInfo: '/api/user/info',
+  projectLists: '/api/project/lists',
+  projectDetail: '/api/project/detail',
+  newsLists: '/api/news/lists',
+  newsDetail: '/api/news/detail',
+  faqLists: '/api/content/faq',
+  page: '/api/content/page',
+  banners: '/api/content/banners',
+  openapi: '/openapi.json',
+} as const;
+
+export interface Envelope<T = unknown> {
+  code: number;
+  msg: string;
+  data: T;
+  wait?: number;
+  time?: string | number;
+}
+
+export interface Paged<T> {
+  list: T[];
+  total: number;
+  page: number;
+  page_size: number;
+}
+
+/** Wire languages (SPEC: cn and en) and the app's BCP 47 locale ids. */
+export type WireLang = 'en' | 'cn';
+export type Locale = 'en' | 'zh-Hans';
+export const localeToWire = (locale: Locale): WireLang => (locale === 'zh-Hans' ? 'cn' : 'en');
+export const wireToLocale = (lang: WireLang): Locale => (lang === 'cn' ? 'zh-Hans' : 'en');

@@ -1,0 +1,29 @@
+// Business and client constants from SPEC section 9 and DECISIONS. One place, used by app and server.
+export const CURRENCY = 'SGD';
+export const BUSINESS_TIME_ZONE = 'Asia/Singapore';
+
+export const REQUEST_TIMEOUT_MS = 60_000;
+export const LAZY_PAGE_TIMEOUT_MS = 60_000;
+export const LAZY_PAGE_DELAY_MS = 200;
+export const TAB_BAR_HEIGHT_PX = 60;
+export const TOAST_MS = 1500;
+export const SWIPER_INTERVAL_MS = 5000;
+export const SWIPER_DURATION_MS = 500;
+export const TEXT_MAX_LENGTH = 140;
+export const IMAGE_SELECT_COUNT = 9;
+export const SCROLL_BOTTOM_DISTANCE_PX = 80;
+export const ENVELOPE_DEFAULT_WAIT = 3;
+
+export const SOCKET_VERSION = 4;
+export const SOCKET_CONNECT_DELAY_MS = 300;
+export const SOCKET_RECONNECT_TRIES = 5;
+export const SOCKET_RECONNECT_INTERVAL_MS = 5000;
+export const SOCKET_HEARTBEAT_MS = 50_000;
+export const SOCKET_PATH = '/h5/ws';
+
+export const LOGIN_MAX_ATTEMPTS = 5;
+export const PASSWORD_MAX_ATTEMPTS = 5;
+export const VERIFICATION_CODE_TTL_MS = 10 * 60_000;
+export const VERIFICATION_CODE_TRIES = 5;
+export const PAGE_SIZE = 10;
+export const PAGE_SIZE_MAX = 50;

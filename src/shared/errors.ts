@@ -1,0 +1,134 @@
+// The one error catalogue. Server answers carry `code` and `msg` (in the request's lang); client-side
+// validation uses the same keys, so a rule broken in the form and on the server reads the same.
+// Codes are stable: never renumber, only add. code < 0 means the session is invalid (SPEC section 8).
+
+export type Lang = 'en' | 'cn';
+
+export interface CatalogueEntry {
+  readonly code: number;
+  readonly en: string;
+  readonly cn: string;
+}
+
+export const ERRORS = {
+  // Session and transport
+  session_expired: { code: -1, en: 'You have logged out or your login session has expired.', cn: '您已退出登录或登录已过期。' },
+  network_error: { code: 1, en: 'Network error', cn: '网络错误' },
+  timeout_retry: { code: 2, en: 'The connection timed out. Tap the screen to retry.', cn: '连接超时，请点击屏幕重试。' },
+  server_error: { code: 3, en: 'Something went wrong on our side. Please try again.', cn: '服务器出错了，请稍后重试。' },
+  offline: { code: 4, en: 'You are offline. This needs a connection.', cn: '您处于离线状态，此操作需要网络连接。' },
+
+  // General input
+  required: { code: 1001, en: 'Required fields cannot be empty.', cn: '必填项不能为空。' },
+  too_long: { code: 1002, en: 'Text cannot be longer than {n} characters.', cn: '文字长度不能超过 {n} 个字符。' },
+  invalid_request: { code: 1003, en: 'The request is not valid.', cn: '请求无效。' },
+  too_many_requests: { code: 1004, en: 'Too many requests. Please wait a moment.', cn: '请求过于频繁，请稍候再试。' },
+  guest_forbidden: { code: 1005, en: 'Guests cannot perform this operation. Please log in.', cn: '游客无法执行此操作，请先登录。' },
+  risk_forbidden: { code: 1006, en: 'This account is under risk control and cannot perform the operation.', cn: '风险账户无法执行此操作。' },
+  idempotency_mismatch: { code: 1007, en: 'This request was already sent with different details.', cn: '该请求已使用不同的内容提交过。' },
+  idempotency_in_progress: { code: 1008, en: 'This request is already being processed.', cn: '该请求正在处理中。' },
+  not_found: { code: 1009, en: 'Not found.', cn: '未找到。' },
+  terms_required: { code: 1010, en: 'Please read and agree to the terms first.', cn: '请先阅读并同意协议。' },
+  invalid_number: { code: 1011, en: 'Please enter a whole number.', cn: '请输入整数。' },
+  invalid_amount: { code: 1012, en: 'Please enter a valid amount.', cn: '请输入有效金额。' },
+
+  // Login
+  login_incorrect: { code: 1101, en: 'Email or password incorrect.', cn: '邮箱或密码错误。' },
+  password_incorrect: { code: 1102, en: 'Password incorrect.', cn: '密码错误。' },
+  user_disabled: { code: 1103, en: 'The username does not exist or has been disabled.', cn: '用户名不存在或已被禁用。' },
+  login_locked: { code: 1104, en: 'Exceeded maximum password attempts, contact the administrator.', cn: '密码错误次数已达上限，请联系管理员。' },
+
+  // Registration
+  email_exists: { code: 1201, en: 'Email already exists.', cn: '邮箱已存在。' },
+  email_not_in_use: { code: 1202, en: 'Email not in use.', cn: '该邮箱未注册。' },
+  code_incorrect: { code: 1203, en: 'Incorrect or expired verification code.', cn: '验证码错误或已过期。' },
+  bulk_registration: { code: 1204, en: 'Bulk registration prohibited.', cn: '禁止批量注册。' },
+  invite_invalid: { code: 1205, en: 'Invalid invitation code.', cn: '邀请码无效。' },
+  registration_closed: { code: 1206, en: 'Registration restricted.', cn: '注册受限。' },
+  email_invalid: { code: 1207, en: 'Invalid email format.', cn: '邮箱格式不正确。' },
+  code_format: { code: 1208, en: 'The verification code must be 6 digits.', cn: '验证码格式不正确，应为 6 位数字。' },
+  invite_format: { code: 1209, en: 'The invitation code must be 6 letters or digits.', cn: '邀请码格式不正确，应为 6 位字母或数字。' },
+  password_mismatch: { code: 1210, en: 'Passwords do not match.', cn: '两次输入的密码不一致。' },
+  login_password_weak: {
+    code: 1211,
+    en: 'The password must be at least 8 characters with digits, uppercase and lowercase letters.',
+    cn: '密码至少 8 位，且须包含数字、大写字母和小写字母。',
+  },
+  company_required: { code: 1212, en: 'Company name is required for corporate accounts.', cn: '企业账户须填写公司名称。' },
+  uen_invalid: { code: 1213, en: 'Invalid UEN.', cn: 'UEN 格式不正确。' },
+  code_too_soon: { code: 1214, en: 'A code was just sent. Please wait a minute.', cn: '验证码刚刚已发送，请一分钟后再试。' },
+
+  // Passwords
+  old_password_incorrect: { code: 1301, en: 'Old password incorrect.', cn: '旧密码错误。' },
+  password_update_failed: { code: 1302, en: 'Failed to update password.', cn: '密码更新失败。' },
+  withdraw_password_weak: {
+    code: 1303,
+    en: 'The withdrawal password must be at least 10 characters with digits, uppercase and lowercase letters and special characters.',
+    cn: '提现密码至少 10 位，且须包含数字、大写字母、小写字母和特殊字符。',
+  },
+  payment_password_same: { code: 1304, en: 'The payment password must differ from the login password.', cn: '支付密码不能与登录密码相同。' },
+  withdraw_password_unset: { code: 1305, en: 'Please set your withdrawal password first.', cn: '请先设置提现密码。' },
+
+  // Profile
+  ic_invalid: { code: 1401, en: 'IC number must be a capital letter, 7 digits and a capital letter.', cn: '身份证号格式应为：大写字母 + 7 位数字 + 大写字母。' },
+  mobile_invalid: { code: 1402, en: 'Mobile number must be 8 digits.', cn: '手机号码只能为 8 位数字。' },
+  holder_mismatch: { code: 1403, en: 'The holder name must match your registered name.', cn: '持卡人姓名须与注册姓名一致。' },
+  name_required: { code: 1404, en: 'Please complete your name in personal information first.', cn: '请先在个人信息中填写姓名。' },
+
+  // Wallet
+  withdraw_weekend: { code: 1501, en: 'Withdrawals are not available on Saturdays or Sundays.', cn: '周六、周日不可提现。' },
+  bank_incorrect: { code: 1502, en: 'Bank information incorrect. Please bind a bank account or PayNow first.', cn: '银行信息有误，请先绑定银行账户或 PayNow。' },
+  withdraw_failed: { code: 1503, en: 'Failed to apply.', cn: '申请失败。' },
+  insufficient_balance: { code: 1504, en: 'Insufficient balance.', cn: '余额不足。' },
+  withdraw_below_min: { code: 1505, en: 'The amount cannot be less than {n}.', cn: '金额不能少于 {n}。' },
+  withdraw_above_max: { code: 1506, en: 'The amount cannot be more than {n}.', cn: '金额不能超过 {n}。' },
+  withdraw_daily_limit: { code: 1507, en: 'Daily limit reached: one withdrawal per day.', cn: '已达每日上限：每天只能提现一次。' },
+  trade_password_incorrect: { code: 1508, en: 'Trading password incorrect. Attempts left: {n}.', cn: '交易密码错误，剩余尝试次数：{n}。' },
+  account_locked: { code: 1509, en: 'Your account is locked. Please contact the administrator.', cn: '您的账户已被锁定，请联系管理员。' },
+  balance_frozen: {
+    code: 1510,
+    en: 'Your balance has been frozen after multiple wrong passwords. Please contact the administrator.',
+    cn: '由于多次输入错误密码，您的余额已被冻结，请联系管理员。',
+  },
+  topup_below_min: { code: 1511, en: 'The top-up amount cannot be less than {n}.', cn: '充值金额不能少于 {n}。' },
+
+  // Projects
+  project_password_incorrect: { code: 1601, en: 'Password incorrect. Attempts left: {n}.', cn: '密码错误，剩余尝试次数：{n}。' },
+  monthly_limit: { code: 1602, en: 'Monthly purchase limit: {n} tons.', cn: '每月购买上限：{n} 吨。' },
+  total_limit: { code: 1603, en: 'Total purchase limit: {n} tons.', cn: '总购买上限：{n} 吨。' },
+  below_min_tons: { code: 1604, en: 'Quantity cannot be less than {n}.', cn: '数量不能少于 {n}。' },
+  above_max_tons: { code: 1605, en: 'Quantity cannot be more than {n}.', cn: '数量不能超过 {n}。' },
+  insufficient_remaining: { code: 1606, en: 'Insufficient amount remaining.', cn: '剩余数量不足。' },
+  project_not_started: { code: 1607, en: 'The project has not begun.', cn: '项目尚未开始。' },
+  project_ended: { code: 1608, en: 'The project has ended.', cn: '项目已结束。' },
+  project_full: { code: 1609, en: 'The project is full.', cn: '项目已满。' },
+  presale_quantity: { code: 1610, en: 'Wrong pre-sale quantity.', cn: '预售数量错误。' },
+  grade_not_met: { code: 1611, en: 'Your membership level does not meet the requirement.', cn: '您的会员等级未达到要求。' },
+
+  // Sell and final payment
+  insufficient_credits: { code: 1701, en: 'Insufficient carbon credit balance.', cn: '碳积分余额不足。' },
+  final_payment_failed: { code: 1702, en: 'Final payment failed.', cn: '尾款支付失败。' },
+  final_payment_expired: { code: 1703, en: 'The final payment period has expired.', cn: '尾款支付期限已过。' },
+  sell_not_eligible: { code: 1704, en: 'You are not eligible to sell.', cn: '您没有出售资格。' },
+} as const satisfies Record<string, CatalogueEntry>;
+
+export type ErrorKey = keyof typeof ERRORS;
+
+export type MessageParams = Record<string, string | number>;
+
+export function isErrorKey(key: string): key is ErrorKey {
+  return Object.prototype.hasOwnProperty.call(ERRORS, key);
+}
+
+/** The message of a catalogue entry in a language, with {placeholders} filled. */
+export function errorMessage(key: ErrorKey, lang: Lang, params?: MessageParams): string {
+  const text = ERRORS[key][lang];
+  if (!params) return text;
+  return text.replace(/\{(\w+)\}/g, (whole, name: string) => (name in params ? String(params[name]) : whole));
+}
+
+const byCode = new Map<number, ErrorKey>(Object.entries(ERRORS).map(([key, entry]) => [entry.code, key as ErrorKey]));
+
+export function errorKeyOfCode(code: number): ErrorKey | undefined {
+  return byCode.get(code);
+}

@@ -1,0 +1,133 @@
+import * as v from 'valibot';
+import { requiredText, optionalText } from './common';
+
+// One schema per rule of SPEC section 5 and DECISIONS "Accounts"; used by the forms and by the server.
+
+export const emailSchema = v.pipe(
+  v.string('required'),
+  v.trim(),
+  v.nonEmpty('required'),
+  v.maxLength(140, 'too_long'),
+  v.email('email_invalid'),
+  v.toLowerCase(),
+);
+
+/** Login password: at least 8 characters with digits, uppercase and lowercase letters. */
+export const loginPasswordSchema = v.pipe(
+  v.string('required'),
+  v.nonEmpty('required'),
+  v.maxLength(140, 'too_long'),
+  v.minLength(8, 'login_password_weak'),
+  v.regex(/\d/, 'login_password_weak'),
+  v.regex(/[A-Z]/, 'login_password_weak'),
+  v.regex(/[a-z]/, 'login_password_weak'),
+);
+
+/** Withdrawal (payment) password: at least 10 characters with digits, upper, lower and a special character. */
+export const withdrawalPasswordSchema = v.pipe(
+  v.string('required'),
+  v.nonEmpty('required'),
+  v.maxLength(140, 'too_long'),
+  v.minLength(10, 'withdraw_password_weak'),
+  v.regex(/\d/, 'withdraw_password_weak'),
+  v.regex(/[A-Z]/, 'withdraw_password_weak'),
+  v.regex(/[a-z]/, 'withdraw_password_weak'),
+  v.regex(/[^A-Za-z0-9]/, 'withdraw_password_weak'),
+);
+
+export const verificationCodeSchema = v.pipe(v.string('required'), v.trim(), v.nonEmpty('required'), v.regex(/^\d{6}$/, 'code_format'));
+
+export const inviteCodeSchema = v.pipe(
+  v.string('invite_format'),
+  v.trim(),
+  v.toUpperCase(),
+  v.regex(/^[A-Z0-9]{6}$/, 'invite_format'),
+);
+
+/** IC number: a capital letter, 7 digits, a capital letter (e.g. S1234567D). */
+export const icNumberSchema = v.pipe(v.string('required'), v.trim(), v.nonEmpty('required'), v.regex(/^[A-Z]\d{7}[A-Z]$/, 'ic_invalid'));
+
+/** Mobile number: only 8 digits. */
+export const mobileSchema = v.pipe(v.string('required'), v.trim(), v.nonEmpty('required'), v.regex(/^\d{8}$/, 'mobile_invalid'));
+
+/** Singapore UEN: 9 or 10 characters, digits and capital letters (business, local company, other entities). */
+export const uenSchema = v.pipe(v.string('required'), v.trim(), v.toUpperCase(), v.regex(/^(\d{8}[A-Z]|\d{9}[A-Z]|[TSR]\d{2}[A-Z]{2}\d{4}[A-Z])$/, 'uen_invalid'));
+
+const agreeSchema = v.pipe(
+  v.union([v.boolean(), v.literal('1'), v.literal('true'), v.literal(1)], 'terms_required'),
+  v.transform((x) => x === true || x === '1' || x === 'true' || x === 1),
+  v.literal(true, 'terms_required'),
+);
+
+export const loginTypeSchema = v.picklist(['personal', 'corporate'], 'invalid_request');
+
+export const sendCodeSchema = v.object({
+  email: emailSchema,
+  scene: v.picklist(['register', 'reset'], 'invalid_request'),
+});
+
+export const registerSchema = v.pipe(
+  v.object({
+    email: emailSchema,
+    code: verificationCodeSchema,
+    password: loginPasswordSchema,
+    repassword: v.pipe(v.string('required'), v.nonEmpty('required')),
+    invite_code: v.optional(v.union([v.literal(''), inviteCodeSchema], 'invite_format'), ''),
+    type: v.optional(loginTypeSchema, 'personal'),
+    company: optionalText(),
+    uen: v.optional(v.union([v.literal(''), uenSchema], 'uen_invalid'), ''),
+    agree: agreeSchema,
+  }),
+  v.forward(
+    v.check((x) => x.password === x.repassword, 'password_mismatch'),
+    ['repassword'],
+  ),
+  v.forward(
+    v.check((x) => x.type !== 'corporate' || x.company.length > 0, 'company_required'),
+    ['company'],
+  ),
+  v.forward(
+    v.check((x) => x.type !== 'corporate' || x.uen.length > 0, 'uen_invalid'),
+    ['uen'],
+  ),
+);
+
+export const loginSchema = v.object({
+  email: emailSchema,
+  password: v.pipe(v.string('required'), v.nonEmpty('required'), v.maxLength(140, 'too_long')),
+  type: v.optional(loginTypeSchema, 'personal'),
+  agree: agreeSchema,
+});
+
+export const resetSchema = v.pipe(
+  v.object({
+    email: emailSchema,
+    code: verificationCodeSchema,
+    password: loginPasswordSchema,
+    repassword: v.pipe(v.string('required'), v.nonEmpty('required')),
+  }),
+  v.forward(
+    v.check((x) => x.password === x.repassword, 'password_mismatch'),
+    ['repassword'],
+  ),
+);
+
+export const profileNameSchema = v.object({
+  first_name: requiredText(),
+  last_name: requiredText(),
+});
+
+export type RegisterInput = v.InferInput<typeof registerSchema>;
+export type LoginInput = v.InferInput<typeof loginSchema>;
+
+/** What login and register answer with; stored locally as the login info of SPEC section 4. */
+export interface LoginInfo {
+  token: string;
+  mem_id: number;
+  realname: string;
+  account: string;
+  mobile: string;
+  avatar: string;
+  type: 'personal' | 'corporate' | 'visitor';
+  expires_at: number;
+}

@@ -1,0 +1,2 @@
+// Tests run in Singapore's business zone regardless of the machine's, and quietly.
+process.env.TZ = 'UTC';
