@@ -10,43 +10,44 @@
 
 import { Route as rootRouteImport } from './routes/__root'
 import { Route as IndexRouteImport } from './routes/index'
-import { Route as PagesIndexIndexRouteImport } from './routes/pages/index/index'
+import { Route as PagesIndexChar91indexChar93RouteImport } from './routes/pages/index/[index]'
 
 const IndexRoute = IndexRouteImport.update({
   id: '/',
   path: '/',
   getParentRoute: () => rootRouteImport,
 } as any)
-const PagesIndexIndexRoute = PagesIndexIndexRouteImport.update({
-  id: '/pages/index/',
-  path: '/pages/index/',
-  getParentRoute: () => rootRouteImport,
-} as any)
+const PagesIndexChar91indexChar93Route =
+  PagesIndexChar91indexChar93RouteImport.update({
+    id: '/pages/index/index',
+    path: '/pages/index/index',
+    getParentRoute: () => rootRouteImport,
+  } as any)
 
 export interface FileRoutesByFullPath {
   '/': typeof IndexRoute
-  '/pages/index/': typeof PagesIndexIndexRoute
+  '/pages/index/index': typeof PagesIndexChar91indexChar93Route
 }
 export interface FileRoutesByTo {
   '/': typeof IndexRoute
-  '/pages/index': typeof PagesIndexIndexRoute
+  '/pages/index/index': typeof PagesIndexChar91indexChar93Route
 }
 export interface FileRoutesById {
   __root__: typeof rootRouteImport
   '/': typeof IndexRoute
-  '/pages/index/': typeof PagesIndexIndexRoute
+  '/pages/index/index': typeof PagesIndexChar91indexChar93Route
 }
 export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
-  fullPaths: '/' | '/pages/index/'
+  fullPaths: '/' | '/pages/index/index'
   fileRoutesByTo: FileRoutesByTo
-  to: '/' | '/pages/index'
-  id: '__root__' | '/' | '/pages/index/'
+  to: '/' | '/pages/index/index'
+  id: '__root__' | '/' | '/pages/index/index'
   fileRoutesById: FileRoutesById
 }
 export interface RootRouteChildren {
   IndexRoute: typeof IndexRoute
-  PagesIndexIndexRoute: typeof PagesIndexIndexRoute
+  PagesIndexChar91indexChar93Route: typeof PagesIndexChar91indexChar93Route
 }
 
 declare module '@tanstack/react-router' {
@@ -58,11 +59,11 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof IndexRouteImport
       parentRoute: typeof rootRouteImport
     }
-    '/pages/index/': {
-      id: '/pages/index/'
-      path: '/pages/index'
-      fullPath: '/pages/index/'
-      preLoaderRoute: typeof PagesIndexIndexRouteImport
+    '/pages/index/index': {
+      id: '/pages/index/index'
+      path: '/pages/index/index'
+      fullPath: '/pages/index/index'
+      preLoaderRoute: typeof PagesIndexChar91indexChar93RouteImport
       parentRoute: typeof rootRouteImport
     }
   }
@@ -70,7 +71,7 @@ declare module '@tanstack/react-router' {
 
 const rootRouteChildren: RootRouteChildren = {
   IndexRoute: IndexRoute,
-  PagesIndexIndexRoute: PagesIndexIndexRoute,
+  PagesIndexChar91indexChar93Route: PagesIndexChar91indexChar93Route,
 }
 export const routeTree = rootRouteImport
   ._addFileChildren(rootRouteChildren)

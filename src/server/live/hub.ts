@@ -25,13 +25,14 @@ export function createHub(deps: Deps): Hub {
   let lastId = 0;
   let timer: NodeJS.Timeout | null = null;
   let flushing: Promise<void> | null = null;
-  let ready: Promise<void>;
-
-  async function start() {
-    const row = await deps.db.selectFrom('live_events').select((eb) => eb.fn.max('id').as('max')).executeTakeFirst();
-    lastId = Number(row?.max ?? 0);
-  }
-  ready = start();
+  // Deliver only what is written after start-up; older rows were for sockets of a previous run.
+  const ready = deps.db
+    .selectFrom('live_events')
+    .select((eb) => eb.fn.max('id').as('max'))
+    .executeTakeFirst()
+    .then((row) => {
+      lastId = Number(row?.max ?? 0);
+    });
 
   async function deliver() {
     await ready;

@@ -1,0 +1,90 @@
+import { ConfigError, loadConfig } from '../config';
+import { openDatabase } from '../db/connection';
+import { migrateToLatest } from '../db/migrate';
+import { systemClock } from '../lib/clock';
+import { COMMANDS, OpsError, UsageError, type Parsed } from './commands';
+import os from 'node:os';
+
+// `npm run ops -- <command> [args] [--json]`. Exit 0 done, 1 refused, 2 bad input. Honours DATA_DIR.
+
+function parseArgs(argv: string[]): Parsed {
+  const positionals: string[] = [];
+  const flags: Record<string, string | true> = {};
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a.startsWith('--')) {
+      const [name, inline] = a.slice(2).split('=', 2) as [string, string | undefined];
+      if (inline !== undefined) flags[name] = inline;
+      else if (name !== 'json' && argv[i + 1] !== undefined && !argv[i + 1]!.startsWith('--')) flags[name] = argv[++i]!;
+      else flags[name] = true;
+    } else positionals.push(a);
+  }
+  return { positionals, flags };
+}
+
+function help(): string {
+  const lines = Object.entries(COMMANDS).map(([, c]) => `  ${c.usage.padEnd(52)} ${c.summary}`);
+  return `Canopy operator CLI\nusage: npm run ops -- <command> [args] [--json]\n\n${lines.join('\n')}\n`;
+}
+
+async function main(): Promise<number> {
+  const [name, ...rest] = process.argv.slice(2);
+  const args = parseArgs(rest);
+  const json = args.flags.json === true;
+  const out = (obj: unknown, text: string) => console.log(json ? JSON.stringify(obj, null, 2) : text);
+  const fail = (code: number, message: string, data?: unknown) => {
+    if (json) console.log(JSON.stringify({ ok: false, error: message, ...(data ? { data } : {}) }, null, 2));
+    console.error(message);
+    return code;
+  };
+  if (!name || name === 'help' || name === '--help') {
+    console.log(help());
+    return name ? 0 : 2;
+  }
+  const command = COMMANDS[name];
+  if (!command) return fail(2, `unknown command "${name}"\n\n${help()}`);
+
+  let config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) return fail(2, err.message);
+    throw err;
+  }
+  const { db } = openDatabase(config.DB_FILE);
+  try {
+    await migrateToLatest(db);
+    const clock = systemClock;
+    const log = (ok: boolean, result: unknown) =>
+      db
+        .insertInto('operator_log')
+        .values({ command: name, args: JSON.stringify(rest), actor: process.env.OPERATOR ?? os.userInfo().username, ok: ok ? 1 : 0, result: JSON.stringify(result).slice(0, 4000), created_at: clock.now() })
+        .execute();
+    try {
+      const result = await command.run({ db, clock }, args);
+      await log(true, result.data);
+      out({ ok: true, data: result.data }, result.text);
+      return 0;
+    } catch (err) {
+      if (err instanceof UsageError) {
+        await log(false, err.message);
+        return fail(2, `${err.message}\nusage: npm run ops -- ${command.usage}`);
+      }
+      if (err instanceof OpsError) {
+        await log(false, err.message);
+        return fail(1, err.message, (err as OpsError & { data?: unknown }).data);
+      }
+      throw err;
+    }
+  } finally {
+    await db.destroy();
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    console.error(err);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,213 @@
+import fs from 'node:fs';
+import * as v from 'valibot';
+import type { DB } from '../db/connection';
+import type { Clock } from '../lib/clock';
+import { writeTx } from '../db/tx';
+import { publish } from '../live/events';
+import { checkLedger } from '../ledger/ledger';
+import { emailSchema } from '../../shared/schemas/auth';
+import { newsPublishSchema, projectCreateSchema, PROJECT_STATUSES } from '../../shared/schemas/content';
+
+// Operator commands (DECISIONS "The operator CLI"). Each returns data for --json and a line for people;
+// a bad argument throws UsageError (exit 2), a refusal OpsError (exit 1). Every run is logged.
+
+export class UsageError extends Error {}
+export class OpsError extends Error {}
+
+export interface OpsContext {
+  db: DB;
+  clock: Clock;
+}
+
+export interface OpsResult {
+  data: unknown;
+  text: string;
+}
+
+export interface Parsed {
+  positionals: string[];
+  flags: Record<string, string | true>;
+}
+
+type Command = { usage: string; summary: string; run: (ctx: OpsContext, args: Parsed) => Promise<OpsResult> };
+
+function arg(args: Parsed, i: number, name: string): string {
+  const value = args.positionals[i];
+  if (value === undefined || value === '') throw new UsageError(`missing ${name}`);
+  return value;
+}
+
+function positiveInt(text: string, name: string): number {
+  if (!/^\d{1,12}$/.test(text) || Number(text) < 1) throw new UsageError(`${name} must be a positive whole number, got "${text}"`);
+  return Number(text);
+}
+
+function email(text: string): string {
+  const r = v.safeParse(emailSchema, text);
+  if (!r.success) throw new UsageError(`not a valid email: "${text}"`);
+  return r.output;
+}
+
+function readJsonFile(file: string): unknown {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch {
+    throw new UsageError(`cannot read file ${file}`);
+  }
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new UsageError(`${file} is not valid JSON`);
+  }
+}
+
+function validate<S extends v.GenericSchema>(schema: S, data: unknown, what: string): v.InferOutput<S> {
+  const r = v.safeParse(schema, data);
+  if (!r.success) {
+    const problems = r.issues.map((i) => `${i.path?.map((p) => String(p.key)).join('.') || '(root)'}: ${i.message}`);
+    throw new UsageError(`invalid ${what}:\n  ${problems.join('\n  ')}`);
+  }
+  return r.output;
+}
+
+async function userByEmail(db: DB, address: string) {
+  const user = await db.selectFrom('users').selectAll().where('email', '=', email(address)).executeTakeFirst();
+  if (!user) throw new OpsError(`no user with email ${address}`);
+  return user;
+}
+
+export const COMMANDS: Record<string, Command> = {
+  outbox: {
+    usage: 'outbox [--to EMAIL] [--limit N]',
+    summary: 'Mail the server sent (verification codes included), newest first',
+    async run({ db }, args) {
+      let q = db.selectFrom('outbox').selectAll().orderBy('id', 'desc');
+      if (typeof args.flags.to === 'string') q = q.where('to_email', '=', email(args.flags.to));
+      const limit = typeof args.flags.limit === 'string' ? positiveInt(args.flags.limit, '--limit') : 20;
+      const rows = await q.limit(limit).execute();
+      const text = rows.length
+        ? rows.map((r) => `#${r.id} ${new Date(r.created_at).toISOString()} to ${r.to_email}${r.sent_at ? ' (sent)' : ''}\n  ${r.subject}\n  ${r.body}`).join('\n')
+        : 'no mail';
+      return { data: rows, text };
+    },
+  },
+  'user:unlock': {
+    usage: 'user:unlock EMAIL',
+    summary: 'Clear login and withdrawal-password locks',
+    async run({ db, clock }, args) {
+      const user = await userByEmail(db, arg(args, 0, 'EMAIL'));
+      await db
+        .updateTable('users')
+        .set({ login_locked: 0, login_fails: 0, trade_locked: 0, trade_fails: 0, updated_at: clock.now() })
+        .where('id', '=', user.id)
+        .execute();
+      await publish(db, { type: 'invalidate', tables: ['user'] }, user.id, clock.now());
+      return { data: { id: user.id, email: user.email, unlocked: true }, text: `unlocked ${user.email}` };
+    },
+  },
+  'user:risk': {
+    usage: 'user:risk EMAIL on|off',
+    summary: 'Set or clear the risk flag (a risk account cannot order or withdraw)',
+    async run({ db, clock }, args) {
+      const user = await userByEmail(db, arg(args, 0, 'EMAIL'));
+      const mode = arg(args, 1, 'on|off');
+      if (mode !== 'on' && mode !== 'off') throw new UsageError(`expected on or off, got "${mode}"`);
+      await db.updateTable('users').set({ risk: mode === 'on' ? 1 : 0, updated_at: clock.now() }).where('id', '=', user.id).execute();
+      await publish(db, { type: 'invalidate', tables: ['user'] }, user.id, clock.now());
+      return { data: { id: user.id, email: user.email, risk: mode === 'on' }, text: `risk ${mode} for ${user.email}` };
+    },
+  },
+  'user:grade': {
+    usage: 'user:grade EMAIL N',
+    summary: 'Set the membership grade P0..P5',
+    async run({ db, clock }, args) {
+      const user = await userByEmail(db, arg(args, 0, 'EMAIL'));
+      const text = arg(args, 1, 'N');
+      if (!/^[0-5]$/.test(text)) throw new UsageError(`grade must be 0 to 5, got "${text}"`);
+      await db.updateTable('users').set({ grade: Number(text), updated_at: clock.now() }).where('id', '=', user.id).execute();
+      await publish(db, { type: 'invalidate', tables: ['user'] }, user.id, clock.now());
+      return { data: { id: user.id, email: user.email, grade: Number(text) }, text: `${user.email} is now P${text}` };
+    },
+  },
+  'project:create': {
+    usage: 'project:create FILE.json',
+    summary: 'Create a project from a JSON file (see docs/operations.md for the fields)',
+    async run({ db, clock }, args) {
+      const input = validate(projectCreateSchema, readJsonFile(arg(args, 0, 'FILE.json')), 'project');
+      const selling = Date.parse(input.selling_time);
+      const end = Date.parse(input.end_time);
+      if (!(end > selling)) throw new UsageError('end_time must be after selling_time');
+      if (input.max_tons < input.min_tons) throw new UsageError('max_tons must be at least min_tons');
+      if (input.status === 'presale' && input.presale_price === null) throw new UsageError('a presale project needs presale_price');
+      const now = clock.now();
+      const row = await db
+        .insertInto('projects')
+        .values({ ...input, remaining_tons: input.total_tons, selling_time: selling, end_time: end, created_at: now, updated_at: now })
+        .returning(['id', 'name', 'status'])
+        .executeTakeFirstOrThrow();
+      await publish(db, { type: 'invalidate', tables: ['projects'], ids: [row.id] }, null, now);
+      return { data: row, text: `created project #${row.id} ${row.name} (${row.status})` };
+    },
+  },
+  'project:status': {
+    usage: `project:status ID ${PROJECT_STATUSES.join('|')}`,
+    summary: 'Move a project to a status; open apps update through the socket',
+    async run({ db, clock }, args) {
+      const id = positiveInt(arg(args, 0, 'ID'), 'ID');
+      const status = arg(args, 1, 'STATUS');
+      if (!(PROJECT_STATUSES as readonly string[]).includes(status)) throw new UsageError(`status must be one of ${PROJECT_STATUSES.join(', ')}`);
+      const now = clock.now();
+      const result = await writeTx(db, async (tx) => {
+        const before = await tx.selectFrom('projects').select(['id', 'status']).where('id', '=', id).executeTakeFirst();
+        if (!before) throw new OpsError(`no project #${id}`);
+        await tx
+          .updateTable('projects')
+          .set({ status: status as (typeof PROJECT_STATUSES)[number], updated_at: now })
+          .where('id', '=', id)
+          .execute();
+        await publish(tx, { type: 'invalidate', tables: ['projects'], ids: [id] }, null, now);
+        return { id, from: before.status, to: status };
+      });
+      return { data: result, text: `project #${id}: ${result.from} -> ${result.to}` };
+    },
+  },
+  'news:publish': {
+    usage: 'news:publish FILE.json',
+    summary: 'Publish a news item from a JSON file',
+    async run({ db, clock }, args) {
+      const input = validate(newsPublishSchema, readJsonFile(arg(args, 0, 'FILE.json')), 'news item');
+      const now = clock.now();
+      const row = await db
+        .insertInto('news')
+        .values({
+          title: input.title,
+          title_cn: input.title_cn,
+          summary: input.summary,
+          summary_cn: input.summary_cn,
+          body: input.body,
+          body_cn: input.body_cn,
+          image: input.image,
+          published_at: input.published_at ? Date.parse(input.published_at) : now,
+          created_at: now,
+        })
+        .returning(['id', 'title'])
+        .executeTakeFirstOrThrow();
+      await publish(db, { type: 'invalidate', tables: ['news'], ids: [row.id] }, null, now);
+      return { data: row, text: `published news #${row.id} ${row.title}` };
+    },
+  },
+  'ledger:check': {
+    usage: 'ledger:check',
+    summary: 'Recompute every balance from its fund logs and check the ledger sums to zero',
+    async run({ db }) {
+      const report = await checkLedger(db);
+      if (!report.ok) {
+        const lines = report.problems.map((p) => `account #${p.account_id} (owner ${p.owner_id}, ${p.name}): balance ${p.balance} but fund logs sum to ${p.sum_of_logs}`);
+        const totals = Object.entries(report.totals).map(([u, t]) => `${u} total ${t}`);
+        throw Object.assign(new OpsError(`ledger check FAILED\n  ${[...lines, ...totals].join('\n  ')}`), { data: report });
+      }
+      return { data: report, text: `ledger ok: every balance equals its fund logs; totals ${JSON.stringify(report.totals)}` };
+    },
+  },
+};

@@ -1,0 +1,246 @@
+// Test harness: a real Canopy server on 127.0.0.1 (port 0), a fresh SQLite file under os.tmpdir() per
+// call, a ManualClock the test controls, and small helpers around the HTTP API and the database.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { spawn } from 'node:child_process';
+import { loadConfig } from '../../src/server/config';
+import { startServer, type RunningServer } from '../../src/server/server';
+import { ManualClock } from '../../src/server/lib/clock';
+import type { DB } from '../../src/server/db/connection';
+import { API_BASE, PATHS } from '../../src/shared/api';
+import { errorMessage, ERRORS, type ErrorKey, type Lang, type MessageParams } from '../../src/shared/errors';
+import type { LoginInfo } from '../../src/shared/schemas/auth';
+
+export const REPO_ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
+
+/** Monday 2026-03-02 10:00 SGT: a working day, far from holidays. */
+export const T0 = Date.UTC(2026, 2, 2, 2, 0, 0);
+export const MIN = 60_000;
+export const HOUR = 60 * MIN;
+export const DAY = 24 * HOUR;
+
+export interface Envelope<T = any> {
+  code: number;
+  msg: string;
+  data: T;
+  wait: number;
+  time: number;
+}
+
+export interface ApiOptions {
+  token?: string;
+  lang?: Lang;
+  idempotencyKey?: string;
+  headers?: Record<string, string>;
+}
+
+export interface TestServer {
+  url: string;
+  port: number;
+  dataDir: string;
+  clock: ManualClock;
+  db: DB;
+  running: RunningServer;
+  close(): Promise<void>;
+  /** GET sends data in the query string (lang too); POST sends JSON with lang in the body. */
+  api<T = any>(method: 'GET' | 'POST', p: string, data?: Record<string, unknown>, opts?: ApiOptions): Promise<Envelope<T>>;
+  /** The raw fetch Response, for status/header checks. */
+  raw(method: string, p: string, init?: { body?: string | Uint8Array; headers?: Record<string, string>; query?: string }): Promise<Response>;
+}
+
+export function makeTmpDir(prefix = 'canopy-test-'): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+}
+
+export async function startTestServer(overrides: Record<string, string> = {}, opts: { now?: number } = {}): Promise<TestServer> {
+  const dataDir = overrides.DATA_DIR ?? makeTmpDir();
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'silent',
+    // OWASP's scrypt parameter is N = 2^17 (the production default); 2^14 here only so tests run fast.
+    SCRYPT_LOG2_N: '14',
+    ...overrides,
+  });
+  const clock = new ManualClock(opts.now ?? T0);
+  const running = await startServer(config, { clock, staticDir: path.join(dataDir, 'no-static') });
+  const url = running.url;
+
+  async function raw(method: string, p: string, init: { body?: string | Uint8Array; headers?: Record<string, string>; query?: string } = {}) {
+    const full = url + (p.startsWith('/h5/') ? p : API_BASE + p) + (init.query ? `?${init.query}` : '');
+    return fetch(full, { method, headers: init.headers, body: init.body as BodyInit | undefined });
+  }
+
+  async function api<T = any>(method: 'GET' | 'POST', p: string, data: Record<string, unknown> = {}, o: ApiOptions = {}): Promise<Envelope<T>> {
+    const headers: Record<string, string> = { ...(o.headers ?? {}) };
+    if (o.token) headers.Authorization = o.token;
+    if (o.idempotencyKey) headers['Idempotency-Key'] = o.idempotencyKey;
+    let res: Response;
+    if (method === 'GET') {
+      const qs = new URLSearchParams();
+      for (const [k, val] of Object.entries(data)) if (val !== undefined) qs.set(k, String(val));
+      if (o.lang) qs.set('lang', o.lang);
+      res = await raw('GET', p, { headers, query: qs.toString() });
+    } else {
+      headers['Content-Type'] = 'application/json';
+      res = await raw('POST', p, { headers, body: JSON.stringify(o.lang ? { ...data, lang: o.lang } : data) });
+    }
+    const text = await res.text();
+    if (res.status !== 200) throw new Error(`${method} ${p} answered HTTP ${res.status}: ${text}`);
+    return JSON.parse(text) as Envelope<T>;
+  }
+
+  return {
+    url,
+    port: running.port,
+    dataDir,
+    clock,
+    db: running.deps.db,
+    running,
+    api,
+    raw,
+    async close() {
+      await running.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The last mail to an address (from the outbox table). */
+export async function lastMail(db: DB, email: string) {
+  return db.selectFrom('outbox').selectAll().where('to_email', '=', email.toLowerCase()).orderBy('id', 'desc').executeTakeFirst();
+}
+
+/** The 6-digit code of the last mail to an address. */
+export async function lastCode(db: DB, email: string): Promise<string> {
+  const mail = await lastMail(db, email);
+  const m = mail && /\b(\d{6})\b/.exec(mail.body);
+  if (!m) throw new Error(`no verification code in the outbox for ${email}`);
+  return m[1]!;
+}
+
+export const GOOD_PASSWORD = 'Forest2026a';
+
+export interface RegisterOpts {
+  password?: string;
+  type?: 'personal' | 'corporate';
+  company?: string;
+  uen?: string;
+  invite_code?: string;
+  lang?: Lang;
+}
+
+/** sendcode -> code from the outbox -> register. Returns the login info (throws on a refusal). */
+export async function registerUser(server: TestServer, email: string, opts: RegisterOpts = {}): Promise<LoginInfo & { password: string }> {
+  const password = opts.password ?? GOOD_PASSWORD;
+  const sent = await server.api('POST', PATHS.sendcode, { email, scene: 'register' }, { lang: opts.lang });
+  if (sent.code !== 0) throw new Error(`sendcode refused: ${sent.code} ${sent.msg}`);
+  const code = await lastCode(server.db, email);
+  const res = await server.api<LoginInfo>(
+    'POST',
+    PATHS.register,
+    {
+      email,
+      code,
+      password,
+      repassword: password,
+      agree: true,
+      type: opts.type ?? 'personal',
+      ...(opts.company !== undefined ? { company: opts.company } : {}),
+      ...(opts.uen !== undefined ? { uen: opts.uen } : {}),
+      ...(opts.invite_code !== undefined ? { invite_code: opts.invite_code } : {}),
+    },
+    { lang: opts.lang },
+  );
+  if (res.code !== 0) throw new Error(`register refused: ${res.code} ${res.msg}`);
+  return { ...res.data, password };
+}
+
+export async function login(server: TestServer, email: string, password: string): Promise<Envelope<LoginInfo>> {
+  return server.api<LoginInfo>('POST', PATHS.login, { email, password, agree: true });
+}
+
+/** Everything the "nothing changed" assertions compare. */
+export async function dbSnapshot(db: DB) {
+  const [users, sessions, verification_codes, ledger_accounts, fund_logs, outbox] = await Promise.all([
+    db.selectFrom('users').selectAll().orderBy('id').execute(),
+    db.selectFrom('sessions').selectAll().orderBy('id').execute(),
+    db.selectFrom('verification_codes').selectAll().orderBy('id').execute(),
+    db.selectFrom('ledger_accounts').selectAll().orderBy('id').execute(),
+    db.selectFrom('fund_logs').selectAll().orderBy('id').execute(),
+    db.selectFrom('outbox').selectAll().orderBy('id').execute(),
+  ]);
+  return {
+    counts: { users: users.length, sessions: sessions.length, verification_codes: verification_codes.length, ledger_accounts: ledger_accounts.length, fund_logs: fund_logs.length, outbox: outbox.length },
+    users,
+    sessions,
+    verification_codes,
+    ledger_accounts,
+    fund_logs,
+    outbox,
+  };
+}
+
+/** The envelope a catalogue refusal must have in a language. */
+export function refusal(key: ErrorKey, lang: Lang = 'en', params?: MessageParams) {
+  return { code: ERRORS[key].code, msg: errorMessage(key, lang, params) };
+}
+
+/** Runs the operator CLI (src/server/ops/cli.ts) as a child process against a data directory. */
+export function runCli(
+  args: string[],
+  env: Record<string, string>,
+  opts: { json?: boolean; timeoutMs?: number } = {},
+): Promise<{ code: number | null; stdout: string; stderr: string; json: unknown }> {
+  const argv = ['tsx', 'src/server/ops/cli.ts', ...args, ...(opts.json === false ? [] : ['--json'])];
+  return new Promise((resolve, reject) => {
+    const child = spawn('npx', argv, {
+      cwd: REPO_ROOT,
+      env: { ...process.env, LOG_LEVEL: 'silent', SCRYPT_LOG2_N: '14', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`CLI ${args.join(' ')} timed out\n${stdout}\n${stderr}`));
+    }, opts.timeoutMs ?? 30_000);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      let json: unknown = null;
+      try {
+        json = JSON.parse(stdout);
+      } catch {
+        json = null;
+      }
+      resolve({ code, stdout, stderr, json });
+    });
+  });
+}
+
+export const cliExists = (): boolean => fs.existsSync(path.join(REPO_ROOT, 'src/server/ops/cli.ts'));
+
+/** Runs a TypeScript entry point with tsx as a child process (used for main.ts start-up checks). */
+export function runTsx(file: string, env: Record<string, string>, timeoutMs = 30_000) {
+  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
+    const child = spawn('npx', ['tsx', file], { cwd: REPO_ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`${file} did not exit\n${stdout}\n${stderr}`));
+    }, timeoutMs);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
