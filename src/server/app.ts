@@ -14,6 +14,8 @@ import { userRoutes } from './modules/user/routes';
 import { projectRoutes } from './modules/project/routes';
 import { newsRoutes } from './modules/news/routes';
 import { contentRoutes } from './modules/content/routes';
+import { walletRoutes } from './modules/wallet/routes';
+import { orderRoutes } from './modules/order/routes';
 import { openApiDocument } from './openapi';
 import { staticRoutes } from './static';
 
@@ -66,6 +68,8 @@ export function createApp(deps: Deps, opts: { staticDir?: string } = {}) {
   api.route('/api/project', projectRoutes);
   api.route('/api/news', newsRoutes);
   api.route('/api/content', contentRoutes);
+  api.route('/api/wallet', walletRoutes);
+  api.route('/api/order', orderRoutes);
   api.get('/openapi.json', (c) => c.json(openApiDocument()));
   api.notFound((c) => c.json(errorBody('not_found', c.get('lang'), deps.clock.now()), 404));
 

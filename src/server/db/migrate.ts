@@ -1,10 +1,12 @@
 import { Migrator, type Migration, type MigrationProvider } from 'kysely';
 import type { DB } from './connection';
 import * as m001 from './migrations/001-foundation';
+import * as m002 from './migrations/002-idempotency';
 
 // Migrations are listed here in order (no directory scanning, so the bundle and tsx agree).
 const migrations: Record<string, Migration> = {
   '001-foundation': m001,
+  '002-idempotency': m002,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

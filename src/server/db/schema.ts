@@ -203,7 +203,19 @@ export interface LedgerEntriesTable {
   created_at: number;
 }
 
+export interface IdempotencyKeysTable {
+  id: Generated<number>;
+  user_id: number;
+  key: string;
+  endpoint: string;
+  request_hash: string;
+  state: 'pending' | 'done';
+  response: string | null;
+  created_at: number;
+}
+
 export interface Database {
+  idempotency_keys: IdempotencyKeysTable;
   users: UsersTable;
   sessions: SessionsTable;
   verification_codes: VerificationCodesTable;

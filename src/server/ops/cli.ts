@@ -2,7 +2,8 @@ import { ConfigError, loadConfig } from '../config';
 import { openDatabase } from '../db/connection';
 import { migrateToLatest } from '../db/migrate';
 import { systemClock } from '../lib/clock';
-import { COMMANDS, OpsError, UsageError, type Parsed } from './commands';
+import { OpsError, UsageError, type Parsed } from './commands';
+import { COMMANDS } from './registry';
 import os from 'node:os';
 
 // `npm run ops -- <command> [args] [--json]`. Exit 0 done, 1 refused, 2 bad input. Honours DATA_DIR.

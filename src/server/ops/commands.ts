@@ -5,6 +5,7 @@ import type { Clock } from '../lib/clock';
 import { writeTx } from '../db/tx';
 import { publish } from '../live/events';
 import { checkLedger } from '../ledger/ledger';
+import { unlockTrading } from '../modules/user/trade-password';
 import { emailSchema } from '../../shared/schemas/auth';
 import { newsPublishSchema, projectCreateSchema, PROJECT_STATUSES } from '../../shared/schemas/content';
 
@@ -29,15 +30,15 @@ export interface Parsed {
   flags: Record<string, string | true>;
 }
 
-type Command = { usage: string; summary: string; run: (ctx: OpsContext, args: Parsed) => Promise<OpsResult> };
+export type Command = { usage: string; summary: string; run: (ctx: OpsContext, args: Parsed) => Promise<OpsResult> };
 
-function arg(args: Parsed, i: number, name: string): string {
+export function arg(args: Parsed, i: number, name: string): string {
   const value = args.positionals[i];
   if (value === undefined || value === '') throw new UsageError(`missing ${name}`);
   return value;
 }
 
-function positiveInt(text: string, name: string): number {
+export function positiveInt(text: string, name: string): number {
   if (!/^\d{1,12}$/.test(text) || Number(text) < 1) throw new UsageError(`${name} must be a positive whole number, got "${text}"`);
   return Number(text);
 }
@@ -48,7 +49,7 @@ function email(text: string): string {
   return r.output;
 }
 
-function readJsonFile(file: string): unknown {
+export function readJsonFile(file: string): unknown {
   let text: string;
   try {
     text = fs.readFileSync(file, 'utf8');
@@ -62,7 +63,7 @@ function readJsonFile(file: string): unknown {
   }
 }
 
-function validate<S extends v.GenericSchema>(schema: S, data: unknown, what: string): v.InferOutput<S> {
+export function validate<S extends v.GenericSchema>(schema: S, data: unknown, what: string): v.InferOutput<S> {
   const r = v.safeParse(schema, data);
   if (!r.success) {
     const problems = r.issues.map((i) => `${i.path?.map((p) => String(p.key)).join('.') || '(root)'}: ${i.message}`);
@@ -71,13 +72,13 @@ function validate<S extends v.GenericSchema>(schema: S, data: unknown, what: str
   return r.output;
 }
 
-async function userByEmail(db: DB, address: string) {
+export async function userByEmail(db: DB, address: string) {
   const user = await db.selectFrom('users').selectAll().where('email', '=', email(address)).executeTakeFirst();
   if (!user) throw new OpsError(`no user with email ${address}`);
   return user;
 }
 
-export const COMMANDS: Record<string, Command> = {
+export const CORE_COMMANDS: Record<string, Command> = {
   outbox: {
     usage: 'outbox [--to EMAIL] [--limit N]',
     summary: 'Mail the server sent (verification codes included), newest first',
@@ -94,16 +95,21 @@ export const COMMANDS: Record<string, Command> = {
   },
   'user:unlock': {
     usage: 'user:unlock EMAIL',
-    summary: 'Clear login and withdrawal-password locks',
+    summary: 'Clear login and withdrawal-password locks, and unfreeze what the lock froze',
     async run({ db, clock }, args) {
       const user = await userByEmail(db, arg(args, 0, 'EMAIL'));
-      await db
-        .updateTable('users')
-        .set({ login_locked: 0, login_fails: 0, trade_locked: 0, trade_fails: 0, updated_at: clock.now() })
-        .where('id', '=', user.id)
-        .execute();
-      await publish(db, { type: 'invalidate', tables: ['user'] }, user.id, clock.now());
-      return { data: { id: user.id, email: user.email, unlocked: true }, text: `unlocked ${user.email}` };
+      const now = clock.now();
+      const unfrozen = await writeTx(db, async (tx) => {
+        await tx
+          .updateTable('users')
+          .set({ login_locked: 0, login_fails: 0, trade_locked: 0, trade_fails: 0, updated_at: now })
+          .where('id', '=', user.id)
+          .execute();
+        const cents = await unlockTrading(tx, user.id, now);
+        await publish(tx, { type: 'invalidate', tables: ['user', 'fundlogs'] }, user.id, now);
+        return cents;
+      });
+      return { data: { id: user.id, email: user.email, unlocked: true, unfrozen_cents: unfrozen }, text: `unlocked ${user.email}${unfrozen ? `; unfroze ${unfrozen} cents` : ''}` };
     },
   },
   'user:risk': {

@@ -1,0 +1,270 @@
+import { useState, type ReactNode } from 'react';
+import { Link, useRouter } from '@tanstack/react-router';
+import { Trans, useLingui } from '@lingui/react/macro';
+import { NavBar } from '../../components/nav-bar';
+import { showToast } from '../../components/toast';
+import { post, type ApiResult } from '../../lib/api';
+import { saveLogin } from '../../lib/storage';
+import { activateLocale } from '../../lib/i18n';
+import { useOnline } from '../../lib/online';
+import { useSchemaForm, type FieldErrors } from '../../lib/form';
+import { PATHS, localeToWire, type Locale } from '../../../shared/api';
+import { loginSchema, type LoginInfo } from '../../../shared/schemas/auth';
+import { TEXT_MAX_LENGTH } from '../../../shared/constants';
+import './auth.css';
+
+type AccountType = 'personal' | 'corporate';
+
+export function LoginPage({ redirect }: { redirect?: string }) {
+  const { t, i18n } = useLingui();
+  const router = useRouter();
+  const online = useOnline();
+  const lang = localeToWire(i18n.locale as Locale);
+  const form = useSchemaForm('login', loginSchema, { email: '', password: '', type: 'personal' as AccountType, agree: false }, lang);
+  const [busy, setBusy] = useState<'login' | 'visitor' | null>(null);
+  const [serverError, setServerError] = useState('');
+
+  const finish = (res: ApiResult<LoginInfo>, to: string) => {
+    if (res.code === 0 && res.data) {
+      saveLogin(res.data);
+      void router.navigate({ href: to, replace: true });
+      return;
+    }
+    setServerError(res.msg);
+    // Transport failures were already toasted by the request layer; business errors are toasted here.
+    if (res.code > 1000) showToast(res.msg, 'error');
+  };
+
+  const onSubmit = async (e: React.FormEvent) => {
+    e.preventDefault();
+    setServerError('');
+    const input = form.check();
+    if (!input || busy) return;
+    setBusy('login');
+    try {
+      finish(await post<LoginInfo>(PATHS.login, { ...input }), redirect ?? '/pages/profile');
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  const asVisitor = async () => {
+    if (busy) return;
+    setServerError('');
+    setBusy('visitor');
+    try {
+      finish(await post<LoginInfo>(PATHS.visitor, {}), '/');
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  const { values, set, errors, a11y } = form;
+  return (
+    <div className="page auth-page">
+      <NavBar title={t`Log in`} right={<LanguageToggle />} />
+      <div className="auth-hero">
+        <span className="auth-hero__mark" aria-hidden="true">
+          <svg width="28" height="28" viewBox="0 0 24 24">
+            <path d="M12 3c4 3 6 6 6 9a6 6 0 0 1-12 0c0-3 2-6 6-9zm0 6v12" fill="none" stroke="currentColor" strokeWidth="1.9" strokeLinecap="round" strokeLinejoin="round" />
+          </svg>
+        </span>
+        <h2 className="auth-hero__title">
+          <Trans>Welcome back</Trans>
+        </h2>
+        <p className="auth-hero__text">
+          <Trans>Log in to manage your carbon credits and wallet.</Trans>
+        </p>
+      </div>
+
+      <form className="auth-card card" onSubmit={onSubmit} noValidate aria-describedby={serverError ? 'login-alert' : undefined}>
+        <AccountTypeSwitch value={values.type} onChange={(type) => set('type', type)} />
+
+        <Field label={t`Email`} name="email" errors={errors}>
+          <input
+            {...a11y('email')}
+            className="input"
+            type="email"
+            inputMode="email"
+            autoComplete="username"
+            maxLength={TEXT_MAX_LENGTH}
+            value={values.email}
+            onChange={(e) => set('email', e.target.value)}
+          />
+        </Field>
+        <Field label={t`Password`} name="password" form="login" errors={errors}>
+          <PasswordInput {...a11y('password')} autoComplete="current-password" value={values.password} onChange={(value) => set('password', value)} />
+        </Field>
+        <div className="auth-row">
+          <Link to="/pages/login/reset" search={values.email ? { email: values.email.trim() } : {}} className="auth-link">
+            <Trans>Forgot password?</Trans>
+          </Link>
+        </div>
+
+        <TermsCheck form="login" checked={values.agree} onChange={(agree) => set('agree', agree)} errors={errors} />
+
+        <button type="submit" className="btn btn--block" disabled={!online || busy !== null}>
+          {!online ? <Trans>Needs a connection</Trans> : busy === 'login' ? <Trans>Logging in…</Trans> : <Trans>Log in</Trans>}
+        </button>
+        <FormAlert id="login-alert" message={serverError} />
+
+        <p className="auth-switch">
+          <Trans>New to Canopy?</Trans>{' '}
+          <Link to="/pages/register">
+            <Trans>Create an account</Trans>
+          </Link>
+        </p>
+      </form>
+
+      <div className="auth-visitor">
+        <button type="button" className="btn btn--ghost btn--block" onClick={() => void asVisitor()} disabled={!online || busy !== null}>
+          {!online ? <Trans>Needs a connection</Trans> : busy === 'visitor' ? <Trans>One moment…</Trans> : <Trans>Continue as visitor</Trans>}
+        </button>
+        <p className="muted auth-visitor__note">
+          <Trans>Visitors can browse projects and news but cannot buy, sell or withdraw.</Trans>
+        </p>
+      </div>
+    </div>
+  );
+}
+
+/* Pieces shared by the login, register and reset forms. */
+
+/** A labelled form field with its error text (ids follow fieldA11y: `${form}-${name}`). */
+export function Field({
+  label,
+  name,
+  form = 'login',
+  errors,
+  hint,
+  children,
+}: {
+  label: ReactNode;
+  name: string;
+  form?: string;
+  errors: FieldErrors;
+  hint?: ReactNode;
+  children: ReactNode;
+}) {
+  const id = `${form}-${name}`;
+  return (
+    <div className="field">
+      <label className="field__label" htmlFor={id}>
+        {label}
+      </label>
+      {children}
+      {hint && !errors[name] && <p className="field__hint">{hint}</p>}
+      {errors[name] && (
+        <p className="field__error" id={`${id}-error`}>
+          {errors[name]}
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** A password input with a show / hide switch. */
+export function PasswordInput({
+  value,
+  onChange,
+  autoComplete,
+  ...a11y
+}: {
+  id: string;
+  name: string;
+  value: string;
+  onChange: (value: string) => void;
+  autoComplete: string;
+  'aria-invalid'?: boolean;
+  'aria-describedby'?: string;
+}) {
+  const { t } = useLingui();
+  const [shown, setShown] = useState(false);
+  return (
+    <div className="password">
+      <input
+        {...a11y}
+        className="input"
+        type={shown ? 'text' : 'password'}
+        autoComplete={autoComplete}
+        maxLength={TEXT_MAX_LENGTH}
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+      />
+      <button type="button" className="password__toggle" onClick={() => setShown((s) => !s)} aria-pressed={shown} aria-label={t`Show password`}>
+        {shown ? <Trans>Hide</Trans> : <Trans>Show</Trans>}
+      </button>
+    </div>
+  );
+}
+
+/** Personal / Corporate (SPEC: login types; the visitor has its own button). */
+export function AccountTypeSwitch({ value, onChange }: { value: AccountType; onChange: (type: AccountType) => void }) {
+  const { t } = useLingui();
+  return (
+    <div className="segmented auth-type" role="group" aria-label={t`Account type`}>
+      <button type="button" aria-pressed={value === 'personal'} onClick={() => onChange('personal')}>
+        <Trans>Personal</Trans>
+      </button>
+      <button type="button" aria-pressed={value === 'corporate'} onClick={() => onChange('corporate')}>
+        <Trans>Corporate</Trans>
+      </button>
+    </div>
+  );
+}
+
+/** "I have read and agree to ..." (SPEC: terms must be agreed before login or registration). */
+export function TermsCheck({ form, checked, onChange, errors }: { form: string; checked: boolean; onChange: (agree: boolean) => void; errors: FieldErrors }) {
+  const id = `${form}-agree`;
+  return (
+    <div className="field auth-terms">
+      <label className="check" htmlFor={id}>
+        <input
+          id={id}
+          name="agree"
+          type="checkbox"
+          checked={checked}
+          onChange={(e) => onChange(e.target.checked)}
+          aria-invalid={errors.agree ? true : undefined}
+          aria-describedby={errors.agree ? `${id}-error` : undefined}
+        />
+        <span>
+          <Trans>
+            I have read and agree to the <a href="/pages/other/protocol">User Agreement</a> and <a href="/pages/other/privacy">Privacy Policy</a>
+          </Trans>
+        </span>
+      </label>
+      {errors.agree && (
+        <p className="field__error" id={`${id}-error`}>
+          {errors.agree}
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** The server's answer to a failed submit, under the form. */
+export function FormAlert({ id, message }: { id: string; message: string }) {
+  return (
+    <div id={id} className="form-alert" role="alert" hidden={!message}>
+      {message}
+    </div>
+  );
+}
+
+/** EN / 中文 switch for the nav bar; the choice is stored by activateLocale. */
+export function LanguageToggle() {
+  const { i18n } = useLingui();
+  const next: Locale = i18n.locale === 'zh-Hans' ? 'en' : 'zh-Hans';
+  return (
+    <button
+      type="button"
+      className="lang-toggle"
+      onClick={() => void activateLocale(next)}
+      lang={next}
+      aria-label={next === 'en' ? 'Switch to English' : '切换到中文'}
+    >
+      {next === 'en' ? 'EN' : '中文'}
+    </button>
+  );
+}

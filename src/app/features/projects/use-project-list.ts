@@ -1,0 +1,76 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { useLiveQuery } from 'dexie-react-hooks';
+import { cachedProjects, refreshProjects } from '../../lib/sync';
+import { useOnline } from '../../lib/online';
+import { PAGE_SIZE } from '../../../shared/constants';
+import type { Project } from '../../../shared/schemas/content';
+import type { ProjectSearch } from './project-search';
+
+interface Paging {
+  key: string;
+  /** How many cached rows are shown; grows a page at a time as the user scrolls. */
+  limit: number;
+  /** API pages fetched into Dexie for this filter, and the server's total (null until one answered). */
+  pages: number;
+  total: number | null;
+  loading: boolean;
+}
+
+const fresh = (key: string): Paging => ({ key, limit: PAGE_SIZE, pages: 0, total: null, loading: false });
+
+/**
+ * The project list for a filter. Rows come from Dexie (filtered and ordered like the server), so cached
+ * projects stay browsable offline; API pages are fetched into Dexie as the user nears the end of the list.
+ */
+export function useProjectList(search: ProjectSearch) {
+  const online = useOnline();
+  const { status = '', type = '', q = '' } = search;
+  const key = `${status}|${type}|${q}`;
+  const [paging, setPaging] = useState<Paging>(() => fresh(key));
+  const current = paging.key === key ? paging : fresh(key);
+  if (paging.key !== key) setPaging(current);
+
+  const rows = useLiveQuery(() => cachedProjects({ status, type, q }), [status, type, q]);
+
+  const inFlight = useRef(new Set<string>());
+  const fetchPage = useCallback(
+    async (page: number) => {
+      const job = `${key}#${page}`;
+      if (inFlight.current.has(job)) return;
+      inFlight.current.add(job);
+      setPaging((p) => (p.key === key ? { ...p, loading: true } : p));
+      const res = await refreshProjects({ status, type, q, page, page_size: PAGE_SIZE });
+      inFlight.current.delete(job);
+      setPaging((p) => {
+        if (p.key !== key) return p; // the filter changed meanwhile; its own fetch owns the state
+        if (!res) return { ...p, loading: false };
+        return { ...p, loading: false, pages: Math.max(p.pages, page), total: res.total };
+      });
+    },
+    [key, status, type, q],
+  );
+
+  // First page on a new filter, and again when the connection comes back.
+  useEffect(() => {
+    if (online) void fetchPage(1);
+  }, [fetchPage, online]);
+
+  const serverHasMore = current.total === null || current.pages * PAGE_SIZE < current.total;
+  const shown = rows?.slice(0, current.limit);
+  const hasMore = (rows !== undefined && rows.length > current.limit) || (online && current.total !== null && serverHasMore);
+
+  const loadMore = useCallback(() => {
+    setPaging((p) => (p.key === key ? { ...p, limit: p.limit + PAGE_SIZE } : p));
+    if (online && current.total !== null && current.pages * PAGE_SIZE < current.total && !current.loading) void fetchPage(current.pages + 1);
+  }, [key, online, current.total, current.pages, current.loading, fetchPage]);
+
+  return {
+    projects: shown as Project[] | undefined,
+    hasMore,
+    // Only "loading" while nothing can be shown yet, or while a next page is on its way.
+    loading: current.loading && (rows === undefined || rows.length <= current.limit),
+    loadMore,
+    online,
+    answered: current.total !== null,
+  };
+}

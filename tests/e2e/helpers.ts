@@ -1,0 +1,146 @@
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { test as base, expect, type Page } from '@playwright/test';
+import { ROOT, killServer, readState, spawnServer, writeState, type ServerState } from './server-control';
+
+// Helpers for the browser tests. The server is started by global-setup.ts; its address and data directory
+// arrive in CANOPY_E2E_BASE_URL / CANOPY_E2E_DATA_DIR / CANOPY_E2E_STATE.
+
+function env(name: string): string {
+  const value = process.env[name];
+  if (!value) throw new Error(`${name} is not set: run the browser tests with npm run test:e2e (global setup starts the server)`);
+  return value;
+}
+
+export const baseUrl = (): string => env('CANOPY_E2E_BASE_URL');
+export const dataDir = (): string => env('CANOPY_E2E_DATA_DIR');
+const stateFile = (): string => env('CANOPY_E2E_STATE');
+
+/** `test` with baseURL pointing at the server the global setup started, so page.goto('/pages/...') works. */
+export const test = base.extend({
+  baseURL: async ({}, use) => {
+    await use(baseUrl());
+  },
+});
+export { expect };
+
+// ---------------------------------------------------------------- outbox
+
+/** The newest verification code mailed to `email` (read from the outbox table, read-only). Waits up to 5 s. */
+export async function readCode(email: string, timeoutMs = 5000): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  const file = path.join(dataDir(), 'canopy.db');
+  for (;;) {
+    if (fs.existsSync(file)) {
+      const db = new Database(file, { readonly: true, fileMustExist: true });
+      try {
+        const row = db
+          .prepare('SELECT subject, body FROM outbox WHERE lower(to_email) = lower(?) ORDER BY id DESC LIMIT 1')
+          .get(email.trim()) as { subject: string; body: string } | undefined;
+        const code = row && (/(\d{4,8})/.exec(row.subject)?.[1] ?? /(\d{4,8})/.exec(row.body)?.[1]);
+        if (code) return code;
+      } finally {
+        db.close();
+      }
+    }
+    if (Date.now() > deadline) throw new Error(`no verification code in the outbox for ${email}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+// ---------------------------------------------------------------- taking the network down
+
+function currentState(): ServerState {
+  const state = readState(stateFile());
+  if (!state) throw new Error(`no server state in ${stateFile()}`);
+  return state;
+}
+
+/** Stops the server (the truest "offline": every request to the origin is refused). Keeps port and data. */
+export async function stopServer(): Promise<void> {
+  const state = currentState();
+  if (!state.pid) return;
+  await killServer(state.pid, state.port);
+  writeState(stateFile(), { ...state, pid: 0 });
+}
+
+/** Starts the server again on the same port and DATA_DIR; resolves when baseconfig answers. */
+export async function startServer(): Promise<void> {
+  const state = currentState();
+  if (state.pid) return;
+  const next = await spawnServer({ port: state.port, dataDir: state.dataDir, logFile: state.logFile });
+  writeState(stateFile(), next);
+}
+
+// ---------------------------------------------------------------- operator CLI
+
+export interface OpsResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `npx tsx src/server/ops/cli.ts ...args` against the test server's DATA_DIR. Throws on a non-zero exit
+ *  unless `allowFailure`. */
+export function ops(args: string[], opts: { allowFailure?: boolean; timeoutMs?: number } = {}): Promise<OpsResult> {
+  return new Promise((resolve, reject) => {
+    execFile(
+      'npx',
+      ['tsx', 'src/server/ops/cli.ts', ...args],
+      {
+        cwd: ROOT,
+        env: { ...process.env, DATA_DIR: dataDir(), LOG_LEVEL: 'error' },
+        timeout: opts.timeoutMs ?? 30_000,
+        maxBuffer: 10 * 1024 * 1024,
+      },
+      (err, stdout, stderr) => {
+        const code = err ? (typeof err.code === 'number' ? err.code : 1) : 0;
+        const result = { code, stdout: String(stdout), stderr: String(stderr) };
+        if (code !== 0 && !opts.allowFailure) reject(new Error(`ops ${args.join(' ')} exited ${code}\n${result.stderr || result.stdout}`));
+        else resolve(result);
+      },
+    );
+  });
+}
+
+// ---------------------------------------------------------------- browser helpers
+
+export const SCREENSHOT_DIR = path.join(ROOT, 'test-results', 'screenshots');
+
+/** Saves a full-page screenshot as test-results/screenshots/<name>.png (gitignored). */
+export async function shot(page: Page, name: string): Promise<void> {
+  fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`), fullPage: true, animations: 'disabled' });
+}
+
+/** Waits until a service worker is active and controls this page (reloading once if it does not yet). */
+export async function waitForServiceWorkerControl(page: Page): Promise<void> {
+  await page.evaluate(async () => {
+    await navigator.serviceWorker.ready;
+  });
+  const controlled = await page.evaluate(() => !!navigator.serviceWorker.controller);
+  if (!controlled) await page.reload({ waitUntil: 'load' });
+  await expect.poll(() => page.evaluate(() => !!navigator.serviceWorker.controller), { timeout: 15_000 }).toBe(true);
+}
+
+/** Reads the stored session (SPEC section 4 keys) from localStorage. */
+export async function storedLogin(page: Page): Promise<{ isLogin: boolean; memId: number; token: string }> {
+  return page.evaluate(() => {
+    const read = (k: string) => {
+      try {
+        return JSON.parse(localStorage.getItem(k) ?? 'null') as unknown;
+      } catch {
+        return null;
+      }
+    };
+    const info = (read('login_info') ?? {}) as { mem_id?: number };
+    return { isLogin: read('isLogin') === true, memId: info.mem_id ?? 0, token: (read('token') as string | null) ?? '' };
+  });
+}
+
+/** A unique e-mail address for one test run. */
+export function uniqueEmail(tag = 'e2e'): string {
+  return `${tag}.${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}@example.com`;
+}

@@ -1,0 +1,48 @@
+import path from 'node:path';
+import { defineConfig } from '@playwright/test';
+import { CHROMIUM, CHROMIUM_FLAGS, ROOT } from './server-control';
+
+// Browser tests: Debian's chromium (never a downloaded browser), a 390x844 phone, one worker, against the
+// real server that global-setup.ts builds and starts. Run with `npm run test:e2e`
+// (= playwright test -c tests/e2e/playwright.config.ts). Under CI a JSON report is written as well, for
+// the summary line of .ci/run.
+
+const results = path.join(ROOT, 'test-results');
+
+export default defineConfig({
+  testDir: '.',
+  testMatch: '**/*.spec.ts',
+  outputDir: path.join(results, 'playwright'),
+  globalSetup: './global-setup.ts',
+  workers: 1,
+  fullyParallel: false,
+  retries: 0,
+  forbidOnly: !!process.env.CI,
+  timeout: 90_000,
+  expect: { timeout: 10_000 },
+  reporter: process.env.CI ? [['list'], ['json', { outputFile: path.join(results, 'playwright.json') }]] : 'list',
+  use: {
+    // baseURL is set per test from CANOPY_E2E_BASE_URL (helpers.ts), known only after the global setup.
+    locale: 'en-SG',
+    timezoneId: 'Asia/Singapore',
+    serviceWorkers: 'allow',
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+    actionTimeout: 15_000,
+    navigationTimeout: 30_000,
+  },
+  projects: [
+    {
+      name: 'chromium-phone',
+      use: {
+        browserName: 'chromium',
+        viewport: { width: 390, height: 844 },
+        screen: { width: 390, height: 844 },
+        deviceScaleFactor: 2,
+        isMobile: true,
+        hasTouch: true,
+        launchOptions: { executablePath: CHROMIUM, args: CHROMIUM_FLAGS },
+      },
+    },
+  ],
+});
