@@ -10,44 +10,236 @@
 
 import { Route as rootRouteImport } from './routes/__root'
 import { Route as IndexRouteImport } from './routes/index'
+import { Route as PagesAboutChar91indexChar93RouteImport } from './routes/pages/about/[index]'
 import { Route as PagesIndexChar91indexChar93RouteImport } from './routes/pages/index/[index]'
+import { Route as PagesNewsChar91indexChar93RouteImport } from './routes/pages/news/[index]'
+import { Route as PagesProjectChar91indexChar93RouteImport } from './routes/pages/project/[index]'
+import { Route as PagesIndexFaqRouteImport } from './routes/pages/index/faq'
+import { Route as PagesLoginIndexRouteImport } from './routes/pages/login/index'
+import { Route as PagesLoginResetRouteImport } from './routes/pages/login/reset'
+import { Route as PagesNewsInfoRouteImport } from './routes/pages/news/info'
+import { Route as PagesOtherPrivacyRouteImport } from './routes/pages/other/privacy'
+import { Route as PagesOtherProtocolRouteImport } from './routes/pages/other/protocol'
+import { Route as PagesProfileIndexRouteImport } from './routes/pages/profile/index'
+import { Route as PagesProfileSettingRouteImport } from './routes/pages/profile/setting'
+import { Route as PagesProjectInfoRouteImport } from './routes/pages/project/info'
+import { Route as PagesProjectProjectRouteImport } from './routes/pages/project/project'
+import { Route as PagesRegisterIndexRouteImport } from './routes/pages/register/index'
 
 const IndexRoute = IndexRouteImport.update({
   id: '/',
   path: '/',
   getParentRoute: () => rootRouteImport,
 } as any)
+const PagesAboutChar91indexChar93Route =
+  PagesAboutChar91indexChar93RouteImport.update({
+    id: '/pages/about/index',
+    path: '/pages/about/index',
+    getParentRoute: () => rootRouteImport,
+  } as any)
 const PagesIndexChar91indexChar93Route =
   PagesIndexChar91indexChar93RouteImport.update({
     id: '/pages/index/index',
     path: '/pages/index/index',
     getParentRoute: () => rootRouteImport,
   } as any)
+const PagesNewsChar91indexChar93Route =
+  PagesNewsChar91indexChar93RouteImport.update({
+    id: '/pages/news/index',
+    path: '/pages/news/index',
+    getParentRoute: () => rootRouteImport,
+  } as any)
+const PagesProjectChar91indexChar93Route =
+  PagesProjectChar91indexChar93RouteImport.update({
+    id: '/pages/project/index',
+    path: '/pages/project/index',
+    getParentRoute: () => rootRouteImport,
+  } as any)
+const PagesIndexFaqRoute = PagesIndexFaqRouteImport.update({
+  id: '/pages/index/faq',
+  path: '/pages/index/faq',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const PagesLoginIndexRoute = PagesLoginIndexRouteImport.update({
+  id: '/pages/login/',
+  path: '/pages/login/',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const PagesLoginResetRoute = PagesLoginResetRouteImport.update({
+  id: '/pages/login/reset',
+  path: '/pages/login/reset',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const PagesNewsInfoRoute = PagesNewsInfoRouteImport.update({
+  id: '/pages/news/info',
+  path: '/pages/news/info',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const PagesOtherPrivacyRoute = PagesOtherPrivacyRouteImport.update({
+  id: '/pages/other/privacy',
+  path: '/pages/other/privacy',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const PagesOtherProtocolRoute = PagesOtherProtocolRouteImport.update({
+  id: '/pages/other/protocol',
+  path: '/pages/other/protocol',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const PagesProfileIndexRoute = PagesProfileIndexRouteImport.update({
+  id: '/pages/profile/',
+  path: '/pages/profile/',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const PagesProfileSettingRoute = PagesProfileSettingRouteImport.update({
+  id: '/pages/profile/setting',
+  path: '/pages/profile/setting',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const PagesProjectInfoRoute = PagesProjectInfoRouteImport.update({
+  id: '/pages/project/info',
+  path: '/pages/project/info',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const PagesProjectProjectRoute = PagesProjectProjectRouteImport.update({
+  id: '/pages/project/project',
+  path: '/pages/project/project',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const PagesRegisterIndexRoute = PagesRegisterIndexRouteImport.update({
+  id: '/pages/register/',
+  path: '/pages/register/',
+  getParentRoute: () => rootRouteImport,
+} as any)
 
 export interface FileRoutesByFullPath {
   '/': typeof IndexRoute
+  '/pages/about/index': typeof PagesAboutChar91indexChar93Route
+  '/pages/index/faq': typeof PagesIndexFaqRoute
   '/pages/index/index': typeof PagesIndexChar91indexChar93Route
+  '/pages/login/reset': typeof PagesLoginResetRoute
+  '/pages/news/index': typeof PagesNewsChar91indexChar93Route
+  '/pages/news/info': typeof PagesNewsInfoRoute
+  '/pages/other/privacy': typeof PagesOtherPrivacyRoute
+  '/pages/other/protocol': typeof PagesOtherProtocolRoute
+  '/pages/profile/setting': typeof PagesProfileSettingRoute
+  '/pages/project/index': typeof PagesProjectChar91indexChar93Route
+  '/pages/project/info': typeof PagesProjectInfoRoute
+  '/pages/project/project': typeof PagesProjectProjectRoute
+  '/pages/login/': typeof PagesLoginIndexRoute
+  '/pages/profile/': typeof PagesProfileIndexRoute
+  '/pages/register/': typeof PagesRegisterIndexRoute
 }
 export interface FileRoutesByTo {
   '/': typeof IndexRoute
+  '/pages/about/index': typeof PagesAboutChar91indexChar93Route
+  '/pages/index/faq': typeof PagesIndexFaqRoute
   '/pages/index/index': typeof PagesIndexChar91indexChar93Route
+  '/pages/login/reset': typeof PagesLoginResetRoute
+  '/pages/news/index': typeof PagesNewsChar91indexChar93Route
+  '/pages/news/info': typeof PagesNewsInfoRoute
+  '/pages/other/privacy': typeof PagesOtherPrivacyRoute
+  '/pages/other/protocol': typeof PagesOtherProtocolRoute
+  '/pages/profile/setting': typeof PagesProfileSettingRoute
+  '/pages/project/index': typeof PagesProjectChar91indexChar93Route
+  '/pages/project/info': typeof PagesProjectInfoRoute
+  '/pages/project/project': typeof PagesProjectProjectRoute
+  '/pages/login': typeof PagesLoginIndexRoute
+  '/pages/profile': typeof PagesProfileIndexRoute
+  '/pages/register': typeof PagesRegisterIndexRoute
 }
 export interface FileRoutesById {
   __root__: typeof rootRouteImport
   '/': typeof IndexRoute
+  '/pages/about/index': typeof PagesAboutChar91indexChar93Route
+  '/pages/index/faq': typeof PagesIndexFaqRoute
   '/pages/index/index': typeof PagesIndexChar91indexChar93Route
+  '/pages/login/reset': typeof PagesLoginResetRoute
+  '/pages/news/index': typeof PagesNewsChar91indexChar93Route
+  '/pages/news/info': typeof PagesNewsInfoRoute
+  '/pages/other/privacy': typeof PagesOtherPrivacyRoute
+  '/pages/other/protocol': typeof PagesOtherProtocolRoute
+  '/pages/profile/setting': typeof PagesProfileSettingRoute
+  '/pages/project/index': typeof PagesProjectChar91indexChar93Route
+  '/pages/project/info': typeof PagesProjectInfoRoute
+  '/pages/project/project': typeof PagesProjectProjectRoute
+  '/pages/login/': typeof PagesLoginIndexRoute
+  '/pages/profile/': typeof PagesProfileIndexRoute
+  '/pages/register/': typeof PagesRegisterIndexRoute
 }
 export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
-  fullPaths: '/' | '/pages/index/index'
+  fullPaths:
+    | '/'
+    | '/pages/about/index'
+    | '/pages/index/faq'
+    | '/pages/index/index'
+    | '/pages/login/reset'
+    | '/pages/news/index'
+    | '/pages/news/info'
+    | '/pages/other/privacy'
+    | '/pages/other/protocol'
+    | '/pages/profile/setting'
+    | '/pages/project/index'
+    | '/pages/project/info'
+    | '/pages/project/project'
+    | '/pages/login/'
+    | '/pages/profile/'
+    | '/pages/register/'
   fileRoutesByTo: FileRoutesByTo
-  to: '/' | '/pages/index/index'
-  id: '__root__' | '/' | '/pages/index/index'
+  to:
+    | '/'
+    | '/pages/about/index'
+    | '/pages/index/faq'
+    | '/pages/index/index'
+    | '/pages/login/reset'
+    | '/pages/news/index'
+    | '/pages/news/info'
+    | '/pages/other/privacy'
+    | '/pages/other/protocol'
+    | '/pages/profile/setting'
+    | '/pages/project/index'
+    | '/pages/project/info'
+    | '/pages/project/project'
+    | '/pages/login'
+    | '/pages/profile'
+    | '/pages/register'
+  id:
+    | '__root__'
+    | '/'
+    | '/pages/about/index'
+    | '/pages/index/faq'
+    | '/pages/index/index'
+    | '/pages/login/reset'
+    | '/pages/news/index'
+    | '/pages/news/info'
+    | '/pages/other/privacy'
+    | '/pages/other/protocol'
+    | '/pages/profile/setting'
+    | '/pages/project/index'
+    | '/pages/project/info'
+    | '/pages/project/project'
+    | '/pages/login/'
+    | '/pages/profile/'
+    | '/pages/register/'
   fileRoutesById: FileRoutesById
 }
 export interface RootRouteChildren {
   IndexRoute: typeof IndexRoute
+  PagesAboutChar91indexChar93Route: typeof PagesAboutChar91indexChar93Route
+  PagesIndexFaqRoute: typeof PagesIndexFaqRoute
   PagesIndexChar91indexChar93Route: typeof PagesIndexChar91indexChar93Route
+  PagesLoginResetRoute: typeof PagesLoginResetRoute
+  PagesNewsChar91indexChar93Route: typeof PagesNewsChar91indexChar93Route
+  PagesNewsInfoRoute: typeof PagesNewsInfoRoute
+  PagesOtherPrivacyRoute: typeof PagesOtherPrivacyRoute
+  PagesOtherProtocolRoute: typeof PagesOtherProtocolRoute
+  PagesProfileSettingRoute: typeof PagesProfileSettingRoute
+  PagesProjectChar91indexChar93Route: typeof PagesProjectChar91indexChar93Route
+  PagesProjectInfoRoute: typeof PagesProjectInfoRoute
+  PagesProjectProjectRoute: typeof PagesProjectProjectRoute
+  PagesLoginIndexRoute: typeof PagesLoginIndexRoute
+  PagesProfileIndexRoute: typeof PagesProfileIndexRoute
+  PagesRegisterIndexRoute: typeof PagesRegisterIndexRoute
 }
 
 declare module '@tanstack/react-router' {
@@ -59,6 +251,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof IndexRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/pages/about/index': {
+      id: '/pages/about/index'
+      path: '/pages/about/index'
+      fullPath: '/pages/about/index'
+      preLoaderRoute: typeof PagesAboutChar91indexChar93RouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/pages/index/index': {
       id: '/pages/index/index'
       path: '/pages/index/index'
@@ -66,12 +265,117 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof PagesIndexChar91indexChar93RouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/pages/news/index': {
+      id: '/pages/news/index'
+      path: '/pages/news/index'
+      fullPath: '/pages/news/index'
+      preLoaderRoute: typeof PagesNewsChar91indexChar93RouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/pages/project/index': {
+      id: '/pages/project/index'
+      path: '/pages/project/index'
+      fullPath: '/pages/project/index'
+      preLoaderRoute: typeof PagesProjectChar91indexChar93RouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/pages/index/faq': {
+      id: '/pages/index/faq'
+      path: '/pages/index/faq'
+      fullPath: '/pages/index/faq'
+      preLoaderRoute: typeof PagesIndexFaqRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/pages/login/': {
+      id: '/pages/login/'
+      path: '/pages/login'
+      fullPath: '/pages/login/'
+      preLoaderRoute: typeof PagesLoginIndexRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/pages/login/reset': {
+      id: '/pages/login/reset'
+      path: '/pages/login/reset'
+      fullPath: '/pages/login/reset'
+      preLoaderRoute: typeof PagesLoginResetRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/pages/news/info': {
+      id: '/pages/news/info'
+      path: '/pages/news/info'
+      fullPath: '/pages/news/info'
+      preLoaderRoute: typeof PagesNewsInfoRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/pages/other/privacy': {
+      id: '/pages/other/privacy'
+      path: '/pages/other/privacy'
+      fullPath: '/pages/other/privacy'
+      preLoaderRoute: typeof PagesOtherPrivacyRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/pages/other/protocol': {
+      id: '/pages/other/protocol'
+      path: '/pages/other/protocol'
+      fullPath: '/pages/other/protocol'
+      preLoaderRoute: typeof PagesOtherProtocolRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/pages/profile/': {
+      id: '/pages/profile/'
+      path: '/pages/profile'
+      fullPath: '/pages/profile/'
+      preLoaderRoute: typeof PagesProfileIndexRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/pages/profile/setting': {
+      id: '/pages/profile/setting'
+      path: '/pages/profile/setting'
+      fullPath: '/pages/profile/setting'
+      preLoaderRoute: typeof PagesProfileSettingRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/pages/project/info': {
+      id: '/pages/project/info'
+      path: '/pages/project/info'
+      fullPath: '/pages/project/info'
+      preLoaderRoute: typeof PagesProjectInfoRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/pages/project/project': {
+      id: '/pages/project/project'
+      path: '/pages/project/project'
+      fullPath: '/pages/project/project'
+      preLoaderRoute: typeof PagesProjectProjectRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/pages/register/': {
+      id: '/pages/register/'
+      path: '/pages/register'
+      fullPath: '/pages/register/'
+      preLoaderRoute: typeof PagesRegisterIndexRouteImport
+      parentRoute: typeof rootRouteImport
+    }
   }
 }
 
 const rootRouteChildren: RootRouteChildren = {
   IndexRoute: IndexRoute,
+  PagesAboutChar91indexChar93Route: PagesAboutChar91indexChar93Route,
+  PagesIndexFaqRoute: PagesIndexFaqRoute,
   PagesIndexChar91indexChar93Route: PagesIndexChar91indexChar93Route,
+  PagesLoginResetRoute: PagesLoginResetRoute,
+  PagesNewsChar91indexChar93Route: PagesNewsChar91indexChar93Route,
+  PagesNewsInfoRoute: PagesNewsInfoRoute,
+  PagesOtherPrivacyRoute: PagesOtherPrivacyRoute,
+  PagesOtherProtocolRoute: PagesOtherProtocolRoute,
+  PagesProfileSettingRoute: PagesProfileSettingRoute,
+  PagesProjectChar91indexChar93Route: PagesProjectChar91indexChar93Route,
+  PagesProjectInfoRoute: PagesProjectInfoRoute,
+  PagesProjectProjectRoute: PagesProjectProjectRoute,
+  PagesLoginIndexRoute: PagesLoginIndexRoute,
+  PagesProfileIndexRoute: PagesProfileIndexRoute,
+  PagesRegisterIndexRoute: PagesRegisterIndexRoute,
 }
 export const routeTree = rootRouteImport
   ._addFileChildren(rootRouteChildren)

@@ -82,10 +82,10 @@ describe('envelope and transport', () => {
   it('takes lang from the query string for GET and from the JSON body for POST', async () => {
     expect((await s.api('GET', PATHS.userInfo, {}, { lang: 'cn' })).msg).toBe(refusal('session_expired', 'cn').msg);
     expect((await s.api('GET', PATHS.userInfo, { lang: 'xx' })).msg).toBe(refusal('session_expired', 'en').msg);
-    const res = await s.raw('POST', PATHS.login, { headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ lang: 'cn', email: 'x' }) });
+    const res = await s.raw('POST', PATHS.login, { headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ lang: 'cn', email: 'x@example.sg', password: 'x', agree: false }) });
     expect(await res.json()).toMatchObject(refusal('terms_required', 'cn'));
     // POST with lang in the query string also works (the client's upload puts it there).
-    const q = await s.raw('POST', PATHS.login, { query: 'lang=cn', headers: { 'Content-Type': 'application/json' }, body: '{}' });
+    const q = await s.raw('POST', PATHS.login, { query: 'lang=cn', headers: { 'Content-Type': 'application/json' }, body: '{"email":"","password":"x","agree":true}' });
     expect(await q.json()).toMatchObject(refusal('required', 'cn'));
   });
 
@@ -218,7 +218,6 @@ describe('register', () => {
     const r = (over: Record<string, unknown>) => (lang: Lang) => post(PATHS.register, regBody(over), lang);
     await expectRefused(s, 'required', r({ email: '' }), { field: 'email' });
     await expectRefused(s, 'required', r({ email: '   ' }), { field: 'email' });
-    await expectRefused(s, 'required', r({ code: undefined }), { field: 'code' });
     await expectRefused(s, 'required', r({ password: '' }), { field: 'password' });
     await expectRefused(s, 'required', r({ repassword: '' }), { field: 'repassword' });
     await expectRefused(s, 'too_long', r({ email: 'a'.repeat(135) + '@example.sg' }), { params: { n: 140 }, field: 'email' });
@@ -234,7 +233,6 @@ describe('register', () => {
       return (await res.json()) as Envelope;
     });
     await expectRefused(s, 'terms_required', r({ agree: false }), { field: 'agree' });
-    await expectRefused(s, 'terms_required', r({ agree: undefined }));
     await expectRefused(s, 'terms_required', r({ agree: '0' }));
     await expectRefused(s, 'email_invalid', r({ email: 'not-an-email' }), { field: 'email' });
     await expectRefused(s, 'email_invalid', r({ email: 'a@b@c.sg' }));
@@ -255,6 +253,22 @@ describe('register', () => {
     await expectRefused(s, 'email_exists', r({ email: DEMO_ACCOUNT.email }));
     await expectRefused(s, 'email_exists', r({ email: DEMO_ACCOUNT.email.toUpperCase() }));
     await expectRefused(s, 'invite_invalid', r({ invite_code: 'ZZZZZ9' }));
+  });
+
+  it('a missing field reads like an empty one: required (terms_required for agree), naming the field', async () => {
+    // SPEC 5: "Required fields cannot be empty" and "Terms must be agreed before login or registration".
+    // An absent key must not fall through to the generic invalid_request.
+    const r = (over: Record<string, unknown>) => (lang: Lang) => post(PATHS.register, regBody(over), lang);
+    await expectRefused(s, 'required', r({ email: undefined }), { field: 'email' });
+    await expectRefused(s, 'required', r({ code: undefined }), { field: 'code' });
+    await expectRefused(s, 'required', r({ password: undefined }), { field: 'password' });
+    await expectRefused(s, 'required', r({ repassword: undefined }), { field: 'repassword' });
+    await expectRefused(s, 'terms_required', r({ agree: undefined }), { field: 'agree' });
+    const l = (over: Record<string, unknown>) => (lang: Lang) => post(PATHS.login, { email: DEMO_ACCOUNT.email, password: 'whatever', agree: true, ...over }, lang);
+    await expectRefused(s, 'required', l({ email: undefined }), { field: 'email' });
+    await expectRefused(s, 'required', l({ password: undefined }), { field: 'password' });
+    await expectRefused(s, 'terms_required', l({ agree: undefined }), { field: 'agree' });
+    await expectRefused(s, 'required', (lang) => post(PATHS.sendcode, { scene: 'register' }, lang), { field: 'email' });
   });
 
   it('sendcode refuses bad input and an existing email', async () => {
@@ -355,10 +369,15 @@ describe('bulk registration and closed registration', () => {
       await expectRefused(b, 'bulk_registration', (lang) =>
         b.api('POST', PATHS.register, { email: e2, code: code2, password: GOOD_PASSWORD, repassword: GOOD_PASSWORD, agree: true }, { lang }),
       );
-      // The code was not spent by the refusal; an hour later both work again.
+      // The refusal did not spend the code; an hour later both work again (with a fresh code: the first expired).
+      const codeRow = await b.db.selectFrom('verification_codes').selectAll().where('email', '=', e2).executeTakeFirstOrThrow();
+      expect(codeRow).toMatchObject({ used_at: null, tries: 0 });
       b.clock.advance(HOUR + 1000);
-      expect((await b.api('POST', PATHS.register, { email: e2, code: code2, password: GOOD_PASSWORD, repassword: GOOD_PASSWORD, agree: true })).code).toBe(0);
+      expect((await b.api('POST', PATHS.sendcode, { email: e2, scene: 'register' })).code).toBe(0);
+      const fresh = await lastCode(b.db, e2);
+      expect((await b.api('POST', PATHS.register, { email: e2, code: fresh, password: GOOD_PASSWORD, repassword: GOOD_PASSWORD, agree: true })).code).toBe(0);
       expect((await b.api('POST', PATHS.sendcode, { email: email('bulk4'), scene: 'register' })).code).toBe(0);
+      await expectRefused(b, 'bulk_registration', (lang) => b.api('POST', PATHS.sendcode, { email: email('bulk5'), scene: 'register' }, { lang }));
     } finally {
       await b.close();
     }
@@ -396,11 +415,9 @@ describe('login', () => {
     const l = (over: Record<string, unknown>) => (lang: Lang) => post(PATHS.login, { email: DEMO_ACCOUNT.email, password: 'whatever', agree: true, ...over }, lang);
     await expectRefused(s, 'required', l({ email: '' }));
     await expectRefused(s, 'required', l({ password: '' }));
-    await expectRefused(s, 'required', l({ password: undefined }));
     await expectRefused(s, 'too_long', l({ password: 'x'.repeat(141) }), { params: { n: 140 } });
     await expectRefused(s, 'email_invalid', l({ email: 'demo' }));
     await expectRefused(s, 'terms_required', l({ agree: false }));
-    await expectRefused(s, 'terms_required', l({ agree: undefined }));
     await expectRefused(s, 'invalid_request', l({ type: 'visitor' }));
     await expectRefused(s, 'invalid_request', async (lang) => {
       const res = await s.raw('POST', PATHS.login, { query: `lang=${lang}`, headers: { 'Content-Type': 'application/json' }, body: 'not json' });

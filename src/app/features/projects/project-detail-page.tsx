@@ -1,0 +1,42 @@
+import { Link } from '@tanstack/react-router';
+import { Trans, useLingui } from '@lingui/react/macro';
+import { NavBar } from '../../components/nav-bar';
+import { OfflineBar } from '../../components/offline-bar';
+import { serverNow } from '../../lib/server-time';
+import { BuybackOffer, OrderTerms, ProjectAction, ProjectFacts, ProjectHero, ProjectIntro, ProjectLoadState, SaleCountdown, useProject } from './project-parts';
+import './projects.css';
+
+export function ProjectDetailPage({ id }: { id: number }) {
+  const { t } = useLingui();
+  const { load, refresh } = useProject(id);
+  const project = load.state === 'ready' ? load.project : null;
+  return (
+    <div className="page project-detail">
+      <NavBar title={t`Project details`} />
+      <OfflineBar />
+      {!project && load.state !== 'ready' ? (
+        <ProjectLoadState load={load} />
+      ) : project ? (
+        <>
+          <ProjectHero project={project} />
+          {project.selling_time_ms > serverNow() && project.status !== 'closed' && (
+            <div className="section section--tight">
+              <SaleCountdown project={project} onDone={() => void refresh()}>
+                <Link to="/pages/project/info" search={{ id: project.id }} className="sale-countdown__link">
+                  <Trans>Open the countdown</Trans>
+                </Link>
+              </SaleCountdown>
+            </div>
+          )}
+          <div className="section section--tight">
+            <BuybackOffer project={project} />
+          </div>
+          <OrderTerms project={project} />
+          <ProjectFacts project={project} />
+          <ProjectIntro project={project} />
+          <ProjectAction project={project} />
+        </>
+      ) : null}
+    </div>
+  );
+}
