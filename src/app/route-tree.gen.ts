@@ -12,19 +12,19 @@ import { Route as rootRouteImport } from './routes/__root'
 import { Route as IndexRouteImport } from './routes/index'
 import { Route as PagesAboutChar91indexChar93RouteImport } from './routes/pages/about/[index]'
 import { Route as PagesIndexChar91indexChar93RouteImport } from './routes/pages/index/[index]'
+import { Route as PagesLoginChar91indexChar93RouteImport } from './routes/pages/login/[index]'
 import { Route as PagesNewsChar91indexChar93RouteImport } from './routes/pages/news/[index]'
+import { Route as PagesProfileChar91indexChar93RouteImport } from './routes/pages/profile/[index]'
 import { Route as PagesProjectChar91indexChar93RouteImport } from './routes/pages/project/[index]'
+import { Route as PagesRegisterChar91indexChar93RouteImport } from './routes/pages/register/[index]'
 import { Route as PagesIndexFaqRouteImport } from './routes/pages/index/faq'
-import { Route as PagesLoginIndexRouteImport } from './routes/pages/login/index'
 import { Route as PagesLoginResetRouteImport } from './routes/pages/login/reset'
 import { Route as PagesNewsInfoRouteImport } from './routes/pages/news/info'
 import { Route as PagesOtherPrivacyRouteImport } from './routes/pages/other/privacy'
 import { Route as PagesOtherProtocolRouteImport } from './routes/pages/other/protocol'
-import { Route as PagesProfileIndexRouteImport } from './routes/pages/profile/index'
 import { Route as PagesProfileSettingRouteImport } from './routes/pages/profile/setting'
 import { Route as PagesProjectInfoRouteImport } from './routes/pages/project/info'
 import { Route as PagesProjectProjectRouteImport } from './routes/pages/project/project'
-import { Route as PagesRegisterIndexRouteImport } from './routes/pages/register/index'
 
 const IndexRoute = IndexRouteImport.update({
   id: '/',
@@ -43,10 +43,22 @@ const PagesIndexChar91indexChar93Route =
     path: '/pages/index/index',
     getParentRoute: () => rootRouteImport,
   } as any)
+const PagesLoginChar91indexChar93Route =
+  PagesLoginChar91indexChar93RouteImport.update({
+    id: '/pages/login/index',
+    path: '/pages/login/index',
+    getParentRoute: () => rootRouteImport,
+  } as any)
 const PagesNewsChar91indexChar93Route =
   PagesNewsChar91indexChar93RouteImport.update({
     id: '/pages/news/index',
     path: '/pages/news/index',
+    getParentRoute: () => rootRouteImport,
+  } as any)
+const PagesProfileChar91indexChar93Route =
+  PagesProfileChar91indexChar93RouteImport.update({
+    id: '/pages/profile/index',
+    path: '/pages/profile/index',
     getParentRoute: () => rootRouteImport,
   } as any)
 const PagesProjectChar91indexChar93Route =
@@ -55,14 +67,15 @@ const PagesProjectChar91indexChar93Route =
     path: '/pages/project/index',
     getParentRoute: () => rootRouteImport,
   } as any)
+const PagesRegisterChar91indexChar93Route =
+  PagesRegisterChar91indexChar93RouteImport.update({
+    id: '/pages/register/index',
+    path: '/pages/register/index',
+    getParentRoute: () => rootRouteImport,
+  } as any)
 const PagesIndexFaqRoute = PagesIndexFaqRouteImport.update({
   id: '/pages/index/faq',
   path: '/pages/index/faq',
-  getParentRoute: () => rootRouteImport,
-} as any)
-const PagesLoginIndexRoute = PagesLoginIndexRouteImport.update({
-  id: '/pages/login/',
-  path: '/pages/login/',
   getParentRoute: () => rootRouteImport,
 } as any)
 const PagesLoginResetRoute = PagesLoginResetRouteImport.update({
@@ -85,11 +98,6 @@ const PagesOtherProtocolRoute = PagesOtherProtocolRouteImport.update({
   path: '/pages/other/protocol',
   getParentRoute: () => rootRouteImport,
 } as any)
-const PagesProfileIndexRoute = PagesProfileIndexRouteImport.update({
-  id: '/pages/profile/',
-  path: '/pages/profile/',
-  getParentRoute: () => rootRouteImport,
-} as any)
 const PagesProfileSettingRoute = PagesProfileSettingRouteImport.update({
   id: '/pages/profile/setting',
   path: '/pages/profile/setting',
@@ -105,47 +113,42 @@ const PagesProjectProjectRoute = PagesProjectProjectRouteImport.update({
   path: '/pages/project/project',
   getParentRoute: () => rootRouteImport,
 } as any)
-const PagesRegisterIndexRoute = PagesRegisterIndexRouteImport.update({
-  id: '/pages/register/',
-  path: '/pages/register/',
-  getParentRoute: () => rootRouteImport,
-} as any)
 
 export interface FileRoutesByFullPath {
   '/': typeof IndexRoute
   '/pages/about/index': typeof PagesAboutChar91indexChar93Route
   '/pages/index/faq': typeof PagesIndexFaqRoute
   '/pages/index/index': typeof PagesIndexChar91indexChar93Route
+  '/pages/login/index': typeof PagesLoginChar91indexChar93Route
   '/pages/login/reset': typeof PagesLoginResetRoute
   '/pages/news/index': typeof PagesNewsChar91indexChar93Route
   '/pages/news/info': typeof PagesNewsInfoRoute
   '/pages/other/privacy': typeof PagesOtherPrivacyRoute
   '/pages/other/protocol': typeof PagesOtherProtocolRoute
+  '/pages/profile/index': typeof PagesProfileChar91indexChar93Route
   '/pages/profile/setting': typeof PagesProfileSettingRoute
   '/pages/project/index': typeof PagesProjectChar91indexChar93Route
   '/pages/project/info': typeof PagesProjectInfoRoute
   '/pages/project/project': typeof PagesProjectProjectRoute
-  '/pages/login/': typeof PagesLoginIndexRoute
-  '/pages/profile/': typeof PagesProfileIndexRoute
-  '/pages/register/': typeof PagesRegisterIndexRoute
+  '/pages/register/index': typeof PagesRegisterChar91indexChar93Route
 }
 export interface FileRoutesByTo {
   '/': typeof IndexRoute
   '/pages/about/index': typeof PagesAboutChar91indexChar93Route
   '/pages/index/faq': typeof PagesIndexFaqRoute
   '/pages/index/index': typeof PagesIndexChar91indexChar93Route
+  '/pages/login/index': typeof PagesLoginChar91indexChar93Route
   '/pages/login/reset': typeof PagesLoginResetRoute
   '/pages/news/index': typeof PagesNewsChar91indexChar93Route
   '/pages/news/info': typeof PagesNewsInfoRoute
   '/pages/other/privacy': typeof PagesOtherPrivacyRoute
   '/pages/other/protocol': typeof PagesOtherProtocolRoute
+  '/pages/profile/index': typeof PagesProfileChar91indexChar93Route
   '/pages/profile/setting': typeof PagesProfileSettingRoute
   '/pages/project/index': typeof PagesProjectChar91indexChar93Route
   '/pages/project/info': typeof PagesProjectInfoRoute
   '/pages/project/project': typeof PagesProjectProjectRoute
-  '/pages/login': typeof PagesLoginIndexRoute
-  '/pages/profile': typeof PagesProfileIndexRoute
-  '/pages/register': typeof PagesRegisterIndexRoute
+  '/pages/register/index': typeof PagesRegisterChar91indexChar93Route
 }
 export interface FileRoutesById {
   __root__: typeof rootRouteImport
@@ -153,18 +156,18 @@ export interface FileRoutesById {
   '/pages/about/index': typeof PagesAboutChar91indexChar93Route
   '/pages/index/faq': typeof PagesIndexFaqRoute
   '/pages/index/index': typeof PagesIndexChar91indexChar93Route
+  '/pages/login/index': typeof PagesLoginChar91indexChar93Route
   '/pages/login/reset': typeof PagesLoginResetRoute
   '/pages/news/index': typeof PagesNewsChar91indexChar93Route
   '/pages/news/info': typeof PagesNewsInfoRoute
   '/pages/other/privacy': typeof PagesOtherPrivacyRoute
   '/pages/other/protocol': typeof PagesOtherProtocolRoute
+  '/pages/profile/index': typeof PagesProfileChar91indexChar93Route
   '/pages/profile/setting': typeof PagesProfileSettingRoute
   '/pages/project/index': typeof PagesProjectChar91indexChar93Route
   '/pages/project/info': typeof PagesProjectInfoRoute
   '/pages/project/project': typeof PagesProjectProjectRoute
-  '/pages/login/': typeof PagesLoginIndexRoute
-  '/pages/profile/': typeof PagesProfileIndexRoute
-  '/pages/register/': typeof PagesRegisterIndexRoute
+  '/pages/register/index': typeof PagesRegisterChar91indexChar93Route
 }
 export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
@@ -173,54 +176,54 @@ export interface FileRouteTypes {
     | '/pages/about/index'
     | '/pages/index/faq'
     | '/pages/index/index'
+    | '/pages/login/index'
     | '/pages/login/reset'
     | '/pages/news/index'
     | '/pages/news/info'
     | '/pages/other/privacy'
     | '/pages/other/protocol'
+    | '/pages/profile/index'
     | '/pages/profile/setting'
     | '/pages/project/index'
     | '/pages/project/info'
     | '/pages/project/project'
-    | '/pages/login/'
-    | '/pages/profile/'
-    | '/pages/register/'
+    | '/pages/register/index'
   fileRoutesByTo: FileRoutesByTo
   to:
     | '/'
     | '/pages/about/index'
     | '/pages/index/faq'
     | '/pages/index/index'
+    | '/pages/login/index'
     | '/pages/login/reset'
     | '/pages/news/index'
     | '/pages/news/info'
     | '/pages/other/privacy'
     | '/pages/other/protocol'
+    | '/pages/profile/index'
     | '/pages/profile/setting'
     | '/pages/project/index'
     | '/pages/project/info'
     | '/pages/project/project'
-    | '/pages/login'
-    | '/pages/profile'
-    | '/pages/register'
+    | '/pages/register/index'
   id:
     | '__root__'
     | '/'
     | '/pages/about/index'
     | '/pages/index/faq'
     | '/pages/index/index'
+    | '/pages/login/index'
     | '/pages/login/reset'
     | '/pages/news/index'
     | '/pages/news/info'
     | '/pages/other/privacy'
     | '/pages/other/protocol'
+    | '/pages/profile/index'
     | '/pages/profile/setting'
     | '/pages/project/index'
     | '/pages/project/info'
     | '/pages/project/project'
-    | '/pages/login/'
-    | '/pages/profile/'
-    | '/pages/register/'
+    | '/pages/register/index'
   fileRoutesById: FileRoutesById
 }
 export interface RootRouteChildren {
@@ -228,18 +231,18 @@ export interface RootRouteChildren {
   PagesAboutChar91indexChar93Route: typeof PagesAboutChar91indexChar93Route
   PagesIndexFaqRoute: typeof PagesIndexFaqRoute
   PagesIndexChar91indexChar93Route: typeof PagesIndexChar91indexChar93Route
+  PagesLoginChar91indexChar93Route: typeof PagesLoginChar91indexChar93Route
   PagesLoginResetRoute: typeof PagesLoginResetRoute
   PagesNewsChar91indexChar93Route: typeof PagesNewsChar91indexChar93Route
   PagesNewsInfoRoute: typeof PagesNewsInfoRoute
   PagesOtherPrivacyRoute: typeof PagesOtherPrivacyRoute
   PagesOtherProtocolRoute: typeof PagesOtherProtocolRoute
+  PagesProfileChar91indexChar93Route: typeof PagesProfileChar91indexChar93Route
   PagesProfileSettingRoute: typeof PagesProfileSettingRoute
   PagesProjectChar91indexChar93Route: typeof PagesProjectChar91indexChar93Route
   PagesProjectInfoRoute: typeof PagesProjectInfoRoute
   PagesProjectProjectRoute: typeof PagesProjectProjectRoute
-  PagesLoginIndexRoute: typeof PagesLoginIndexRoute
-  PagesProfileIndexRoute: typeof PagesProfileIndexRoute
-  PagesRegisterIndexRoute: typeof PagesRegisterIndexRoute
+  PagesRegisterChar91indexChar93Route: typeof PagesRegisterChar91indexChar93Route
 }
 
 declare module '@tanstack/react-router' {
@@ -265,11 +268,25 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof PagesIndexChar91indexChar93RouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/pages/login/index': {
+      id: '/pages/login/index'
+      path: '/pages/login/index'
+      fullPath: '/pages/login/index'
+      preLoaderRoute: typeof PagesLoginChar91indexChar93RouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/pages/news/index': {
       id: '/pages/news/index'
       path: '/pages/news/index'
       fullPath: '/pages/news/index'
       preLoaderRoute: typeof PagesNewsChar91indexChar93RouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/pages/profile/index': {
+      id: '/pages/profile/index'
+      path: '/pages/profile/index'
+      fullPath: '/pages/profile/index'
+      preLoaderRoute: typeof PagesProfileChar91indexChar93RouteImport
       parentRoute: typeof rootRouteImport
     }
     '/pages/project/index': {
@@ -279,18 +296,18 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof PagesProjectChar91indexChar93RouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/pages/register/index': {
+      id: '/pages/register/index'
+      path: '/pages/register/index'
+      fullPath: '/pages/register/index'
+      preLoaderRoute: typeof PagesRegisterChar91indexChar93RouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/pages/index/faq': {
       id: '/pages/index/faq'
       path: '/pages/index/faq'
       fullPath: '/pages/index/faq'
       preLoaderRoute: typeof PagesIndexFaqRouteImport
-      parentRoute: typeof rootRouteImport
-    }
-    '/pages/login/': {
-      id: '/pages/login/'
-      path: '/pages/login'
-      fullPath: '/pages/login/'
-      preLoaderRoute: typeof PagesLoginIndexRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/pages/login/reset': {
@@ -321,13 +338,6 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof PagesOtherProtocolRouteImport
       parentRoute: typeof rootRouteImport
     }
-    '/pages/profile/': {
-      id: '/pages/profile/'
-      path: '/pages/profile'
-      fullPath: '/pages/profile/'
-      preLoaderRoute: typeof PagesProfileIndexRouteImport
-      parentRoute: typeof rootRouteImport
-    }
     '/pages/profile/setting': {
       id: '/pages/profile/setting'
       path: '/pages/profile/setting'
@@ -349,13 +359,6 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof PagesProjectProjectRouteImport
       parentRoute: typeof rootRouteImport
     }
-    '/pages/register/': {
-      id: '/pages/register/'
-      path: '/pages/register'
-      fullPath: '/pages/register/'
-      preLoaderRoute: typeof PagesRegisterIndexRouteImport
-      parentRoute: typeof rootRouteImport
-    }
   }
 }
 
@@ -364,18 +367,18 @@ const rootRouteChildren: RootRouteChildren = {
   PagesAboutChar91indexChar93Route: PagesAboutChar91indexChar93Route,
   PagesIndexFaqRoute: PagesIndexFaqRoute,
   PagesIndexChar91indexChar93Route: PagesIndexChar91indexChar93Route,
+  PagesLoginChar91indexChar93Route: PagesLoginChar91indexChar93Route,
   PagesLoginResetRoute: PagesLoginResetRoute,
   PagesNewsChar91indexChar93Route: PagesNewsChar91indexChar93Route,
   PagesNewsInfoRoute: PagesNewsInfoRoute,
   PagesOtherPrivacyRoute: PagesOtherPrivacyRoute,
   PagesOtherProtocolRoute: PagesOtherProtocolRoute,
+  PagesProfileChar91indexChar93Route: PagesProfileChar91indexChar93Route,
   PagesProfileSettingRoute: PagesProfileSettingRoute,
   PagesProjectChar91indexChar93Route: PagesProjectChar91indexChar93Route,
   PagesProjectInfoRoute: PagesProjectInfoRoute,
   PagesProjectProjectRoute: PagesProjectProjectRoute,
-  PagesLoginIndexRoute: PagesLoginIndexRoute,
-  PagesProfileIndexRoute: PagesProfileIndexRoute,
-  PagesRegisterIndexRoute: PagesRegisterIndexRoute,
+  PagesRegisterChar91indexChar93Route: PagesRegisterChar91indexChar93Route,
 }
 export const routeTree = rootRouteImport
   ._addFileChildren(rootRouteChildren)

@@ -11,6 +11,7 @@ import { systemClock, type Clock } from './lib/clock';
 import { createLogger } from './lib/log';
 import { createMailer } from './lib/mail';
 import { createHub, type Hub } from './live/hub';
+import { createScheduler } from './scheduler/scheduler';
 
 export interface RunningServer {
   url: string;
@@ -36,6 +37,9 @@ export async function startServer(config: Config, opts: { clock?: Clock; staticD
     const s = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST }, () => resolve(s));
   });
   hub.attach(server as Server);
+  // Time-driven transitions (orders, projects): runs once now, then every few seconds, from the database.
+  const scheduler = createScheduler(deps);
+  scheduler.start();
   const port = (server.address() as AddressInfo).port;
   const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? 'localhost' : config.HOST;
   return {
@@ -44,6 +48,7 @@ export async function startServer(config: Config, opts: { clock?: Clock; staticD
     deps,
     hub,
     async close() {
+      await scheduler.stop();
       await hub.close();
       await new Promise<void>((resolve) => {
         (server as Server).closeAllConnections?.();

@@ -91,6 +91,14 @@ export const ERRORS = {
     cn: '由于多次输入错误密码，您的余额已被冻结，请联系管理员。',
   },
   topup_below_min: { code: 1511, en: 'The top-up amount cannot be less than {n}.', cn: '充值金额不能少于 {n}。' },
+  withdraw_holiday: { code: 1512, en: 'Withdrawals are not available on public holidays.', cn: '公共假日不可提现。' },
+  bank_or_paynow_required: { code: 1513, en: 'Please enter a bank account or a PayNow number.', cn: '请填写银行账户或 PayNow 号码。' },
+  account_no_invalid: { code: 1514, en: 'The account number must be 6 to 20 digits.', cn: '银行账号应为 6 至 20 位数字。' },
+  paynow_invalid: {
+    code: 1515,
+    en: 'PayNow must be an 8-digit mobile number, or a UEN for corporate accounts.',
+    cn: 'PayNow 须为 8 位手机号码，企业账户也可使用 UEN。',
+  },
 
   // Projects
   project_password_incorrect: { code: 1601, en: 'Password incorrect. Attempts left: {n}.', cn: '密码错误，剩余尝试次数：{n}。' },

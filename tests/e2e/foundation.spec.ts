@@ -1,4 +1,8 @@
-import type { APIRequestContext, Browser, BrowserContext, Locator, Page } from '@playwright/test';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { chromium, type APIRequestContext, type Browser, type BrowserContext, type Locator, type Page } from '@playwright/test';
+import { CHROMIUM, CHROMIUM_FLAGS } from './server-control';
 import {
   baseUrl,
   expect,
@@ -21,7 +25,8 @@ import {
 // roles and accessible names (the English texts of the issue), so a screen passes with either.
 //   everywhere     <nav aria-label="Main"> tab bar with links Home / Projects / Profile (zh: 首页 ...)   [exists]
 //                  data-testid="offline-bar" when offline                                              [exists]
-//                  data-testid="project-card" on each project link, "news-row" on each news link       [exists]
+//                  data-testid="project-card" on each project link, "news-row" (home) / "news-item" (news
+//                  list) on each news link                                                             [exists]
 //   /pages/register/index  textbox "Email" (register-email), button "Send code" (register-send-code),
 //                  textbox "Verification code" (register-code), password fields labelled "Password"
 //                  (register-password) and "Repeat password" (register-repassword), checkbox agreeing to
@@ -52,7 +57,8 @@ function tabBar(page: Page): Locator {
 }
 
 const projectCards = (page: Page) => page.getByTestId('project-card');
-const newsRows = (page: Page) => page.getByTestId('news-row');
+// Home shows news as "news-row", the news list as "news-item".
+const newsRows = (page: Page) => page.getByTestId('news-row').or(page.getByTestId('news-item'));
 
 async function settle(page: Page): Promise<void> {
   await page.waitForLoadState('networkidle').catch(() => undefined);
@@ -114,19 +120,20 @@ async function expectLanguage(page: Page, lang: 'en' | 'zh'): Promise<void> {
   await expect(page.locator('html')).toHaveAttribute('lang', lang === 'zh' ? 'zh-Hans' : 'en');
 }
 
+// The project's phone (playwright.config.ts), for contexts made by hand: they do not inherit `use`.
+const PHONE = {
+  viewport: { width: 390, height: 844 },
+  screen: { width: 390, height: 844 },
+  deviceScaleFactor: 2,
+  isMobile: true,
+  hasTouch: true,
+  locale: 'en-SG',
+  timezoneId: 'Asia/Singapore',
+  serviceWorkers: 'allow',
+} as const;
+
 async function newPhone(browser: Browser, baseURL: string): Promise<{ context: BrowserContext; page: Page }> {
-  // Same options as the project (viewport, touch, locale...): browser.newContext() does not inherit `use`.
-  const context = await browser.newContext({
-    baseURL,
-    viewport: { width: 390, height: 844 },
-    screen: { width: 390, height: 844 },
-    deviceScaleFactor: 2,
-    isMobile: true,
-    hasTouch: true,
-    locale: 'en-SG',
-    timezoneId: 'Asia/Singapore',
-    serviceWorkers: 'allow',
-  });
+  const context = await browser.newContext({ baseURL, ...PHONE });
   return { context, page: await context.newPage() };
 }
 
@@ -219,7 +226,7 @@ test('browse: home, project tab with infinite scroll, project detail, news list 
   await page.goto('/pages/news/index');
   await expect(newsRows(page).first()).toBeVisible();
   await shot(page, 'en-news');
-  const newsTitle = (await newsRows(page).first().locator('.news-row__title, h2, h3').first().textContent())?.trim() ?? '';
+  const newsTitle = (await newsRows(page).first().locator('.news-row__title, .news-item__title, h2, h3').first().textContent())?.trim() ?? '';
   await newsRows(page).first().click();
   await expect(page).toHaveURL(/\/pages\/news\/info\?id=\d+/);
   await expect(pick(page.getByTestId('news-title'), page.getByRole('heading', { name: newsTitle }))).toBeVisible();
@@ -233,9 +240,6 @@ test('browse: home, project tab with infinite scroll, project detail, news list 
 
 let projectSerial = 0;
 async function addProjects(n: number, status: string): Promise<void> {
-  const fs = await import('node:fs');
-  const path = await import('node:path');
-  const os = await import('node:os');
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'canopy-e2e-projects-'));
   const now = Date.now();
   for (let i = 0; i < n; i++) {
@@ -346,26 +350,38 @@ test('offline: with the server down the shell, projects and news seen before com
 
 // ---------------------------------------------------------------- (e) installability
 
-test('the app is installable (no installability errors)', async ({ page }) => {
-  await page.goto('/');
-  const cdp = await page.context().newCDPSession(page);
-  // The manifest first, then the service worker controlling the page.
-  await expect
-    .poll(async () => ((await cdp.send('Page.getAppManifest')) as { url: string; errors: unknown[] }).url, { message: 'manifest linked' })
-    .toContain('/manifest.webmanifest');
-  const manifest = (await cdp.send('Page.getAppManifest')) as { errors: { message: string }[]; data?: string };
-  expect(manifest.errors, JSON.stringify(manifest.errors)).toEqual([]);
-  await waitForServiceWorkerControl(page);
-  let errors: { errorId: string }[] = [];
-  await expect
-    .poll(
-      async () => {
-        errors = ((await cdp.send('Page.getInstallabilityErrors')) as { installabilityErrors: { errorId: string }[] }).installabilityErrors;
-        return errors.map((e) => e.errorId);
-      },
-      { message: 'Page.getInstallabilityErrors', timeout: 15_000 },
-    )
-    .toEqual([]);
+test('the app is installable (no installability errors)', async () => {
+  // Playwright's contexts are incognito, which Chrome never installs from ("in-incognito"): a persistent
+  // profile in a temporary directory instead, with the same browser, flags and phone settings.
+  const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'canopy-e2e-profile-'));
+  const context = await chromium.launchPersistentContext(userDataDir, {
+    executablePath: CHROMIUM,
+    args: CHROMIUM_FLAGS,
+    headless: true,
+    ...PHONE,
+  });
+  try {
+    const page = context.pages()[0] ?? (await context.newPage());
+    await page.goto(baseUrl() + '/');
+    const cdp = await context.newCDPSession(page);
+    // The manifest first, then the service worker controlling the page.
+    await expect
+      .poll(async () => ((await cdp.send('Page.getAppManifest')) as { url: string }).url, { message: 'manifest linked' })
+      .toContain('/manifest.webmanifest');
+    const manifest = (await cdp.send('Page.getAppManifest')) as { errors: { message: string }[] };
+    expect(manifest.errors, JSON.stringify(manifest.errors)).toEqual([]);
+    await waitForServiceWorkerControl(page);
+    await expect
+      .poll(
+        async () =>
+          ((await cdp.send('Page.getInstallabilityErrors')) as { installabilityErrors: { errorId: string }[] }).installabilityErrors.map((e) => e.errorId),
+        { message: 'Page.getInstallabilityErrors', timeout: 15_000 },
+      )
+      .toEqual([]);
+  } finally {
+    await context.close();
+    fs.rmSync(userDataDir, { recursive: true, force: true });
+  }
 });
 
 // ---------------------------------------------------------------- (f) live update

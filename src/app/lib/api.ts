@@ -191,5 +191,8 @@ export function upload<T = unknown>(
 
 /** A fresh key for one user intent. */
 export function newIdempotencyKey(): string {
-  return crypto.randomUUID();
+  // crypto.randomUUID exists only on secure origins; a phone on http://192.168.x.x has getRandomValues.
+  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
 }

@@ -56,8 +56,9 @@ export const db = new CanopyDb();
 
 /** Whose data the cache holds: orders and fund logs belong to one user and are dropped on a change. */
 export async function clearPrivateCache(database: CanopyDb = db): Promise<void> {
-  await database.transaction('rw', database.orders, database.fundlogs, async () => {
+  await database.transaction('rw', database.orders, database.fundlogs, database.meta, async () => {
     await database.orders.clear();
     await database.fundlogs.clear();
+    await database.meta.delete('user_info');
   });
 }

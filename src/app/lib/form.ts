@@ -14,6 +14,11 @@ export type ValidationResult<S extends v.GenericSchema> =
 
 /** The catalogue text of one issue; {n} comes from a max_length requirement ("at most 140 characters"). */
 export function issueMessage(issue: v.BaseIssue<unknown>, lang: Lang): string {
+  // A key missing from an object is reported by the object schema itself, with valibot's own text: for a
+  // form it means the field was left empty.
+  if (issue.kind === 'schema' && issue.type === 'object' && issue.input === undefined && issue.path?.length) {
+    return errorMessage('required', lang);
+  }
   const key = issue.message;
   if (!isErrorKey(key)) return errorMessage('invalid_request', lang);
   const params: MessageParams | undefined = issue.type === 'max_length' ? { n: Number(issue.requirement) } : undefined;

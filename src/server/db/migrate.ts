@@ -2,11 +2,15 @@ import { Migrator, type Migration, type MigrationProvider } from 'kysely';
 import type { DB } from './connection';
 import * as m001 from './migrations/001-foundation';
 import * as m002 from './migrations/002-idempotency';
+import * as m003 from './migrations/003-wallet';
+import * as m004 from './migrations/004-orders';
 
 // Migrations are listed here in order (no directory scanning, so the bundle and tsx agree).
 const migrations: Record<string, Migration> = {
   '001-foundation': m001,
   '002-idempotency': m002,
+  '003-wallet': m003,
+  '004-orders': m004,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -214,7 +214,96 @@ export interface IdempotencyKeysTable {
   created_at: number;
 }
 
+export type OrderSide = 'buy' | 'sell';
+export type OrderKind = 'purchase' | 'presale' | 'sell';
+export type OrderStatus = 'applying' | 'in_progress' | 'completed' | 'pending_final_payment' | 'final_payment_made' | 'final_payment_expired';
+
+/** Marketplace orders (migration 004): purchases, pre-sale bookings and sell-backs. */
+export interface OrdersTable {
+  id: Generated<number>;
+  order_no: string;
+  user_id: number;
+  project_id: number;
+  side: OrderSide;
+  kind: OrderKind;
+  status: OrderStatus;
+  unit_price: number; // cents per ton: purchase price, pre-sale price, or buy-back price
+  tons: number; // bought, booked or sold
+  total: number; // cents: tons x unit_price (sell: the proceeds)
+  booking_fee: Generated<number>;
+  final_unit_price: number | null;
+  final_tons: number | null;
+  final_amount: number | null; // what the final payment takes from available
+  final_deadline: number | null;
+  cycle_end: number | null;
+  presale_tons: Generated<number>; // sell: how many of the sold tons were of pre-sale origin
+  settle_at: number | null;
+  settled_at: number | null;
+  completed_at: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+/** Tons of carbon credits a user holds per project and origin; sums to the ledger's credits balance. */
+export interface CreditHoldingsTable {
+  user_id: number;
+  project_id: number;
+  origin: 'purchase' | 'presale';
+  tons: number;
+  updated_at: number;
+}
+
+/** The payout account a user binds (one per user): a bank account, a PayNow number, or both. */
+export interface BankAccountsTable {
+  id: Generated<number>;
+  user_id: number;
+  bank_name: string;
+  account_no: string;
+  holder_name: string;
+  paynow: string;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface TopupsTable {
+  id: Generated<number>;
+  user_id: number;
+  amount: number;
+  method: 'paynow' | 'bank';
+  reference: string;
+  status: 'pending' | 'credited' | 'rejected';
+  sgt_date: string; // YYYY-MM-DD in SGT of created_at
+  note: string;
+  created_at: number;
+  updated_at: number;
+  decided_at: number | null;
+}
+
+/** A withdrawal keeps a copy of the payout account it was made to. */
+export interface WithdrawalsTable {
+  id: Generated<number>;
+  user_id: number;
+  amount: number;
+  fee: number;
+  method: 'bank' | 'paynow';
+  bank_name: string;
+  account_no: string;
+  holder_name: string;
+  paynow: string;
+  status: 'processing' | 'refused' | 'completed';
+  sgt_date: string;
+  note: string;
+  created_at: number;
+  updated_at: number;
+  decided_at: number | null;
+}
+
 export interface Database {
+  bank_accounts: BankAccountsTable;
+  topups: TopupsTable;
+  withdrawals: WithdrawalsTable;
+  orders: OrdersTable;
+  credit_holdings: CreditHoldingsTable;
   idempotency_keys: IdempotencyKeysTable;
   users: UsersTable;
   sessions: SessionsTable;

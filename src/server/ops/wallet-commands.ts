@@ -1,4 +1,131 @@
-import type { Command } from './commands';
+import type { DB } from '../db/connection';
+import { writeTx, type Tx } from '../db/tx';
+import { walletOf } from '../ledger/ledger';
+import { AppError } from '../lib/http';
+import { formatSgd } from '../../shared/money';
+import { errorMessage } from '../../shared/errors';
+import { TOPUP_STATUSES, WITHDRAWAL_STATUSES } from '../../shared/schemas/wallet';
+import { completeWithdrawal, confirmTopup, refuseWithdrawal, rejectTopup, WalletStateError } from '../modules/wallet/service';
+import { OpsError, UsageError, arg, positiveInt, type Command, type Parsed } from './commands';
 
-// Operator commands of the wallet (issue 3): topup:confirm, topup:reject, withdrawal:complete, withdrawal:refuse.
-export const WALLET_COMMANDS: Record<string, Command> = {};
+// Operator commands of the wallet (issue 3). Each step acts only on a record in the right state (a
+// pending top-up, a processing withdrawal), in one write transaction; asked twice, the second run is
+// refused with the record's current state and changes nothing.
+
+/** Runs one operator step; a wrong state (or a ledger refusal) becomes an OpsError (exit 1). */
+async function step<T>(db: DB, fn: (tx: Tx) => Promise<T>): Promise<T> {
+  try {
+    return await writeTx(db, fn);
+  } catch (err) {
+    if (err instanceof WalletStateError) throw new OpsError(err.message);
+    if (err instanceof AppError) throw new OpsError(errorMessage(err.key, 'en', err.params));
+    throw err;
+  }
+}
+
+function reasonOf(args: Parsed): string {
+  const r = args.flags.reason;
+  if (r === undefined) return '';
+  if (typeof r !== 'string' || r.trim() === '') throw new UsageError('--reason needs a text');
+  if (r.length > 140) throw new UsageError('--reason must be at most 140 characters');
+  return r.trim();
+}
+
+function limitOf(args: Parsed): number {
+  return typeof args.flags.limit === 'string' ? positiveInt(args.flags.limit, '--limit') : 50;
+}
+
+function statusOf<T extends string>(args: Parsed, allowed: readonly T[]): T | null {
+  const s = args.flags.status;
+  if (s === undefined) return null;
+  if (typeof s !== 'string' || !(allowed as readonly string[]).includes(s)) throw new UsageError(`--status must be one of ${allowed.join(', ')}`);
+  return s as T;
+}
+
+async function emailOf(db: DB | Tx, userId: number): Promise<string> {
+  const row = await db.selectFrom('users').select('email').where('id', '=', userId).executeTakeFirst();
+  return row?.email ?? `user #${userId}`;
+}
+
+export const WALLET_COMMANDS: Record<string, Command> = {
+  'topup:list': {
+    usage: `topup:list [--status ${TOPUP_STATUSES.join('|')}] [--limit N]`,
+    summary: 'Top-ups, newest first (default: all statuses, 50)',
+    async run({ db }, args) {
+      const status = statusOf(args, TOPUP_STATUSES);
+      let q = db.selectFrom('topups as t').innerJoin('users as u', 'u.id', 't.user_id').selectAll('t').select('u.email').orderBy('t.id', 'desc');
+      if (status) q = q.where('t.status', '=', status);
+      const rows = await q.limit(limitOf(args)).execute();
+      const text = rows.length
+        ? rows.map((r) => `#${r.id} ${r.status.padEnd(8)} ${formatSgd(r.amount).padStart(14)} ${r.method.padEnd(6)} ref ${r.reference}  ${r.email}  ${new Date(r.created_at).toISOString()}`).join('\n')
+        : 'no top-ups';
+      return { data: rows, text };
+    },
+  },
+  'topup:confirm': {
+    usage: 'topup:confirm ID',
+    summary: 'The money arrived: credit a pending top-up to the user\'s available balance',
+    async run({ db, clock }, args) {
+      const id = positiveInt(arg(args, 0, 'ID'), 'ID');
+      const row = await step(db, (tx) => confirmTopup(tx, id, clock.now()));
+      const email = await emailOf(db, row.user_id);
+      const wallet = await walletOf(db, row.user_id);
+      return { data: { topup: row, email, wallet }, text: `top-up #${id} credited: ${formatSgd(row.amount)} to ${email} (available now ${formatSgd(wallet.available)})` };
+    },
+  },
+  'topup:reject': {
+    usage: 'topup:reject ID [--reason TEXT]',
+    summary: 'The money did not arrive: reject a pending top-up (nothing is credited)',
+    async run({ db, clock }, args) {
+      const id = positiveInt(arg(args, 0, 'ID'), 'ID');
+      const reason = reasonOf(args);
+      const row = await step(db, (tx) => rejectTopup(tx, id, clock.now(), reason));
+      const email = await emailOf(db, row.user_id);
+      return { data: { topup: row, email }, text: `top-up #${id} rejected: ${formatSgd(row.amount)} for ${email}${reason ? ` (${reason})` : ''}` };
+    },
+  },
+  'withdrawal:list': {
+    usage: `withdrawal:list [--status ${WITHDRAWAL_STATUSES.join('|')}] [--limit N]`,
+    summary: 'Withdrawals with their payout accounts, newest first (default: all statuses, 50)',
+    async run({ db }, args) {
+      const status = statusOf(args, WITHDRAWAL_STATUSES);
+      let q = db.selectFrom('withdrawals as w').innerJoin('users as u', 'u.id', 'w.user_id').selectAll('w').select('u.email').orderBy('w.id', 'desc');
+      if (status) q = q.where('w.status', '=', status);
+      const rows = await q.limit(limitOf(args)).execute();
+      const text = rows.length
+        ? rows
+            .map((r) => {
+              const to = r.method === 'paynow' ? `PayNow ${r.paynow}` : `${r.bank_name} ${r.account_no}`;
+              return `#${r.id} ${r.status.padEnd(10)} ${formatSgd(r.amount).padStart(14)} fee ${formatSgd(r.fee)}  to ${to} (${r.holder_name})  ${r.email}  ${new Date(r.created_at).toISOString()}`;
+            })
+            .join('\n')
+        : 'no withdrawals';
+      return { data: rows, text };
+    },
+  },
+  'withdrawal:complete': {
+    usage: 'withdrawal:complete ID',
+    summary: 'The payout was made: the held amount leaves to the bank, the fee to the platform',
+    async run({ db, clock }, args) {
+      const id = positiveInt(arg(args, 0, 'ID'), 'ID');
+      const row = await step(db, (tx) => completeWithdrawal(tx, id, clock.now()));
+      const email = await emailOf(db, row.user_id);
+      return { data: { withdrawal: row, email }, text: `withdrawal #${id} completed: ${formatSgd(row.amount)} paid to ${email} (fee ${formatSgd(row.fee)})` };
+    },
+  },
+  'withdrawal:refuse': {
+    usage: 'withdrawal:refuse ID [--reason TEXT]',
+    summary: 'Refuse a processing withdrawal: amount and fee go back to the user\'s available balance',
+    async run({ db, clock }, args) {
+      const id = positiveInt(arg(args, 0, 'ID'), 'ID');
+      const reason = reasonOf(args);
+      const row = await step(db, (tx) => refuseWithdrawal(tx, id, clock.now(), reason));
+      const email = await emailOf(db, row.user_id);
+      const wallet = await walletOf(db, row.user_id);
+      return {
+        data: { withdrawal: row, email, wallet },
+        text: `withdrawal #${id} refused: ${formatSgd(row.amount + row.fee)} back to ${email} (available now ${formatSgd(wallet.available)})${reason ? ` (${reason})` : ''}`,
+      };
+    },
+  },
+};

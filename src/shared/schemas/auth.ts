@@ -79,15 +79,15 @@ export const registerSchema = v.pipe(
     agree: agreeSchema,
   }),
   v.forward(
-    v.check((x) => x.password === x.repassword, 'password_mismatch'),
+    v.partialCheck([['password'], ['repassword']], (x) => x.password === x.repassword, 'password_mismatch'),
     ['repassword'],
   ),
   v.forward(
-    v.check((x) => x.type !== 'corporate' || x.company.length > 0, 'company_required'),
+    v.partialCheck([['type'], ['company']], (x) => x.type !== 'corporate' || x.company.length > 0, 'company_required'),
     ['company'],
   ),
   v.forward(
-    v.check((x) => x.type !== 'corporate' || x.uen.length > 0, 'uen_invalid'),
+    v.partialCheck([['type'], ['uen']], (x) => x.type !== 'corporate' || x.uen.length > 0, 'uen_invalid'),
     ['uen'],
   ),
 );
@@ -107,7 +107,7 @@ export const resetSchema = v.pipe(
     repassword: v.pipe(v.string('required'), v.nonEmpty('required')),
   }),
   v.forward(
-    v.check((x) => x.password === x.repassword, 'password_mismatch'),
+    v.partialCheck([['password'], ['repassword']], (x) => x.password === x.repassword, 'password_mismatch'),
     ['repassword'],
   ),
 );

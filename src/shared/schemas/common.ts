@@ -36,5 +36,8 @@ export function firstIssue(issues: readonly v.BaseIssue<unknown>[]): { key: stri
   const issue = issues[0];
   const field = issue?.path?.map((p) => String(p.key)).join('.') || undefined;
   const max = issue?.type === 'max_length' ? Number(issue.requirement) : undefined;
+  // A key missing from an object is reported by the object schema with valibot's own text: it is the
+  // "required field" rule of SPEC section 5.
+  if (issue && issue.kind === 'schema' && issue.input === undefined && field) return { key: 'required', field };
   return { key: issue?.message ?? 'invalid_request', field, max };
 }

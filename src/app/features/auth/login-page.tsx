@@ -42,7 +42,7 @@ export function LoginPage({ redirect }: { redirect?: string }) {
     if (!input || busy) return;
     setBusy('login');
     try {
-      finish(await post<LoginInfo>(PATHS.login, { ...input }), redirect ?? '/pages/profile');
+      finish(await post<LoginInfo>(PATHS.login, { ...input }), redirect ?? '/pages/profile/index');
     } finally {
       setBusy(null);
     }
@@ -83,6 +83,7 @@ export function LoginPage({ redirect }: { redirect?: string }) {
         <Field label={t`Email`} name="email" errors={errors}>
           <input
             {...a11y('email')}
+            data-testid="login-email"
             className="input"
             type="email"
             inputMode="email"
@@ -93,7 +94,7 @@ export function LoginPage({ redirect }: { redirect?: string }) {
           />
         </Field>
         <Field label={t`Password`} name="password" form="login" errors={errors}>
-          <PasswordInput {...a11y('password')} autoComplete="current-password" value={values.password} onChange={(value) => set('password', value)} />
+          <PasswordInput {...a11y('password')} testId="login-password" autoComplete="current-password" value={values.password} onChange={(value) => set('password', value)} />
         </Field>
         <div className="auth-row">
           <Link to="/pages/login/reset" search={values.email ? { email: values.email.trim() } : {}} className="auth-link">
@@ -103,14 +104,14 @@ export function LoginPage({ redirect }: { redirect?: string }) {
 
         <TermsCheck form="login" checked={values.agree} onChange={(agree) => set('agree', agree)} errors={errors} />
 
-        <button type="submit" className="btn btn--block" disabled={!online || busy !== null}>
+        <button type="submit" className="btn btn--block" data-testid="login-submit" disabled={!online || busy !== null}>
           {!online ? <Trans>Needs a connection</Trans> : busy === 'login' ? <Trans>Logging in…</Trans> : <Trans>Log in</Trans>}
         </button>
         <FormAlert id="login-alert" message={serverError} />
 
         <p className="auth-switch">
           <Trans>New to Canopy?</Trans>{' '}
-          <Link to="/pages/register">
+          <Link to="/pages/register/index">
             <Trans>Create an account</Trans>
           </Link>
         </p>
@@ -168,8 +169,10 @@ export function PasswordInput({
   value,
   onChange,
   autoComplete,
+  testId,
   ...a11y
 }: {
+  testId?: string;
   id: string;
   name: string;
   value: string;
@@ -184,6 +187,7 @@ export function PasswordInput({
     <div className="password">
       <input
         {...a11y}
+        data-testid={testId}
         className="input"
         type={shown ? 'text' : 'password'}
         autoComplete={autoComplete}
@@ -222,6 +226,7 @@ export function TermsCheck({ form, checked, onChange, errors }: { form: string; 
         <input
           id={id}
           name="agree"
+          data-testid={`${form}-agree`}
           type="checkbox"
           checked={checked}
           onChange={(e) => onChange(e.target.checked)}
@@ -230,7 +235,7 @@ export function TermsCheck({ form, checked, onChange, errors }: { form: string; 
         />
         <span>
           <Trans>
-            I have read and agree to the <a href="/pages/other/protocol">User Agreement</a> and <a href="/pages/other/privacy">Privacy Policy</a>
+            I have read and agree to the <Link to="/pages/other/protocol">User Agreement</Link> and <Link to="/pages/other/privacy">Privacy Policy</Link>
           </Trans>
         </span>
       </label>

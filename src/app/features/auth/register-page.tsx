@@ -53,7 +53,7 @@ export function RegisterPage({ invite }: { invite?: string }) {
       if (res.code === 0 && res.data) {
         saveLogin(res.data);
         showToast(t`Welcome to Canopy!`, 'success');
-        void router.navigate({ to: '/pages/profile', replace: true });
+        void router.navigate({ to: '/pages/profile/index', replace: true });
         return;
       }
       setServerError(res.msg);
@@ -96,6 +96,7 @@ export function RegisterPage({ invite }: { invite?: string }) {
         <Field label={t`Verification code`} name="code" form="register" errors={errors}>
           <input
             {...a11y('code')}
+            data-testid="register-code"
             className="input"
             inputMode="numeric"
             autoComplete="one-time-code"
@@ -106,10 +107,10 @@ export function RegisterPage({ invite }: { invite?: string }) {
           />
         </Field>
         <Field label={t`Password`} name="password" form="register" errors={errors} hint={t`At least 8 characters with digits, uppercase and lowercase letters.`}>
-          <PasswordInput {...a11y('password')} autoComplete="new-password" value={values.password} onChange={(value) => set('password', value)} />
+          <PasswordInput {...a11y('password')} testId="register-password" autoComplete="new-password" value={values.password} onChange={(value) => set('password', value)} />
         </Field>
         <Field label={t`Repeat password`} name="repassword" form="register" errors={errors}>
-          <PasswordInput {...a11y('repassword')} autoComplete="new-password" value={values.repassword} onChange={(value) => set('repassword', value)} />
+          <PasswordInput {...a11y('repassword')} testId="register-repassword" autoComplete="new-password" value={values.repassword} onChange={(value) => set('repassword', value)} />
         </Field>
         <Field label={<Trans>Invitation code <span className="field__optional">(optional)</span></Trans>} name="invite_code" form="register" errors={errors}>
           <input
@@ -154,14 +155,14 @@ export function RegisterPage({ invite }: { invite?: string }) {
 
         <TermsCheck form="register" checked={values.agree} onChange={(agree) => set('agree', agree)} errors={errors} />
 
-        <button type="submit" className="btn btn--block" disabled={!online || busy || closed}>
+        <button type="submit" className="btn btn--block" data-testid="register-submit" disabled={!online || busy || closed}>
           {!online ? <Trans>Needs a connection</Trans> : busy ? <Trans>Creating your account…</Trans> : <Trans>Create account</Trans>}
         </button>
         <FormAlert id="register-alert" message={serverError} />
 
         <p className="auth-switch">
           <Trans>Already have an account?</Trans>{' '}
-          <Link to="/pages/login">
+          <Link to="/pages/login/index">
             <Trans>Log in</Trans>
           </Link>
         </p>
@@ -243,6 +244,7 @@ export function EmailWithCode({
         <input
           id={id}
           name="email"
+          data-testid={`${form}-email`}
           className="input"
           type="email"
           inputMode="email"
@@ -256,7 +258,7 @@ export function EmailWithCode({
           aria-invalid={shown ? true : undefined}
           aria-describedby={shown ? `${id}-error` : undefined}
         />
-        <button type="button" className="btn btn--ghost code-btn" onClick={() => void send()} disabled={!online || sending || left > 0} aria-live="polite">
+        <button type="button" className="btn btn--ghost code-btn" data-testid={`${form}-send-code`} onClick={() => void send()} disabled={!online || sending || left > 0} aria-live="polite">
           {left > 0 ? t`Resend in ${left}s` : sending ? t`Sending…` : t`Send code`}
         </button>
       </div>

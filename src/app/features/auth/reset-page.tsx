@@ -35,7 +35,7 @@ export function ResetPage({ email }: { email?: string }) {
         // A reset ends every session of the account, this device's included.
         if (getSession().login.account.toLowerCase() === input.email) clearSession();
         showToast(t`Password updated. Please log in with your new password.`, 'success', 2500);
-        void router.navigate({ to: '/pages/login', replace: true });
+        void router.navigate({ to: '/pages/login/index', replace: true });
         return;
       }
       setServerError(res.msg);
@@ -71,6 +71,7 @@ export function ResetPage({ email }: { email?: string }) {
         <Field label={t`Verification code`} name="code" form="reset" errors={errors}>
           <input
             {...a11y('code')}
+            data-testid="reset-code"
             className="input"
             inputMode="numeric"
             autoComplete="one-time-code"
@@ -81,19 +82,19 @@ export function ResetPage({ email }: { email?: string }) {
           />
         </Field>
         <Field label={t`New password`} name="password" form="reset" errors={errors} hint={t`At least 8 characters with digits, uppercase and lowercase letters.`}>
-          <PasswordInput {...a11y('password')} autoComplete="new-password" value={values.password} onChange={(value) => set('password', value)} />
+          <PasswordInput {...a11y('password')} testId="reset-password" autoComplete="new-password" value={values.password} onChange={(value) => set('password', value)} />
         </Field>
         <Field label={t`Repeat new password`} name="repassword" form="reset" errors={errors}>
-          <PasswordInput {...a11y('repassword')} autoComplete="new-password" value={values.repassword} onChange={(value) => set('repassword', value)} />
+          <PasswordInput {...a11y('repassword')} testId="reset-repassword" autoComplete="new-password" value={values.repassword} onChange={(value) => set('repassword', value)} />
         </Field>
 
-        <button type="submit" className="btn btn--block" disabled={!online || busy}>
+        <button type="submit" className="btn btn--block" data-testid="reset-submit" disabled={!online || busy}>
           {!online ? <Trans>Needs a connection</Trans> : busy ? <Trans>Saving…</Trans> : <Trans>Set new password</Trans>}
         </button>
         <FormAlert id="reset-alert" message={serverError} />
 
         <p className="auth-switch">
-          <Link to="/pages/login">
+          <Link to="/pages/login/index">
             <Trans>Back to log in</Trans>
           </Link>
         </p>

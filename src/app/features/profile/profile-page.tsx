@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState, type ReactNode } from 'react';
-import { Link, useRouter } from '@tanstack/react-router';
+import { Link, useRouter, type LinkProps } from '@tanstack/react-router';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useLiveQuery } from 'dexie-react-hooks';
 import { NavBar } from '../../components/nav-bar';
@@ -50,7 +50,7 @@ export function useLogout() {
       clearSession();
       await db.meta.delete(USER_INFO_KEY);
       showToast(t`You have logged out.`, 'success');
-      void router.navigate({ to: '/pages/login', replace: true });
+      void router.navigate({ to: '/pages/login/index', replace: true });
     } finally {
       setBusy(false);
     }
@@ -142,7 +142,7 @@ function MemberProfile({ entry, loading, loadError, fallbackName }: { entry?: Ca
         </div>
       </section>
 
-      <div className="section profile-body">
+      <div className="section profile-body profile-body--raised">
         {info?.risk && (
           <p className="notice notice--danger profile-notice" role="status">
             <Trans>This account is under risk control: ordering and withdrawals are paused. Please contact support.</Trans>
@@ -245,7 +245,7 @@ function MemberProfile({ entry, loading, loadError, fallbackName }: { entry?: Ca
         </nav>
         <PublicMenu />
 
-        <button type="button" className="btn btn--ghost btn--block profile-logout" onClick={() => void logout()} disabled={!online || busy}>
+        <button type="button" className="btn btn--ghost btn--block profile-logout" data-testid="logout" onClick={() => void logout()} disabled={!online || busy}>
           {!online ? <Trans>Needs a connection</Trans> : busy ? <Trans>Logging out…</Trans> : <Trans>Log out</Trans>}
         </button>
       </div>
@@ -269,10 +269,10 @@ function GuestProfile({ visitor }: { visitor: boolean }) {
           <Trans>Log in or create an account to buy carbon credits, keep a wallet in SGD and follow your orders.</Trans>
         </p>
         <div className="guest__actions">
-          <Link to="/pages/login" className="btn">
+          <Link to="/pages/login/index" className="btn">
             <Trans>Log in</Trans>
           </Link>
-          <Link to="/pages/register" className="btn btn--ghost">
+          <Link to="/pages/register/index" className="btn btn--ghost">
             <Trans>Register</Trans>
           </Link>
         </div>
@@ -286,10 +286,10 @@ function PublicMenu() {
   const { t } = useLingui();
   return (
     <nav className="menu card" aria-label={t`Help and settings`}>
-      <MenuItem href="/pages/index/faq" icon="help">
+      <MenuItem to="/pages/index/faq" icon="help">
         <Trans>FAQ</Trans>
       </MenuItem>
-      <MenuItem href="/pages/about/index" icon="info">
+      <MenuItem to="/pages/about/index" icon="info">
         <Trans>About us</Trans>
       </MenuItem>
       <MenuItem to="/pages/profile/setting" icon="gear">
@@ -337,7 +337,7 @@ const chevron = (
 );
 
 /** A menu row: a router Link for screens that exist, a plain link for ones later issues add. */
-function MenuItem({ to, href, icon, children }: { to?: '/pages/profile/setting'; href?: string; icon: keyof typeof icons; children: ReactNode }) {
+function MenuItem({ to, href, icon, children }: { to?: LinkProps['to']; href?: string; icon: keyof typeof icons; children: ReactNode }) {
   const body = (
     <>
       <Icon name={icon} />

@@ -43,7 +43,7 @@ export function SettingPage() {
             <Trans>Language</Trans>
           </legend>
           {languages.map((l) => (
-            <label key={l.locale} className="settings-option" lang={l.locale}>
+            <label key={l.locale} className="settings-option" lang={l.locale} data-testid={l.locale === 'en' ? 'lang-en' : 'lang-zh'}>
               <input type="radio" name="language" value={l.locale} checked={current === l.locale} onChange={() => void choose(l.locale)} />
               <span className="settings-option__label">{l.label}</span>
               <svg className="settings-option__tick" width="20" height="20" viewBox="0 0 24 24" aria-hidden="true">
@@ -57,24 +57,24 @@ export function SettingPage() {
           <Trans>About</Trans>
         </h2>
         <div className="menu card">
-          <a className="menu__item" href="/pages/other/protocol">
+          <Link className="menu__item" to="/pages/other/protocol">
             <span className="menu__text">
               <Trans>User Agreement</Trans>
             </span>
             <Chevron />
-          </a>
-          <a className="menu__item" href="/pages/other/privacy">
+          </Link>
+          <Link className="menu__item" to="/pages/other/privacy">
             <span className="menu__text">
               <Trans>Privacy Policy</Trans>
             </span>
             <Chevron />
-          </a>
-          <a className="menu__item" href="/pages/about/index">
+          </Link>
+          <Link className="menu__item" to="/pages/about/index">
             <span className="menu__text">
               <Trans>About us</Trans>
             </span>
             <Chevron />
-          </a>
+          </Link>
           <div className="menu__item menu__item--static">
             <span className="menu__text">
               <Trans>App version</Trans>
@@ -86,11 +86,11 @@ export function SettingPage() {
         </div>
 
         {member ? (
-          <button type="button" className="btn btn--ghost btn--block profile-logout" onClick={() => void logout()} disabled={!online || busy}>
+          <button type="button" className="btn btn--ghost btn--block profile-logout" data-testid="logout" onClick={() => void logout()} disabled={!online || busy}>
             {!online ? <Trans>Needs a connection</Trans> : busy ? <Trans>Logging out…</Trans> : <Trans>Log out</Trans>}
           </button>
         ) : (
-          <Link to="/pages/login" className="btn btn--block profile-logout">
+          <Link to="/pages/login/index" className="btn btn--block profile-logout">
             <Trans>Log in</Trans>
           </Link>
         )}

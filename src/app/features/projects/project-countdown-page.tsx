@@ -3,7 +3,7 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { NavBar } from '../../components/nav-bar';
 import { OfflineBar } from '../../components/offline-bar';
 import { serverNow } from '../../lib/server-time';
-import { formatDateTime, formatSgd, formatTons, pick } from '../../lib/format';
+import { formatDateTime, formatSgd, formatTons } from '../../lib/format';
 import { CycleText, FactList, ProjectAction, ProjectHero, ProjectIntro, ProjectLoadState, SaleCountdown, useProject } from './project-parts';
 import './projects.css';
 
@@ -21,13 +21,12 @@ export function ProjectCountdownPage({ id }: { id: number }) {
     );
   const project = load.project;
   const upcoming = project.selling_time_ms > serverNow() && project.status !== 'closed';
-  const name = pick(project, 'name');
   const opened = formatDateTime(project.selling_time_ms);
   return (
     <div className="page project-detail">
       <NavBar title={t`Sale countdown`} />
       <OfflineBar />
-      <div className="section section--tight">
+      <div className="section section--tight countdown-top">
         {upcoming ? (
           <SaleCountdown project={project} onDone={() => void refresh()} large />
         ) : (
@@ -57,7 +56,7 @@ export function ProjectCountdownPage({ id }: { id: number }) {
       <ProjectIntro project={project} />
       <div className="section section--tight">
         <Link to="/pages/project/project" search={{ id: project.id }} className="btn btn--ghost btn--block">
-          <Trans>All details of {name}</Trans>
+          <Trans>All project details</Trans>
         </Link>
       </div>
       <ProjectAction project={project} />

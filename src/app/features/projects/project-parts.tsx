@@ -105,7 +105,7 @@ export function ProjectHero({ project, image = true }: { project: Project; image
   const presale = project.status === 'presale' && project.presale_price !== null;
   return (
     <div className={image ? 'project-hero' : 'project-hero project-hero--plain'}>
-      {image && <img src={project.image} alt={t`Illustration: ${name}`} width={320} height={180} className="project-hero__img" fetchPriority="high" />}
+      {image && <img src={project.image} alt="" width={320} height={180} className="project-hero__img" fetchPriority="high" />}
       <div className="project-hero__body card">
         <div className="project-hero__top">
           <span className={`status status--${project.status}`} data-testid="project-status">

@@ -1,9 +1,15 @@
 import { Hono } from 'hono';
 import type { AppEnv } from '../../app';
-import { ok } from '../../lib/http';
-import { requireSession } from '../session';
+import { body, input, ok, parse } from '../../lib/http';
+import { idempotent } from '../../lib/idempotency';
+import { requireSession, requireUser } from '../session';
 import { walletOf } from '../../ledger/ledger';
+import type { Paged } from '../../../shared/api';
 import type { UserInfo } from '../../../shared/schemas/user';
+import { pageSchema } from '../../../shared/schemas/common';
+import { bankCardSchema, loginPasswordChangeSchema, profileSchema, withdrawPasswordSetSchema, type NotificationItem } from '../../../shared/schemas/wallet';
+import { bankCardView, bindPayoutAccount, payoutAccountOf } from './card';
+import { changeLoginPassword, notificationItem, setWithdrawPassword, updateProfile } from './settings';
 
 export const userRoutes = new Hono<AppEnv>();
 
@@ -38,4 +44,50 @@ userRoutes.get('/info', async (c) => {
     wallet: await walletOf(db, u.id),
   };
   return ok(c, info);
+});
+
+// ---- Account settings (issue 3). Writes: a signed-in user and an Idempotency-Key. Passwords are never
+// part of the stored request fingerprint (a fast hash of a password must not sit in the database).
+
+userRoutes.post('/withdpwd', async (c) => {
+  const { user } = await requireUser(c);
+  const data = await body(c, withdrawPasswordSetSchema);
+  return idempotent(c, user.id, {}, () => setWithdrawPassword(c.get('deps'), user, data));
+});
+
+userRoutes.post('/loginpwd', async (c) => {
+  const { user, session } = await requireUser(c);
+  const data = await body(c, loginPasswordChangeSchema);
+  return idempotent(c, user.id, {}, () => changeLoginPassword(c.get('deps'), user, session.id, data));
+});
+
+userRoutes.post('/profile', async (c) => {
+  const { user } = await requireUser(c);
+  const data = await body(c, profileSchema);
+  return idempotent(c, user.id, data, () => updateProfile(c.get('deps'), user, data));
+});
+
+userRoutes.get('/card', async (c) => {
+  const { user } = await requireUser(c);
+  const row = await payoutAccountOf(c.get('deps').db, user.id);
+  return ok(c, row ? bankCardView(row) : null);
+});
+
+userRoutes.post('/card', async (c) => {
+  const { user } = await requireUser(c);
+  const data = await body(c, bankCardSchema);
+  return idempotent(c, user.id, data, () => bindPayoutAccount(c.get('deps'), user, data));
+});
+
+userRoutes.get('/notifications', async (c) => {
+  const { user } = await requireUser(c);
+  const q = parse(pageSchema, await input(c));
+  const { db } = c.get('deps');
+  const base = db.selectFrom('notifications').where('user_id', '=', user.id);
+  const [rows, count] = await Promise.all([
+    base.selectAll().orderBy('id', 'desc').limit(q.page_size).offset((q.page - 1) * q.page_size).execute(),
+    base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+  ]);
+  const page: Paged<NotificationItem> = { list: rows.map(notificationItem), total: Number(count.n), page: q.page, page_size: q.page_size };
+  return ok(c, page);
 });

@@ -13,7 +13,8 @@ function parseLoginSearch(search: Record<string, unknown>): LoginSearch {
   return { redirect };
 }
 
-export const Route = createFileRoute('/pages/login/')({
+// "[index]" keeps the literal /pages/login/index path of SPEC section 2.
+export const Route = createFileRoute('/pages/login/index')({
   validateSearch: parseLoginSearch,
   component: function LoginRoute() {
     const { redirect } = Route.useSearch();

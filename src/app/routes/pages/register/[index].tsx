@@ -1,9 +1,10 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { RegisterPage } from '../../../features/auth/register-page';
 
+// "[index]" keeps the literal /pages/register/index path of SPEC section 2.
 // `?invite=CODE` pre-fills the invitation code. The router parses search values as JSON, so an all-digit
 // code arrives as a number; it is read back as text.
-export const Route = createFileRoute('/pages/register/')({
+export const Route = createFileRoute('/pages/register/index')({
   validateSearch: (search: Record<string, unknown>): { invite?: string } => {
     const raw = search.invite;
     const invite = typeof raw === 'string' || typeof raw === 'number' ? String(raw).trim().toUpperCase().slice(0, 140) : '';

@@ -1,0 +1,64 @@
+import { sql, type Kysely } from 'kysely';
+
+// Wallet (issue 3): the payout account a user binds, top-ups and withdrawals. Money moves only through the
+// ledger (fund_logs); these rows are the business records the fund logs point at (ref_type/ref_id).
+export async function up(db: Kysely<unknown>): Promise<void> {
+  await db.schema
+    .createTable('bank_accounts')
+    .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+    .addColumn('user_id', 'integer', (c) => c.notNull().unique().references('users.id'))
+    .addColumn('bank_name', 'text', (c) => c.notNull().defaultTo(''))
+    .addColumn('account_no', 'text', (c) => c.notNull().defaultTo(''))
+    .addColumn('holder_name', 'text', (c) => c.notNull())
+    .addColumn('paynow', 'text', (c) => c.notNull().defaultTo(''))
+    .addColumn('created_at', 'integer', (c) => c.notNull())
+    .addColumn('updated_at', 'integer', (c) => c.notNull())
+    .addCheckConstraint('bank_accounts_something_bound', sql`(bank_name <> '' and account_no <> '') or paynow <> ''`)
+    .execute();
+
+  await db.schema
+    .createTable('topups')
+    .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+    .addColumn('user_id', 'integer', (c) => c.notNull().references('users.id'))
+    .addColumn('amount', 'integer', (c) => c.notNull().check(sql`amount > 0`))
+    .addColumn('method', 'text', (c) => c.notNull().check(sql`method in ('paynow','bank')`))
+    .addColumn('reference', 'text', (c) => c.notNull())
+    .addColumn('status', 'text', (c) => c.notNull().check(sql`status in ('pending','credited','rejected')`))
+    .addColumn('sgt_date', 'text', (c) => c.notNull())
+    .addColumn('note', 'text', (c) => c.notNull().defaultTo(''))
+    .addColumn('created_at', 'integer', (c) => c.notNull())
+    .addColumn('updated_at', 'integer', (c) => c.notNull())
+    .addColumn('decided_at', 'integer')
+    .execute();
+  await db.schema.createIndex('topups_user').on('topups').columns(['user_id', 'id']).execute();
+  await db.schema.createIndex('topups_status').on('topups').columns(['status', 'id']).execute();
+
+  await db.schema
+    .createTable('withdrawals')
+    .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+    .addColumn('user_id', 'integer', (c) => c.notNull().references('users.id'))
+    .addColumn('amount', 'integer', (c) => c.notNull().check(sql`amount > 0`))
+    .addColumn('fee', 'integer', (c) => c.notNull().check(sql`fee >= 0`))
+    .addColumn('method', 'text', (c) => c.notNull().check(sql`method in ('bank','paynow')`))
+    .addColumn('bank_name', 'text', (c) => c.notNull().defaultTo(''))
+    .addColumn('account_no', 'text', (c) => c.notNull().defaultTo(''))
+    .addColumn('holder_name', 'text', (c) => c.notNull())
+    .addColumn('paynow', 'text', (c) => c.notNull().defaultTo(''))
+    .addColumn('status', 'text', (c) => c.notNull().check(sql`status in ('processing','refused','completed')`))
+    .addColumn('sgt_date', 'text', (c) => c.notNull())
+    .addColumn('note', 'text', (c) => c.notNull().defaultTo(''))
+    .addColumn('created_at', 'integer', (c) => c.notNull())
+    .addColumn('updated_at', 'integer', (c) => c.notNull())
+    .addColumn('decided_at', 'integer')
+    .execute();
+  await db.schema.createIndex('withdrawals_user').on('withdrawals').columns(['user_id', 'id']).execute();
+  await db.schema.createIndex('withdrawals_status').on('withdrawals').columns(['status', 'id']).execute();
+  // Once a day (SGT): the database holds the rule too. A refused withdrawal does not count.
+  await sql`create unique index withdrawals_one_per_day on withdrawals (user_id, sgt_date) where status <> 'refused'`.execute(db);
+}
+
+export async function down(db: Kysely<unknown>): Promise<void> {
+  await db.schema.dropTable('withdrawals').execute();
+  await db.schema.dropTable('topups').execute();
+  await db.schema.dropTable('bank_accounts').execute();
+}

@@ -1,0 +1,93 @@
+import type { Selectable } from 'kysely';
+import type { DB } from '../../db/connection';
+import type { Tx } from '../../db/tx';
+import type { OrdersTable } from '../../db/schema';
+import { isoSgt } from '../../lib/clock';
+import { publish } from '../../live/events';
+import type { InvalidationTable } from '../../../shared/socket-events';
+import type { Order } from '../../../shared/schemas/order';
+
+// Order rows, their wire shape, and the notifications/invalidations every order change sends.
+
+export type OrderRow = Selectable<OrdersTable>;
+export interface ProjectBits {
+  name: string;
+  name_cn: string;
+  image: string;
+}
+
+const iso = (ms: number | null) => (ms === null ? null : isoSgt(ms));
+
+export function toOrder(o: OrderRow, p: ProjectBits): Order {
+  return {
+    id: o.id,
+    order_no: o.order_no,
+    project_id: o.project_id,
+    project_name: p.name,
+    project_name_cn: p.name_cn || p.name,
+    project_image: p.image,
+    side: o.side,
+    kind: o.kind,
+    status: o.status,
+    unit_price: o.unit_price,
+    tons: o.tons,
+    total: o.total,
+    booking_fee: o.booking_fee,
+    final_unit_price: o.final_unit_price,
+    final_tons: o.final_tons,
+    final_amount: o.final_amount,
+    final_deadline: iso(o.final_deadline),
+    final_deadline_ms: o.final_deadline,
+    cycle_end: iso(o.cycle_end),
+    cycle_end_ms: o.cycle_end,
+    presale_tons: o.presale_tons,
+    settle_at: iso(o.settle_at),
+    settle_at_ms: o.settle_at,
+    settled_at: iso(o.settled_at),
+    settled_at_ms: o.settled_at,
+    completed_at: iso(o.completed_at),
+    completed_at_ms: o.completed_at,
+    created_at: isoSgt(o.created_at),
+    created_at_ms: o.created_at,
+    updated_at: isoSgt(o.updated_at),
+    updated_at_ms: o.updated_at,
+  };
+}
+
+/** One order with its project's name and image, as the API gives it. */
+export async function loadOrder(db: DB | Tx, id: number): Promise<Order | undefined> {
+  const row = await db
+    .selectFrom('orders as o')
+    .innerJoin('projects as p', 'p.id', 'o.project_id')
+    .selectAll('o')
+    .select(['p.name as p_name', 'p.name_cn as p_name_cn', 'p.image as p_image'])
+    .where('o.id', '=', id)
+    .executeTakeFirst();
+  return row && toOrder(row, { name: row.p_name, name_cn: row.p_name_cn, image: row.p_image });
+}
+
+export interface NoticeText {
+  title: string;
+  title_cn: string;
+  body: string;
+  body_cn: string;
+}
+
+/** A notification row for the user plus its socket message (SPEC: notifications screen). */
+export async function notify(tx: Tx, userId: number, text: NoticeText, now: number): Promise<void> {
+  const row = await tx
+    .insertInto('notifications')
+    .values({ user_id: userId, ...text, created_at: now, read_at: null })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  await publish(tx, { type: 'notification', id: row.id, title: text.title, body: text.body, created_at: now }, userId, now);
+}
+
+/** What an order change makes stale: the owner's orders, wallet and fund logs; the project for everyone
+ *  when its remaining supply moved. */
+export async function invalidateOrder(tx: Tx, userId: number, orderId: number, now: number, projectId?: number): Promise<void> {
+  const wallet: InvalidationTable[] = ['user', 'fundlogs'];
+  await publish(tx, { type: 'invalidate', tables: ['orders'], ids: [orderId] }, userId, now);
+  await publish(tx, { type: 'invalidate', tables: wallet }, userId, now);
+  if (projectId !== undefined) await publish(tx, { type: 'invalidate', tables: ['projects'], ids: [projectId] }, null, now);
+}

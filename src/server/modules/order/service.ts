@@ -1,0 +1,482 @@
+import { sql, type Insertable } from 'kysely';
+import type { Deps } from '../../app';
+import type { Config } from '../../config';
+import type { DB } from '../../db/connection';
+import type { OrdersTable } from '../../db/schema';
+import { writeTx, type Tx } from '../../db/tx';
+import { AppError } from '../../lib/http';
+import { PLATFORM, post, walletOf } from '../../ledger/ledger';
+import type { ErrorKey } from '../../../shared/errors';
+import type { CreditHolding, CreditMovement, Order, OrderCredits, OrderLimits, OrderSide, OrderStatus } from '../../../shared/schemas/order';
+import { isoSgt } from '../../lib/clock';
+import { assertNotRisk, verifyTradePassword } from '../user/trade-password';
+import { findVisibleProject, joinBlock, type ProjectRow } from '../project/service';
+import type { User } from '../session';
+import { bookingFee, buybackPrice, cycleMs, orderNumber, settlementTime, sgtMonthStart } from './calc';
+import { invalidateOrder, loadOrder, toOrder, type OrderRow } from './repo';
+
+// The order engine (issue 4). Every write: the caller is a signed-in user; cheap checks run first so a
+// refusal that needs no password costs no password attempt; the payment password is verified outside the
+// transaction (scrypt is slow); then ONE write transaction (BEGIN IMMEDIATE) repeats every check against
+// fresh rows and does the remaining-supply update, the ledger postings and the order row together.
+// Database CHECKs are the last line: a CHECK failure maps to the matching catalogue refusal, never a 500.
+
+export interface OrderInput {
+  project_id: number;
+  tons: number;
+  password: string;
+}
+
+const BLOCK_KEYS = { not_started: 'project_not_started', ended: 'project_ended', full: 'project_full' } as const;
+
+async function orderTx<T>(db: DB, onNegativeBalance: ErrorKey, fn: (tx: Tx) => Promise<T>): Promise<T> {
+  try {
+    return await writeTx(db, fn);
+  } catch (err) {
+    if (err instanceof AppError) throw err;
+    const message = err instanceof Error ? err.message : '';
+    if (message.includes('CHECK constraint failed: projects_remaining')) throw new AppError('insufficient_remaining');
+    if (message.includes('CHECK constraint failed: ledger_accounts_not_negative')) throw new AppError(onNegativeBalance);
+    if (message.includes('CHECK constraint failed: tons >= 0')) throw new AppError('insufficient_credits');
+    throw err;
+  }
+}
+
+async function freshUser(db: DB | Tx, id: number): Promise<User> {
+  const user = await db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+  if (!user || user.disabled) throw new AppError('session_expired');
+  return user;
+}
+
+function assertCanTrade(user: User): void {
+  assertNotRisk(user);
+  if (user.trade_locked) throw new AppError('account_locked');
+}
+
+async function projectOf(db: DB | Tx, id: number): Promise<ProjectRow> {
+  const project = await findVisibleProject(db, id);
+  if (!project) throw new AppError('not_found');
+  return project;
+}
+
+/** Tons a user has bought or booked of a project (expired pre-sales do not count; an allocated pre-sale
+ *  counts its final tons), since `since` when given. */
+async function usedTons(db: DB | Tx, userId: number, projectId: number, since?: number): Promise<number> {
+  let q = db
+    .selectFrom('orders')
+    .select(sql<number>`coalesce(sum(case when kind = 'presale' then coalesce(final_tons, tons) else tons end), 0)`.as('n'))
+    .where('user_id', '=', userId)
+    .where('project_id', '=', projectId)
+    .where('side', '=', 'buy')
+    .where('status', '!=', 'final_payment_expired');
+  if (since !== undefined) q = q.where('created_at', '>=', since);
+  const row = await q.executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+async function checkLimits(db: DB | Tx, user: User, p: ProjectRow, tons: number, now: number): Promise<void> {
+  const monthly = await usedTons(db, user.id, p.id, sgtMonthStart(now));
+  if (monthly + tons > p.monthly_limit) throw new AppError('monthly_limit', { n: p.monthly_limit });
+  const total = await usedTons(db, user.id, p.id);
+  if (total + tons > p.total_limit) throw new AppError('total_limit', { n: p.total_limit });
+}
+
+function checkTons(p: ProjectRow, tons: number): void {
+  if (tons < p.min_tons) throw new AppError('below_min_tons', { n: p.min_tons });
+  if (tons > p.max_tons) throw new AppError('above_max_tons', { n: p.max_tons });
+}
+
+async function checkAvailable(db: DB | Tx, userId: number, cents: number): Promise<void> {
+  if ((await walletOf(db, userId)).available < cents) throw new AppError('insufficient_balance');
+}
+
+async function insertOrder(tx: Tx, values: Omit<Insertable<OrdersTable>, 'id' | 'order_no'>): Promise<OrderRow> {
+  // Inside BEGIN IMMEDIATE nobody else writes, so max(id) + 1 is this row's id and the number is final.
+  const { next } = await tx.selectFrom('orders').select(sql<number>`coalesce(max(id), 0) + 1`.as('next')).executeTakeFirstOrThrow();
+  const id = Number(next);
+  return tx
+    .insertInto('orders')
+    .values({ ...values, id, order_no: orderNumber(values.kind, id, values.created_at) })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/** Takes tons from a project's remaining supply, or refuses: the WHERE makes it safe under any concurrency
+ *  and the CHECK (remaining_tons >= 0) backs it up. */
+async function takeSupply(tx: Tx, projectId: number, tons: number, now: number): Promise<void> {
+  const res = await tx
+    .updateTable('projects')
+    .set((eb) => ({ remaining_tons: eb('remaining_tons', '-', tons), updated_at: now }))
+    .where('id', '=', projectId)
+    .where('remaining_tons', '>=', tons)
+    .executeTakeFirst();
+  if (Number(res.numUpdatedRows) !== 1) throw new AppError('insufficient_remaining');
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Buy by the ton
+
+async function validatePurchase(db: DB | Tx, user: User, input: OrderInput, now: number) {
+  assertCanTrade(user);
+  const p = await projectOf(db, input.project_id);
+  const block = joinBlock(p, now);
+  if (block) throw new AppError(BLOCK_KEYS[block]);
+  if (p.status !== 'in_progress') throw new AppError('project_not_started'); // a pre-sale still taking bookings
+  checkTons(p, input.tons);
+  if (user.grade < p.required_grade) throw new AppError('grade_not_met');
+  await checkLimits(db, user, p, input.tons, now);
+  if (input.tons > p.remaining_tons) throw new AppError('insufficient_remaining');
+  const total = input.tons * p.price;
+  await checkAvailable(db, user.id, total);
+  return { p, total };
+}
+
+export async function placePurchase(deps: Deps, user: User, input: OrderInput): Promise<Order> {
+  const { db, clock } = deps;
+  await validatePurchase(db, user, input, clock.now());
+  await verifyTradePassword(deps, user, input.password, 'project_password_incorrect');
+  const id = await orderTx(db, 'insufficient_balance', async (tx) => {
+    const now = clock.now();
+    const u = await freshUser(tx, user.id);
+    const { p, total } = await validatePurchase(tx, u, input, now);
+    await takeSupply(tx, p.id, input.tons, now);
+    const order = await insertOrder(tx, {
+      user_id: u.id,
+      project_id: p.id,
+      side: 'buy',
+      kind: 'purchase',
+      status: 'in_progress',
+      unit_price: p.price,
+      tons: input.tons,
+      total,
+      booking_fee: 0,
+      cycle_end: now + cycleMs(p.cycle_value, p.cycle_unit),
+      created_at: now,
+      updated_at: now,
+    });
+    await post(tx, {
+      kind: 'order_buy',
+      ref_type: 'order',
+      ref_id: order.id,
+      memo: `Order ${order.order_no}: ${input.tons} t of ${p.name}`,
+      now,
+      postings: [
+        { owner: u.id, account: 'available', amount: -total },
+        { owner: PLATFORM, account: 'sales', amount: total },
+      ],
+    });
+    await invalidateOrder(tx, u.id, order.id, now, p.id);
+    return order.id;
+  });
+  return (await loadOrder(db, id))!;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Book a pre-sale
+
+async function validateBooking(db: DB | Tx, user: User, input: OrderInput, now: number, feeBp: number) {
+  assertCanTrade(user);
+  const p = await projectOf(db, input.project_id);
+  if (p.presale_price === null) throw new AppError('invalid_request'); // not a pre-sale project
+  if (p.status === 'closed' || p.status === 'in_progress' || now >= p.selling_time || now >= p.end_time) throw new AppError('project_ended');
+  if (p.remaining_tons <= 0) throw new AppError('project_full');
+  if (input.tons < 1 || input.tons > p.remaining_tons) throw new AppError('presale_quantity');
+  checkTons(p, input.tons);
+  if (user.grade < p.required_grade) throw new AppError('grade_not_met');
+  await checkLimits(db, user, p, input.tons, now);
+  const fee = bookingFee(input.tons, p.presale_price, feeBp);
+  await checkAvailable(db, user.id, fee);
+  return { p, presalePrice: p.presale_price, fee };
+}
+
+export async function placeBooking(deps: Deps, user: User, input: OrderInput): Promise<Order> {
+  const { db, clock, config } = deps;
+  await validateBooking(db, user, input, clock.now(), config.PRESALE_FEE_BP);
+  await verifyTradePassword(deps, user, input.password, 'project_password_incorrect');
+  const id = await orderTx(db, 'insufficient_balance', async (tx) => {
+    const now = clock.now();
+    const u = await freshUser(tx, user.id);
+    const { p, presalePrice, fee } = await validateBooking(tx, u, input, now, config.PRESALE_FEE_BP);
+    const order = await insertOrder(tx, {
+      user_id: u.id,
+      project_id: p.id,
+      side: 'buy',
+      kind: 'presale',
+      status: 'applying',
+      unit_price: presalePrice,
+      tons: input.tons,
+      total: input.tons * presalePrice,
+      booking_fee: fee,
+      created_at: now,
+      updated_at: now,
+    });
+    if (fee > 0) {
+      await post(tx, {
+        kind: 'presale_booking',
+        ref_type: 'order',
+        ref_id: order.id,
+        memo: `Booking fee of pre-sale ${order.order_no}: ${input.tons} t of ${p.name}`,
+        now,
+        postings: [
+          { owner: u.id, account: 'available', amount: -fee },
+          { owner: u.id, account: 'presale', amount: fee },
+        ],
+      });
+    }
+    await invalidateOrder(tx, u.id, order.id, now);
+    return order.id;
+  });
+  return (await loadOrder(db, id))!;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Final payment of an allocated pre-sale
+
+async function validateFinalPayment(db: DB | Tx, user: User, orderId: number, now: number) {
+  assertCanTrade(user);
+  const order = await db.selectFrom('orders').selectAll().where('id', '=', orderId).where('user_id', '=', user.id).executeTakeFirst();
+  if (!order || order.kind !== 'presale') throw new AppError('not_found');
+  if (order.status === 'final_payment_expired') throw new AppError('final_payment_expired');
+  if (order.status !== 'pending_final_payment' || order.final_tons === null || order.final_unit_price === null || order.final_deadline === null) {
+    throw new AppError('final_payment_failed');
+  }
+  if (now >= order.final_deadline) throw new AppError('final_payment_expired');
+  const cost = order.final_tons * order.final_unit_price;
+  const fromFee = Math.min(order.booking_fee, cost);
+  const due = cost - fromFee; // what available pays
+  const refund = order.booking_fee - fromFee; // a fee larger than the cost comes back
+  await checkAvailable(db, user.id, due);
+  return { order, cost, fromFee, due, refund };
+}
+
+export async function payFinal(deps: Deps, user: User, input: { order_id: number; password: string }): Promise<Order> {
+  const { db, clock } = deps;
+  await validateFinalPayment(db, user, input.order_id, clock.now());
+  await verifyTradePassword(deps, user, input.password, 'project_password_incorrect');
+  const id = await orderTx(db, 'insufficient_balance', async (tx) => {
+    const now = clock.now();
+    const u = await freshUser(tx, user.id);
+    const { order, fromFee, due, refund } = await validateFinalPayment(tx, u, input.order_id, now);
+    const p = await tx.selectFrom('projects').selectAll().where('id', '=', order.project_id).executeTakeFirstOrThrow();
+    const updated = await tx
+      .updateTable('orders')
+      .set({ status: 'final_payment_made', cycle_end: now + cycleMs(p.cycle_value, p.cycle_unit), updated_at: now })
+      .where('id', '=', order.id)
+      .where('status', '=', 'pending_final_payment')
+      .executeTakeFirst();
+    if (Number(updated.numUpdatedRows) !== 1) throw new AppError('final_payment_failed');
+    const postings = [
+      { owner: u.id, account: 'presale' as const, amount: -order.booking_fee },
+      { owner: u.id, account: 'available' as const, amount: refund - due },
+      { owner: PLATFORM, account: 'sales' as const, amount: fromFee + due },
+    ].filter((x) => x.amount !== 0);
+    if (postings.length > 0) {
+      await post(tx, { kind: 'presale_final_payment', ref_type: 'order', ref_id: order.id, memo: `Final payment of ${order.order_no}`, now, postings });
+    }
+    await invalidateOrder(tx, u.id, order.id, now);
+    return order.id;
+  });
+  return (await loadOrder(db, id))!;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Sell back to the platform
+
+async function holdingsOf(db: DB | Tx, userId: number, projectId: number): Promise<{ purchase: number; presale: number }> {
+  const rows = await db.selectFrom('credit_holdings').select(['origin', 'tons']).where('user_id', '=', userId).where('project_id', '=', projectId).execute();
+  const out = { purchase: 0, presale: 0 };
+  for (const r of rows) out[r.origin] += r.tons;
+  return out;
+}
+
+async function validateSale(db: DB | Tx, user: User, input: OrderInput, config: Config) {
+  assertCanTrade(user);
+  if (user.grade < config.SELL_MIN_GRADE) throw new AppError('sell_not_eligible');
+  if (input.tons < 1) throw new AppError('invalid_number');
+  const p = await projectOf(db, input.project_id);
+  const held = await holdingsOf(db, user.id, p.id);
+  if (held.purchase + held.presale < input.tons) throw new AppError('insufficient_credits');
+  // Credits of pre-sale origin are sold last, and only by P3 (ambassador) and above.
+  const fromPurchase = Math.min(held.purchase, input.tons);
+  const fromPresale = input.tons - fromPurchase;
+  if (fromPresale > 0 && user.grade < config.PRESALE_SELL_MIN_GRADE) throw new AppError('sell_not_eligible');
+  const price = buybackPrice(p.price, p.yield_bp);
+  return { p, price, proceeds: price * input.tons, fromPurchase, fromPresale };
+}
+
+async function takeHolding(tx: Tx, userId: number, projectId: number, origin: 'purchase' | 'presale', tons: number, now: number): Promise<void> {
+  if (tons <= 0) return;
+  const res = await tx
+    .updateTable('credit_holdings')
+    .set((eb) => ({ tons: eb('tons', '-', tons), updated_at: now }))
+    .where('user_id', '=', userId)
+    .where('project_id', '=', projectId)
+    .where('origin', '=', origin)
+    .where('tons', '>=', tons)
+    .executeTakeFirst();
+  if (Number(res.numUpdatedRows) !== 1) throw new AppError('insufficient_credits');
+}
+
+export async function placeSale(deps: Deps, user: User, input: OrderInput): Promise<Order> {
+  const { db, clock, config } = deps;
+  await validateSale(db, user, input, config);
+  await verifyTradePassword(deps, user, input.password, 'project_password_incorrect');
+  const id = await orderTx(db, 'insufficient_credits', async (tx) => {
+    const now = clock.now();
+    const u = await freshUser(tx, user.id);
+    const { p, price, proceeds, fromPurchase, fromPresale } = await validateSale(tx, u, input, config);
+    await takeHolding(tx, u.id, p.id, 'purchase', fromPurchase, now);
+    await takeHolding(tx, u.id, p.id, 'presale', fromPresale, now);
+    const order = await insertOrder(tx, {
+      user_id: u.id,
+      project_id: p.id,
+      side: 'sell',
+      kind: 'sell',
+      status: 'in_progress', // until the proceeds settle into available
+      unit_price: price,
+      tons: input.tons,
+      total: proceeds,
+      presale_tons: fromPresale,
+      settle_at: settlementTime(now, config.SETTLEMENT_WORKING_DAYS, config.PUBLIC_HOLIDAYS),
+      created_at: now,
+      updated_at: now,
+    });
+    await post(tx, {
+      kind: 'credit_sell',
+      ref_type: 'order',
+      ref_id: order.id,
+      memo: `Sold ${input.tons} t of ${p.name} back at ${price} cents/t (${order.order_no})`,
+      now,
+      postings: [
+        { owner: u.id, account: 'credits', amount: -input.tons },
+        { owner: PLATFORM, account: 'registry', amount: input.tons },
+        { owner: PLATFORM, account: 'sales', amount: -proceeds },
+        { owner: u.id, account: 'unavailable', amount: proceeds },
+      ],
+    });
+    await invalidateOrder(tx, u.id, order.id, now);
+    return order.id;
+  });
+  return (await loadOrder(db, id))!;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Reads
+
+export async function listOrders(db: DB, userId: number, q: { status: OrderStatus | ''; side: OrderSide | ''; page: number; page_size: number }) {
+  let query = db.selectFrom('orders as o').innerJoin('projects as p', 'p.id', 'o.project_id').where('o.user_id', '=', userId);
+  if (q.status) query = query.where('o.status', '=', q.status);
+  if (q.side) query = query.where('o.side', '=', q.side);
+  const { total } = await query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
+  const rows = await query
+    .selectAll('o')
+    .select(['p.name as p_name', 'p.name_cn as p_name_cn', 'p.image as p_image'])
+    .orderBy('o.id', 'desc')
+    .limit(q.page_size)
+    .offset((q.page - 1) * q.page_size)
+    .execute();
+  return {
+    list: rows.map((r) => toOrder(r, { name: r.p_name, name_cn: r.p_name_cn, image: r.p_image })),
+    total: Number(total),
+    page: q.page,
+    page_size: q.page_size,
+  };
+}
+
+export async function orderDetail(db: DB, userId: number, id: number): Promise<Order> {
+  const order = await loadOrder(db, id);
+  if (!order) throw new AppError('not_found');
+  const owner = await db.selectFrom('orders').select('user_id').where('id', '=', id).executeTakeFirstOrThrow();
+  if (owner.user_id !== userId) throw new AppError('not_found');
+  return order;
+}
+
+export async function creditsOf(db: DB, user: User, config: Config, q: { page: number; page_size: number }): Promise<OrderCredits> {
+  const wallet = await walletOf(db, user.id);
+  const rows = await db
+    .selectFrom('credit_holdings as h')
+    .innerJoin('projects as p', 'p.id', 'h.project_id')
+    .select(['h.project_id', 'h.origin', 'h.tons', 'p.name', 'p.name_cn', 'p.image', 'p.price', 'p.yield_bp'])
+    .where('h.user_id', '=', user.id)
+    .orderBy('h.project_id')
+    .execute();
+  const byProject = new Map<number, CreditHolding>();
+  for (const r of rows) {
+    let h = byProject.get(r.project_id);
+    if (!h) {
+      h = {
+        project_id: r.project_id,
+        project_name: r.name,
+        project_name_cn: r.name_cn || r.name,
+        project_image: r.image,
+        tons: 0,
+        purchase_tons: 0,
+        presale_tons: 0,
+        buyback_price: buybackPrice(r.price, r.yield_bp),
+        sellable_tons: 0,
+      };
+      byProject.set(r.project_id, h);
+    }
+    h.tons += r.tons;
+    if (r.origin === 'purchase') h.purchase_tons += r.tons;
+    else h.presale_tons += r.tons;
+  }
+  const canSell = !user.risk && user.grade >= config.SELL_MIN_GRADE;
+  const canSellPresale = canSell && user.grade >= config.PRESALE_SELL_MIN_GRADE;
+  for (const h of byProject.values()) h.sellable_tons = canSell ? h.purchase_tons + (canSellPresale ? h.presale_tons : 0) : 0;
+
+  const logs = db
+    .selectFrom('fund_logs as f')
+    .leftJoin('orders as o', (j) => j.onRef('o.id', '=', 'f.ref_id').on('f.ref_type', '=', 'order'))
+    .leftJoin('projects as p', 'p.id', 'o.project_id')
+    .where('f.owner_id', '=', user.id)
+    .where('f.account_name', '=', 'credits');
+  const { total } = await logs.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
+  const list = await logs
+    .select(['f.id', 'f.kind', 'f.amount', 'f.balance_after', 'f.memo', 'f.created_at', 'o.id as order_id', 'o.order_no', 'o.project_id', 'p.name', 'p.name_cn'])
+    .orderBy('f.id', 'desc')
+    .limit(q.page_size)
+    .offset((q.page - 1) * q.page_size)
+    .execute();
+  return {
+    balance: wallet.credits,
+    holdings: [...byProject.values()].filter((h) => h.tons > 0),
+    list: list.map(
+      (r): CreditMovement => ({
+        id: r.id,
+        kind: r.kind,
+        amount: r.amount,
+        balance_after: r.balance_after,
+        order_id: r.order_id,
+        order_no: r.order_no,
+        project_id: r.project_id,
+        project_name: r.name,
+        project_name_cn: r.name_cn ? r.name_cn : r.name,
+        memo: r.memo,
+        created_at: isoSgt(r.created_at),
+        created_at_ms: r.created_at,
+      }),
+    ),
+    total: Number(total),
+    page: q.page,
+    page_size: q.page_size,
+  };
+}
+
+/** The caller's own limits on a project (for the project detail and buy screens). */
+export async function limitsOf(db: DB, user: User, projectId: number, now: number): Promise<OrderLimits> {
+  const p = await projectOf(db, projectId);
+  const monthly = await usedTons(db, user.id, p.id, sgtMonthStart(now));
+  const total = await usedTons(db, user.id, p.id);
+  return {
+    project_id: p.id,
+    monthly_limit: p.monthly_limit,
+    total_limit: p.total_limit,
+    monthly_used: monthly,
+    total_used: total,
+    monthly_left: Math.max(0, p.monthly_limit - monthly),
+    total_left: Math.max(0, p.total_limit - total),
+    required_grade: p.required_grade,
+    grade: user.grade,
+  };
+}

@@ -1,0 +1,75 @@
+import type { Selectable } from 'kysely';
+import type { Deps } from '../../app';
+import type { DB } from '../../db/connection';
+import type { Tx } from '../../db/tx';
+import type { BankAccountsTable } from '../../db/schema';
+import { AppError } from '../../lib/http';
+import { isoSgt } from '../../lib/clock';
+import { publish } from '../../live/events';
+import { paynowType, sameName, type BankCard } from '../../../shared/schemas/wallet';
+import type { User } from '../session';
+
+// The payout account (SPEC "Bank account"; DECISIONS "Withdrawal"): a bank account and/or a PayNow number,
+// whose holder name must equal the registered name. Checked when binding and again on every withdrawal,
+// because the registered name can change after binding.
+
+export type PayoutAccount = Selectable<BankAccountsTable>;
+
+/** The names a holder may carry: the person's "first last"; for a corporate user also the company. */
+export function registeredNames(user: Pick<User, 'type' | 'first_name' | 'last_name' | 'company'>): string[] {
+  const names: string[] = [];
+  if (user.first_name.trim() && user.last_name.trim()) names.push(`${user.first_name} ${user.last_name}`);
+  if (user.type === 'corporate' && user.company.trim()) names.push(user.company);
+  return names;
+}
+
+export function holderMatches(user: Pick<User, 'type' | 'first_name' | 'last_name' | 'company'>, holder: string): boolean {
+  return registeredNames(user).some((name) => sameName(name, holder));
+}
+
+export function maskAccountNo(accountNo: string): string {
+  return accountNo.length <= 4 ? accountNo : '*'.repeat(accountNo.length - 4) + accountNo.slice(-4);
+}
+
+export async function payoutAccountOf(db: DB | Tx, userId: number): Promise<PayoutAccount | null> {
+  return (await db.selectFrom('bank_accounts').selectAll().where('user_id', '=', userId).executeTakeFirst()) ?? null;
+}
+
+export function bankCardView(row: PayoutAccount): BankCard {
+  return {
+    bank_name: row.bank_name,
+    account_no: maskAccountNo(row.account_no),
+    account_last4: row.account_no.slice(-4),
+    holder_name: row.holder_name,
+    paynow: row.paynow,
+    paynow_type: row.paynow ? (paynowType(row.paynow) ?? '') : '',
+    updated_at: isoSgt(row.updated_at),
+    updated_at_ms: row.updated_at,
+  };
+}
+
+export interface BankCardData {
+  bank_name: string;
+  account_no: string;
+  holder_name: string;
+  paynow: string;
+}
+
+/** Binds or replaces the payout account. */
+export async function bindPayoutAccount(deps: Deps, user: User, input: BankCardData): Promise<BankCard> {
+  // A UEN is a business identifier: PayNow by UEN is for corporate users only.
+  if (input.paynow && paynowType(input.paynow) === 'uen' && user.type !== 'corporate') throw new AppError('paynow_invalid', undefined, { field: 'paynow' });
+  if (registeredNames(user).length === 0) throw new AppError('name_required');
+  if (!holderMatches(user, input.holder_name)) throw new AppError('holder_mismatch', undefined, { field: 'holder_name' });
+  const now = deps.clock.now();
+  const holder = input.holder_name.trim().replace(/\s+/g, ' ');
+  const values = { bank_name: input.bank_name, account_no: input.account_no, holder_name: holder, paynow: input.paynow, updated_at: now };
+  const row = await deps.db
+    .insertInto('bank_accounts')
+    .values({ user_id: user.id, ...values, created_at: now })
+    .onConflict((oc) => oc.column('user_id').doUpdateSet(values))
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  await publish(deps.db, { type: 'invalidate', tables: ['user'] }, user.id, now);
+  return bankCardView(row);
+}

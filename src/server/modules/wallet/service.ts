@@ -1,0 +1,337 @@
+import type { Selectable } from 'kysely';
+import type { Deps } from '../../app';
+import type { Tx } from '../../db/tx';
+import { writeTx } from '../../db/tx';
+import type { TopupsTable, WithdrawalsTable } from '../../db/schema';
+import { AppError } from '../../lib/http';
+import { sgtDay } from '../../lib/clock';
+import { post, walletOf, PLATFORM, type Posting } from '../../ledger/ledger';
+import { publish } from '../../live/events';
+import { formatSgd } from '../../../shared/money';
+import { withdrawalFee } from '../../../shared/fees';
+import type { TopupRecord, WithdrawalRecord } from '../../../shared/schemas/wallet';
+import type { ErrorKey } from '../../../shared/errors';
+import { assertNotRisk, verifyTradePassword } from '../user/trade-password';
+import { holderMatches, maskAccountNo, payoutAccountOf, type PayoutAccount } from '../user/card';
+import type { User } from '../session';
+import { topupRecord, withdrawalRecord } from './records';
+
+// Top-ups and withdrawals (DECISIONS "Wallet and ledger"). Each business step is one write transaction
+// (BEGIN IMMEDIATE) holding the business row, its ledger entry and its socket events together. The
+// operator side (confirm, reject, complete, refuse) takes a transaction from its caller, so the CLI and the
+// tests run exactly the same code.
+
+type TopupRow = Selectable<TopupsTable>;
+type WithdrawalRow = Selectable<WithdrawalsTable>;
+
+/** An operator step asked of a record in the wrong state (or of no record): nothing changed. */
+export class WalletStateError extends Error {}
+
+function sqliteCode(err: unknown): string {
+  return typeof err === 'object' && err !== null && 'code' in err ? String((err as { code: unknown }).code) : '';
+}
+
+/** post() whose CHECK failure (a user balance would go below zero) is the catalogue's insufficient_balance. */
+export async function postMoney(tx: Tx, entry: Parameters<typeof post>[1]): Promise<number> {
+  try {
+    return await post(tx, entry);
+  } catch (err) {
+    if (sqliteCode(err) === 'SQLITE_CONSTRAINT_CHECK') throw new AppError('insufficient_balance');
+    throw err;
+  }
+}
+
+async function notify(tx: Tx, userId: number, text: { title: string; title_cn: string; body: string; body_cn: string }, now: number): Promise<void> {
+  const { id } = await tx
+    .insertInto('notifications')
+    .values({ user_id: userId, ...text, created_at: now, read_at: null })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  // The socket message carries the English text the type names, plus the Chinese text beside it.
+  const message = { type: 'notification' as const, id, title: text.title, body: text.body, created_at: now, title_cn: text.title_cn, body_cn: text.body_cn };
+  await publish(tx, message, userId, now);
+  await publish(tx, { type: 'invalidate', tables: ['user', 'fundlogs'] }, userId, now);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Top-ups
+
+/** TOPUP_MIN_CENTS is the minimum of every top-up; so every SGT day's total of top-ups, when there are any,
+ *  is at least the minimum too ("minimum daily top-up"). */
+export async function requestTopup(deps: Deps, user: User, input: { amount: number; method: 'paynow' | 'bank'; reference: string }): Promise<TopupRecord> {
+  const min = deps.config.TOPUP_MIN_CENTS;
+  if (input.amount < min) throw new AppError('topup_below_min', { n: formatSgd(min) }, { field: 'amount' });
+  const now = deps.clock.now();
+  const row = await writeTx(deps.db, async (tx) => {
+    const created = await tx
+      .insertInto('topups')
+      .values({ user_id: user.id, amount: input.amount, method: input.method, reference: input.reference, status: 'pending', sgt_date: sgtDay(now).date, note: '', created_at: now, updated_at: now, decided_at: null })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    // A demo configuration credits at once, in the same transaction.
+    return deps.config.TOPUP_AUTO_CONFIRM ? confirmTopup(tx, created.id, now) : created;
+  });
+  return topupRecord(row);
+}
+
+async function topupFor(tx: Tx, id: number): Promise<TopupRow> {
+  const row = await tx.selectFrom('topups').selectAll().where('id', '=', id).executeTakeFirst();
+  if (!row) throw new WalletStateError(`no top-up #${id}`);
+  return row;
+}
+
+async function decideTopup(tx: Tx, row: TopupRow, status: 'credited' | 'rejected', note: string, now: number): Promise<TopupRow> {
+  const updated = await tx
+    .updateTable('topups')
+    .set({ status, note, decided_at: now, updated_at: now })
+    .where('id', '=', row.id)
+    .where('status', '=', 'pending')
+    .returningAll()
+    .executeTakeFirst();
+  if (!updated) throw new WalletStateError(`top-up #${row.id} is no longer pending; nothing changed`);
+  return updated;
+}
+
+function assertPendingTopup(row: TopupRow): void {
+  if (row.status !== 'pending') {
+    throw new WalletStateError(`top-up #${row.id} is already ${row.status}${row.decided_at ? ` (since ${new Date(row.decided_at).toISOString()})` : ''}; nothing changed`);
+  }
+}
+
+/** Operator (or auto-confirm): the money arrived; bank -> the user's available balance. */
+export async function confirmTopup(tx: Tx, id: number, now: number): Promise<TopupRow> {
+  const row = await topupFor(tx, id);
+  assertPendingTopup(row);
+  const credited = await decideTopup(tx, row, 'credited', '', now);
+  await postMoney(tx, {
+    kind: 'topup',
+    ref_type: 'topup',
+    ref_id: row.id,
+    memo: `Top-up #${row.id} by ${row.method === 'paynow' ? 'PayNow' : 'bank transfer'} (ref ${row.reference})`,
+    now,
+    postings: [
+      { owner: PLATFORM, account: 'bank', amount: -row.amount },
+      { owner: row.user_id, account: 'available', amount: row.amount },
+    ],
+  });
+  const amount = formatSgd(row.amount);
+  await notify(
+    tx,
+    row.user_id,
+    {
+      title: 'Top-up credited',
+      title_cn: '充值已到账',
+      body: `Your top-up #${row.id} of ${amount} (reference ${row.reference}) is now in your available balance.`,
+      body_cn: `您的充值 #${row.id}（参考号 ${row.reference}）${amount} 已计入可用余额。`,
+    },
+    now,
+  );
+  return credited;
+}
+
+/** Operator: the money did not arrive. Nothing moves in the ledger; the user is told why. */
+export async function rejectTopup(tx: Tx, id: number, now: number, reason = ''): Promise<TopupRow> {
+  const row = await topupFor(tx, id);
+  assertPendingTopup(row);
+  const rejected = await decideTopup(tx, row, 'rejected', reason, now);
+  const amount = formatSgd(row.amount);
+  await notify(
+    tx,
+    row.user_id,
+    {
+      title: 'Top-up rejected',
+      title_cn: '充值被拒绝',
+      body: `Your top-up #${row.id} of ${amount} (reference ${row.reference}) was not credited.${reason ? ` Reason: ${reason}` : ''}`,
+      body_cn: `您的充值 #${row.id}（参考号 ${row.reference}）${amount} 未能入账。${reason ? `原因：${reason}` : ''}`,
+    },
+    now,
+  );
+  return rejected;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Withdrawals
+
+/** Withdrawals happen on working days in SGT: Mon-Fri, and not on the configured public holidays. */
+export function withdrawalDayBlock(now: number, publicHolidays: readonly string[]): ErrorKey | null {
+  const { date, weekday } = sgtDay(now);
+  if (weekday === 0 || weekday === 6) return 'withdraw_weekend';
+  if (publicHolidays.includes(date)) return 'withdraw_holiday';
+  return null;
+}
+
+export function feeFor(deps: Deps, amount: number): number {
+  return withdrawalFee(amount, { withdraw_fee: deps.config.WITHDRAW_FEE_CENTS, withdraw_fee_bp: deps.config.WITHDRAW_FEE_BP });
+}
+
+async function withdrawalToday(tx: Deps['db'] | Tx, userId: number, date: string): Promise<boolean> {
+  const row = await tx.selectFrom('withdrawals').select('id').where('user_id', '=', userId).where('sgt_date', '=', date).where('status', '<>', 'refused').executeTakeFirst();
+  return row !== undefined;
+}
+
+function payoutOf(account: PayoutAccount, method: 'bank' | 'paynow' | undefined): 'bank' | 'paynow' | null {
+  const hasBank = account.bank_name !== '' && account.account_no !== '';
+  const hasPaynow = account.paynow !== '';
+  if (method === 'bank') return hasBank ? 'bank' : null;
+  if (method === 'paynow') return hasPaynow ? 'paynow' : null;
+  return hasBank ? 'bank' : hasPaynow ? 'paynow' : null;
+}
+
+/**
+ * A withdrawal application. Rules in this order (cheap, certain refusals first; the password last, so a
+ * request that would be refused anyway never costs a password attempt): risk, lock, amount limits,
+ * working day, payout account and holder, password set, once a day, balance for amount + fee, password.
+ * Then one transaction re-checks what a concurrent request could have changed and moves amount + fee
+ * from available to frozen with the withdrawal row.
+ */
+export async function requestWithdrawal(deps: Deps, user: User, input: { amount: number; password: string; method?: 'bank' | 'paynow' | undefined }): Promise<WithdrawalRecord> {
+  const { config, clock, db } = deps;
+  assertNotRisk(user);
+  if (user.trade_locked) throw new AppError('account_locked');
+  if (input.amount < config.WITHDRAW_MIN_CENTS) throw new AppError('withdraw_below_min', { n: formatSgd(config.WITHDRAW_MIN_CENTS) }, { field: 'amount' });
+  if (input.amount > config.WITHDRAW_MAX_CENTS) throw new AppError('withdraw_above_max', { n: formatSgd(config.WITHDRAW_MAX_CENTS) }, { field: 'amount' });
+  const dayBlock = withdrawalDayBlock(clock.now(), config.PUBLIC_HOLIDAYS);
+  if (dayBlock) throw new AppError(dayBlock);
+  const account = await payoutAccountOf(db, user.id);
+  if (!account || !payoutOf(account, input.method) || !holderMatches(user, account.holder_name)) throw new AppError('bank_incorrect');
+  if (!user.withdraw_password_hash) throw new AppError('withdraw_password_unset');
+  if (await withdrawalToday(db, user.id, sgtDay(clock.now()).date)) throw new AppError('withdraw_daily_limit');
+  const fee = feeFor(deps, input.amount);
+  const total = input.amount + fee;
+  if ((await walletOf(db, user.id)).available < total) throw new AppError('insufficient_balance');
+
+  await verifyTradePassword(deps, user, input.password, 'trade_password_incorrect');
+
+  const now = clock.now();
+  try {
+    const row = await writeTx(db, async (tx) => {
+      const fresh = await tx.selectFrom('users').selectAll().where('id', '=', user.id).executeTakeFirstOrThrow();
+      assertNotRisk(fresh);
+      if (fresh.trade_locked) throw new AppError('account_locked');
+      const block = withdrawalDayBlock(now, config.PUBLIC_HOLIDAYS);
+      if (block) throw new AppError(block);
+      const date = sgtDay(now).date;
+      if (await withdrawalToday(tx, user.id, date)) throw new AppError('withdraw_daily_limit');
+      const acct = await payoutAccountOf(tx, user.id);
+      const method = acct ? payoutOf(acct, input.method) : null;
+      if (!acct || !method || !holderMatches(fresh, acct.holder_name)) throw new AppError('bank_incorrect');
+      const created = await tx
+        .insertInto('withdrawals')
+        .values({
+          user_id: user.id,
+          amount: input.amount,
+          fee,
+          method,
+          bank_name: method === 'bank' ? acct.bank_name : '',
+          account_no: method === 'bank' ? acct.account_no : '',
+          holder_name: acct.holder_name,
+          paynow: method === 'paynow' ? acct.paynow : '',
+          status: 'processing',
+          sgt_date: date,
+          note: '',
+          created_at: now,
+          updated_at: now,
+          decided_at: null,
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      await postMoney(tx, {
+        kind: 'withdrawal_apply',
+        ref_type: 'withdrawal',
+        ref_id: created.id,
+        memo: `Withdrawal #${created.id}: ${formatSgd(input.amount)} + fee ${formatSgd(fee)} held until paid`,
+        now,
+        postings: [
+          { owner: user.id, account: 'available', amount: -total },
+          { owner: user.id, account: 'frozen', amount: total },
+        ],
+      });
+      await publish(tx, { type: 'invalidate', tables: ['user', 'fundlogs'] }, user.id, now);
+      return created;
+    });
+    return withdrawalRecord(row);
+  } catch (err) {
+    // The partial unique index (one non-refused withdrawal per user and SGT day) as a last guard.
+    if (sqliteCode(err) === 'SQLITE_CONSTRAINT_UNIQUE') throw new AppError('withdraw_daily_limit');
+    throw err;
+  }
+}
+
+async function withdrawalFor(tx: Tx, id: number): Promise<WithdrawalRow> {
+  const row = await tx.selectFrom('withdrawals').selectAll().where('id', '=', id).executeTakeFirst();
+  if (!row) throw new WalletStateError(`no withdrawal #${id}`);
+  if (row.status !== 'processing') {
+    throw new WalletStateError(`withdrawal #${id} is already ${row.status}${row.decided_at ? ` (since ${new Date(row.decided_at).toISOString()})` : ''}; nothing changed`);
+  }
+  return row;
+}
+
+async function decideWithdrawal(tx: Tx, row: WithdrawalRow, status: 'completed' | 'refused', note: string, now: number): Promise<WithdrawalRow> {
+  const updated = await tx
+    .updateTable('withdrawals')
+    .set({ status, note, decided_at: now, updated_at: now })
+    .where('id', '=', row.id)
+    .where('status', '=', 'processing')
+    .returningAll()
+    .executeTakeFirst();
+  if (!updated) throw new WalletStateError(`withdrawal #${row.id} is no longer processing; nothing changed`);
+  return updated;
+}
+
+function destination(row: WithdrawalRow): string {
+  return row.method === 'paynow' ? `PayNow ${row.paynow}` : `${row.bank_name} account ${maskAccountNo(row.account_no)}`;
+}
+
+/** Operator: the money was paid out. Frozen -> bank for the amount, frozen -> fees for the fee. */
+export async function completeWithdrawal(tx: Tx, id: number, now: number): Promise<WithdrawalRow> {
+  const row = await withdrawalFor(tx, id);
+  const done = await decideWithdrawal(tx, row, 'completed', '', now);
+  const postings: Posting[] = [
+    { owner: row.user_id, account: 'frozen', amount: -(row.amount + row.fee) },
+    { owner: PLATFORM, account: 'bank', amount: row.amount },
+  ];
+  if (row.fee > 0) postings.push({ owner: PLATFORM, account: 'fees', amount: row.fee });
+  await postMoney(tx, { kind: 'withdrawal_complete', ref_type: 'withdrawal', ref_id: row.id, memo: `Withdrawal #${row.id} paid to ${destination(row)}`, now, postings });
+  await notify(
+    tx,
+    row.user_id,
+    {
+      title: 'Withdrawal completed',
+      title_cn: '提现已完成',
+      body: `${formatSgd(row.amount)} from withdrawal #${row.id} has been paid to ${destination(row)} (handling fee ${formatSgd(row.fee)}).`,
+      body_cn: `提现 #${row.id} 的 ${formatSgd(row.amount)} 已支付至 ${destination(row)}（手续费 ${formatSgd(row.fee)}）。`,
+    },
+    now,
+  );
+  return done;
+}
+
+/** Operator: the payout was refused. Amount and fee go back from frozen to available. */
+export async function refuseWithdrawal(tx: Tx, id: number, now: number, reason = ''): Promise<WithdrawalRow> {
+  const row = await withdrawalFor(tx, id);
+  const refused = await decideWithdrawal(tx, row, 'refused', reason, now);
+  const total = row.amount + row.fee;
+  await postMoney(tx, {
+    kind: 'withdrawal_refuse',
+    ref_type: 'withdrawal',
+    ref_id: row.id,
+    memo: `Withdrawal #${row.id} refused${reason ? `: ${reason}` : ''}; ${formatSgd(total)} returned`,
+    now,
+    postings: [
+      { owner: row.user_id, account: 'frozen', amount: -total },
+      { owner: row.user_id, account: 'available', amount: total },
+    ],
+  });
+  await notify(
+    tx,
+    row.user_id,
+    {
+      title: 'Withdrawal refused',
+      title_cn: '提现被拒绝',
+      body: `Withdrawal #${row.id} of ${formatSgd(row.amount)} was refused${reason ? ` (${reason})` : ''}. ${formatSgd(total)}, the fee included, is back in your available balance.`,
+      body_cn: `提现 #${row.id}（${formatSgd(row.amount)}）被拒绝${reason ? `（${reason}）` : ''}，${formatSgd(total)}（含手续费）已退回可用余额。`,
+    },
+    now,
+  );
+  return refused;
+}

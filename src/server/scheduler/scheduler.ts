@@ -1,0 +1,115 @@
+import type { Deps } from '../app';
+import { completeCycle, expireFinalPayment, moveProjectByTime, settleSale } from '../modules/order/transitions';
+
+// Time-driven work (issue 4): project status by time, cycle completions, pre-sale deadline expiries and
+// sale settlements. Due work is always found FROM THE DATABASE (never from in-memory timers), so after a
+// restart whatever fell due while the server was down is done on the first run, and each transition's
+// conditional status update makes it happen exactly once.
+
+export const SCHEDULER_INTERVAL_MS = 2_000;
+const BATCH = 200;
+
+export interface DueWorkReport {
+  projects: number;
+  completed: number;
+  expired: number;
+  settled: number;
+  failed: number;
+}
+
+async function each(deps: Deps, ids: number[], run: (id: number) => Promise<unknown>, report: DueWorkReport, field: keyof DueWorkReport): Promise<void> {
+  for (const id of ids) {
+    try {
+      if (await run(id)) report[field]++;
+    } catch (err) {
+      // One bad row must not stop the rest; it is tried again on the next run and logged each time.
+      report.failed++;
+      deps.log.error(`scheduler: ${field} #${id} failed`, err);
+    }
+  }
+}
+
+/** Does everything due at the clock's now. Tests call it directly after advancing a ManualClock. */
+export async function runDueWork(deps: Deps): Promise<DueWorkReport> {
+  const { db, clock, config } = deps;
+  const report: DueWorkReport = { projects: 0, completed: 0, expired: 0, settled: 0, failed: 0 };
+  const now = clock.now();
+
+  const projects = await db
+    .selectFrom('projects')
+    .select('id')
+    .where((eb) =>
+      eb.or([
+        eb.and([eb('status', 'in', ['presale', 'in_progress']), eb('end_time', '<=', now)]),
+        eb.and([eb('status', '=', 'in_progress'), eb('remaining_tons', '<=', 0)]),
+        eb.and([eb('status', '=', 'presale'), eb('selling_time', '<=', now)]),
+      ]),
+    )
+    .execute();
+  // A pre-sale past both its selling and end time moves twice (opened, then closed): loop until quiet.
+  for (let pass = 0; pass < 2; pass++) await each(deps, projects.map((p) => p.id), (id) => moveProjectByTime(db, id, now), report, 'projects');
+
+  for (;;) {
+    const before = report.completed + report.expired + report.settled + report.failed;
+    const cycles = await db.selectFrom('orders').select('id').where('status', 'in', ['in_progress', 'final_payment_made']).where('side', '=', 'buy').where('cycle_end', '<=', now).orderBy('id').limit(BATCH).execute();
+    await each(deps, cycles.map((o) => o.id), (id) => completeCycle(db, id, now, config.GRADE_THRESHOLDS_CENTS), report, 'completed');
+    const deadlines = await db.selectFrom('orders').select('id').where('status', '=', 'pending_final_payment').where('final_deadline', '<=', now).orderBy('id').limit(BATCH).execute();
+    await each(deps, deadlines.map((o) => o.id), (id) => expireFinalPayment(db, id, now), report, 'expired');
+    const sales = await db.selectFrom('orders').select('id').where('status', '=', 'in_progress').where('side', '=', 'sell').where('settle_at', '<=', now).orderBy('id').limit(BATCH).execute();
+    await each(deps, sales.map((o) => o.id), (id) => settleSale(db, id, now), report, 'settled');
+    const done = report.completed + report.expired + report.settled + report.failed - before;
+    // Stop when a pass found less than a full batch, or made no progress (only failures left).
+    if (cycles.length < BATCH && deadlines.length < BATCH && sales.length < BATCH) break;
+    if (done === 0) break;
+  }
+  return report;
+}
+
+export interface Scheduler {
+  /** Runs once now and then every interval. */
+  start(): void;
+  /** Stops the timer and waits for a run in progress to finish. */
+  stop(): Promise<void>;
+}
+
+export function createScheduler(deps: Deps, intervalMs = SCHEDULER_INTERVAL_MS): Scheduler {
+  let timer: NodeJS.Timeout | null = null;
+  let running: Promise<void> | null = null;
+  let stopped = false;
+
+  function tick(): Promise<void> {
+    running ??= runDueWork(deps)
+      .then((r) => {
+        const moved = r.projects + r.completed + r.expired + r.settled;
+        if (moved > 0 || r.failed > 0) deps.log.info(`scheduler: ${JSON.stringify(r)}`);
+      })
+      .catch((err: unknown) => deps.log.error('scheduler run failed', err))
+      .finally(() => {
+        running = null;
+      });
+    return running;
+  }
+
+  function schedule() {
+    timer = setTimeout(() => {
+      void tick().finally(() => {
+        if (!stopped) schedule();
+      });
+    }, intervalMs);
+    timer.unref();
+  }
+
+  return {
+    start() {
+      stopped = false;
+      void tick();
+      schedule();
+    },
+    async stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      timer = null;
+      await running;
+    },
+  };
+}

@@ -1,0 +1,50 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+// Every screen works in English and Chinese: the Chinese catalog has a translation for every message the
+// English one has, and the placeholders agree.
+
+function parsePo(file: string): Map<string, string> {
+  const text = fs.readFileSync(file, 'utf8');
+  const entries = new Map<string, string>();
+  const unquote = (lines: string[]) => lines.map((l) => JSON.parse(l.trim()) as string).join('');
+  for (const block of text.split(/\n\s*\n/)) {
+    const lines = block.split('\n').filter((l) => !l.startsWith('#'));
+    const idStart = lines.findIndex((l) => l.startsWith('msgid '));
+    const strStart = lines.findIndex((l) => l.startsWith('msgstr '));
+    if (idStart < 0 || strStart < 0) continue;
+    const id = unquote([lines[idStart]!.slice(6), ...lines.slice(idStart + 1, strStart)]);
+    const str = unquote([lines[strStart]!.slice(7), ...lines.slice(strStart + 1)]);
+    if (id) entries.set(id, str);
+  }
+  return entries;
+}
+
+const root = path.resolve(__dirname, '../..');
+const en = parsePo(path.join(root, 'locales/en/messages.po'));
+const zh = parsePo(path.join(root, 'locales/zh-Hans/messages.po'));
+
+describe('message catalogs', () => {
+  it('has messages', () => {
+    expect(en.size).toBeGreaterThan(20);
+  });
+
+  it('has the same ids in en and zh-Hans', () => {
+    expect([...zh.keys()].sort()).toEqual([...en.keys()].sort());
+  });
+
+  it('translates every message into Chinese', () => {
+    const missing = [...zh.entries()].filter(([, str]) => str.trim() === '').map(([id]) => id);
+    expect(missing).toEqual([]);
+  });
+
+  it('keeps the placeholders of each message', () => {
+    const names = (s: string) => [...s.matchAll(/\{(\w+)/g)].map((m) => m[1]).sort();
+    const broken = [...zh.entries()].filter(([id, str]) => {
+      const source = en.get(id) || id;
+      return str && JSON.stringify(names(source)) !== JSON.stringify(names(str));
+    });
+    expect(broken).toEqual([]);
+  });
+});
