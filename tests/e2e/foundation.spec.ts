@@ -197,7 +197,10 @@ test('browse: home, project tab with infinite scroll, project detail, news list 
   if (first.data.total <= first.data.list.length) {
     // The seed has too few projects in this list for a second page: an operator adds some.
     const status = query.get('status') || 'in_progress';
-    await addProjects(first.data.page_size + 2 - first.data.total, status);
+    const n = first.data.page_size + 2 - first.data.total;
+    test.info().annotations.push({ type: 'seed', description: `added ${n} ${status} projects for a second page` });
+    console.log(`[browse] the project list had one page (${first.data.total} projects): adding ${n} ${status} projects with ops project:create`);
+    await addProjects(n, status);
     await page.reload();
   }
   await expect(projectCards(page).first()).toBeVisible();
@@ -410,6 +413,7 @@ test('live: an operator closes a project and the open detail shows it within abo
   const took = Date.now() - changedAt;
   await invalidated.catch(() => undefined);
   test.info().annotations.push({ type: 'live-update', description: `status on screen ${took} ms after the ops command returned` });
+  console.log(`[live] status on screen ${took} ms after \`ops project:status ${id} closed\` returned`);
   await shot(page, 'en-project-live-after');
 
   // Put it back for the other tests.

@@ -109,10 +109,10 @@ export function ops(args: string[], opts: { allowFailure?: boolean; timeoutMs?: 
 
 export const SCREENSHOT_DIR = path.join(ROOT, 'test-results', 'screenshots');
 
-/** Saves a full-page screenshot as test-results/screenshots/<name>.png (gitignored). */
-export async function shot(page: Page, name: string): Promise<void> {
+/** Saves what the phone shows (390x844 at 2x; fullPage on request) as test-results/screenshots/<name>.png (gitignored). */
+export async function shot(page: Page, name: string, opts: { fullPage?: boolean } = {}): Promise<void> {
   fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
-  await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`), fullPage: true, animations: 'disabled' });
+  await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`), fullPage: opts.fullPage ?? false, animations: 'disabled' });
 }
 
 /** Waits until a service worker is active and controls this page (reloading once if it does not yet). */

@@ -25,7 +25,7 @@ async function visibleRows() {
   return s.db.selectFrom('projects').selectAll().where('status', '!=', 'pending_review').execute();
 }
 
-async function expectRefusedGet(p: string, q: Record<string, unknown>, key: 'invalid_request' | 'not_found' | 'too_long', params?: Record<string, number>) {
+async function expectRefusedGet(p: string, q: Record<string, unknown>, key: 'invalid_request' | 'not_found' | 'too_long' | 'required', params?: Record<string, number>) {
   for (const lang of LANGS) {
     const before = await dbSnapshot(s.db);
     const res = await s.api('GET', p, q, { lang });
@@ -221,7 +221,8 @@ describe('project detail', () => {
     await expectRefusedGet(PATHS.projectDetail, { id: pending.id }, 'not_found');
     await expectRefusedGet(PATHS.projectDetail, { id: 999_999 }, 'not_found');
     for (const id of ['abc', '0', '-1', '1.5', '1e3', '', ' ']) await expectRefusedGet(PATHS.projectDetail, { id }, 'invalid_request');
-    await expectRefusedGet(PATHS.projectDetail, {}, 'invalid_request');
+    // A missing id reads like an empty required field (the rule for absent keys).
+    await expectRefusedGet(PATHS.projectDetail, {}, 'required');
   });
 });
 
@@ -296,7 +297,7 @@ describe('faq, pages, banners', () => {
       expect(res.data.body_cn.length).toBeGreaterThan(20);
     }
     await expectRefusedGet(PATHS.page, { slug: 'secret' }, 'not_found');
-    await expectRefusedGet(PATHS.page, {}, 'invalid_request');
+    await expectRefusedGet(PATHS.page, {}, 'required');
   });
 
   it('answers the home banners', async () => {

@@ -15,7 +15,9 @@ import type { Insertable } from 'kysely';
 export const TRADE_PASSWORD = 'Canopy#Trade2026';
 export const LANGS: Lang[] = ['en', 'cn'];
 
-let tradeHash: Promise<string> | null = null;
+// The payment password's scrypt cost is read from the stored hash. These suites are about the order
+// engine, not password hashing (auth suites cover that): a cheap N keeps hundreds of verifications fast.
+const tradeHashes = new Map<number, Promise<string>>();
 let seq = 0;
 
 export interface MarketUser {
@@ -27,9 +29,13 @@ export interface MarketUser {
 export const newKey = () => `k_${randomBytes(12).toString('hex')}`;
 
 /** A user with a payment password, a session token and (optionally) money in available. */
-export async function makeUser(s: TestServer, opts: { grade?: number; risk?: boolean; cents?: number; noPassword?: boolean } = {}): Promise<MarketUser> {
-  tradeHash ??= hashPassword(TRADE_PASSWORD, 14);
-  const hash = await tradeHash;
+export async function makeUser(
+  s: TestServer,
+  opts: { grade?: number; risk?: boolean; cents?: number; noPassword?: boolean; scryptLog2n?: number } = {},
+): Promise<MarketUser> {
+  const log2n = opts.scryptLog2n ?? 12;
+  if (!tradeHashes.has(log2n)) tradeHashes.set(log2n, hashPassword(TRADE_PASSWORD, log2n));
+  const hash = await tradeHashes.get(log2n)!;
   const n = ++seq;
   const email = `buyer${n}.${randomBytes(3).toString('hex')}@example.sg`;
   const now = s.clock.now();

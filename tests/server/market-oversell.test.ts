@@ -44,7 +44,7 @@ function runClient(url: string, jobs: unknown[]): Promise<{ status: number; code
 
 it('sells exactly the 100 tons left to 500 concurrent buyers in 4 processes', async () => {
   const pid = await makeProject(s, { total_tons: 1000, remaining_tons: 100, min_tons: 1, max_tons: 10, monthly_limit: 1000, total_limit: 1000, price: 500 });
-  const users = await Promise.all(Array.from({ length: 25 }, () => makeUser(s, { cents: 100_000 })));
+  const users = await Promise.all(Array.from({ length: 25 }, () => makeUser(s, { cents: 100_000, scryptLog2n: 10 })));
   const jobs = Array.from({ length: 500 }, (_, i) => ({ token: users[i % users.length]!.token, key: newKey(), body: { project_id: pid, tons: 1, password: TRADE_PASSWORD } }));
   const url = s.url + API_BASE + PATHS.orderBuy;
   const parts = [0, 1, 2, 3].map((k) => jobs.filter((_, i) => i % 4 === k));

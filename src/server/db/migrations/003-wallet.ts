@@ -1,4 +1,6 @@
 import { sql, type Kysely } from 'kysely';
+import type { DB } from '../connection';
+import { openPlatformAccounts } from '../../ledger/ledger';
 
 // Wallet (issue 3): the payout account a user binds, top-ups and withdrawals. Money moves only through the
 // ledger (fund_logs); these rows are the business records the fund logs point at (ref_type/ref_id).
@@ -55,6 +57,10 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.createIndex('withdrawals_status').on('withdrawals').columns(['status', 'id']).execute();
   // Once a day (SGT): the database holds the rule too. A refused withdrawal does not count.
   await sql`create unique index withdrawals_one_per_day on withdrawals (user_id, sgt_date) where status <> 'refused'`.execute(db);
+
+  // Money needs the platform side of the ledger (bank, fees...) whether or not the demo seed runs
+  // (SEED_DEMO=false in production). Idempotent: the seed opens the same accounts.
+  await openPlatformAccounts(db as unknown as DB);
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
