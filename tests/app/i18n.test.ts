@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 // English one has, and the placeholders agree.
 
 function parsePo(file: string): Map<string, string> {
-  const text = fs.readFileSync(file, 'utf8');
+  const text = fs.readFileSync(file, 'utf8').trimEnd();
   const entries = new Map<string, string>();
   const unquote = (lines: string[]) => lines.map((l) => JSON.parse(l.trim()) as string).join('');
   for (const block of text.split(/\n\s*\n/)) {

