@@ -56,12 +56,13 @@ export function createApp(deps: Deps, opts: { staticDir?: string } = {}) {
 
   const api = new Hono<AppEnv>();
   api.use('*', secureHeaders({ crossOriginResourcePolicy: 'same-origin' }));
+  // The size limit comes first: nothing reads a body before it is known to be small.
+  api.use('*', bodyLimit({ maxSize: 64 * 1024, onError: (c) => c.json(errorBody('invalid_request', c.get('lang'), deps.clock.now()), 413) }));
   api.use('*', async (c, next) => {
     c.set('lang', await requestLang(c.req.raw, c.req.query('lang')));
     await next();
     c.header('Cache-Control', 'no-store');
   });
-  api.use('*', bodyLimit({ maxSize: 64 * 1024, onError: (c) => c.json(errorBody('invalid_request', c.get('lang'), deps.clock.now()), 413) }));
 
   api.route('/api/login', authRoutes);
   api.route('/api/user', userRoutes);
@@ -71,7 +72,8 @@ export function createApp(deps: Deps, opts: { staticDir?: string } = {}) {
   api.route('/api/wallet', walletRoutes);
   api.route('/api/order', orderRoutes);
   api.get('/openapi.json', (c) => c.json(openApiDocument()));
-  api.notFound((c) => c.json(errorBody('not_found', c.get('lang'), deps.clock.now()), 404));
+  // A mounted sub-app's notFound is not used by Hono, so unknown API paths are caught here.
+  api.all('*', (c) => c.json(errorBody('not_found', c.get('lang'), deps.clock.now()), 404));
 
   app.route(API_BASE, api);
   app.onError((err, c) => {

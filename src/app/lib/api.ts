@@ -90,24 +90,30 @@ export async function request<T = unknown>(
   const payload = common(data);
   let status = 0;
   let raw: unknown;
+  // Our own timeout signal: ofetch ignores its `timeout` option when a caller passes a signal.
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(new DOMException('The request timed out', 'TimeoutError')), REQUEST_TIMEOUT_MS);
+  const forward = () => controller.abort(opts.signal?.reason);
+  opts.signal?.addEventListener('abort', forward, { once: true });
   try {
     const response = await ofetch.raw(path, {
       baseURL,
       method,
-      timeout: REQUEST_TIMEOUT_MS,
       credentials: 'include',
       headers: headers(opts),
       ...(method === 'GET' ? { query: payload } : { body: payload }),
       responseType: 'json',
       ignoreResponseError: true,
       retry: 0,
-      signal: opts.signal,
+      signal: controller.signal,
     });
     status = response.status;
     raw = response._data;
     noteReachable(status > 0 && status < 500);
   } catch (err) {
-    const isTimeout = err instanceof FetchError && (err.cause as { name?: string } | undefined)?.name === 'TimeoutError';
+    const isTimeout =
+      (controller.signal.aborted && !opts.signal?.aborted) ||
+      (err instanceof FetchError && (err.cause as { name?: string } | undefined)?.name === 'TimeoutError');
     if (isTimeout || (err as { name?: string }).name === 'TimeoutError') {
       hooks.onTimeout();
       return { code: 2, msg: errorMessage('timeout_retry', wireLang()), data: null as T, wait: ENVELOPE_DEFAULT_WAIT, time: '' };
@@ -117,6 +123,9 @@ export async function request<T = unknown>(
     const msg = errorMessage(isOffline() ? 'offline' : 'network_error', wireLang());
     if (!opts.quiet) hooks.toast(errorMessage('network_error', wireLang()), 'error');
     return { code: 1, msg, data: null as T, wait: ENVELOPE_DEFAULT_WAIT, time: '' };
+  } finally {
+    clearTimeout(timer);
+    opts.signal?.removeEventListener('abort', forward);
   }
 
   if (status !== 200 && status !== 204) {

@@ -76,7 +76,7 @@ export const registerSchema = v.pipe(
     type: v.optional(loginTypeSchema, 'personal'),
     company: optionalText(),
     uen: v.optional(v.union([v.literal(''), uenSchema], 'uen_invalid'), ''),
-    agree: agreeSchema,
+    agree: v.optional(agreeSchema, false),
   }),
   v.forward(
     v.partialCheck([['password'], ['repassword']], (x) => x.password === x.repassword, 'password_mismatch'),
@@ -96,7 +96,7 @@ export const loginSchema = v.object({
   email: emailSchema,
   password: v.pipe(v.string('required'), v.nonEmpty('required'), v.maxLength(140, 'too_long')),
   type: v.optional(loginTypeSchema, 'personal'),
-  agree: agreeSchema,
+  agree: v.optional(agreeSchema, false),
 });
 
 export const resetSchema = v.pipe(

@@ -9,6 +9,12 @@ import type { LoginInfo } from '../../../shared/schemas/auth';
 import type { Lang } from '../../../shared/errors';
 
 const HOUR_MS = 3600_000;
+
+let dummy: { log2n: number; hash: Promise<string> } | null = null;
+function dummyHash(log2n: number): Promise<string> {
+  if (!dummy || dummy.log2n !== log2n) dummy = { log2n, hash: hashPassword('not-a-real-password-0', log2n) };
+  return dummy.hash;
+}
 const RESEND_MS = 60_000;
 
 async function countRecent(deps: Deps, kind: string, ip: string): Promise<number> {
@@ -165,8 +171,12 @@ export async function register(deps: Deps, input: RegisterData, ip: string): Pro
 
 export async function login(deps: Deps, input: { email: string; password: string }): Promise<LoginInfo> {
   const user = await deps.db.selectFrom('users').selectAll().where('email', '=', input.email).executeTakeFirst();
-  // The same answer for an unknown email and a wrong password, so the form does not reveal accounts.
-  if (!user) throw new AppError('login_incorrect');
+  // The same answer, and about the same time, for an unknown email and a wrong password, so the form
+  // does not reveal who has an account.
+  if (!user) {
+    await verifyPassword(input.password, await dummyHash(deps.config.SCRYPT_LOG2_N));
+    throw new AppError('login_incorrect');
+  }
   if (user.disabled) throw new AppError('user_disabled');
   if (user.login_locked) throw new AppError('login_locked');
   if (!(await verifyPassword(input.password, user.password_hash))) {

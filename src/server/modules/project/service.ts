@@ -1,4 +1,4 @@
-import type { Selectable } from 'kysely';
+import { sql, type Selectable, type SqlBool } from 'kysely';
 import type { ProjectsTable } from '../../db/schema';
 import type { DB } from '../../db/connection';
 import type { Tx } from '../../db/tx';
@@ -64,7 +64,10 @@ export async function listProjects(
   if (q.type) query = query.where('type', '=', q.type);
   if (q.q) {
     const like = `%${q.q.replace(/[\\%_]/g, (ch) => '\\' + ch)}%`;
-    query = query.where((eb) => eb.or([eb('name', 'like', like), eb('name_cn', 'like', like), eb('location', 'like', like)]));
+    // SQLite's LIKE has no default escape character: name one, so % and _ typed by the user are literal.
+    query = query.where((eb) =>
+      eb.or(['name', 'name_cn', 'location'].map((col) => sql<SqlBool>`${sql.ref(col)} like ${like} escape '\\'`)),
+    );
   }
   const { total } = await query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
   const rows = await query

@@ -1,0 +1,354 @@
+import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import { Link } from '@tanstack/react-router';
+import { Trans, useLingui } from '@lingui/react/macro';
+import { Countdown } from '../../components/countdown';
+import { showToast } from '../../components/toast';
+import { useOnline } from '../../lib/online';
+import { formatDateTime, formatSgd, formatTons, pick } from '../../lib/format';
+import { FormAlert, PasswordInput } from '../auth/login-page';
+import { useIntentKey } from '../auth/register-page';
+import type { Order } from '../../../shared/schemas/order';
+import type { UserInfo } from '../../../shared/schemas/user';
+import type { WriteOutcome } from './api';
+import { clampTons, finalPayment, orderClock, parseTons, statusDescriptor, statusTone, type TonsBounds } from './order-calc';
+import './orders.css';
+
+// Pieces shared by the buy, book, final payment and sell screens and the orders list.
+
+/** A whole-tons input with − and + buttons, kept within the bounds by the buttons (typing is free, then checked). */
+export function TonsStepper({
+  id,
+  value,
+  onChange,
+  bounds,
+  label,
+  error,
+  hint,
+}: {
+  id: string;
+  value: string;
+  onChange: (text: string) => void;
+  bounds: TonsBounds;
+  label: ReactNode;
+  error?: string;
+  hint?: ReactNode;
+}) {
+  const { t } = useLingui();
+  const n = parseTons(value);
+  const disabled = bounds.max < bounds.min;
+  const step = (delta: number) => onChange(String(clampTons((n ?? bounds.min - delta) + delta, bounds)));
+  const errorId = `${id}-error`;
+  const hintId = `${id}-hint`;
+  return (
+    <div className="field">
+      <label className="field__label" htmlFor={id}>
+        {label}
+      </label>
+      <div className="stepper">
+        <button type="button" className="stepper__btn" onClick={() => step(-1)} disabled={disabled || n === null || n <= bounds.min} aria-label={t`One ton less`} data-testid="tons-minus">
+          −
+        </button>
+        <input
+          id={id}
+          name="tons"
+          data-testid="tons-input"
+          className="input stepper__input"
+          inputMode="numeric"
+          pattern="[0-9]*"
+          autoComplete="off"
+          maxLength={9}
+          value={value}
+          onChange={(e) => onChange(e.target.value.replace(/[^\d]/g, ''))}
+          onBlur={() => n !== null && onChange(String(clampTons(n, bounds)))}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? errorId : hint ? hintId : undefined}
+          disabled={disabled}
+        />
+        <span className="stepper__unit" aria-hidden="true">
+          t
+        </span>
+        <button type="button" className="stepper__btn" onClick={() => step(1)} disabled={disabled || (n !== null && n >= bounds.max)} aria-label={t`One ton more`} data-testid="tons-plus">
+          +
+        </button>
+      </div>
+      {hint && !error && (
+        <p className="field__hint" id={hintId}>
+          {hint}
+        </p>
+      )}
+      {error && (
+        <p className="field__error" id={errorId}>
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}
+
+export type SummaryRow = [label: ReactNode, value: ReactNode, opts?: { strong?: boolean; testId?: string; key: string }];
+
+/** A definition list of amounts: label left, value right; the last (total) row in bold. */
+export function Summary({ rows, label }: { rows: SummaryRow[]; label?: string }) {
+  return (
+    <dl className="summary card" aria-label={label}>
+      {rows.map(([l, v, o], i) => (
+        <div className={o?.strong ? 'summary__row summary__row--strong' : 'summary__row'} key={o?.key ?? i}>
+          <dt>{l}</dt>
+          <dd data-testid={o?.testId}>{v}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+/**
+ * The confirm sheet: what is about to happen, the payment password (the withdrawal password) and the
+ * confirm button. One Idempotency-Key per intent (`intent` without the password, as the server fingerprints
+ * it); a refusal shows the server's message and keeps the sheet open; success closes it with a toast.
+ */
+export function ConfirmSheet({
+  open,
+  onClose,
+  title,
+  children,
+  intent,
+  submit,
+  success,
+  onDone,
+  confirmLabel,
+}: {
+  open: boolean;
+  onClose: () => void;
+  title: ReactNode;
+  children?: ReactNode;
+  intent: Record<string, unknown>;
+  submit: (password: string, key: string) => Promise<WriteOutcome>;
+  success: string;
+  onDone: (order: Order) => void;
+  confirmLabel: ReactNode;
+}) {
+  const { t } = useLingui();
+  const online = useOnline();
+  const ref = useRef<HTMLDialogElement>(null);
+  const titleId = useId();
+  const keyFor = useIntentKey();
+  const [password, setPassword] = useState('');
+  const [error, setError] = useState('');
+  const [busy, setBusy] = useState(false);
+
+  useEffect(() => {
+    const d = ref.current;
+    if (!d) return;
+    if (open && !d.open) {
+      setPassword('');
+      setError('');
+      if (typeof d.showModal === 'function') d.showModal();
+      else d.setAttribute('open', '');
+    } else if (!open && d.open) d.close();
+  }, [open]);
+
+  const confirm = async (e: React.FormEvent) => {
+    e.preventDefault();
+    if (busy || !online) return;
+    if (!password) {
+      setError(t`Enter your payment password.`);
+      document.getElementById('confirm-password')?.focus();
+      return;
+    }
+    setBusy(true);
+    setError('');
+    try {
+      const out = await submit(password, keyFor(intent));
+      if (out.ok && out.order) {
+        showToast(success, 'success');
+        onDone(out.order);
+        onClose();
+        return;
+      }
+      setError(out.msg);
+      if (out.code > 1000) showToast(out.msg, 'error');
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <dialog ref={ref} className="sheet" aria-labelledby={titleId} onClose={onClose} onCancel={onClose} data-testid="confirm-sheet">
+      <form className="sheet__body" onSubmit={(e) => void confirm(e)} noValidate>
+        <div className="sheet__head">
+          <h2 id={titleId} className="sheet__title">
+            {title}
+          </h2>
+          <button type="button" className="sheet__close" onClick={onClose} aria-label={t`Close`}>
+            ×
+          </button>
+        </div>
+        {children}
+        <div className="field">
+          <label className="field__label" htmlFor="confirm-password">
+            <Trans>Payment password</Trans>
+          </label>
+          <PasswordInput
+            id="confirm-password"
+            name="password"
+            testId="payment-password"
+            autoComplete="off"
+            value={password}
+            onChange={setPassword}
+            aria-invalid={error ? true : undefined}
+            aria-describedby={error ? 'confirm-alert' : 'confirm-password-hint'}
+          />
+          {!error && (
+            <p className="field__hint" id="confirm-password-hint">
+              <Trans>Your withdrawal password is also your payment password.</Trans>
+            </p>
+          )}
+        </div>
+        <FormAlert id="confirm-alert" message={error} />
+        <button type="submit" className="btn btn--block" disabled={!online || busy} data-testid="confirm-submit">
+          {!online ? <Trans>Needs a connection</Trans> : busy ? <Trans>Processing…</Trans> : confirmLabel}
+        </button>
+      </form>
+    </dialog>
+  );
+}
+
+/** The primary button of an order form: says why it cannot be used (offline, signed out). */
+export function SubmitButton({ disabled, onClick, children, testId }: { disabled: boolean; onClick: () => void; children: ReactNode; testId: string }) {
+  const online = useOnline();
+  return (
+    <button type="button" className="btn btn--block" disabled={!online || disabled} onClick={onClick} data-testid={testId}>
+      {online ? children : <Trans>Needs a connection</Trans>}
+    </button>
+  );
+}
+
+/** What stops a signed-out visitor or a member without a payment password. null when nothing does. */
+export function AccountGate({ member, info, redirect }: { member: boolean; info: UserInfo | null | undefined; redirect: string }) {
+  if (!member)
+    return (
+      <div className="notice notice--warn order-gate" role="status">
+        <p>
+          <Trans>Log in with a member account to order. Visitors can browse only.</Trans>
+        </p>
+        <Link to="/pages/login/index" search={{ redirect }} className="btn btn--ghost">
+          <Trans>Log in</Trans>
+        </Link>
+      </div>
+    );
+  if (info && info.risk)
+    return (
+      <p className="notice notice--danger order-gate" role="status">
+        <Trans>This account is under risk control and cannot place orders.</Trans>
+      </p>
+    );
+  if (info && !info.has_withdraw_password)
+    return (
+      <div className="notice notice--warn order-gate" role="status">
+        <p>
+          <Trans>Set a withdrawal password first: it is also your payment password.</Trans>
+        </p>
+        <a href="/pages/profile/withdpwd" className="btn btn--ghost">
+          <Trans>Set withdrawal password</Trans>
+        </a>
+      </div>
+    );
+  return null;
+}
+
+export function StatusChip({ order }: { order: Pick<Order, 'side' | 'status'> }) {
+  const { i18n } = useLingui();
+  return (
+    <span className={`order-status order-status--${statusTone[order.status]}`} data-testid="order-status">
+      {i18n._(statusDescriptor(order))}
+    </span>
+  );
+}
+
+/** The countdown an order is waiting on, with what it counts down to. */
+export function OrderClockView({ order, onDone }: { order: Order; onDone?: () => void }) {
+  const clock = orderClock(order);
+  if (!clock) return null;
+  const when = formatDateTime(clock.to);
+  return (
+    <div className={`order-clock order-clock--${clock.kind}`}>
+      <span className="order-clock__label">
+        {clock.kind === 'cycle' ? <Trans>Cycle ends in</Trans> : clock.kind === 'final' ? <Trans>Pay the final balance within</Trans> : <Trans>Proceeds settle in</Trans>}
+      </span>
+      <Countdown to={clock.to} onDone={onDone} className="order-clock__timer" />
+      <span className="order-clock__when muted">{when}</span>
+    </div>
+  );
+}
+
+/** One order as a card: project, number, status, amounts, countdown; pre-sales awaiting payment get a Pay button. */
+export function OrderCard({ order, onPay, onTick }: { order: Order; onPay?: (order: Order) => void; onTick?: () => void }) {
+  const name = pick(order, 'project_name');
+  const created = formatDateTime(order.created_at_ms);
+  const tons = formatTons(order.final_tons ?? order.tons);
+  const price = formatSgd(order.final_unit_price ?? order.unit_price);
+  const presale = order.kind === 'presale';
+  const fp = finalPayment(order);
+  return (
+    <article className="order-card card" data-testid="order-card" data-order-id={order.id} aria-labelledby={`order-${order.id}-name`}>
+      <div className="order-card__top">
+        <span className="order-card__kind muted">
+          {order.kind === 'purchase' ? <Trans>Purchase</Trans> : presale ? <Trans>Pre-sale</Trans> : <Trans>Sell back</Trans>}
+        </span>
+        <StatusChip order={order} />
+      </div>
+      <h3 className="order-card__name" id={`order-${order.id}-name`}>
+        {name}
+      </h3>
+      <p className="order-card__no muted">
+        <Trans>
+          No. {order.order_no} · {created}
+        </Trans>
+      </p>
+      <dl className="order-card__nums">
+        <div>
+          <dt>
+            <Trans>Quantity</Trans>
+          </dt>
+          <dd>{tons}</dd>
+        </div>
+        <div>
+          <dt>
+            <Trans>Unit price</Trans>
+          </dt>
+          <dd>{price}</dd>
+        </div>
+        <div>
+          <dt>{order.side === 'sell' ? <Trans>Proceeds</Trans> : presale ? <Trans>Booking fee</Trans> : <Trans>Total</Trans>}</dt>
+          <dd>{formatSgd(presale ? order.booking_fee : order.total)}</dd>
+        </div>
+      </dl>
+      {presale && order.status === 'pending_final_payment' && (
+        <p className="order-card__due">
+          <Trans>Final payment due: {formatSgd(fp.due)}</Trans>
+        </p>
+      )}
+      {presale && order.status === 'final_payment_expired' && (
+        <p className="notice notice--danger order-card__note">
+          <Trans>Final-payment period expired; the booking fee was forfeited.</Trans>
+        </p>
+      )}
+      {presale && order.status === 'applying' && (
+        <p className="muted order-card__note">
+          <Trans>Booked {formatTons(order.tons)}. Waiting for the platform to allocate the pre-sale.</Trans>
+        </p>
+      )}
+      {order.side === 'sell' && order.status === 'completed' && order.settled_at_ms && (
+        <p className="muted order-card__note">
+          <Trans>Settled to your available balance on {formatDateTime(order.settled_at_ms)}.</Trans>
+        </p>
+      )}
+      <OrderClockView order={order} onDone={onTick} />
+      {onPay && order.status === 'pending_final_payment' && (
+        <button type="button" className="btn btn--block order-card__pay" onClick={() => onPay(order)} data-testid="final-pay-open">
+          <Trans>Pay final balance</Trans>
+        </button>
+      )}
+    </article>
+  );
+}

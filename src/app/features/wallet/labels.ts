@@ -1,0 +1,112 @@
+import { msg } from '@lingui/core/macro';
+import type { MessageDescriptor } from '@lingui/core';
+import type { TopupStatus, WithdrawalStatus } from '../../../shared/schemas/wallet';
+import type { PasswordRule } from './password-rules';
+
+// Labels of the wallet's wire values. Fund log kinds are open-ended (the marketplace adds its own), so an
+// unknown kind reads as a generic "Balance change" rather than a raw identifier.
+
+/** Every fund log kind the server writes today (wallet, lock and marketplace), in filter-chip order. */
+export const FUND_LOG_KINDS = [
+  'topup',
+  'withdrawal_apply',
+  'withdrawal_complete',
+  'withdrawal_refuse',
+  'order_buy',
+  'presale_booking',
+  'presale_final_payment',
+  'presale_refund',
+  'presale_forfeit',
+  'credit_issue',
+  'credit_sell',
+  'sale_settlement',
+  'lock_freeze',
+  'lock_unfreeze',
+] as const;
+export type FundLogKind = (typeof FUND_LOG_KINDS)[number];
+
+export const fundLogKindLabel: Record<FundLogKind, MessageDescriptor> = {
+  topup: msg`Top-up`,
+  withdrawal_apply: msg`Withdrawal applied (held)`,
+  withdrawal_complete: msg`Withdrawal paid out`,
+  withdrawal_refuse: msg`Withdrawal refused (returned)`,
+  order_buy: msg`Project purchase`,
+  presale_booking: msg`Pre-sale booking fee`,
+  presale_final_payment: msg`Pre-sale final payment`,
+  presale_refund: msg`Pre-sale refund`,
+  presale_forfeit: msg`Booking fee forfeited`,
+  credit_issue: msg`Carbon credits issued`,
+  credit_sell: msg`Carbon credits sold`,
+  sale_settlement: msg`Sale proceeds released`,
+  lock_freeze: msg`Frozen after wrong passwords`,
+  lock_unfreeze: msg`Unfrozen by the administrator`,
+};
+
+/** Short labels for the filter chips. */
+export const fundLogKindChip: Record<FundLogKind, MessageDescriptor> = {
+  topup: msg`Top-ups`,
+  withdrawal_apply: msg`Withdrawals`,
+  withdrawal_complete: msg`Paid out`,
+  withdrawal_refuse: msg`Refused`,
+  order_buy: msg`Purchases`,
+  presale_booking: msg`Bookings`,
+  presale_final_payment: msg`Final payments`,
+  presale_refund: msg`Refunds`,
+  presale_forfeit: msg`Forfeits`,
+  credit_issue: msg`Credits issued`,
+  credit_sell: msg`Credits sold`,
+  sale_settlement: msg`Settlements`,
+  lock_freeze: msg`Freezes`,
+  lock_unfreeze: msg`Unfreezes`,
+};
+
+export const unknownKindLabel = msg`Balance change`;
+
+export function isFundLogKind(kind: string): kind is FundLogKind {
+  return (FUND_LOG_KINDS as readonly string[]).includes(kind);
+}
+
+export function kindLabel(kind: string): MessageDescriptor {
+  return isFundLogKind(kind) ? fundLogKindLabel[kind] : unknownKindLabel;
+}
+
+export const FUND_ACCOUNTS = ['available', 'frozen', 'presale', 'unavailable', 'credits'] as const;
+export type FundAccount = (typeof FUND_ACCOUNTS)[number];
+
+export const accountLabel: Record<FundAccount, MessageDescriptor> = {
+  available: msg`Available`,
+  frozen: msg`Frozen`,
+  presale: msg`Pre-sale`,
+  unavailable: msg`Unavailable`,
+  credits: msg`Carbon credits`,
+};
+
+export function accountNameLabel(name: string): MessageDescriptor {
+  return (FUND_ACCOUNTS as readonly string[]).includes(name) ? accountLabel[name as FundAccount] : msg`Other balance`;
+}
+
+export const topupStatusLabel: Record<TopupStatus, MessageDescriptor> = {
+  pending: msg`Pending`,
+  credited: msg`Credited`,
+  rejected: msg`Rejected`,
+};
+
+export const withdrawalStatusLabel: Record<WithdrawalStatus, MessageDescriptor> = {
+  processing: msg`Processing`,
+  refused: msg`Refused`,
+  completed: msg`Completed`,
+};
+
+export const topupMethodLabel: Record<'paynow' | 'bank', MessageDescriptor> = {
+  paynow: msg`PayNow`,
+  bank: msg`Bank transfer`,
+};
+
+/** The length rule carries its number, so the checklist words it itself. */
+export const passwordRuleLabel: Record<Exclude<PasswordRule, 'length'>, MessageDescriptor> = {
+  digit: msg`A digit (0–9)`,
+  upper: msg`An uppercase letter (A–Z)`,
+  lower: msg`A lowercase letter (a–z)`,
+  special: msg`A special character (e.g. ! @ # $)`,
+  differs: msg`Not the same as your login password`,
+};
