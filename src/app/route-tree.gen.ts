@@ -22,7 +22,13 @@ import { Route as PagesLoginResetRouteImport } from './routes/pages/login/reset'
 import { Route as PagesNewsInfoRouteImport } from './routes/pages/news/info'
 import { Route as PagesOtherPrivacyRouteImport } from './routes/pages/other/privacy'
 import { Route as PagesOtherProtocolRouteImport } from './routes/pages/other/protocol'
+import { Route as PagesProfileMembershipRouteImport } from './routes/pages/profile/membership'
+import { Route as PagesProfileOrderRouteImport } from './routes/pages/profile/order'
 import { Route as PagesProfileSettingRouteImport } from './routes/pages/profile/setting'
+import { Route as PagesProfileTonsRouteImport } from './routes/pages/profile/tons'
+import { Route as PagesProjectDpresaleRouteImport } from './routes/pages/project/dpresale'
+import { Route as PagesProjectDprojectRouteImport } from './routes/pages/project/dproject'
+import { Route as PagesProjectDsellRouteImport } from './routes/pages/project/dsell'
 import { Route as PagesProjectInfoRouteImport } from './routes/pages/project/info'
 import { Route as PagesProjectProjectRouteImport } from './routes/pages/project/project'
 
@@ -98,9 +104,39 @@ const PagesOtherProtocolRoute = PagesOtherProtocolRouteImport.update({
   path: '/pages/other/protocol',
   getParentRoute: () => rootRouteImport,
 } as any)
+const PagesProfileMembershipRoute = PagesProfileMembershipRouteImport.update({
+  id: '/pages/profile/membership',
+  path: '/pages/profile/membership',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const PagesProfileOrderRoute = PagesProfileOrderRouteImport.update({
+  id: '/pages/profile/order',
+  path: '/pages/profile/order',
+  getParentRoute: () => rootRouteImport,
+} as any)
 const PagesProfileSettingRoute = PagesProfileSettingRouteImport.update({
   id: '/pages/profile/setting',
   path: '/pages/profile/setting',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const PagesProfileTonsRoute = PagesProfileTonsRouteImport.update({
+  id: '/pages/profile/tons',
+  path: '/pages/profile/tons',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const PagesProjectDpresaleRoute = PagesProjectDpresaleRouteImport.update({
+  id: '/pages/project/dpresale',
+  path: '/pages/project/dpresale',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const PagesProjectDprojectRoute = PagesProjectDprojectRouteImport.update({
+  id: '/pages/project/dproject',
+  path: '/pages/project/dproject',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const PagesProjectDsellRoute = PagesProjectDsellRouteImport.update({
+  id: '/pages/project/dsell',
+  path: '/pages/project/dsell',
   getParentRoute: () => rootRouteImport,
 } as any)
 const PagesProjectInfoRoute = PagesProjectInfoRouteImport.update({
@@ -126,7 +162,13 @@ export interface FileRoutesByFullPath {
   '/pages/other/privacy': typeof PagesOtherPrivacyRoute
   '/pages/other/protocol': typeof PagesOtherProtocolRoute
   '/pages/profile/index': typeof PagesProfileChar91indexChar93Route
+  '/pages/profile/membership': typeof PagesProfileMembershipRoute
+  '/pages/profile/order': typeof PagesProfileOrderRoute
   '/pages/profile/setting': typeof PagesProfileSettingRoute
+  '/pages/profile/tons': typeof PagesProfileTonsRoute
+  '/pages/project/dpresale': typeof PagesProjectDpresaleRoute
+  '/pages/project/dproject': typeof PagesProjectDprojectRoute
+  '/pages/project/dsell': typeof PagesProjectDsellRoute
   '/pages/project/index': typeof PagesProjectChar91indexChar93Route
   '/pages/project/info': typeof PagesProjectInfoRoute
   '/pages/project/project': typeof PagesProjectProjectRoute
@@ -144,7 +186,13 @@ export interface FileRoutesByTo {
   '/pages/other/privacy': typeof PagesOtherPrivacyRoute
   '/pages/other/protocol': typeof PagesOtherProtocolRoute
   '/pages/profile/index': typeof PagesProfileChar91indexChar93Route
+  '/pages/profile/membership': typeof PagesProfileMembershipRoute
+  '/pages/profile/order': typeof PagesProfileOrderRoute
   '/pages/profile/setting': typeof PagesProfileSettingRoute
+  '/pages/profile/tons': typeof PagesProfileTonsRoute
+  '/pages/project/dpresale': typeof PagesProjectDpresaleRoute
+  '/pages/project/dproject': typeof PagesProjectDprojectRoute
+  '/pages/project/dsell': typeof PagesProjectDsellRoute
   '/pages/project/index': typeof PagesProjectChar91indexChar93Route
   '/pages/project/info': typeof PagesProjectInfoRoute
   '/pages/project/project': typeof PagesProjectProjectRoute
@@ -163,7 +211,13 @@ export interface FileRoutesById {
   '/pages/other/privacy': typeof PagesOtherPrivacyRoute
   '/pages/other/protocol': typeof PagesOtherProtocolRoute
   '/pages/profile/index': typeof PagesProfileChar91indexChar93Route
+  '/pages/profile/membership': typeof PagesProfileMembershipRoute
+  '/pages/profile/order': typeof PagesProfileOrderRoute
   '/pages/profile/setting': typeof PagesProfileSettingRoute
+  '/pages/profile/tons': typeof PagesProfileTonsRoute
+  '/pages/project/dpresale': typeof PagesProjectDpresaleRoute
+  '/pages/project/dproject': typeof PagesProjectDprojectRoute
+  '/pages/project/dsell': typeof PagesProjectDsellRoute
   '/pages/project/index': typeof PagesProjectChar91indexChar93Route
   '/pages/project/info': typeof PagesProjectInfoRoute
   '/pages/project/project': typeof PagesProjectProjectRoute
@@ -183,7 +237,13 @@ export interface FileRouteTypes {
     | '/pages/other/privacy'
     | '/pages/other/protocol'
     | '/pages/profile/index'
+    | '/pages/profile/membership'
+    | '/pages/profile/order'
     | '/pages/profile/setting'
+    | '/pages/profile/tons'
+    | '/pages/project/dpresale'
+    | '/pages/project/dproject'
+    | '/pages/project/dsell'
     | '/pages/project/index'
     | '/pages/project/info'
     | '/pages/project/project'
@@ -201,7 +261,13 @@ export interface FileRouteTypes {
     | '/pages/other/privacy'
     | '/pages/other/protocol'
     | '/pages/profile/index'
+    | '/pages/profile/membership'
+    | '/pages/profile/order'
     | '/pages/profile/setting'
+    | '/pages/profile/tons'
+    | '/pages/project/dpresale'
+    | '/pages/project/dproject'
+    | '/pages/project/dsell'
     | '/pages/project/index'
     | '/pages/project/info'
     | '/pages/project/project'
@@ -219,7 +285,13 @@ export interface FileRouteTypes {
     | '/pages/other/privacy'
     | '/pages/other/protocol'
     | '/pages/profile/index'
+    | '/pages/profile/membership'
+    | '/pages/profile/order'
     | '/pages/profile/setting'
+    | '/pages/profile/tons'
+    | '/pages/project/dpresale'
+    | '/pages/project/dproject'
+    | '/pages/project/dsell'
     | '/pages/project/index'
     | '/pages/project/info'
     | '/pages/project/project'
@@ -238,7 +310,13 @@ export interface RootRouteChildren {
   PagesOtherPrivacyRoute: typeof PagesOtherPrivacyRoute
   PagesOtherProtocolRoute: typeof PagesOtherProtocolRoute
   PagesProfileChar91indexChar93Route: typeof PagesProfileChar91indexChar93Route
+  PagesProfileMembershipRoute: typeof PagesProfileMembershipRoute
+  PagesProfileOrderRoute: typeof PagesProfileOrderRoute
   PagesProfileSettingRoute: typeof PagesProfileSettingRoute
+  PagesProfileTonsRoute: typeof PagesProfileTonsRoute
+  PagesProjectDpresaleRoute: typeof PagesProjectDpresaleRoute
+  PagesProjectDprojectRoute: typeof PagesProjectDprojectRoute
+  PagesProjectDsellRoute: typeof PagesProjectDsellRoute
   PagesProjectChar91indexChar93Route: typeof PagesProjectChar91indexChar93Route
   PagesProjectInfoRoute: typeof PagesProjectInfoRoute
   PagesProjectProjectRoute: typeof PagesProjectProjectRoute
@@ -338,11 +416,53 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof PagesOtherProtocolRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/pages/profile/membership': {
+      id: '/pages/profile/membership'
+      path: '/pages/profile/membership'
+      fullPath: '/pages/profile/membership'
+      preLoaderRoute: typeof PagesProfileMembershipRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/pages/profile/order': {
+      id: '/pages/profile/order'
+      path: '/pages/profile/order'
+      fullPath: '/pages/profile/order'
+      preLoaderRoute: typeof PagesProfileOrderRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/pages/profile/setting': {
       id: '/pages/profile/setting'
       path: '/pages/profile/setting'
       fullPath: '/pages/profile/setting'
       preLoaderRoute: typeof PagesProfileSettingRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/pages/profile/tons': {
+      id: '/pages/profile/tons'
+      path: '/pages/profile/tons'
+      fullPath: '/pages/profile/tons'
+      preLoaderRoute: typeof PagesProfileTonsRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/pages/project/dpresale': {
+      id: '/pages/project/dpresale'
+      path: '/pages/project/dpresale'
+      fullPath: '/pages/project/dpresale'
+      preLoaderRoute: typeof PagesProjectDpresaleRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/pages/project/dproject': {
+      id: '/pages/project/dproject'
+      path: '/pages/project/dproject'
+      fullPath: '/pages/project/dproject'
+      preLoaderRoute: typeof PagesProjectDprojectRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/pages/project/dsell': {
+      id: '/pages/project/dsell'
+      path: '/pages/project/dsell'
+      fullPath: '/pages/project/dsell'
+      preLoaderRoute: typeof PagesProjectDsellRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/pages/project/info': {
@@ -374,7 +494,13 @@ const rootRouteChildren: RootRouteChildren = {
   PagesOtherPrivacyRoute: PagesOtherPrivacyRoute,
   PagesOtherProtocolRoute: PagesOtherProtocolRoute,
   PagesProfileChar91indexChar93Route: PagesProfileChar91indexChar93Route,
+  PagesProfileMembershipRoute: PagesProfileMembershipRoute,
+  PagesProfileOrderRoute: PagesProfileOrderRoute,
   PagesProfileSettingRoute: PagesProfileSettingRoute,
+  PagesProfileTonsRoute: PagesProfileTonsRoute,
+  PagesProjectDpresaleRoute: PagesProjectDpresaleRoute,
+  PagesProjectDprojectRoute: PagesProjectDprojectRoute,
+  PagesProjectDsellRoute: PagesProjectDsellRoute,
   PagesProjectChar91indexChar93Route: PagesProjectChar91indexChar93Route,
   PagesProjectInfoRoute: PagesProjectInfoRoute,
   PagesProjectProjectRoute: PagesProjectProjectRoute,

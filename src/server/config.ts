@@ -40,6 +40,7 @@ const envSchema = v.object({
   APP_VERSION: v.optional(v.string(), '1.0.0'),
   SOCKET_HOST: v.optional(v.pipe(v.string(), v.regex(/^wss?:\/\/[^\s]+$/, 'must be a ws:// or wss:// URL'))),
   SEED_DEMO: bool(true),
+  TRUST_PROXY: bool(false),
   REGISTRATION_OPEN: bool(true),
   REGISTRATIONS_PER_IP_PER_HOUR: int(10, 1),
   CODES_PER_IP_PER_HOUR: int(20, 1),

@@ -68,7 +68,13 @@ export async function body<S extends v.GenericSchema>(c: Context<AppEnv>, schema
   return parse(schema, await input(c));
 }
 
+/** The caller's address for rate limits. Behind a reverse proxy (TRUST_PROXY=true) the first address
+ *  of X-Forwarded-For, otherwise the socket's peer. */
 export function clientIp(c: Context<AppEnv>): string {
+  if (c.get('deps').config.TRUST_PROXY) {
+    const forwarded = c.req.header('x-forwarded-for')?.split(',')[0]?.trim();
+    if (forwarded) return forwarded;
+  }
   const env = c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined;
   return env?.incoming?.socket?.remoteAddress ?? 'unknown';
 }

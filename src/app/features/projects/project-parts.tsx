@@ -1,5 +1,5 @@
-import { useCallback, useEffect, useState, type MouseEvent, type ReactNode } from 'react';
-import { Link, useRouter } from '@tanstack/react-router';
+import { useCallback, useEffect, useState, type ReactNode } from 'react';
+import { Link } from '@tanstack/react-router';
 import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import { useLiveQuery } from 'dexie-react-hooks';
 import { db } from '../../lib/db';
@@ -275,28 +275,25 @@ export function ProjectIntro({ project }: { project: Project }) {
 }
 
 /**
- * The primary action: buy (in progress) or book (pre-sale). The order screens come with a later issue, so the
- * link is built as an href; it is disabled, with the reason shown, when the project cannot be joined or offline.
+ * The primary action: buy (in progress) or book (pre-sale, while its booking window before the selling time is
+ * open). Disabled, with the reason shown, when the project cannot be joined now or the device is offline.
  */
 export function ProjectAction({ project }: { project: Project }) {
   const { t, i18n } = useLingui();
   const online = useOnline();
-  const router = useRouter();
   const presale = project.status === 'presale';
   const label = presale ? t`Book pre-sale` : t`Buy by the ton`;
-  const reason = project.join_block
-    ? i18n._(joinBlockLabel[project.join_block])
-    : project.status !== 'presale' && project.status !== 'in_progress'
+  // A pre-sale is "not started" for buying, but that is exactly when it takes bookings.
+  const block = presale && project.join_block === 'not_started' ? null : project.join_block;
+  const reason = block
+    ? i18n._(joinBlockLabel[block])
+    : !presale && project.status !== 'in_progress'
       ? i18n._(statusLabel[project.status])
-      : !online
-        ? t`You are offline. Ordering needs a connection.`
-        : null;
-  const href = `/pages/project/${presale ? 'dpresale' : 'dproject'}?id=${project.id}`;
-  const go = (e: MouseEvent<HTMLAnchorElement>) => {
-    if (e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
-    e.preventDefault();
-    void router.navigate({ href });
-  };
+      : presale && project.presale_price === null
+        ? t`Booking is not open for this project.`
+        : !online
+          ? t`You are offline. Ordering needs a connection.`
+          : null;
   return (
     <div className="action-bar">
       {reason && (
@@ -309,9 +306,14 @@ export function ProjectAction({ project }: { project: Project }) {
           {label}
         </button>
       ) : (
-        <a className="btn btn--block" href={href} onClick={go} data-testid="project-action">
+        <Link
+          to={presale ? '/pages/project/dpresale' : '/pages/project/dproject'}
+          search={{ id: project.id }}
+          className="btn btn--block"
+          data-testid="project-action"
+        >
           {label}
-        </a>
+        </Link>
       )}
     </div>
   );

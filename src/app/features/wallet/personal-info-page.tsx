@@ -1,0 +1,90 @@
+import { useEffect, useRef } from 'react';
+import { Trans, useLingui } from '@lingui/react/macro';
+import { showToast } from '../../components/toast';
+import { useSchemaForm } from '../../lib/form';
+import { updateLoginInfo } from '../../lib/storage';
+import { localeToWire, type Locale } from '../../../shared/api';
+import { profileSchema } from '../../../shared/schemas/wallet';
+import { Field, FormAlert } from '../auth/login-page';
+import { refreshUserInfo, saveProfile, useUserInfo } from './api';
+import { SubmitButton, WalletPage, useWrite } from './wallet-parts';
+
+// /pages/profile/profile: personal information. The registered name (first + last) is what the bank or
+// PayNow holder name is checked against, so it is filled in here before an account can be bound.
+
+const FORM = 'profile';
+
+export function PersonalInfoPage() {
+  const { t } = useLingui();
+  return (
+    <WalletPage title={t`Personal information`}>
+      <PersonalInfoForm />
+    </WalletPage>
+  );
+}
+
+function PersonalInfoForm() {
+  const { t, i18n } = useLingui();
+  const lang = localeToWire(i18n.locale as Locale);
+  const { info } = useUserInfo();
+  const form = useSchemaForm(FORM, profileSchema, { first_name: '', last_name: '', mobile: '', ic_number: '' }, lang);
+  const write = useWrite(saveProfile);
+  const filled = useRef(false);
+  const { values, set, setValues, errors, a11y } = form;
+
+  // Fill the form once with what the server has (the user may already have typed: do not overwrite then).
+  useEffect(() => {
+    if (!info || filled.current) return;
+    filled.current = true;
+    setValues((old) => ({
+      first_name: old.first_name || info.first_name,
+      last_name: old.last_name || info.last_name,
+      mobile: old.mobile || info.mobile,
+      ic_number: old.ic_number || info.ic_number,
+    }));
+  }, [info, setValues]);
+
+  const onSubmit = async (e: React.FormEvent) => {
+    e.preventDefault();
+    const input = form.check();
+    if (!input) return;
+    const res = await write.run(input);
+    if (res?.code === 0 && res.data) {
+      updateLoginInfo({ realname: res.data.realname, mobile: res.data.mobile });
+      showToast(t`Personal information saved.`, 'success');
+      void refreshUserInfo();
+    }
+  };
+
+  return (
+    <div className="section">
+      <p className="notice wallet-notice">
+        <Trans>Use your name exactly as your bank shows it: withdrawals go only to an account in this name.</Trans>
+      </p>
+      <form className="card wallet-card" onSubmit={onSubmit} noValidate>
+        {info && (
+          <div className="field">
+            <span className="field__label">
+              <Trans>Email</Trans>
+            </span>
+            <p className="wallet-readonly">{info.email}</p>
+          </div>
+        )}
+        <Field label={t`First name`} name="first_name" form={FORM} errors={errors}>
+          <input {...a11y('first_name')} data-testid="profile-first-name" className="input" autoComplete="given-name" maxLength={60} value={values.first_name} onChange={(e) => set('first_name', e.target.value)} />
+        </Field>
+        <Field label={t`Last name`} name="last_name" form={FORM} errors={errors}>
+          <input {...a11y('last_name')} data-testid="profile-last-name" className="input" autoComplete="family-name" maxLength={60} value={values.last_name} onChange={(e) => set('last_name', e.target.value)} />
+        </Field>
+        <Field label={t`Mobile number`} name="mobile" form={FORM} errors={errors} hint={t`8 digits, e.g. 91234567`}>
+          <input {...a11y('mobile')} data-testid="profile-mobile" className="input" type="tel" inputMode="numeric" autoComplete="tel-national" maxLength={8} value={values.mobile} onChange={(e) => set('mobile', e.target.value.replace(/\D/g, ''))} />
+        </Field>
+        <Field label={t`IC number`} name="ic_number" form={FORM} errors={errors} hint={t`A capital letter, 7 digits and a capital letter, e.g. S1234567D`}>
+          <input {...a11y('ic_number')} data-testid="profile-ic" className="input" autoCapitalize="characters" autoComplete="off" maxLength={9} value={values.ic_number} onChange={(e) => set('ic_number', e.target.value.toUpperCase())} />
+        </Field>
+        <SubmitButton busy={write.busy} label={<Trans>Save</Trans>} busyLabel={<Trans>Saving…</Trans>} testId="profile-submit" />
+        <FormAlert id="profile-alert" message={write.error} />
+      </form>
+    </div>
+  );
+}

@@ -1,0 +1,122 @@
+import { Trans, useLingui } from '@lingui/react/macro';
+import { InfiniteList } from '../../components/infinite-list';
+import { formatDateTime, formatSgd } from '../../lib/format';
+import type { TopupRecord, WithdrawalRecord } from '../../../shared/schemas/wallet';
+import { topupMethodLabel, topupStatusLabel, withdrawalStatusLabel } from './labels';
+import { StatusChip } from './wallet-parts';
+
+// The top-up and withdrawal record lists (newest first, paged as the end of the list comes near).
+
+interface ListState<T> {
+  items: T[];
+  total: number | null;
+  loading: boolean;
+  error: string;
+  hasMore: boolean;
+  loadMore: () => void;
+}
+
+export function TopupList({ list }: { list: ListState<TopupRecord> }) {
+  const { i18n } = useLingui();
+  return (
+    <RecordList list={list} empty={<Trans>No top-ups yet.</Trans>}>
+      <ul className="records" data-testid="topup-records">
+        {list.items.map((r) => (
+          <li key={r.id} className="record card" data-testid="topup-record" data-id={r.id}>
+            <div className="record__head">
+              <span className="record__amount">{formatSgd(r.amount)}</span>
+              <StatusChip status={r.status}>{i18n._(topupStatusLabel[r.status])}</StatusChip>
+            </div>
+            <p className="record__meta">
+              {i18n._(topupMethodLabel[r.method])} · <Trans>Ref</Trans> <span className="mono">{r.reference}</span>
+            </p>
+            <p className="record__meta">
+              <Trans>Requested {formatDateTime(r.created_at_ms)}</Trans>
+              {r.decided_at_ms !== null && (
+                <>
+                  {' · '}
+                  {r.status === 'credited' ? <Trans>Credited {formatDateTime(r.decided_at_ms)}</Trans> : <Trans>Decided {formatDateTime(r.decided_at_ms)}</Trans>}
+                </>
+              )}
+            </p>
+            {r.status === 'pending' && (
+              <p className="record__note">
+                <Trans>We credit it once the transfer with this reference arrives.</Trans>
+              </p>
+            )}
+            {r.status === 'rejected' && r.note && (
+              <p className="record__note record__note--bad">
+                <Trans>Reason: {r.note}</Trans>
+              </p>
+            )}
+          </li>
+        ))}
+      </ul>
+    </RecordList>
+  );
+}
+
+export function WithdrawalList({ list }: { list: ListState<WithdrawalRecord> }) {
+  const { i18n } = useLingui();
+  return (
+    <RecordList list={list} empty={<Trans>No withdrawals yet.</Trans>}>
+      <ul className="records" data-testid="withdrawal-records">
+        {list.items.map((r) => (
+          <li key={r.id} className="record card" data-testid="withdrawal-record" data-id={r.id}>
+            <div className="record__head">
+              <span className="record__amount">{formatSgd(r.amount)}</span>
+              <StatusChip status={r.status}>{i18n._(withdrawalStatusLabel[r.status])}</StatusChip>
+            </div>
+            <p className="record__meta">
+              <Trans>
+                Fee {formatSgd(r.fee)} · Total {formatSgd(r.total)}
+              </Trans>
+            </p>
+            <p className="record__meta">
+              <Trans>To</Trans>{' '}
+              {r.method === 'paynow' ? (
+                <span className="mono">PayNow {r.paynow}</span>
+              ) : (
+                <>
+                  {r.bank_name} <span className="mono">{r.account_no}</span>
+                </>
+              )}{' '}
+              · {r.holder_name}
+            </p>
+            <p className="record__meta">
+              <Trans>Applied {formatDateTime(r.created_at_ms)}</Trans>
+              {r.decided_at_ms !== null && (
+                <>
+                  {' · '}
+                  {r.status === 'completed' ? <Trans>Paid {formatDateTime(r.decided_at_ms)}</Trans> : <Trans>Decided {formatDateTime(r.decided_at_ms)}</Trans>}
+                </>
+              )}
+            </p>
+            {r.status === 'processing' && (
+              <p className="record__note">
+                <Trans>The amount and fee are held in your frozen balance until the transfer is made.</Trans>
+              </p>
+            )}
+            {r.status === 'refused' && (
+              <p className="record__note record__note--bad">
+                {r.note ? <Trans>Refused: {r.note}. The amount and fee are back in your available balance.</Trans> : <Trans>Refused. The amount and fee are back in your available balance.</Trans>}
+              </p>
+            )}
+          </li>
+        ))}
+      </ul>
+    </RecordList>
+  );
+}
+
+function RecordList<T>({ list, empty, children }: { list: ListState<T>; empty: React.ReactNode; children: React.ReactNode }) {
+  const notLoaded = list.total === null;
+  return (
+    <>
+      {notLoaded && list.error && <p className="notice notice--warn wallet-notice">{list.error}</p>}
+      <InfiniteList hasMore={list.hasMore} loading={list.loading} onLoadMore={list.loadMore} isEmpty={!notLoaded && list.items.length === 0} empty={<p className="empty">{empty}</p>}>
+        {children}
+      </InfiniteList>
+    </>
+  );
+}

@@ -1,0 +1,87 @@
+import { Trans, useLingui } from '@lingui/react/macro';
+import { useRouter } from '@tanstack/react-router';
+import { showToast } from '../../components/toast';
+import { useSchemaForm } from '../../lib/form';
+import { localeToWire, type Locale } from '../../../shared/api';
+import { withdrawPasswordSetSchema } from '../../../shared/schemas/wallet';
+import { Field, FormAlert, PasswordInput } from '../auth/login-page';
+import { refreshUserInfo, setWithdrawPassword, useUserInfo } from './api';
+import { WITHDRAW_PASSWORD_MIN, withdrawPasswordRules } from './password-rules';
+import { PasswordChecklist, SubmitButton, WalletPage, useWrite } from './wallet-parts';
+
+// /pages/profile/withdpwd: set or change the withdrawal password (also the payment password of orders).
+// Rules (SPEC 5, DECISIONS "Accounts"): >= 10 characters with a digit, upper, lower and a special character;
+// not the login password; the login password proves it is the user.
+
+const FORM = 'withdpwd';
+
+export function WithdrawPasswordPage() {
+  const { t } = useLingui();
+  return (
+    <WalletPage title={t`Withdrawal password`}>
+      <WithdrawPasswordForm />
+    </WalletPage>
+  );
+}
+
+function WithdrawPasswordForm() {
+  const { t, i18n } = useLingui();
+  const router = useRouter();
+  const lang = localeToWire(i18n.locale as Locale);
+  const { info } = useUserInfo();
+  const form = useSchemaForm(FORM, withdrawPasswordSetSchema, { password: '', repassword: '', login_password: '' }, lang);
+  const write = useWrite(setWithdrawPassword);
+  const { values, set, setValues, errors, a11y } = form;
+  const rules = withdrawPasswordRules(values.password, values.login_password);
+  const hasOne = info?.has_withdraw_password === true;
+
+  const onSubmit = async (e: React.FormEvent) => {
+    e.preventDefault();
+    const input = form.check();
+    if (!input) return;
+    const res = await write.run(input);
+    if (res?.code === 0) {
+      setValues({ password: '', repassword: '', login_password: '' });
+      showToast(hasOne ? t`Withdrawal password changed.` : t`Withdrawal password set.`, 'success');
+      void refreshUserInfo();
+      if (window.history.length > 1) router.history.back();
+    }
+  };
+
+  return (
+    <div className="section">
+      {info?.locked && (
+        <p className="notice notice--warn wallet-notice" role="status">
+          <Trans>Withdrawals are locked after repeated wrong withdrawal passwords. Please contact the administrator to unlock your account.</Trans>
+        </p>
+      )}
+      <p className="notice wallet-notice">
+        {hasOne ? (
+          <Trans>You have a withdrawal password. Enter a new one to change it.</Trans>
+        ) : (
+          <Trans>Set a withdrawal password. You will need it to withdraw and to pay for orders.</Trans>
+        )}
+      </p>
+      <form className="card wallet-card" onSubmit={onSubmit} noValidate>
+        <Field label={hasOne ? t`New withdrawal password` : t`Withdrawal password`} name="password" form={FORM} errors={errors}>
+          <PasswordInput {...a11y('password')} testId="withdpwd-password" autoComplete="new-password" value={values.password} onChange={(v) => set('password', v)} />
+        </Field>
+        <PasswordChecklist id={`${FORM}-rules`} rules={rules} min={WITHDRAW_PASSWORD_MIN} />
+        <Field label={t`Repeat withdrawal password`} name="repassword" form={FORM} errors={errors}>
+          <PasswordInput {...a11y('repassword')} testId="withdpwd-repassword" autoComplete="new-password" value={values.repassword} onChange={(v) => set('repassword', v)} />
+        </Field>
+        <Field label={t`Login password`} name="login_password" form={FORM} errors={errors} hint={t`To confirm it is you. Five wrong login passwords lock your login.`}>
+          <PasswordInput {...a11y('login_password')} testId="withdpwd-login-password" autoComplete="current-password" value={values.login_password} onChange={(v) => set('login_password', v)} />
+        </Field>
+        <SubmitButton
+          busy={write.busy}
+          label={hasOne ? <Trans>Change withdrawal password</Trans> : <Trans>Set withdrawal password</Trans>}
+          busyLabel={<Trans>Saving…</Trans>}
+          testId="withdpwd-submit"
+          disabled={info?.locked === true}
+        />
+        <FormAlert id="withdpwd-alert" message={write.error} />
+      </form>
+    </div>
+  );
+}
