@@ -22,10 +22,18 @@ import { Route as PagesLoginResetRouteImport } from './routes/pages/login/reset'
 import { Route as PagesNewsInfoRouteImport } from './routes/pages/news/info'
 import { Route as PagesOtherPrivacyRouteImport } from './routes/pages/other/privacy'
 import { Route as PagesOtherProtocolRouteImport } from './routes/pages/other/protocol'
+import { Route as PagesProfileApplyRouteImport } from './routes/pages/profile/apply'
+import { Route as PagesProfileCardRouteImport } from './routes/pages/profile/card'
+import { Route as PagesProfileFundlogsRouteImport } from './routes/pages/profile/fundlogs'
+import { Route as PagesProfileLoginpwdRouteImport } from './routes/pages/profile/loginpwd'
 import { Route as PagesProfileMembershipRouteImport } from './routes/pages/profile/membership'
 import { Route as PagesProfileOrderRouteImport } from './routes/pages/profile/order'
+import { Route as PagesProfileProfileRouteImport } from './routes/pages/profile/profile'
 import { Route as PagesProfileSettingRouteImport } from './routes/pages/profile/setting'
 import { Route as PagesProfileTonsRouteImport } from './routes/pages/profile/tons'
+import { Route as PagesProfileTopupRouteImport } from './routes/pages/profile/topup'
+import { Route as PagesProfileWithdpwdRouteImport } from './routes/pages/profile/withdpwd'
+import { Route as PagesProfileWithdrawRouteImport } from './routes/pages/profile/withdraw'
 import { Route as PagesProjectDpresaleRouteImport } from './routes/pages/project/dpresale'
 import { Route as PagesProjectDprojectRouteImport } from './routes/pages/project/dproject'
 import { Route as PagesProjectDsellRouteImport } from './routes/pages/project/dsell'
@@ -104,6 +112,26 @@ const PagesOtherProtocolRoute = PagesOtherProtocolRouteImport.update({
   path: '/pages/other/protocol',
   getParentRoute: () => rootRouteImport,
 } as any)
+const PagesProfileApplyRoute = PagesProfileApplyRouteImport.update({
+  id: '/pages/profile/apply',
+  path: '/pages/profile/apply',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const PagesProfileCardRoute = PagesProfileCardRouteImport.update({
+  id: '/pages/profile/card',
+  path: '/pages/profile/card',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const PagesProfileFundlogsRoute = PagesProfileFundlogsRouteImport.update({
+  id: '/pages/profile/fundlogs',
+  path: '/pages/profile/fundlogs',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const PagesProfileLoginpwdRoute = PagesProfileLoginpwdRouteImport.update({
+  id: '/pages/profile/loginpwd',
+  path: '/pages/profile/loginpwd',
+  getParentRoute: () => rootRouteImport,
+} as any)
 const PagesProfileMembershipRoute = PagesProfileMembershipRouteImport.update({
   id: '/pages/profile/membership',
   path: '/pages/profile/membership',
@@ -114,6 +142,11 @@ const PagesProfileOrderRoute = PagesProfileOrderRouteImport.update({
   path: '/pages/profile/order',
   getParentRoute: () => rootRouteImport,
 } as any)
+const PagesProfileProfileRoute = PagesProfileProfileRouteImport.update({
+  id: '/pages/profile/profile',
+  path: '/pages/profile/profile',
+  getParentRoute: () => rootRouteImport,
+} as any)
 const PagesProfileSettingRoute = PagesProfileSettingRouteImport.update({
   id: '/pages/profile/setting',
   path: '/pages/profile/setting',
@@ -122,6 +155,21 @@ const PagesProfileSettingRoute = PagesProfileSettingRouteImport.update({
 const PagesProfileTonsRoute = PagesProfileTonsRouteImport.update({
   id: '/pages/profile/tons',
   path: '/pages/profile/tons',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const PagesProfileTopupRoute = PagesProfileTopupRouteImport.update({
+  id: '/pages/profile/topup',
+  path: '/pages/profile/topup',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const PagesProfileWithdpwdRoute = PagesProfileWithdpwdRouteImport.update({
+  id: '/pages/profile/withdpwd',
+  path: '/pages/profile/withdpwd',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const PagesProfileWithdrawRoute = PagesProfileWithdrawRouteImport.update({
+  id: '/pages/profile/withdraw',
+  path: '/pages/profile/withdraw',
   getParentRoute: () => rootRouteImport,
 } as any)
 const PagesProjectDpresaleRoute = PagesProjectDpresaleRouteImport.update({
@@ -161,11 +209,19 @@ export interface FileRoutesByFullPath {
   '/pages/news/info': typeof PagesNewsInfoRoute
   '/pages/other/privacy': typeof PagesOtherPrivacyRoute
   '/pages/other/protocol': typeof PagesOtherProtocolRoute
+  '/pages/profile/apply': typeof PagesProfileApplyRoute
+  '/pages/profile/card': typeof PagesProfileCardRoute
+  '/pages/profile/fundlogs': typeof PagesProfileFundlogsRoute
   '/pages/profile/index': typeof PagesProfileChar91indexChar93Route
+  '/pages/profile/loginpwd': typeof PagesProfileLoginpwdRoute
   '/pages/profile/membership': typeof PagesProfileMembershipRoute
   '/pages/profile/order': typeof PagesProfileOrderRoute
+  '/pages/profile/profile': typeof PagesProfileProfileRoute
   '/pages/profile/setting': typeof PagesProfileSettingRoute
   '/pages/profile/tons': typeof PagesProfileTonsRoute
+  '/pages/profile/topup': typeof PagesProfileTopupRoute
+  '/pages/profile/withdpwd': typeof PagesProfileWithdpwdRoute
+  '/pages/profile/withdraw': typeof PagesProfileWithdrawRoute
   '/pages/project/dpresale': typeof PagesProjectDpresaleRoute
   '/pages/project/dproject': typeof PagesProjectDprojectRoute
   '/pages/project/dsell': typeof PagesProjectDsellRoute
@@ -185,11 +241,19 @@ export interface FileRoutesByTo {
   '/pages/news/info': typeof PagesNewsInfoRoute
   '/pages/other/privacy': typeof PagesOtherPrivacyRoute
   '/pages/other/protocol': typeof PagesOtherProtocolRoute
+  '/pages/profile/apply': typeof PagesProfileApplyRoute
+  '/pages/profile/card': typeof PagesProfileCardRoute
+  '/pages/profile/fundlogs': typeof PagesProfileFundlogsRoute
   '/pages/profile/index': typeof PagesProfileChar91indexChar93Route
+  '/pages/profile/loginpwd': typeof PagesProfileLoginpwdRoute
   '/pages/profile/membership': typeof PagesProfileMembershipRoute
   '/pages/profile/order': typeof PagesProfileOrderRoute
+  '/pages/profile/profile': typeof PagesProfileProfileRoute
   '/pages/profile/setting': typeof PagesProfileSettingRoute
   '/pages/profile/tons': typeof PagesProfileTonsRoute
+  '/pages/profile/topup': typeof PagesProfileTopupRoute
+  '/pages/profile/withdpwd': typeof PagesProfileWithdpwdRoute
+  '/pages/profile/withdraw': typeof PagesProfileWithdrawRoute
   '/pages/project/dpresale': typeof PagesProjectDpresaleRoute
   '/pages/project/dproject': typeof PagesProjectDprojectRoute
   '/pages/project/dsell': typeof PagesProjectDsellRoute
@@ -210,11 +274,19 @@ export interface FileRoutesById {
   '/pages/news/info': typeof PagesNewsInfoRoute
   '/pages/other/privacy': typeof PagesOtherPrivacyRoute
   '/pages/other/protocol': typeof PagesOtherProtocolRoute
+  '/pages/profile/apply': typeof PagesProfileApplyRoute
+  '/pages/profile/card': typeof PagesProfileCardRoute
+  '/pages/profile/fundlogs': typeof PagesProfileFundlogsRoute
   '/pages/profile/index': typeof PagesProfileChar91indexChar93Route
+  '/pages/profile/loginpwd': typeof PagesProfileLoginpwdRoute
   '/pages/profile/membership': typeof PagesProfileMembershipRoute
   '/pages/profile/order': typeof PagesProfileOrderRoute
+  '/pages/profile/profile': typeof PagesProfileProfileRoute
   '/pages/profile/setting': typeof PagesProfileSettingRoute
   '/pages/profile/tons': typeof PagesProfileTonsRoute
+  '/pages/profile/topup': typeof PagesProfileTopupRoute
+  '/pages/profile/withdpwd': typeof PagesProfileWithdpwdRoute
+  '/pages/profile/withdraw': typeof PagesProfileWithdrawRoute
   '/pages/project/dpresale': typeof PagesProjectDpresaleRoute
   '/pages/project/dproject': typeof PagesProjectDprojectRoute
   '/pages/project/dsell': typeof PagesProjectDsellRoute
@@ -236,11 +308,19 @@ export interface FileRouteTypes {
     | '/pages/news/info'
     | '/pages/other/privacy'
     | '/pages/other/protocol'
+    | '/pages/profile/apply'
+    | '/pages/profile/card'
+    | '/pages/profile/fundlogs'
     | '/pages/profile/index'
+    | '/pages/profile/loginpwd'
     | '/pages/profile/membership'
     | '/pages/profile/order'
+    | '/pages/profile/profile'
     | '/pages/profile/setting'
     | '/pages/profile/tons'
+    | '/pages/profile/topup'
+    | '/pages/profile/withdpwd'
+    | '/pages/profile/withdraw'
     | '/pages/project/dpresale'
     | '/pages/project/dproject'
     | '/pages/project/dsell'
@@ -260,11 +340,19 @@ export interface FileRouteTypes {
     | '/pages/news/info'
     | '/pages/other/privacy'
     | '/pages/other/protocol'
+    | '/pages/profile/apply'
+    | '/pages/profile/card'
+    | '/pages/profile/fundlogs'
     | '/pages/profile/index'
+    | '/pages/profile/loginpwd'
     | '/pages/profile/membership'
     | '/pages/profile/order'
+    | '/pages/profile/profile'
     | '/pages/profile/setting'
     | '/pages/profile/tons'
+    | '/pages/profile/topup'
+    | '/pages/profile/withdpwd'
+    | '/pages/profile/withdraw'
     | '/pages/project/dpresale'
     | '/pages/project/dproject'
     | '/pages/project/dsell'
@@ -284,11 +372,19 @@ export interface FileRouteTypes {
     | '/pages/news/info'
     | '/pages/other/privacy'
     | '/pages/other/protocol'
+    | '/pages/profile/apply'
+    | '/pages/profile/card'
+    | '/pages/profile/fundlogs'
     | '/pages/profile/index'
+    | '/pages/profile/loginpwd'
     | '/pages/profile/membership'
     | '/pages/profile/order'
+    | '/pages/profile/profile'
     | '/pages/profile/setting'
     | '/pages/profile/tons'
+    | '/pages/profile/topup'
+    | '/pages/profile/withdpwd'
+    | '/pages/profile/withdraw'
     | '/pages/project/dpresale'
     | '/pages/project/dproject'
     | '/pages/project/dsell'
@@ -309,11 +405,19 @@ export interface RootRouteChildren {
   PagesNewsInfoRoute: typeof PagesNewsInfoRoute
   PagesOtherPrivacyRoute: typeof PagesOtherPrivacyRoute
   PagesOtherProtocolRoute: typeof PagesOtherProtocolRoute
+  PagesProfileApplyRoute: typeof PagesProfileApplyRoute
+  PagesProfileCardRoute: typeof PagesProfileCardRoute
+  PagesProfileFundlogsRoute: typeof PagesProfileFundlogsRoute
   PagesProfileChar91indexChar93Route: typeof PagesProfileChar91indexChar93Route
+  PagesProfileLoginpwdRoute: typeof PagesProfileLoginpwdRoute
   PagesProfileMembershipRoute: typeof PagesProfileMembershipRoute
   PagesProfileOrderRoute: typeof PagesProfileOrderRoute
+  PagesProfileProfileRoute: typeof PagesProfileProfileRoute
   PagesProfileSettingRoute: typeof PagesProfileSettingRoute
   PagesProfileTonsRoute: typeof PagesProfileTonsRoute
+  PagesProfileTopupRoute: typeof PagesProfileTopupRoute
+  PagesProfileWithdpwdRoute: typeof PagesProfileWithdpwdRoute
+  PagesProfileWithdrawRoute: typeof PagesProfileWithdrawRoute
   PagesProjectDpresaleRoute: typeof PagesProjectDpresaleRoute
   PagesProjectDprojectRoute: typeof PagesProjectDprojectRoute
   PagesProjectDsellRoute: typeof PagesProjectDsellRoute
@@ -416,6 +520,34 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof PagesOtherProtocolRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/pages/profile/apply': {
+      id: '/pages/profile/apply'
+      path: '/pages/profile/apply'
+      fullPath: '/pages/profile/apply'
+      preLoaderRoute: typeof PagesProfileApplyRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/pages/profile/card': {
+      id: '/pages/profile/card'
+      path: '/pages/profile/card'
+      fullPath: '/pages/profile/card'
+      preLoaderRoute: typeof PagesProfileCardRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/pages/profile/fundlogs': {
+      id: '/pages/profile/fundlogs'
+      path: '/pages/profile/fundlogs'
+      fullPath: '/pages/profile/fundlogs'
+      preLoaderRoute: typeof PagesProfileFundlogsRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/pages/profile/loginpwd': {
+      id: '/pages/profile/loginpwd'
+      path: '/pages/profile/loginpwd'
+      fullPath: '/pages/profile/loginpwd'
+      preLoaderRoute: typeof PagesProfileLoginpwdRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/pages/profile/membership': {
       id: '/pages/profile/membership'
       path: '/pages/profile/membership'
@@ -430,6 +562,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof PagesProfileOrderRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/pages/profile/profile': {
+      id: '/pages/profile/profile'
+      path: '/pages/profile/profile'
+      fullPath: '/pages/profile/profile'
+      preLoaderRoute: typeof PagesProfileProfileRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/pages/profile/setting': {
       id: '/pages/profile/setting'
       path: '/pages/profile/setting'
@@ -442,6 +581,27 @@ declare module '@tanstack/react-router' {
       path: '/pages/profile/tons'
       fullPath: '/pages/profile/tons'
       preLoaderRoute: typeof PagesProfileTonsRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/pages/profile/topup': {
+      id: '/pages/profile/topup'
+      path: '/pages/profile/topup'
+      fullPath: '/pages/profile/topup'
+      preLoaderRoute: typeof PagesProfileTopupRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/pages/profile/withdpwd': {
+      id: '/pages/profile/withdpwd'
+      path: '/pages/profile/withdpwd'
+      fullPath: '/pages/profile/withdpwd'
+      preLoaderRoute: typeof PagesProfileWithdpwdRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/pages/profile/withdraw': {
+      id: '/pages/profile/withdraw'
+      path: '/pages/profile/withdraw'
+      fullPath: '/pages/profile/withdraw'
+      preLoaderRoute: typeof PagesProfileWithdrawRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/pages/project/dpresale': {
@@ -493,11 +653,19 @@ const rootRouteChildren: RootRouteChildren = {
   PagesNewsInfoRoute: PagesNewsInfoRoute,
   PagesOtherPrivacyRoute: PagesOtherPrivacyRoute,
   PagesOtherProtocolRoute: PagesOtherProtocolRoute,
+  PagesProfileApplyRoute: PagesProfileApplyRoute,
+  PagesProfileCardRoute: PagesProfileCardRoute,
+  PagesProfileFundlogsRoute: PagesProfileFundlogsRoute,
   PagesProfileChar91indexChar93Route: PagesProfileChar91indexChar93Route,
+  PagesProfileLoginpwdRoute: PagesProfileLoginpwdRoute,
   PagesProfileMembershipRoute: PagesProfileMembershipRoute,
   PagesProfileOrderRoute: PagesProfileOrderRoute,
+  PagesProfileProfileRoute: PagesProfileProfileRoute,
   PagesProfileSettingRoute: PagesProfileSettingRoute,
   PagesProfileTonsRoute: PagesProfileTonsRoute,
+  PagesProfileTopupRoute: PagesProfileTopupRoute,
+  PagesProfileWithdpwdRoute: PagesProfileWithdpwdRoute,
+  PagesProfileWithdrawRoute: PagesProfileWithdrawRoute,
   PagesProjectDpresaleRoute: PagesProjectDpresaleRoute,
   PagesProjectDprojectRoute: PagesProjectDprojectRoute,
   PagesProjectDsellRoute: PagesProjectDsellRoute,

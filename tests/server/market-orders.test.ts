@@ -86,10 +86,12 @@ describe('buy by the ton', () => {
     // 2026-03-31 23:00 SGT
     const start = s.clock.now();
     s.clock.set(Date.UTC(2026, 2, 31, 15, 0));
+    await runDueWork(s.running.deps); // what fell due by then, before any snapshot
     const pid = await makeProject(s, { monthly_limit: 5, total_limit: 8, end_time: Date.UTC(2026, 6, 1) });
     expect((await api.buy(u, pid, 5)).code).toBe(0);
     await expectRefusedBoth(s, 'monthly_limit', (lang) => api.buy(u, pid, 1, { lang }), { n: 5 });
     s.clock.set(Date.UTC(2026, 2, 31, 16, 30)); // 2026-04-01 00:30 SGT: a new month
+    await runDueWork(s.running.deps);
     expect((await api.buy(u, pid, 3)).code).toBe(0);
     await expectRefusedBoth(s, 'total_limit', (lang) => api.buy(u, pid, 1, { lang }), { n: 8 });
     const limits = (await api.limits(u, pid)).data;
@@ -112,9 +114,13 @@ describe('buy by the ton', () => {
     const presale = await makeProject(s, { status: 'presale', presale_price: 900, selling_time: now + DAY });
     await expectRefusedBoth(s, 'project_not_started', (lang) => api.buy(u, presale, 5, { lang }));
     const ended = await makeProject(s, { selling_time: now - 10 * DAY, end_time: now - HOUR });
+    await runDueWork(s.running.deps);
     await expectRefusedBoth(s, 'project_ended', (lang) => api.buy(u, ended, 5, { lang }));
     const full = await makeProject(s, { total_tons: 10, remaining_tons: 0 });
+    // Let the scheduler close what is due (ended, sold out) first, so nothing moves during the snapshots.
+    await runDueWork(s.running.deps);
     await expectRefusedBoth(s, 'project_full', (lang) => api.buy(u, full, 5, { lang }));
+    expect((await s.db.selectFrom('projects').select('status').where('id', '=', full).executeTakeFirstOrThrow()).status).toBe('closed');
 
     await expectRefusedBoth(s, 'below_min_tons', (lang) => api.buy(u, open, 1, { lang }), { n: 2 });
     await expectRefusedBoth(s, 'below_min_tons', (lang) => api.buy(u, open, 0, { lang }), { n: 2 });

@@ -173,7 +173,7 @@ function BuyForm({ project }: { project: Project }) {
         confirmLabel={<Trans>Pay {formatSgd(total)}</Trans>}
       >
         <p className="sheet__what">{pick(project, 'name')}</p>
-        <Summary rows={rows} />
+        <Summary rows={rows} testIds={false} />
       </ConfirmSheet>
     </>
   );

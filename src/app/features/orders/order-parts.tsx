@@ -88,13 +88,13 @@ export function TonsStepper({
 export type SummaryRow = [label: ReactNode, value: ReactNode, opts?: { strong?: boolean; testId?: string; key: string }];
 
 /** A definition list of amounts: label left, value right; the last (total) row in bold. */
-export function Summary({ rows, label }: { rows: SummaryRow[]; label?: string }) {
+export function Summary({ rows, label, testIds = true }: { rows: SummaryRow[]; label?: string; testIds?: boolean }) {
   return (
     <dl className="summary card" aria-label={label}>
       {rows.map(([l, v, o], i) => (
         <div className={o?.strong ? 'summary__row summary__row--strong' : 'summary__row'} key={o?.key ?? i}>
           <dt>{l}</dt>
-          <dd data-testid={o?.testId}>{v}</dd>
+          <dd data-testid={testIds ? o?.testId : undefined}>{v}</dd>
         </div>
       ))}
     </dl>

@@ -178,7 +178,7 @@ function BookForm({ project, onTick }: { project: Project; onTick: () => void })
         confirmLabel={<Trans>Pay booking fee {formatSgd(fee)}</Trans>}
       >
         <p className="sheet__what">{pick(project, 'name')}</p>
-        <Summary rows={rows} />
+        <Summary rows={rows} testIds={false} />
       </ConfirmSheet>
     </>
   );

@@ -152,7 +152,7 @@ function SellForm({ project }: { project: Project }) {
         confirmLabel={<Trans>Sell {formatTons(tons.tons)}</Trans>}
       >
         <p className="sheet__what">{pick(project, 'name')}</p>
-        <Summary rows={rows} />
+        <Summary rows={rows} testIds={false} />
       </ConfirmSheet>
     </>
   );

@@ -198,12 +198,12 @@ function MemberProfile({ entry, loading, loadError, fallbackName }: { entry?: Ca
             </div>
           </dl>
           <div className="wallet__actions">
-            <a className="btn" href="/pages/profile/topup">
+            <Link className="btn" to="/pages/profile/topup">
               <Trans>Top up</Trans>
-            </a>
-            <a className="btn btn--ghost" href="/pages/profile/withdraw">
+            </Link>
+            <Link className="btn btn--ghost" to="/pages/profile/withdraw">
               <Trans>Withdraw</Trans>
-            </a>
+            </Link>
           </div>
           {entry && !online && (
             <p className="wallet__stamp">
@@ -213,24 +213,30 @@ function MemberProfile({ entry, loading, loadError, fallbackName }: { entry?: Ca
         </section>
 
         <nav className="menu card" aria-label={t`Account`}>
-          <MenuItem href="/pages/profile/profile" icon="user">
+          <MenuItem to="/pages/profile/profile" icon="user">
             <Trans>Personal information</Trans>
           </MenuItem>
-          <MenuItem href="/pages/profile/withdpwd" icon="lock">
+          <MenuItem to="/pages/profile/withdpwd" icon="lock">
             <Trans>Withdrawal password</Trans>
           </MenuItem>
-          <MenuItem href="/pages/profile/card" icon="card">
+          <MenuItem to="/pages/profile/loginpwd" icon="lock">
+            <Trans>Login password</Trans>
+          </MenuItem>
+          <MenuItem to="/pages/profile/card" icon="card">
             <Trans>Bank card / PayNow</Trans>
           </MenuItem>
         </nav>
         <nav className="menu card" aria-label={t`Money and credits`}>
-          <MenuItem href="/pages/profile/topup" icon="plus">
+          <MenuItem to="/pages/profile/topup" icon="plus">
             <Trans>Top up</Trans>
           </MenuItem>
-          <MenuItem href="/pages/profile/withdraw" icon="out">
+          <MenuItem to="/pages/profile/withdraw" icon="out">
             <Trans>Withdraw</Trans>
           </MenuItem>
-          <MenuItem href="/pages/profile/fundlogs" icon="list">
+          <MenuItem to="/pages/profile/apply" icon="list">
+            <Trans>Withdrawal records</Trans>
+          </MenuItem>
+          <MenuItem to="/pages/profile/fundlogs" icon="list">
             <Trans>Fund logs</Trans>
           </MenuItem>
           <MenuItem href="/pages/profile/order" icon="bag">

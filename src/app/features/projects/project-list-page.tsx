@@ -4,11 +4,11 @@ import { NavBar } from '../../components/nav-bar';
 import { TabBar } from '../../components/tab-bar';
 import { OfflineBar } from '../../components/offline-bar';
 import { InfiniteList } from '../../components/infinite-list';
-import { PROJECT_TYPES } from '../../../shared/schemas/content';
+import { PROJECT_STANDARDS, PROJECT_TYPES } from '../../../shared/schemas/content';
 import { ProjectCard } from './project-card';
 import { statusLabel, typeLabel } from './project-labels';
 import { useProjectList } from './use-project-list';
-import type { ProjectSearch, PublicStatus } from './project-search';
+import { PROJECT_SORTS, type ProjectSearch, type ProjectSort, type ProjectStandard, type PublicStatus } from './project-search';
 import './projects.css';
 
 const SEARCH_DEBOUNCE_MS = 300;
@@ -16,7 +16,7 @@ const STATUS_TABS: (PublicStatus | undefined)[] = [undefined, 'presale', 'in_pro
 
 export function ProjectListPage({ search, onSearch }: { search: ProjectSearch; onSearch: (next: ProjectSearch) => void }) {
   const { t, i18n } = useLingui();
-  const ids = { q: useId(), type: useId() };
+  const ids = { q: useId(), type: useId(), standard: useId(), sort: useId() };
   const list = useProjectList(search);
 
   // The search box is typed into locally and written to the URL after a pause.
@@ -36,7 +36,13 @@ export function ProjectListPage({ search, onSearch }: { search: ProjectSearch; o
     return () => clearTimeout(id);
   }, [text, urlQ]);
 
-  const filtered = Boolean(search.status || search.type || search.q);
+  const filtered = Boolean(search.status || search.type || search.standard || search.q);
+  const sortLabel: Record<ProjectSort, string> = {
+    price_asc: t`Price: low to high`,
+    price_desc: t`Price: high to low`,
+    selling_soon: t`Selling time: earliest`,
+    selling_latest: t`Selling time: latest`,
+  };
 
   return (
     <div className="page page--tabbed">
@@ -88,6 +94,42 @@ export function ProjectListPage({ search, onSearch }: { search: ProjectSearch; o
             {PROJECT_TYPES.map((type) => (
               <option key={type} value={type}>
                 {i18n._(typeLabel[type])}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="project-filters__row">
+          <label htmlFor={ids.standard} className="sr-only">
+            <Trans>Standard</Trans>
+          </label>
+          <select
+            id={ids.standard}
+            className="input project-filters__select"
+            data-testid="filter-standard"
+            value={search.standard ?? ''}
+            onChange={(e) => onSearch({ ...search, standard: (e.target.value || undefined) as ProjectStandard | undefined })}
+          >
+            <option value="">{t`All standards`}</option>
+            {PROJECT_STANDARDS.map((std) => (
+              <option key={std} value={std}>
+                {std}
+              </option>
+            ))}
+          </select>
+          <label htmlFor={ids.sort} className="sr-only">
+            <Trans>Sort by</Trans>
+          </label>
+          <select
+            id={ids.sort}
+            className="input project-filters__select"
+            data-testid="filter-sort"
+            value={search.sort ?? ''}
+            onChange={(e) => onSearch({ ...search, sort: (e.target.value || undefined) as ProjectSort | undefined })}
+          >
+            <option value="">{t`Recommended order`}</option>
+            {PROJECT_SORTS.map((s) => (
+              <option key={s} value={s}>
+                {sortLabel[s]}
               </option>
             ))}
           </select>

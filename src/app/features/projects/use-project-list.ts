@@ -4,7 +4,7 @@ import { cachedProjects, refreshProjects } from '../../lib/sync';
 import { useOnline } from '../../lib/online';
 import { PAGE_SIZE } from '../../../shared/constants';
 import type { Project } from '../../../shared/schemas/content';
-import type { ProjectSearch } from './project-search';
+import { refineProjects, type ProjectSearch } from './project-search';
 
 interface Paging {
   key: string;
@@ -15,6 +15,8 @@ interface Paging {
   total: number | null;
   loading: boolean;
 }
+
+const MAX_REFINE_PAGES = 20;
 
 const fresh = (key: string): Paging => ({ key, limit: PAGE_SIZE, pages: 0, total: null, loading: false });
 
@@ -30,7 +32,9 @@ export function useProjectList(search: ProjectSearch) {
   const current = paging.key === key ? paging : fresh(key);
   if (paging.key !== key) setPaging(current);
 
-  const rows = useLiveQuery(() => cachedProjects({ status, type, q }), [status, type, q]);
+  const { standard, sort } = search;
+  // Standard and sort are not server filters: refine the cached rows (pages keep loading as the user scrolls).
+  const rows = useLiveQuery(async () => refineProjects(await cachedProjects({ status, type, q }), { standard, sort }), [status, type, q, standard, sort]);
 
   const inFlight = useRef(new Set<string>());
   const fetchPage = useCallback(
@@ -54,6 +58,14 @@ export function useProjectList(search: ProjectSearch) {
   useEffect(() => {
     if (online) void fetchPage(1);
   }, [fetchPage, online]);
+
+  // A client-side standard filter or sort is only right over the whole catalogue: fetch the remaining pages
+  // (a bounded number) rather than sorting whatever the first page happened to hold.
+  const refining = Boolean(standard || sort);
+  useEffect(() => {
+    if (!refining || !online || current.loading || current.total === null) return;
+    if (current.pages * PAGE_SIZE < current.total && current.pages < MAX_REFINE_PAGES) void fetchPage(current.pages + 1);
+  }, [refining, online, current.loading, current.total, current.pages, fetchPage]);
 
   const serverHasMore = current.total === null || current.pages * PAGE_SIZE < current.total;
   const shown = rows?.slice(0, current.limit);

@@ -119,7 +119,9 @@ async function takeSupply(tx: Tx, projectId: number, tons: number, now: number):
 async function validatePurchase(db: DB | Tx, user: User, input: OrderInput, now: number) {
   assertCanTrade(user);
   const p = await projectOf(db, input.project_id);
-  const block = joinBlock(p, now);
+  // Sold out before its end time reads "full" even once the scheduler has closed it (DECISIONS: sold out
+  // -> closed); otherwise the reason the project card shows.
+  const block = p.remaining_tons <= 0 && now < p.end_time ? 'full' : joinBlock(p, now);
   if (block) throw new AppError(BLOCK_KEYS[block]);
   if (p.status !== 'in_progress') throw new AppError('project_not_started'); // a pre-sale still taking bookings
   checkTons(p, input.tons);
@@ -178,8 +180,9 @@ async function validateBooking(db: DB | Tx, user: User, input: OrderInput, now: 
   assertCanTrade(user);
   const p = await projectOf(db, input.project_id);
   if (p.presale_price === null) throw new AppError('invalid_request'); // not a pre-sale project
-  if (p.status === 'closed' || p.status === 'in_progress' || now >= p.selling_time || now >= p.end_time) throw new AppError('project_ended');
+  if (p.status === 'in_progress' || now >= p.selling_time || now >= p.end_time) throw new AppError('project_ended');
   if (p.remaining_tons <= 0) throw new AppError('project_full');
+  if (p.status === 'closed') throw new AppError('project_ended');
   if (input.tons < 1 || input.tons > p.remaining_tons) throw new AppError('presale_quantity');
   checkTons(p, input.tons);
   if (user.grade < p.required_grade) throw new AppError('grade_not_met');

@@ -1,0 +1,90 @@
+import { Trans, useLingui } from '@lingui/react/macro';
+import { useNavigate } from '@tanstack/react-router';
+import { InfiniteList } from '../../components/infinite-list';
+import { formatDateTime } from '../../lib/format';
+import { currentLocale } from '../../lib/i18n';
+import { useFundLogs, type StoredFundLog } from './api';
+import { amountDirection, balanceText, signedAmount } from './amount';
+import { FUND_LOG_KINDS, accountNameLabel, fundLogKindChip, kindLabel } from './labels';
+import { WalletPage } from './wallet-parts';
+
+// /pages/profile/fundlogs: every movement of the member's balances, newest first, paged as the end of the
+// list comes near, filterable by kind. Rows are kept in Dexie, so the list reads offline.
+
+export function FundLogsPage({ kind }: { kind: string }) {
+  const { t } = useLingui();
+  return (
+    <WalletPage title={t`Fund logs`}>
+      <FundLogsScreen kind={kind} />
+    </WalletPage>
+  );
+}
+
+function FundLogsScreen({ kind }: { kind: string }) {
+  const { t, i18n } = useLingui();
+  const navigate = useNavigate();
+  const list = useFundLogs(kind);
+  const choose = (next: string) => void navigate({ to: '/pages/profile/fundlogs', search: next ? { kind: next } : {}, replace: true });
+  return (
+    <>
+      <div className="chips" role="group" aria-label={t`Filter by kind`} data-testid="fundlog-filter">
+        <button type="button" className="chip" aria-pressed={kind === ''} onClick={() => choose('')}>
+          <Trans>All</Trans>
+        </button>
+        {FUND_LOG_KINDS.map((k) => (
+          <button type="button" key={k} className="chip" aria-pressed={kind === k} onClick={() => choose(k)} data-kind={k}>
+            {i18n._(fundLogKindChip[k])}
+          </button>
+        ))}
+      </div>
+      <section className="section fundlogs" aria-label={t`Fund logs`}>
+        {list.logs === undefined ? null : (
+          <InfiniteList
+            hasMore={list.hasMore}
+            loading={list.loading}
+            onLoadMore={list.loadMore}
+            isEmpty={list.logs.length === 0}
+            empty={
+              <p className="empty">
+                {list.online ? <Trans>No movements yet.</Trans> : <Trans>No saved fund logs on this device. Connect to the internet to load them.</Trans>}
+              </p>
+            }
+          >
+            <ul className="fundlog-list card">
+              {list.logs.map((row) => (
+                <FundLogItem key={row.id} row={row} />
+              ))}
+            </ul>
+          </InfiniteList>
+        )}
+      </section>
+    </>
+  );
+}
+
+function FundLogItem({ row }: { row: StoredFundLog }) {
+  const { i18n } = useLingui();
+  const direction = amountDirection(row.amount);
+  const english = currentLocale() === 'en';
+  return (
+    <li className="fundlog" data-testid="fundlog-row" data-kind={row.kind}>
+      <div className="fundlog__main">
+        <p className="fundlog__kind">{i18n._(kindLabel(row.kind))}</p>
+        <p className="fundlog__meta">
+          <span className={`acct acct--${row.account_name}`}>{i18n._(accountNameLabel(row.account_name))}</span>
+          <time dateTime={row.created_at}>{formatDateTime(row.created_at_ms)}</time>
+        </p>
+        {/* The memo is the server's English text: shown to English readers only. */}
+        {english && row.memo && <p className="fundlog__memo">{row.memo}</p>}
+      </div>
+      <div className="fundlog__figures">
+        <p className={`fundlog__amount fundlog__amount--${direction}`} data-testid="fundlog-amount">
+          {signedAmount(row.amount, row.unit)}
+        </p>
+        <p className="fundlog__balance">
+          <Trans>Balance {balanceText(row.balance_after, row.unit)}</Trans>
+        </p>
+      </div>
+    </li>
+  );
+}

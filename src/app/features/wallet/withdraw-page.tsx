@@ -1,0 +1,363 @@
+import { useState } from 'react';
+import { Link, useRouter } from '@tanstack/react-router';
+import { Trans, useLingui } from '@lingui/react/macro';
+import { showToast } from '../../components/toast';
+import { useOnline } from '../../lib/online';
+import { formatSgd } from '../../lib/format';
+import { serverNow } from '../../lib/server-time';
+import { localeToWire, type Locale } from '../../../shared/api';
+import { errorMessage } from '../../../shared/errors';
+import type { BankCard, WithdrawalRecord } from '../../../shared/schemas/wallet';
+import { FormAlert, PasswordInput } from '../auth/login-page';
+import { refreshUserInfo, requestWithdrawal, useCard, useLimits, useUserInfo, useWithdrawals, type WalletLimits } from './api';
+import { previewWithdrawal, type WithdrawalPreview } from './amount';
+import { AmountInput, Sheet, SubmitButton, SummaryRow, WalletPage, useWrite } from './wallet-parts';
+
+// /pages/profile/withdraw: the withdrawal form ("apply for withdrawal"). SPEC lists both /pages/profile/withdraw
+// and /pages/profile/apply; here withdraw is the form and apply the withdrawal records. The handling fee and
+// the total are shown before the confirm step, which asks for the withdrawal password in a modal sheet.
+// The server decides every rule (SPEC 4, 6, 8); its refusals are shown as returned (already translated).
+
+const FORM = 'withdraw';
+
+/** The SGT calendar day and weekday of a moment (withdrawals: Mon-Fri, once a day, in Singapore time). */
+export function sgtDay(ms: number): { date: string; weekend: boolean } {
+  const parts = new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Singapore', year: 'numeric', month: '2-digit', day: '2-digit', weekday: 'short' }).formatToParts(ms);
+  const part = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
+  const weekday = part('weekday');
+  return { date: `${part('year')}-${part('month')}-${part('day')}`, weekend: weekday === 'Sat' || weekday === 'Sun' };
+}
+
+export function WithdrawPage() {
+  const { t } = useLingui();
+  return (
+    <WalletPage title={t`Withdraw`}>
+      <WithdrawScreen />
+    </WalletPage>
+  );
+}
+
+function WithdrawScreen() {
+  const { t, i18n } = useLingui();
+  const lang = localeToWire(i18n.locale as Locale);
+  const router = useRouter();
+  const online = useOnline();
+  const { info } = useUserInfo();
+  const { card } = useCard();
+  const limits = useLimits();
+  const recent = useWithdrawals();
+  const [amount, setAmount] = useState('');
+  const [method, setMethod] = useState<'bank' | 'paynow' | null>(null);
+  const [tried, setTried] = useState(false);
+  const [confirming, setConfirming] = useState(false);
+
+  const available = info?.wallet?.available ?? null;
+  const preview = limits ? previewWithdrawal(amount, limits, available) : null;
+  const problem = preview?.problem ?? null;
+  // Too much (over the maximum or the balance) shows while typing; too little or unreadable after Continue.
+  const amountError = tried || problem === 'above_max' || problem === 'insufficient' ? problemText(problem, limits, lang) : '';
+
+  const today = sgtDay(serverNow());
+  const withdrawnToday = recent.items.some((r) => r.status !== 'refused' && sgtDay(r.created_at_ms).date === today.date);
+  const hasBank = Boolean(card?.bank_name && card.account_no);
+  const hasPaynow = Boolean(card?.paynow);
+  const payout: 'bank' | 'paynow' | null = method ?? (hasBank ? 'bank' : hasPaynow ? 'paynow' : null);
+
+  const blocked = info?.risk || info?.locked || card === null || info?.has_withdraw_password === false;
+
+  const onContinue = (e: React.FormEvent) => {
+    e.preventDefault();
+    setTried(true);
+    if (!preview || problem !== null || blocked) {
+      document.getElementById(`${FORM}-amount`)?.focus();
+      return;
+    }
+    setConfirming(true);
+  };
+
+  const done = (record: WithdrawalRecord) => {
+    setConfirming(false);
+    setAmount('');
+    setTried(false);
+    showToast(t`Withdrawal of ${formatSgd(record.amount)} submitted.`, 'success');
+    void refreshUserInfo();
+    void router.navigate({ to: '/pages/profile/apply' });
+  };
+
+  return (
+    <div className="section">
+      <section className="card wallet-card balance" aria-labelledby="balance-title">
+        <h2 className="balance__label" id="balance-title">
+          <Trans>Available balance</Trans>
+        </h2>
+        <p className="balance__value" data-testid="withdraw-available">
+          {available !== null ? formatSgd(available) : '—'}
+        </p>
+        {info?.wallet && info.wallet.frozen > 0 && (
+          <p className="balance__sub">
+            <Trans>Frozen: {formatSgd(info.wallet.frozen)}</Trans>
+          </p>
+        )}
+      </section>
+
+      {info?.risk && (
+        <p className="notice notice--danger wallet-notice" role="status">
+          {errorMessage('risk_forbidden', lang)}
+        </p>
+      )}
+      {info?.locked && (
+        <p className="notice notice--danger wallet-notice" role="status">
+          <Trans>Withdrawals are locked and your balance is frozen after repeated wrong withdrawal passwords. Please contact the administrator.</Trans>
+        </p>
+      )}
+      {info?.has_withdraw_password === false && (
+        <p className="notice notice--warn wallet-notice" role="status" data-testid="need-withdpwd">
+          <Trans>
+            Set a <Link to="/pages/profile/withdpwd">withdrawal password</Link> first.
+          </Trans>
+        </p>
+      )}
+
+      <p className="notice wallet-notice" data-testid="withdraw-rules">
+        <Trans>Withdrawals are processed Monday to Friday (Singapore time), at most once a day, not on public holidays.</Trans>
+        {today.weekend && (
+          <>
+            {' '}
+            <strong>
+              <Trans>Today is a weekend in Singapore: please come back on Monday.</Trans>
+            </strong>
+          </>
+        )}
+        {withdrawnToday && (
+          <>
+            {' '}
+            <strong>
+              <Trans>You have already applied for a withdrawal today.</Trans>
+            </strong>
+          </>
+        )}
+      </p>
+
+      <form className="card wallet-card" onSubmit={onContinue} noValidate data-testid="withdraw-form">
+        <PayoutAccount card={card} payout={payout} hasBank={hasBank} hasPaynow={hasPaynow} onMethod={setMethod} />
+
+        <div className="field">
+          <label className="field__label" htmlFor={`${FORM}-amount`}>
+            <Trans>Amount to receive</Trans>
+          </label>
+          <AmountInput
+            id={`${FORM}-amount`}
+            name="amount"
+            testId="withdraw-amount"
+            value={amount}
+            onChange={setAmount}
+            aria-invalid={amountError ? true : undefined}
+            aria-describedby={amountError ? `${FORM}-amount-error` : `${FORM}-amount-hint`}
+          />
+          {amountError ? (
+            <p className="field__error" id={`${FORM}-amount-error`} role="alert">
+              {amountError}
+            </p>
+          ) : (
+            <p className="field__hint" id={`${FORM}-amount-hint`}>
+              {limits ? <Trans>Between {formatSgd(limits.withdraw_min)} and {formatSgd(limits.withdraw_max)}</Trans> : <Trans>Loading limits…</Trans>}
+            </p>
+          )}
+        </div>
+
+        <FeeSummary preview={preview} />
+
+        <SubmitButton
+          busy={false}
+          label={<Trans>Continue</Trans>}
+          busyLabel={null}
+          testId="withdraw-submit"
+          disabled={!limits || blocked === true || card === undefined}
+        />
+      </form>
+
+      <p className="wallet-links">
+        <Link to="/pages/profile/apply">
+          <Trans>Withdrawal records</Trans>
+        </Link>
+      </p>
+
+      {preview && preview.amount !== null && payout && card && (
+        <ConfirmSheet open={confirming && online} onClose={() => setConfirming(false)} preview={preview} card={card} payout={payout} method={method ?? undefined} onDone={done} />
+      )}
+    </div>
+  );
+}
+
+function problemText(problem: WithdrawalPreview['problem'], limits: WalletLimits | null, lang: 'en' | 'cn'): string {
+  switch (problem) {
+    case 'empty':
+      return errorMessage('required', lang);
+    case 'invalid':
+      return errorMessage('invalid_amount', lang);
+    case 'below_min':
+      return errorMessage('withdraw_below_min', lang, { n: formatSgd(limits?.withdraw_min ?? 0) });
+    case 'above_max':
+      return errorMessage('withdraw_above_max', lang, { n: formatSgd(limits?.withdraw_max ?? 0) });
+    case 'insufficient':
+      return errorMessage('insufficient_balance', lang);
+    default:
+      return '';
+  }
+}
+
+function PayoutAccount({ card, payout, hasBank, hasPaynow, onMethod }: {
+  card: BankCard | null | undefined;
+  payout: 'bank' | 'paynow' | null;
+  hasBank: boolean;
+  hasPaynow: boolean;
+  onMethod: (m: 'bank' | 'paynow') => void;
+}) {
+  const { t } = useLingui();
+  if (card === undefined) return null;
+  if (card === null) {
+    return (
+      <div className="notice notice--warn wallet-notice" data-testid="need-card">
+        <Trans>
+          Bind a bank account or PayNow number in your name to withdraw. <Link to="/pages/profile/card">Bind an account</Link>
+        </Trans>
+      </div>
+    );
+  }
+  return (
+    <div className="field">
+      <span className="field__label" id="payout-label">
+        <Trans>Pay to</Trans>
+      </span>
+      {hasBank && hasPaynow && (
+        <div className="segmented wallet-segmented" role="group" aria-labelledby="payout-label">
+          <button type="button" aria-pressed={payout === 'bank'} onClick={() => onMethod('bank')}>
+            <Trans>Bank account</Trans>
+          </button>
+          <button type="button" aria-pressed={payout === 'paynow'} onClick={() => onMethod('paynow')}>
+            PayNow
+          </button>
+        </div>
+      )}
+      <div className="payout" data-testid="payout-account">
+        <span className="payout__what">
+          {payout === 'paynow' ? (
+            <span className="mono">PayNow {card.paynow}</span>
+          ) : (
+            <>
+              {card.bank_name} <span className="mono">{card.account_no}</span>
+            </>
+          )}
+        </span>
+        <span className="payout__who">{card.holder_name}</span>
+        <Link to="/pages/profile/card" className="payout__change" aria-label={t`Change payout account`}>
+          <Trans>Change</Trans>
+        </Link>
+      </div>
+    </div>
+  );
+}
+
+function FeeSummary({ preview }: { preview: WithdrawalPreview | null }) {
+  const ready = preview && preview.amount !== null;
+  return (
+    <dl className="summary fee-summary" aria-live="polite" data-testid="fee-summary">
+      <SummaryRow label={<Trans>You receive</Trans>} value={ready ? formatSgd(preview.amount!) : '—'} />
+      <SummaryRow label={<Trans>Handling fee</Trans>} value={ready ? formatSgd(preview.fee!) : '—'} testId="withdraw-fee" />
+      <SummaryRow label={<Trans>Total from available balance</Trans>} value={ready ? formatSgd(preview.total!) : '—'} strong testId="withdraw-total" />
+    </dl>
+  );
+}
+
+function ConfirmSheet({ open, onClose, preview, card, payout, method, onDone }: {
+  open: boolean;
+  onClose: () => void;
+  preview: WithdrawalPreview;
+  card: BankCard;
+  payout: 'bank' | 'paynow';
+  method?: 'bank' | 'paynow';
+  onDone: (record: WithdrawalRecord) => void;
+}) {
+  const { t } = useLingui();
+  const [password, setPassword] = useState('');
+  // The intent is this amount to this account; the password is not part of it (nor of the server's
+  // fingerprint), and never kept beyond the sheet.
+  const write = useWrite(requestWithdrawal, (input) => ({ amount: input.amount, method: input.method ?? '' }));
+  const [missing, setMissing] = useState(false);
+
+  const close = () => {
+    setPassword('');
+    setMissing(false);
+    write.setError('');
+    onClose();
+  };
+
+  const onSubmit = async (e: React.FormEvent) => {
+    e.preventDefault();
+    if (!password) {
+      setMissing(true);
+      return;
+    }
+    const res = await write.run({ amount: preview.amount!, password, ...(method ? { method } : {}) });
+    if (res?.code === 0 && res.data) {
+      setPassword('');
+      onDone(res.data);
+    } else if (res && res.code > 1000) {
+      setPassword('');
+    }
+  };
+
+  return (
+    <Sheet open={open} onClose={close} labelledBy="confirm-title" testId="withdraw-confirm">
+      <form onSubmit={onSubmit} noValidate>
+        <h2 className="sheet__title" id="confirm-title">
+          <Trans>Confirm withdrawal</Trans>
+        </h2>
+        <dl className="summary">
+          <SummaryRow label={<Trans>You receive</Trans>} value={formatSgd(preview.amount!)} />
+          <SummaryRow label={<Trans>Handling fee</Trans>} value={formatSgd(preview.fee!)} />
+          <SummaryRow label={<Trans>Total from available balance</Trans>} value={formatSgd(preview.total!)} strong />
+          <SummaryRow
+            label={<Trans>Pay to</Trans>}
+            value={payout === 'paynow' ? `PayNow ${card.paynow}` : `${card.bank_name} ${card.account_no}`}
+          />
+        </dl>
+        <div className="field">
+          <label className="field__label" htmlFor="withdraw-password">
+            <Trans>Withdrawal password</Trans>
+          </label>
+          <PasswordInput
+            id="withdraw-password"
+            name="password"
+            testId="withdraw-password"
+            autoComplete="off"
+            value={password}
+            onChange={(value) => {
+              setPassword(value);
+              setMissing(false);
+            }}
+            aria-invalid={missing || undefined}
+            aria-describedby={missing ? 'withdraw-password-error' : undefined}
+          />
+          {missing && (
+            <p className="field__error" id="withdraw-password-error">
+              {t`Please enter your withdrawal password.`}
+            </p>
+          )}
+          <p className="field__hint">
+            <Trans>
+              Five wrong passwords lock withdrawals and freeze your balance. <Link to="/pages/profile/withdpwd">Forgot it? Set a new one</Link>
+            </Trans>
+          </p>
+        </div>
+        <FormAlert id="withdraw-alert" message={write.error} />
+        <div className="sheet__actions">
+          <SubmitButton busy={write.busy} label={<Trans>Confirm withdrawal</Trans>} busyLabel={<Trans>Sending…</Trans>} testId="withdraw-confirm-submit" />
+          <button type="button" className="btn btn--ghost btn--block" onClick={close} disabled={write.busy}>
+            <Trans>Cancel</Trans>
+          </button>
+        </div>
+      </form>
+    </Sheet>
+  );
+}

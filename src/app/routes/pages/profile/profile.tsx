@@ -1,0 +1,6 @@
+import { createFileRoute } from '@tanstack/react-router';
+import { PersonalInfoPage } from '../../../features/wallet/personal-info-page';
+
+// Personal information (SPEC section 2): name, mobile, IC number. The name is what payout holder names
+// must match, so it lives with the wallet screens.
+export const Route = createFileRoute('/pages/profile/profile')({ component: PersonalInfoPage });
