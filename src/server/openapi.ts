@@ -4,9 +4,11 @@ import { API_BASE, PATHS } from '../shared/api';
 import { ERRORS } from '../shared/errors';
 import { loginSchema, registerSchema, resetSchema, sendCodeSchema } from '../shared/schemas/auth';
 import { idQuery, newsListQuery, pageQuery, projectListQuery } from '../shared/schemas/content';
+import { WALLET_ENDPOINTS } from './modules/wallet/openapi';
+import { ORDER_ENDPOINTS } from './modules/order/openapi';
 
 // The OpenAPI document is built from the same valibot schemas the server validates with.
-interface Endpoint {
+export interface Endpoint {
   method: 'get' | 'post';
   path: string;
   summary: string;
@@ -31,6 +33,9 @@ export const ENDPOINTS: Endpoint[] = [
   { method: 'get', path: PATHS.faqLists, summary: 'Frequently asked questions', auth: 'none', gives: '{list}' },
   { method: 'get', path: PATHS.page, summary: 'About, protocol or privacy page', schema: pageQuery, auth: 'none', gives: 'ContentPage' },
   { method: 'get', path: PATHS.banners, summary: 'Home banners', auth: 'none', gives: '{list}' },
+  { method: 'get', path: PATHS.openapi, summary: 'This document', auth: 'none', gives: 'OpenAPI 3.1 JSON (not enveloped)' },
+  ...WALLET_ENDPOINTS,
+  ...ORDER_ENDPOINTS,
 ];
 
 function jsonSchema(schema: v.GenericSchema): object {

@@ -25,6 +25,8 @@ export const PATHS = {
   orderSell: '/api/order/sell',
   orderLists: '/api/order/lists',
   orderCredits: '/api/order/credits',
+  orderDetail: '/api/order/detail',
+  orderLimits: '/api/order/limits',
   notifications: '/api/user/notifications',
   projectLists: '/api/project/lists',
   projectDetail: '/api/project/detail',

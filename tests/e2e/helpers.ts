@@ -20,6 +20,7 @@ const stateFile = (): string => env('CANOPY_E2E_STATE');
 
 /** `test` with baseURL pointing at the server the global setup started, so page.goto('/pages/...') works. */
 export const test = base.extend({
+  // eslint-disable-next-line no-empty-pattern -- Playwright reads a fixture's dependencies from this pattern
   baseURL: async ({}, use) => {
     await use(baseUrl());
   },

@@ -116,7 +116,7 @@ function SellForm({ project }: { project: Project }) {
             hint={<Trans>Up to {formatTons(sellable)}</Trans>}
           />
         )}
-        <Summary rows={rows} label={t`Sale summary`} />
+        {sellable > 0 && <Summary rows={rows} label={t`Sale summary`} />}
         <p className="notice buyback">
           <Trans>
             Platform buy-back price: {base} × (1 + {yieldPct}) = {unit} per ton. The platform's current offer, not a promised return.

@@ -7,7 +7,8 @@ import './projects.css';
 
 export function ProjectCard({ project }: { project: Project }) {
   const { t, i18n } = useLingui();
-  const block = project.join_block;
+  // A pre-sale before its selling time is taking bookings: "not started" would read as "cannot join".
+  const block = project.status === 'presale' && project.join_block === 'not_started' ? null : project.join_block;
   return (
     <Link to="/pages/project/project" search={{ id: project.id }} className="project-card card" data-testid="project-card">
       <img src={project.image} alt="" width={320} height={180} loading="lazy" decoding="async" className="project-card__img" />

@@ -1,5 +1,4 @@
 import { Trans, useLingui } from '@lingui/react/macro';
-import { useRouter } from '@tanstack/react-router';
 import { showToast } from '../../components/toast';
 import { useSchemaForm } from '../../lib/form';
 import { localeToWire, type Locale } from '../../../shared/api';
@@ -25,7 +24,6 @@ export function LoginPasswordPage() {
 
 function LoginPasswordForm() {
   const { t, i18n } = useLingui();
-  const router = useRouter();
   const lang = localeToWire(i18n.locale as Locale);
   const form = useSchemaForm(FORM, loginPasswordChangeSchema, { old_password: '', password: '', repassword: '' }, lang);
   const write = useWrite(changeLoginPassword);
@@ -39,7 +37,6 @@ function LoginPasswordForm() {
     if (res?.code === 0) {
       setValues({ old_password: '', password: '', repassword: '' });
       showToast(t`Login password changed. Other devices have been signed out.`, 'success');
-      if (window.history.length > 1) router.history.back();
     }
   };
 

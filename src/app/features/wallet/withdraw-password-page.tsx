@@ -1,5 +1,4 @@
 import { Trans, useLingui } from '@lingui/react/macro';
-import { useRouter } from '@tanstack/react-router';
 import { showToast } from '../../components/toast';
 import { useSchemaForm } from '../../lib/form';
 import { localeToWire, type Locale } from '../../../shared/api';
@@ -26,7 +25,6 @@ export function WithdrawPasswordPage() {
 
 function WithdrawPasswordForm() {
   const { t, i18n } = useLingui();
-  const router = useRouter();
   const lang = localeToWire(i18n.locale as Locale);
   const { info } = useUserInfo();
   const form = useSchemaForm(FORM, withdrawPasswordSetSchema, { password: '', repassword: '', login_password: '' }, lang);
@@ -44,7 +42,6 @@ function WithdrawPasswordForm() {
       setValues({ password: '', repassword: '', login_password: '' });
       showToast(hasOne ? t`Withdrawal password changed.` : t`Withdrawal password set.`, 'success');
       void refreshUserInfo();
-      if (window.history.length > 1) router.history.back();
     }
   };
 

@@ -1,4 +1,4 @@
-import type * as v from 'valibot';
+import type { Endpoint } from '../../openapi';
 import { PATHS } from '../../../shared/api';
 import { idQuery } from '../../../shared/schemas/content';
 import {
@@ -13,9 +13,9 @@ import {
 
 // The order endpoints, in the shape of ENDPOINTS in src/server/openapi.ts, for that list to include
 // (`...ORDER_ENDPOINTS`). Writes take an Idempotency-Key header; all need a signed-in user.
-export const ORDER_PATHS = { detail: '/api/order/detail', limits: '/api/order/limits' } as const;
+export const ORDER_PATHS = { detail: PATHS.orderDetail, limits: PATHS.orderLimits } as const;
 
-export const ORDER_ENDPOINTS: { method: 'get' | 'post'; path: string; summary: string; schema?: v.GenericSchema; auth?: 'none' | 'session' | 'user'; gives: string }[] = [
+export const ORDER_ENDPOINTS: Endpoint[] = [
   { method: 'post', path: PATHS.orderBuy, summary: 'Buy tons of a selling project (payment password)', schema: orderBuySchema, auth: 'user', gives: 'Order (status in_progress, cycle_end)' },
   { method: 'post', path: PATHS.orderBook, summary: 'Book a pre-sale; the booking fee moves to the pre-sale balance', schema: orderBookSchema, auth: 'user', gives: 'Order (kind presale, status applying)' },
   { method: 'post', path: PATHS.orderFinalpay, summary: 'Pay the final balance of an allocated pre-sale before its deadline', schema: orderFinalpaySchema, auth: 'user', gives: 'Order (status final_payment_made)' },

@@ -9,8 +9,9 @@ export type ProjectRow = Selectable<ProjectsTable>;
 
 /** Why a project cannot be joined at `now` (DECISIONS "Projects"), or null when it can. */
 export function joinBlock(p: ProjectRow, now: number): JoinBlock {
-  if (p.status === 'closed' || now >= p.end_time) return 'ended';
+  // Sold out says "full" even after the scheduler has closed it: that is the more useful reason.
   if (p.remaining_tons <= 0) return 'full';
+  if (p.status === 'closed' || now >= p.end_time) return 'ended';
   if (now < p.selling_time || p.status === 'pending_review') return 'not_started';
   return null;
 }

@@ -1,4 +1,4 @@
-import type * as v from 'valibot';
+import type { Endpoint } from '../../openapi';
 import { PATHS } from '../../../shared/api';
 import { pageSchema } from '../../../shared/schemas/common';
 import {
@@ -15,7 +15,7 @@ import {
 
 // The wallet's and account settings' endpoints, in the shape of ENDPOINTS in src/server/openapi.ts, for
 // that list to include (`...WALLET_ENDPOINTS`). Writes take an Idempotency-Key header.
-export const WALLET_ENDPOINTS: { method: 'get' | 'post'; path: string; summary: string; schema?: v.GenericSchema; auth?: 'none' | 'session' | 'user'; gives: string }[] = [
+export const WALLET_ENDPOINTS: Endpoint[] = [
   { method: 'post', path: PATHS.userWithdpwd, summary: 'Set or change the withdrawal (payment) password', schema: withdrawPasswordSetSchema, auth: 'user', gives: 'null' },
   { method: 'post', path: PATHS.userLoginpwd, summary: 'Change the login password (other sessions end)', schema: loginPasswordChangeSchema, auth: 'user', gives: 'null' },
   { method: 'post', path: PATHS.userProfile, summary: 'Personal information: name, mobile, IC number', schema: profileSchema, auth: 'user', gives: '{first_name, last_name, realname, mobile, ic_number}' },
