@@ -173,10 +173,12 @@ describe('project lists', () => {
     const list = (await projects({ page_size: 50 })).data.list;
     for (const p of list) {
       const expected =
-        p.status === 'closed' || now >= p.end_time_ms ? 'ended' : p.remaining_tons <= 0 ? 'full' : now < p.selling_time_ms ? 'not_started' : null;
+        p.remaining_tons <= 0 ? 'full' : p.status === 'closed' || now >= p.end_time_ms ? 'ended' : now < p.selling_time_ms ? 'not_started' : null;
       expect(p.join_block, `${p.name} (${p.status})`).toBe(expected);
     }
-    expect(list.filter((p) => p.status === 'closed').every((p) => p.join_block === 'ended')).toBe(true);
+    // A closed project says ended, unless it sold out: then "full" is the more useful reason.
+    expect(list.filter((p) => p.status === 'closed').every((p) => p.join_block === (p.remaining_tons <= 0 ? 'full' : 'ended'))).toBe(true);
+    expect(list.some((p) => p.status === 'closed' && p.join_block === 'full')).toBe(true);
     expect(list.some((p) => p.status === 'presale' && p.join_block === 'not_started')).toBe(true);
     expect(list.some((p) => p.status === 'in_progress' && p.join_block === null)).toBe(true);
 

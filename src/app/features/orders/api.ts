@@ -16,12 +16,6 @@ import { orderInTab, type OrderTab } from './order-calc';
 // `orders` table (the whole Order record plus the indexed id / side / status / created_at_ms); the carbon
 // credit holdings and movements in `meta` under CREDITS_KEY (one snapshot per user), so both read offline.
 
-/** Endpoints the server has that src/shared/api.ts PATHS does not list yet (integrator: move them there). */
-export const ORDER_PATHS = {
-  detail: '/api/order/detail',
-  limits: '/api/order/limits',
-} as const;
-
 export const CREDITS_KEY = 'order_credits';
 const USER_INFO_KEY = 'user_info'; // written by features/profile refreshUserInfo
 export const ORDERS_PAGE_SIZE = 50;
@@ -64,7 +58,7 @@ export async function refreshOrders(tab: OrderTab, page = 1): Promise<Paged<Orde
 
 /** GET order/detail into Dexie. */
 export async function refreshOrder(id: number): Promise<Order | null> {
-  const res = await get<Order>(ORDER_PATHS.detail, { id }, { quiet: true });
+  const res = await get<Order>(PATHS.orderDetail, { id }, { quiet: true });
   if (res.code === ERRORS.not_found.code) await db.orders.delete(id);
   if (res.code !== 0 || !res.data) return null;
   await db.orders.put(toCached(res.data));
@@ -80,7 +74,7 @@ export async function refreshCredits(memId: number): Promise<ApiResult<OrderCred
 
 /** GET order/limits: the caller's remaining monthly and total tons on a project (online only). */
 export async function fetchLimits(projectId: number): Promise<OrderLimits | null> {
-  const res = await get<OrderLimits>(ORDER_PATHS.limits, { project_id: projectId }, { quiet: true });
+  const res = await get<OrderLimits>(PATHS.orderLimits, { project_id: projectId }, { quiet: true });
   return res.code === 0 ? res.data : null;
 }
 
