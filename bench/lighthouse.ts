@@ -12,8 +12,9 @@ import { CHROMIUM, CHROMIUM_FLAGS, ROOT, ensureBuilt, freePort, freshDataDir, ki
 //   --url PATH_OR_URL   audit another route (repeatable; default /). A path is resolved against the server.
 //   --no-build          use dist/ as it is (E2E_BUILD=never does the same); otherwise built when stale.
 //   --runs N            run each URL N times and keep the median performance run (default 1).
+//   --html              also write the full report of the last URL to bench/results/lighthouse-latest.html.
 //
-// Writes bench/results/lighthouse-latest.json (the summary) and lighthouse-latest.html (the last report).
+// Writes bench/results/lighthouse-latest.json (the summary).
 
 const FLOORS = { performance: 90, accessibility: 95, 'best-practices': 95 } as const;
 const HOME_JS_BUDGET_KIB = 160;
@@ -24,10 +25,11 @@ interface Args {
   urls: string[];
   build: boolean;
   runs: number;
+  html: boolean;
 }
 
 function parseArgs(argv: string[]): Args {
-  const args: Args = { urls: [], build: true, runs: 1 };
+  const args: Args = { urls: [], build: true, runs: 1, html: false };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     const value = (): string => {
@@ -39,8 +41,9 @@ function parseArgs(argv: string[]): Args {
     if (a === '--url' || a.startsWith('--url=')) args.urls.push(value());
     else if (a === '--runs' || a.startsWith('--runs=')) args.runs = Math.max(1, Number(value()) || 1);
     else if (a === '--no-build') args.build = false;
+    else if (a === '--html') args.html = true;
     else if (a === '--help' || a === '-h') {
-      console.log('usage: npm run lighthouse -- [--url /pages/project/index]... [--runs N] [--no-build]');
+      console.log('usage: npm run lighthouse -- [--url /pages/project/index]... [--runs N] [--no-build] [--html]');
       process.exit(0);
     } else throw new Error(`unknown argument ${a}`);
   }
@@ -210,7 +213,7 @@ async function main(): Promise<number> {
     failures,
   };
   fs.writeFileSync(path.join(outDir, 'lighthouse-latest.json'), JSON.stringify(summary, null, 2) + '\n');
-  if (lastHtml) fs.writeFileSync(path.join(outDir, 'lighthouse-latest.html'), lastHtml);
+  if (args.html && lastHtml) fs.writeFileSync(path.join(outDir, 'lighthouse-latest.html'), lastHtml);
   console.log(`\nwrote ${path.relative(ROOT, path.join(outDir, 'lighthouse-latest.json'))}`);
   if (failures.length) {
     console.error(`Lighthouse FAILED: ${failures.join('; ')}`);

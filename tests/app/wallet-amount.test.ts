@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { amountDirection, balanceText, centsToInput, parseAmount, previewWithdrawal, signedAmount, type WithdrawalLimits } from '../../src/app/features/wallet/amount';
+import {
+  amountDirection,
+  balanceText,
+  centsToInput,
+  parseAmount,
+  previewWithdrawal,
+  signedAmount,
+  type WithdrawalLimits,
+} from '../../src/app/features/wallet/amount';
 import { withdrawalFee } from '../../src/shared/fees';
 import { parseSgdToCents } from '../../src/shared/money';
 import { AMOUNT_MAX_CENTS } from '../../src/shared/schemas/wallet';
@@ -62,17 +70,12 @@ describe('parseAmount', () => {
 describe('previewWithdrawal', () => {
   it('shows the fee and total the server charges (src/shared/fees.ts), for any limits', () => {
     fc.assert(
-      fc.property(
-        fc.integer({ min: 1, max: 1_000_000_000 }),
-        fc.integer({ min: 0, max: 10_000 }),
-        fc.integer({ min: 0, max: 10_000 }),
-        (amount, fixed, bp) => {
-          const limits = { ...LIMITS, withdraw_fee: fixed, withdraw_fee_bp: bp, withdraw_min: 1, withdraw_max: AMOUNT_MAX_CENTS };
-          const p = previewWithdrawal(centsToInput(amount), limits, null);
-          const fee = withdrawalFee(amount, limits);
-          expect(p).toEqual({ amount, fee, total: amount + fee, problem: null });
-        },
-      ),
+      fc.property(fc.integer({ min: 1, max: 1_000_000_000 }), fc.integer({ min: 0, max: 10_000 }), fc.integer({ min: 0, max: 10_000 }), (amount, fixed, bp) => {
+        const limits = { ...LIMITS, withdraw_fee: fixed, withdraw_fee_bp: bp, withdraw_min: 1, withdraw_max: AMOUNT_MAX_CENTS };
+        const p = previewWithdrawal(centsToInput(amount), limits, null);
+        const fee = withdrawalFee(amount, limits);
+        expect(p).toEqual({ amount, fee, total: amount + fee, problem: null });
+      }),
     );
   });
 

@@ -24,7 +24,10 @@ describe('withdrawal password checklist', () => {
   });
 
   it('ticks rule by rule as the user types', () => {
-    const met = (pw: string, login = '') => withdrawPasswordRules(pw, login).filter((r) => r.met).map((r) => r.rule);
+    const met = (pw: string, login = '') =>
+      withdrawPasswordRules(pw, login)
+        .filter((r) => r.met)
+        .map((r) => r.rule);
     expect(met('')).toEqual([]);
     expect(met('a')).toEqual(['lower']);
     expect(met('aB')).toEqual(['upper', 'lower']);
@@ -59,7 +62,14 @@ describe('Idempotency-Key of an intent', () => {
   });
 
   it('is renewed after a success, a business refusal or a lost session', () => {
-    for (const code of [0, -1, ERRORS.insufficient_balance.code, ERRORS.trade_password_incorrect.code, ERRORS.withdraw_weekend.code, ERRORS.idempotency_mismatch.code]) {
+    for (const code of [
+      0,
+      -1,
+      ERRORS.insufficient_balance.code,
+      ERRORS.trade_password_incorrect.code,
+      ERRORS.withdraw_weekend.code,
+      ERRORS.idempotency_mismatch.code,
+    ]) {
       expect(keepsIntentKey(code)).toBe(false);
     }
   });

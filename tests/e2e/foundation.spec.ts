@@ -407,13 +407,14 @@ test('live: an operator closes a project and the open detail shows it within abo
   await shot(page, 'en-project-live-before');
 
   const invalidated = ws.waitForEvent('framereceived', { predicate: (f) => typeof f.payload === 'string' && f.payload.includes('invalidate'), timeout: 10_000 });
+  const opsStarted = Date.now();
   await ops(['project:status', String(id), 'closed']);
   const changedAt = Date.now();
   await expect(status).toHaveText(/closed/i, { timeout: 2500 });
   const took = Date.now() - changedAt;
   await invalidated.catch(() => undefined);
   test.info().annotations.push({ type: 'live-update', description: `status on screen ${took} ms after the ops command returned` });
-  console.log(`[live] status on screen ${took} ms after \`ops project:status ${id} closed\` returned`);
+  console.log(`[live] status on screen ${took} ms after \`ops project:status ${id} closed\` returned (${Date.now() - opsStarted} ms after it started, tsx start-up included)`);
   await shot(page, 'en-project-live-after');
 
   // Put it back for the other tests.

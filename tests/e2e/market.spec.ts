@@ -149,7 +149,7 @@ test('browse, filter, open a project, buy by the ton, see the order and its coun
   await sheet.getByTestId('payment-password').fill('Wrong#2026x');
   await sheet.getByTestId('confirm-submit').click();
   await expect(sheet.getByRole('alert')).toContainText(/attempts left: 4/i);
-  await sheet.getByRole('button', { name: 'Close' }).click();
+  await sheet.getByTestId('confirm-close').click();
 
   await order(page, 'buy-submit', 3);
   const placed = page.getByTestId('order-placed');

@@ -21,13 +21,20 @@ const TRADE_PASSWORD = 'Canopy#Trade26';
 /** Registers a user through the API and stores the session the way the app does (SPEC section 4 keys). */
 async function registerViaApi(context: BrowserContext, request: APIRequestContext, email: string): Promise<void> {
   const api = (p: string) => `${baseUrl()}/h5/api${p}`;
-  const sent = (await (await request.post(api('/api/login/sendcode'), { data: { email, scene: 'register', lang: 'en' } })).json()) as { code: number; msg: string };
+  const sent = (await (await request.post(api('/api/login/sendcode'), { data: { email, scene: 'register', lang: 'en' } })).json()) as {
+    code: number;
+    msg: string;
+  };
   expect(sent.code, sent.msg).toBe(0);
   const code = await readCode(email);
   const res = await request.post(api('/api/login/register'), {
     data: { email, code, password: PASSWORD, repassword: PASSWORD, type: 'personal', agree: true, lang: 'en' },
   });
-  const body = (await res.json()) as { code: number; msg: string; data: { token: string; mem_id: number; realname: string; account: string; mobile: string; avatar: string; type: string } };
+  const body = (await res.json()) as {
+    code: number;
+    msg: string;
+    data: { token: string; mem_id: number; realname: string; account: string; mobile: string; avatar: string; type: string };
+  };
   expect(body.code, body.msg).toBe(0);
   const { token, mem_id, realname, account, mobile, avatar, type } = body.data;
   await context.addInitScript(

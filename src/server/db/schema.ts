@@ -209,7 +209,7 @@ export interface IdempotencyKeysTable {
   key: string;
   endpoint: string;
   request_hash: string;
-  state: 'pending' | 'done';
+  state: 'pending' | 'committed' | 'done';
   response: string | null;
   created_at: number;
 }

@@ -179,7 +179,7 @@ export function ConfirmSheet({
           <h2 id={titleId} className="sheet__title">
             {title}
           </h2>
-          <button type="button" className="sheet__close" onClick={onClose} aria-label={t`Close`}>
+          <button type="button" className="sheet__close" onClick={onClose} aria-label={t`Close`} data-testid="confirm-close">
             ×
           </button>
         </div>

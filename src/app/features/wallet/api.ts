@@ -201,7 +201,10 @@ export function useTopups() {
 
 // ---------------------------------------------------------------- wallet/withdraw, wallet/withdrawals
 
-export function requestWithdrawal(input: { amount: number; password: string; method?: 'bank' | 'paynow' }, idempotencyKey: string): Promise<ApiResult<WithdrawalRecord>> {
+export function requestWithdrawal(
+  input: { amount: number; password: string; method?: 'bank' | 'paynow' },
+  idempotencyKey: string,
+): Promise<ApiResult<WithdrawalRecord>> {
   return post<WithdrawalRecord>(PATHS.walletWithdraw, { ...input }, { idempotencyKey });
 }
 
@@ -240,7 +243,12 @@ export function useFundLogs(kind: string) {
   const memId = useMemberId();
   const online = useOnline();
   const [limit, setLimit] = useState(PAGE_SIZE);
-  const [server, setServer] = useState<{ kind: string; pages: number; total: number | null; loading: boolean }>({ kind, pages: 0, total: null, loading: false });
+  const [server, setServer] = useState<{ kind: string; pages: number; total: number | null; loading: boolean }>({
+    kind,
+    pages: 0,
+    total: null,
+    loading: false,
+  });
   const busy = useRef(false);
 
   const rows = useLiveQuery(async () => {

@@ -19,7 +19,22 @@ import { SubmitButton, WalletPage, useWrite } from './wallet-parts';
 const FORM = 'card';
 
 /** Banks in Singapore that take FAST / GIRO payouts (a suggestion list; any bank name is accepted). */
-const SG_BANKS = ['DBS Bank', 'POSB', 'OCBC Bank', 'UOB', 'Standard Chartered', 'HSBC', 'Maybank', 'Citibank', 'Bank of China', 'ICBC', 'CIMB Bank', 'RHB Bank', 'Trust Bank', 'GXS Bank'];
+const SG_BANKS = [
+  'DBS Bank',
+  'POSB',
+  'OCBC Bank',
+  'UOB',
+  'Standard Chartered',
+  'HSBC',
+  'Maybank',
+  'Citibank',
+  'Bank of China',
+  'ICBC',
+  'CIMB Bank',
+  'RHB Bank',
+  'Trust Bank',
+  'GXS Bank',
+];
 
 /** The names a holder may carry (the server's rule, card.ts): "first last", and the company for corporate users. */
 export function registeredNames(info: Pick<UserInfo, 'type' | 'first_name' | 'last_name' | 'company'>): string[] {
@@ -125,7 +140,10 @@ function CardForm({ info, names, card, onDone }: { info: UserInfo; names: string
   // The holder rule is the server's to decide, but a mismatch is visible here before anything is sent.
   const holderOk = names.some((n) => sameName(n, values.holder_name));
   const errors = useMemo(
-    () => (holderChecked && values.holder_name.trim() && !holderOk && !schemaErrors.holder_name ? { ...schemaErrors, holder_name: errorMessage('holder_mismatch', lang) } : schemaErrors),
+    () =>
+      holderChecked && values.holder_name.trim() && !holderOk && !schemaErrors.holder_name
+        ? { ...schemaErrors, holder_name: errorMessage('holder_mismatch', lang) }
+        : schemaErrors,
     [holderChecked, holderOk, schemaErrors, values.holder_name, lang],
   );
 
@@ -171,7 +189,16 @@ function CardForm({ info, names, card, onDone }: { info: UserInfo; names: string
       {method === 'bank' ? (
         <>
           <Field label={t`Bank name`} name="bank_name" form={FORM} errors={errors}>
-            <input {...a11y('bank_name')} data-testid="card-bank-name" className="input" list="sg-banks" autoComplete="off" maxLength={60} value={values.bank_name} onChange={(e) => set('bank_name', e.target.value)} />
+            <input
+              {...a11y('bank_name')}
+              data-testid="card-bank-name"
+              className="input"
+              list="sg-banks"
+              autoComplete="off"
+              maxLength={60}
+              value={values.bank_name}
+              onChange={(e) => set('bank_name', e.target.value)}
+            />
             <datalist id="sg-banks">
               {SG_BANKS.map((b) => (
                 <option key={b} value={b} />
@@ -179,7 +206,16 @@ function CardForm({ info, names, card, onDone }: { info: UserInfo; names: string
             </datalist>
           </Field>
           <Field label={t`Account number`} name="account_no" form={FORM} errors={errors} hint={t`6 to 20 digits; spaces and dashes are fine.`}>
-            <input {...a11y('account_no')} data-testid="card-account-no" className="input mono" inputMode="numeric" autoComplete="off" maxLength={26} value={values.account_no} onChange={(e) => set('account_no', e.target.value)} />
+            <input
+              {...a11y('account_no')}
+              data-testid="card-account-no"
+              className="input mono"
+              inputMode="numeric"
+              autoComplete="off"
+              maxLength={26}
+              value={values.account_no}
+              onChange={(e) => set('account_no', e.target.value)}
+            />
           </Field>
         </>
       ) : (
@@ -205,7 +241,15 @@ function CardForm({ info, names, card, onDone }: { info: UserInfo; names: string
       )}
 
       <Field label={t`Account holder name`} name="holder_name" form={FORM} errors={errors}>
-        <input {...a11y('holder_name')} data-testid="card-holder" className="input" autoComplete="name" maxLength={140} value={values.holder_name} onChange={(e) => set('holder_name', e.target.value)} />
+        <input
+          {...a11y('holder_name')}
+          data-testid="card-holder"
+          className="input"
+          autoComplete="name"
+          maxLength={140}
+          value={values.holder_name}
+          onChange={(e) => set('holder_name', e.target.value)}
+        />
       </Field>
       <div className="notice wallet-rule" data-testid="holder-rule">
         <p>
@@ -227,7 +271,13 @@ function CardForm({ info, names, card, onDone }: { info: UserInfo; names: string
       </div>
 
       <div className="wallet-actions">
-        <SubmitButton busy={write.busy} label={<Trans>Save payout account</Trans>} busyLabel={<Trans>Saving…</Trans>} testId="card-submit" disabled={names.length === 0} />
+        <SubmitButton
+          busy={write.busy}
+          label={<Trans>Save payout account</Trans>}
+          busyLabel={<Trans>Saving…</Trans>}
+          testId="card-submit"
+          disabled={names.length === 0}
+        />
         {card && (
           <button type="button" className="btn btn--ghost btn--block" onClick={onDone}>
             <Trans>Cancel</Trans>

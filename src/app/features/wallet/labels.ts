@@ -74,7 +74,8 @@ export const FUND_ACCOUNTS = ['available', 'frozen', 'presale', 'unavailable', '
 export type FundAccount = (typeof FUND_ACCOUNTS)[number];
 
 export const accountLabel: Record<FundAccount, MessageDescriptor> = {
-  available: msg`Available`,
+  // "Available" alone is also the remaining tons of a project: a context keeps them apart.
+  available: msg({ message: 'Available', context: 'balance account' }),
   frozen: msg`Frozen`,
   presale: msg`Pre-sale`,
   unavailable: msg`Unavailable`,

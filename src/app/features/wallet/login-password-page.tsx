@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { showToast } from '../../components/toast';
 import { useSchemaForm } from '../../lib/form';
@@ -17,17 +18,23 @@ export function LoginPasswordPage() {
   const { t } = useLingui();
   return (
     <WalletPage title={t`Login password`}>
-      <LoginPasswordForm />
+      <LoginPasswordFormRound />
     </WalletPage>
   );
 }
 
-function LoginPasswordForm() {
+/** After a success the form starts again empty (and without the last submit's errors). */
+function LoginPasswordFormRound() {
+  const [round, setRound] = useState(0);
+  return <LoginPasswordForm key={round} onDone={() => setRound((r) => r + 1)} />;
+}
+
+function LoginPasswordForm({ onDone }: { onDone: () => void }) {
   const { t, i18n } = useLingui();
   const lang = localeToWire(i18n.locale as Locale);
   const form = useSchemaForm(FORM, loginPasswordChangeSchema, { old_password: '', password: '', repassword: '' }, lang);
   const write = useWrite(changeLoginPassword);
-  const { values, set, setValues, errors, a11y } = form;
+  const { values, set, errors, a11y } = form;
 
   const onSubmit = async (e: React.FormEvent) => {
     e.preventDefault();
@@ -35,7 +42,7 @@ function LoginPasswordForm() {
     if (!input) return;
     const res = await write.run(input);
     if (res?.code === 0) {
-      setValues({ old_password: '', password: '', repassword: '' });
+      onDone();
       showToast(t`Login password changed. Other devices have been signed out.`, 'success');
     }
   };
@@ -44,14 +51,32 @@ function LoginPasswordForm() {
     <div className="section">
       <form className="card wallet-card" onSubmit={onSubmit} noValidate>
         <Field label={t`Current login password`} name="old_password" form={FORM} errors={errors}>
-          <PasswordInput {...a11y('old_password')} testId="loginpwd-old" autoComplete="current-password" value={values.old_password} onChange={(v) => set('old_password', v)} />
+          <PasswordInput
+            {...a11y('old_password')}
+            testId="loginpwd-old"
+            autoComplete="current-password"
+            value={values.old_password}
+            onChange={(v) => set('old_password', v)}
+          />
         </Field>
         <Field label={t`New login password`} name="password" form={FORM} errors={errors}>
-          <PasswordInput {...a11y('password')} testId="loginpwd-password" autoComplete="new-password" value={values.password} onChange={(v) => set('password', v)} />
+          <PasswordInput
+            {...a11y('password')}
+            testId="loginpwd-password"
+            autoComplete="new-password"
+            value={values.password}
+            onChange={(v) => set('password', v)}
+          />
         </Field>
         <PasswordChecklist id={`${FORM}-rules`} rules={loginPasswordRules(values.password)} min={LOGIN_PASSWORD_MIN} />
         <Field label={t`Repeat new login password`} name="repassword" form={FORM} errors={errors}>
-          <PasswordInput {...a11y('repassword')} testId="loginpwd-repassword" autoComplete="new-password" value={values.repassword} onChange={(v) => set('repassword', v)} />
+          <PasswordInput
+            {...a11y('repassword')}
+            testId="loginpwd-repassword"
+            autoComplete="new-password"
+            value={values.repassword}
+            onChange={(v) => set('repassword', v)}
+          />
         </Field>
         <p className="field__hint wallet-hint">
           <Trans>It must differ from your withdrawal password. Other devices will be signed out.</Trans>

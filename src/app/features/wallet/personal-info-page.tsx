@@ -71,16 +71,51 @@ function PersonalInfoForm() {
           </div>
         )}
         <Field label={t`First name`} name="first_name" form={FORM} errors={errors}>
-          <input {...a11y('first_name')} data-testid="profile-first-name" className="input" autoComplete="given-name" maxLength={60} value={values.first_name} onChange={(e) => set('first_name', e.target.value)} />
+          <input
+            {...a11y('first_name')}
+            data-testid="profile-first-name"
+            className="input"
+            autoComplete="given-name"
+            maxLength={60}
+            value={values.first_name}
+            onChange={(e) => set('first_name', e.target.value)}
+          />
         </Field>
         <Field label={t`Last name`} name="last_name" form={FORM} errors={errors}>
-          <input {...a11y('last_name')} data-testid="profile-last-name" className="input" autoComplete="family-name" maxLength={60} value={values.last_name} onChange={(e) => set('last_name', e.target.value)} />
+          <input
+            {...a11y('last_name')}
+            data-testid="profile-last-name"
+            className="input"
+            autoComplete="family-name"
+            maxLength={60}
+            value={values.last_name}
+            onChange={(e) => set('last_name', e.target.value)}
+          />
         </Field>
         <Field label={t`Mobile number`} name="mobile" form={FORM} errors={errors} hint={t`8 digits, e.g. 91234567`}>
-          <input {...a11y('mobile')} data-testid="profile-mobile" className="input" type="tel" inputMode="numeric" autoComplete="tel-national" maxLength={8} value={values.mobile} onChange={(e) => set('mobile', e.target.value.replace(/\D/g, ''))} />
+          <input
+            {...a11y('mobile')}
+            data-testid="profile-mobile"
+            className="input"
+            type="tel"
+            inputMode="numeric"
+            autoComplete="tel-national"
+            maxLength={8}
+            value={values.mobile}
+            onChange={(e) => set('mobile', e.target.value.replace(/\D/g, ''))}
+          />
         </Field>
         <Field label={t`IC number`} name="ic_number" form={FORM} errors={errors} hint={t`A capital letter, 7 digits and a capital letter, e.g. S1234567D`}>
-          <input {...a11y('ic_number')} data-testid="profile-ic" className="input" autoCapitalize="characters" autoComplete="off" maxLength={9} value={values.ic_number} onChange={(e) => set('ic_number', e.target.value.toUpperCase())} />
+          <input
+            {...a11y('ic_number')}
+            data-testid="profile-ic"
+            className="input"
+            autoCapitalize="characters"
+            autoComplete="off"
+            maxLength={9}
+            value={values.ic_number}
+            onChange={(e) => set('ic_number', e.target.value.toUpperCase())}
+          />
         </Field>
         <SubmitButton busy={write.busy} label={<Trans>Save</Trans>} busyLabel={<Trans>Saving…</Trans>} testId="profile-submit" />
         <FormAlert id="profile-alert" message={write.error} />

@@ -35,7 +35,11 @@ export function TopupList({ list }: { list: ListState<TopupRecord> }) {
               {r.decided_at_ms !== null && (
                 <>
                   {' · '}
-                  {r.status === 'credited' ? <Trans>Credited {formatDateTime(r.decided_at_ms)}</Trans> : <Trans>Decided {formatDateTime(r.decided_at_ms)}</Trans>}
+                  {r.status === 'credited' ? (
+                    <Trans>Credited {formatDateTime(r.decided_at_ms)}</Trans>
+                  ) : (
+                    <Trans>Decided {formatDateTime(r.decided_at_ms)}</Trans>
+                  )}
                 </>
               )}
             </p>
@@ -99,7 +103,11 @@ export function WithdrawalList({ list }: { list: ListState<WithdrawalRecord> }) 
             )}
             {r.status === 'refused' && (
               <p className="record__note record__note--bad">
-                {r.note ? <Trans>Refused: {r.note}. The amount and fee are back in your available balance.</Trans> : <Trans>Refused. The amount and fee are back in your available balance.</Trans>}
+                {r.note ? (
+                  <Trans>Refused: {r.note}. The amount and fee are back in your available balance.</Trans>
+                ) : (
+                  <Trans>Refused. The amount and fee are back in your available balance.</Trans>
+                )}
               </p>
             )}
           </li>
@@ -114,7 +122,13 @@ function RecordList<T>({ list, empty, children }: { list: ListState<T>; empty: R
   return (
     <>
       {notLoaded && list.error && <p className="notice notice--warn wallet-notice">{list.error}</p>}
-      <InfiniteList hasMore={list.hasMore} loading={list.loading} onLoadMore={list.loadMore} isEmpty={!notLoaded && list.items.length === 0} empty={<p className="empty">{empty}</p>}>
+      <InfiniteList
+        hasMore={list.hasMore}
+        loading={list.loading}
+        onLoadMore={list.loadMore}
+        isEmpty={!notLoaded && list.items.length === 0}
+        empty={<p className="empty">{empty}</p>}
+      >
         {children}
       </InfiniteList>
     </>

@@ -49,23 +49,49 @@ export function TopupPage() {
 }
 
 function TopupScreen() {
+  const records = useTopups();
+  // A new top-up after a success is a fresh form (new reference, no errors from the last submit).
+  const [round, setRound] = useState(0);
+  return (
+    <div className="section">
+      <TopupForm
+        key={round}
+        onDone={() => {
+          setRound((r) => r + 1);
+          records.reload();
+        }}
+      />
+      <h2 className="section-title wallet-section-title">
+        <Trans>Top-up records</Trans>
+      </h2>
+      <TopupList list={records} />
+    </div>
+  );
+}
+
+function TopupForm({ onDone }: { onDone: () => void }) {
   const { t, i18n } = useLingui();
   const lang = localeToWire(i18n.locale as Locale);
   const memId = useMemberId();
   const limits = useLimits();
-  const records = useTopups();
-  const form = useSchemaForm(FORM, topupFormSchema, { amount: '', method: 'paynow' as (typeof TOPUP_METHODS)[number], reference: suggestReference(memId) }, lang);
+  const form = useSchemaForm(
+    FORM,
+    topupFormSchema,
+    { amount: '', method: 'paynow' as (typeof TOPUP_METHODS)[number], reference: suggestReference(memId) },
+    lang,
+  );
   // One intent per top-up: a retry after a lost answer carries the same key (the same amount, method and
   // reference); after a success the key and the suggested reference are both new.
   const write = useWrite(requestTopup);
   const [minChecked, setMinChecked] = useState(false);
-  const { values, set, setValues, errors: schemaErrors, a11y } = form;
+  const { values, set, errors: schemaErrors, a11y } = form;
 
   const min = limits?.topup_min ?? 0;
   const cents = parseAmount(values.amount);
   const belowMin = cents !== null && cents < min;
   const errors = useMemo(
-    () => (minChecked && belowMin && !schemaErrors.amount ? { ...schemaErrors, amount: errorMessage('topup_below_min', lang, { n: formatSgd(min) }) } : schemaErrors),
+    () =>
+      minChecked && belowMin && !schemaErrors.amount ? { ...schemaErrors, amount: errorMessage('topup_below_min', lang, { n: formatSgd(min) }) } : schemaErrors,
     [minChecked, belowMin, schemaErrors, lang, min],
   );
 
@@ -81,106 +107,97 @@ function TopupScreen() {
     const res = await write.run(input);
     if (res?.code === 0 && res.data) {
       showToast(res.data.status === 'credited' ? t`Top-up credited.` : t`Top-up submitted. We will credit it when the transfer arrives.`, 'success');
-      setMinChecked(false);
-      setValues({ amount: '', method: input.method, reference: suggestReference(memId) });
-      records.reload();
       void refreshUserInfo();
+      onDone();
     }
   };
 
   const payee = PLATFORM_PAYEE[values.method];
   return (
-    <div className="section">
-      <form className="card wallet-card" onSubmit={onSubmit} noValidate data-testid="topup-form">
-        <Field label={t`Amount`} name="amount" form={FORM} errors={errors} hint={min > 0 ? t`Minimum ${formatSgd(min)}` : undefined}>
-          <AmountInput {...a11y('amount')} testId="topup-amount" value={values.amount} onChange={(value) => set('amount', value)} />
-        </Field>
+    <form className="card wallet-card" onSubmit={onSubmit} noValidate data-testid="topup-form">
+      <Field label={t`Amount`} name="amount" form={FORM} errors={errors} hint={min > 0 ? t`Minimum ${formatSgd(min)}` : undefined}>
+        <AmountInput {...a11y('amount')} testId="topup-amount" value={values.amount} onChange={(value) => set('amount', value)} />
+      </Field>
 
-        <div className="field">
-          <span className="field__label" id="topup-method-label">
-            <Trans>Method</Trans>
-          </span>
-          <div className="segmented wallet-segmented" role="group" aria-labelledby="topup-method-label">
-            <button type="button" aria-pressed={values.method === 'paynow'} onClick={() => set('method', 'paynow')} data-testid="topup-method-paynow">
-              PayNow
-            </button>
-            <button type="button" aria-pressed={values.method === 'bank'} onClick={() => set('method', 'bank')} data-testid="topup-method-bank">
-              <Trans>Bank transfer</Trans>
-            </button>
-          </div>
+      <div className="field">
+        <span className="field__label" id="topup-method-label">
+          <Trans>Method</Trans>
+        </span>
+        <div className="segmented wallet-segmented" role="group" aria-labelledby="topup-method-label">
+          <button type="button" aria-pressed={values.method === 'paynow'} onClick={() => set('method', 'paynow')} data-testid="topup-method-paynow">
+            PayNow
+          </button>
+          <button type="button" aria-pressed={values.method === 'bank'} onClick={() => set('method', 'bank')} data-testid="topup-method-bank">
+            <Trans>Bank transfer</Trans>
+          </button>
         </div>
+      </div>
 
-        <section className="payee" aria-labelledby="payee-title" data-testid="payee">
-          <h2 className="payee__title" id="payee-title">
-            {values.method === 'paynow' ? <Trans>Pay by PayNow to</Trans> : <Trans>Transfer to</Trans>}
-          </h2>
-          <dl className="summary">
+      <section className="payee" aria-labelledby="payee-title" data-testid="payee">
+        <h2 className="payee__title" id="payee-title">
+          {values.method === 'paynow' ? <Trans>Pay by PayNow to</Trans> : <Trans>Transfer to</Trans>}
+        </h2>
+        <dl className="summary">
+          <div className="summary__row">
+            <dt>
+              <Trans>Name</Trans>
+            </dt>
+            <dd>{payee.name}</dd>
+          </div>
+          {values.method === 'paynow' ? (
             <div className="summary__row">
-              <dt>
-                <Trans>Name</Trans>
-              </dt>
-              <dd>{payee.name}</dd>
+              <dt>UEN</dt>
+              <dd className="mono" data-testid="payee-uen">
+                {PLATFORM_PAYEE.paynow.uen}
+              </dd>
             </div>
-            {values.method === 'paynow' ? (
+          ) : (
+            <>
               <div className="summary__row">
-                <dt>UEN</dt>
-                <dd className="mono" data-testid="payee-uen">
-                  {PLATFORM_PAYEE.paynow.uen}
+                <dt>
+                  <Trans>Bank</Trans>
+                </dt>
+                <dd>{PLATFORM_PAYEE.bank.bank}</dd>
+              </div>
+              <div className="summary__row">
+                <dt>
+                  <Trans>Account</Trans>
+                </dt>
+                <dd className="mono" data-testid="payee-account">
+                  {PLATFORM_PAYEE.bank.account}
                 </dd>
               </div>
-            ) : (
-              <>
-                <div className="summary__row">
-                  <dt>
-                    <Trans>Bank</Trans>
-                  </dt>
-                  <dd>{PLATFORM_PAYEE.bank.bank}</dd>
-                </div>
-                <div className="summary__row">
-                  <dt>
-                    <Trans>Account</Trans>
-                  </dt>
-                  <dd className="mono" data-testid="payee-account">
-                    {PLATFORM_PAYEE.bank.account}
-                  </dd>
-                </div>
-              </>
-            )}
-            <div className="summary__row summary__row--strong">
-              <dt>
-                <Trans>Reference</Trans>
-              </dt>
-              <dd className="mono">{values.reference || '—'}</dd>
-            </div>
-          </dl>
-          <p className="payee__warn" role="note">
-            <Trans>Put the reference below in your transfer's reference or comments field. Without it we cannot match your money to your account.</Trans>
-          </p>
-        </section>
-
-        <Field label={t`Reference`} name="reference" form={FORM} errors={errors} hint={t`The same text you put in the transfer. You may change it.`}>
-          <input
-            {...a11y('reference')}
-            data-testid="topup-reference"
-            className="input mono"
-            autoCapitalize="characters"
-            autoComplete="off"
-            maxLength={40}
-            value={values.reference}
-            onChange={(e) => set('reference', e.target.value)}
-          />
-        </Field>
-        <p className="field__hint wallet-hint">
-          <Trans>Send the money first, then tell us here. Your balance grows once we confirm the transfer.</Trans>
+            </>
+          )}
+          <div className="summary__row summary__row--strong">
+            <dt>
+              <Trans>Reference</Trans>
+            </dt>
+            <dd className="mono">{values.reference || '—'}</dd>
+          </div>
+        </dl>
+        <p className="payee__warn" role="note">
+          <Trans>Put the reference below in your transfer's reference or comments field. Without it we cannot match your money to your account.</Trans>
         </p>
-        <SubmitButton busy={write.busy} label={<Trans>I have sent the money</Trans>} busyLabel={<Trans>Sending…</Trans>} testId="topup-submit" />
-        <FormAlert id="topup-alert" message={write.error} />
-      </form>
+      </section>
 
-      <h2 className="section-title wallet-section-title">
-        <Trans>Top-up records</Trans>
-      </h2>
-      <TopupList list={records} />
-    </div>
+      <Field label={t`Reference`} name="reference" form={FORM} errors={errors} hint={t`The same text you put in the transfer. You may change it.`}>
+        <input
+          {...a11y('reference')}
+          data-testid="topup-reference"
+          className="input mono"
+          autoCapitalize="characters"
+          autoComplete="off"
+          maxLength={40}
+          value={values.reference}
+          onChange={(e) => set('reference', e.target.value)}
+        />
+      </Field>
+      <p className="field__hint wallet-hint">
+        <Trans>Send the money first, then tell us here. Your balance grows once we confirm the transfer.</Trans>
+      </p>
+      <SubmitButton busy={write.busy} label={<Trans>I have sent the money</Trans>} busyLabel={<Trans>Sending…</Trans>} testId="topup-submit" />
+      <FormAlert id="topup-alert" message={write.error} />
+    </form>
   );
 }

@@ -76,7 +76,15 @@ export function useWrite<I, O>(send: (input: I, key: string) => Promise<ApiResul
 }
 
 /** The submit button of a write: "Needs a connection" offline, a spinner while sending. */
-export function SubmitButton({ busy, label, busyLabel, testId, disabled = false, type = 'submit', onClick }: {
+export function SubmitButton({
+  busy,
+  label,
+  busyLabel,
+  testId,
+  disabled = false,
+  type = 'submit',
+  onClick,
+}: {
   busy: boolean;
   label: ReactNode;
   busyLabel: ReactNode;
@@ -111,7 +119,12 @@ export function StatusChip({ status, children }: { status: string; children: Rea
 }
 
 /** An S$ amount input: text with a decimal keypad (parsed to cents by the caller, never as a float). */
-export function AmountInput({ value, onChange, testId, ...a11y }: {
+export function AmountInput({
+  value,
+  onChange,
+  testId,
+  ...a11y
+}: {
   id: string;
   name: string;
   value: string;
@@ -163,7 +176,19 @@ export function PasswordChecklist({ id, rules, min }: { id: string; rules: RuleS
 /**
  * A bottom sheet on the native <dialog> (modal: focus stays inside, Escape closes, the page behind is inert).
  */
-export function Sheet({ open, onClose, labelledBy, children, testId }: { open: boolean; onClose: () => void; labelledBy: string; children: ReactNode; testId?: string }) {
+export function Sheet({
+  open,
+  onClose,
+  labelledBy,
+  children,
+  testId,
+}: {
+  open: boolean;
+  onClose: () => void;
+  labelledBy: string;
+  children: ReactNode;
+  testId?: string;
+}) {
   const ref = useRef<HTMLDialogElement>(null);
   useEffect(() => {
     const dialog = ref.current;

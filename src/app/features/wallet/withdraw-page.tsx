@@ -22,7 +22,13 @@ const FORM = 'withdraw';
 
 /** The SGT calendar day and weekday of a moment (withdrawals: Mon-Fri, once a day, in Singapore time). */
 export function sgtDay(ms: number): { date: string; weekend: boolean } {
-  const parts = new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Singapore', year: 'numeric', month: '2-digit', day: '2-digit', weekday: 'short' }).formatToParts(ms);
+  const parts = new Intl.DateTimeFormat('en-CA', {
+    timeZone: 'Asia/Singapore',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    weekday: 'short',
+  }).formatToParts(ms);
   const part = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
   const weekday = part('weekday');
   return { date: `${part('year')}-${part('month')}-${part('day')}`, weekend: weekday === 'Sat' || weekday === 'Sun' };
@@ -160,7 +166,13 @@ function WithdrawScreen() {
             </p>
           ) : (
             <p className="field__hint" id={`${FORM}-amount-hint`}>
-              {limits ? <Trans>Between {formatSgd(limits.withdraw_min)} and {formatSgd(limits.withdraw_max)}</Trans> : <Trans>Loading limits…</Trans>}
+              {limits ? (
+                <Trans>
+                  Between {formatSgd(limits.withdraw_min)} and {formatSgd(limits.withdraw_max)}
+                </Trans>
+              ) : (
+                <Trans>Loading limits…</Trans>
+              )}
             </p>
           )}
         </div>
@@ -183,7 +195,15 @@ function WithdrawScreen() {
       </p>
 
       {preview && preview.amount !== null && payout && card && (
-        <ConfirmSheet open={confirming && online} onClose={() => setConfirming(false)} preview={preview} card={card} payout={payout} method={method ?? undefined} onDone={done} />
+        <ConfirmSheet
+          open={confirming && online}
+          onClose={() => setConfirming(false)}
+          preview={preview}
+          card={card}
+          payout={payout}
+          method={method ?? undefined}
+          onDone={done}
+        />
       )}
     </div>
   );
@@ -206,7 +226,13 @@ function problemText(problem: WithdrawalPreview['problem'], limits: WalletLimits
   }
 }
 
-function PayoutAccount({ card, payout, hasBank, hasPaynow, onMethod }: {
+function PayoutAccount({
+  card,
+  payout,
+  hasBank,
+  hasPaynow,
+  onMethod,
+}: {
   card: BankCard | null | undefined;
   payout: 'bank' | 'paynow' | null;
   hasBank: boolean;
@@ -269,7 +295,15 @@ function FeeSummary({ preview }: { preview: WithdrawalPreview | null }) {
   );
 }
 
-function ConfirmSheet({ open, onClose, preview, card, payout, method, onDone }: {
+function ConfirmSheet({
+  open,
+  onClose,
+  preview,
+  card,
+  payout,
+  method,
+  onDone,
+}: {
   open: boolean;
   onClose: () => void;
   preview: WithdrawalPreview;
@@ -317,10 +351,7 @@ function ConfirmSheet({ open, onClose, preview, card, payout, method, onDone }: 
           <SummaryRow label={<Trans>You receive</Trans>} value={formatSgd(preview.amount!)} />
           <SummaryRow label={<Trans>Handling fee</Trans>} value={formatSgd(preview.fee!)} />
           <SummaryRow label={<Trans>Total from available balance</Trans>} value={formatSgd(preview.total!)} strong />
-          <SummaryRow
-            label={<Trans>Pay to</Trans>}
-            value={payout === 'paynow' ? `PayNow ${card.paynow}` : `${card.bank_name} ${card.account_no}`}
-          />
+          <SummaryRow label={<Trans>Pay to</Trans>} value={payout === 'paynow' ? `PayNow ${card.paynow}` : `${card.bank_name} ${card.account_no}`} />
         </dl>
         <div className="field">
           <label className="field__label" htmlFor="withdraw-password">

@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { showToast } from '../../components/toast';
 import { useSchemaForm } from '../../lib/form';
@@ -18,18 +19,24 @@ export function WithdrawPasswordPage() {
   const { t } = useLingui();
   return (
     <WalletPage title={t`Withdrawal password`}>
-      <WithdrawPasswordForm />
+      <WithdrawPasswordFormRound />
     </WalletPage>
   );
 }
 
-function WithdrawPasswordForm() {
+/** After a success the form starts again empty (and without the last submit's errors). */
+function WithdrawPasswordFormRound() {
+  const [round, setRound] = useState(0);
+  return <WithdrawPasswordForm key={round} onDone={() => setRound((r) => r + 1)} />;
+}
+
+function WithdrawPasswordForm({ onDone }: { onDone: () => void }) {
   const { t, i18n } = useLingui();
   const lang = localeToWire(i18n.locale as Locale);
   const { info } = useUserInfo();
   const form = useSchemaForm(FORM, withdrawPasswordSetSchema, { password: '', repassword: '', login_password: '' }, lang);
   const write = useWrite(setWithdrawPassword);
-  const { values, set, setValues, errors, a11y } = form;
+  const { values, set, errors, a11y } = form;
   const rules = withdrawPasswordRules(values.password, values.login_password);
   const hasOne = info?.has_withdraw_password === true;
 
@@ -39,7 +46,7 @@ function WithdrawPasswordForm() {
     if (!input) return;
     const res = await write.run(input);
     if (res?.code === 0) {
-      setValues({ password: '', repassword: '', login_password: '' });
+      onDone();
       showToast(hasOne ? t`Withdrawal password changed.` : t`Withdrawal password set.`, 'success');
       void refreshUserInfo();
     }
@@ -61,14 +68,38 @@ function WithdrawPasswordForm() {
       </p>
       <form className="card wallet-card" onSubmit={onSubmit} noValidate>
         <Field label={hasOne ? t`New withdrawal password` : t`Withdrawal password`} name="password" form={FORM} errors={errors}>
-          <PasswordInput {...a11y('password')} testId="withdpwd-password" autoComplete="new-password" value={values.password} onChange={(v) => set('password', v)} />
+          <PasswordInput
+            {...a11y('password')}
+            testId="withdpwd-password"
+            autoComplete="new-password"
+            value={values.password}
+            onChange={(v) => set('password', v)}
+          />
         </Field>
         <PasswordChecklist id={`${FORM}-rules`} rules={rules} min={WITHDRAW_PASSWORD_MIN} />
         <Field label={t`Repeat withdrawal password`} name="repassword" form={FORM} errors={errors}>
-          <PasswordInput {...a11y('repassword')} testId="withdpwd-repassword" autoComplete="new-password" value={values.repassword} onChange={(v) => set('repassword', v)} />
+          <PasswordInput
+            {...a11y('repassword')}
+            testId="withdpwd-repassword"
+            autoComplete="new-password"
+            value={values.repassword}
+            onChange={(v) => set('repassword', v)}
+          />
         </Field>
-        <Field label={t`Login password`} name="login_password" form={FORM} errors={errors} hint={t`To confirm it is you. Five wrong login passwords lock your login.`}>
-          <PasswordInput {...a11y('login_password')} testId="withdpwd-login-password" autoComplete="current-password" value={values.login_password} onChange={(v) => set('login_password', v)} />
+        <Field
+          label={t`Login password`}
+          name="login_password"
+          form={FORM}
+          errors={errors}
+          hint={t`To confirm it is you. Five wrong login passwords lock your login.`}
+        >
+          <PasswordInput
+            {...a11y('login_password')}
+            testId="withdpwd-login-password"
+            autoComplete="current-password"
+            value={values.login_password}
+            onChange={(v) => set('login_password', v)}
+          />
         </Field>
         <SubmitButton
           busy={write.busy}
