@@ -22,6 +22,7 @@ import {
   startTestServer,
   type Envelope,
   type TestServer,
+  runCli,
 } from '../helpers/server';
 
 const LANGS: Lang[] = ['en', 'cn'];
@@ -535,7 +536,7 @@ describe('logout, visitor, sessions', () => {
 });
 
 describe('reset password', () => {
-  it('sets the new password, revokes every session and clears the login lock', async () => {
+  it('sets the new password and revokes every session; a login lock holds until an operator unlocks it', async () => {
     const u = await registerUser(s, email('reset'));
     const second = (await login(s, u.account, u.password)).data.token;
     for (let i = 0; i < 5; i++) await post(PATHS.login, { email: u.account, password: 'Wrong2026x', agree: true }, 'en');
@@ -560,6 +561,10 @@ describe('reset password', () => {
     expect((await r({})('en')).code).toBe(0);
     expect((await s.api('GET', PATHS.userInfo, {}, { token: u.token })).code).toBe(-1);
     expect((await s.api('GET', PATHS.userInfo, {}, { token: second })).code).toBe(-1);
+    // DECISIONS: locked "until an operator unlocks it" — a reset does not lift the lock.
+    expect((await login(s, u.account, pw)).code).toBe(refusal('login_locked').code);
+    const unlocked = await runCli(['user:unlock', u.account], { DATA_DIR: s.dataDir });
+    expect(unlocked.code).toBe(0);
     await expectRefused(s, 'login_incorrect', (lang) => post(PATHS.login, { email: u.account, password: u.password, agree: true }, lang), { mask: withoutLoginFails });
     const fresh = await login(s, u.account, pw);
     expect(fresh.code).toBe(0);

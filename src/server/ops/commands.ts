@@ -78,6 +78,13 @@ export async function userByEmail(db: DB, address: string) {
   return user;
 }
 
+const STATUS_MOVES: Record<(typeof PROJECT_STATUSES)[number], string[]> = {
+  pending_review: ['presale', 'in_progress', 'closed'],
+  presale: ['in_progress', 'closed'],
+  in_progress: ['closed'],
+  closed: [],
+};
+
 export const CORE_COMMANDS: Record<string, Command> = {
   outbox: {
     usage: 'outbox [--to EMAIL] [--limit N]',
@@ -167,6 +174,20 @@ export const CORE_COMMANDS: Record<string, Command> = {
       const result = await writeTx(db, async (tx) => {
         const before = await tx.selectFrom('projects').select(['id', 'status']).where('id', '=', id).executeTakeFirst();
         if (!before) throw new OpsError(`no project #${id}`);
+        // Statuses only move forward (DECISIONS: pending review -> presale -> in progress -> closed).
+        if (!STATUS_MOVES[before.status].includes(status)) {
+          throw new OpsError(`project #${id} cannot move from ${before.status} to ${status} (allowed: ${STATUS_MOVES[before.status].join(', ') || 'none'})`);
+        }
+        // Open pre-sale bookings hold users' booking fees: allocate (or let them expire) before closing.
+        if (status === 'closed') {
+          const open = await tx
+            .selectFrom('orders')
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .where('project_id', '=', id)
+            .where('status', 'in', ['applying', 'pending_final_payment'])
+            .executeTakeFirstOrThrow();
+          if (Number(open.n) > 0) throw new OpsError(`project #${id} has ${open.n} open pre-sale booking(s): allocate them and let final payments finish first`);
+        }
         await tx
           .updateTable('projects')
           .set({ status: status as (typeof PROJECT_STATUSES)[number], updated_at: now })

@@ -50,14 +50,15 @@ export async function runDueWork(deps: Deps): Promise<DueWorkReport> {
   for (let pass = 0; pass < 2; pass++) await each(deps, projects.map((p) => p.id), (id) => moveProjectByTime(db, id, now), report, 'projects');
 
   for (;;) {
-    const before = report.completed + report.expired + report.settled + report.failed;
+    const before = report.completed + report.expired + report.settled;
     const cycles = await db.selectFrom('orders').select('id').where('status', 'in', ['in_progress', 'final_payment_made']).where('side', '=', 'buy').where('cycle_end', '<=', now).orderBy('id').limit(BATCH).execute();
     await each(deps, cycles.map((o) => o.id), (id) => completeCycle(db, id, now, config.GRADE_THRESHOLDS_CENTS), report, 'completed');
     const deadlines = await db.selectFrom('orders').select('id').where('status', '=', 'pending_final_payment').where('final_deadline', '<=', now).orderBy('id').limit(BATCH).execute();
     await each(deps, deadlines.map((o) => o.id), (id) => expireFinalPayment(db, id, now), report, 'expired');
     const sales = await db.selectFrom('orders').select('id').where('status', '=', 'in_progress').where('side', '=', 'sell').where('settle_at', '<=', now).orderBy('id').limit(BATCH).execute();
     await each(deps, sales.map((o) => o.id), (id) => settleSale(db, id, now), report, 'settled');
-    const done = report.completed + report.expired + report.settled + report.failed - before;
+    // Only successes are progress: a full batch that keeps failing must not be retried in a loop.
+    const done = report.completed + report.expired + report.settled - before;
     // Stop when a pass found less than a full batch, or made no progress (only failures left).
     if (cycles.length < BATCH && deadlines.length < BATCH && sales.length < BATCH) break;
     if (done === 0) break;

@@ -22,7 +22,7 @@ export const intFromInput = (key: ErrorKey = 'invalid_number') =>
 export const idSchema = v.pipe(intFromInput('invalid_request'), v.minValue(1, m('invalid_request')));
 
 export const pageSchema = v.object({
-  page: v.optional(v.pipe(intFromInput('invalid_request'), v.minValue(1, m('invalid_request'))), 1),
+  page: v.optional(v.pipe(intFromInput('invalid_request'), v.minValue(1, m('invalid_request')), v.maxValue(100_000, m('invalid_request'))), 1),
   page_size: v.optional(
     v.pipe(intFromInput('invalid_request'), v.minValue(1, m('invalid_request')), v.maxValue(PAGE_SIZE_MAX, m('invalid_request'))),
     PAGE_SIZE,

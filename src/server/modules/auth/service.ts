@@ -203,7 +203,8 @@ export async function resetPassword(deps: Deps, input: { email: string; code: st
   if (user.disabled) throw new AppError('user_disabled');
   await consumeCode(deps, input.email, 'reset', input.code);
   const hash = await hashPassword(input.password, deps.config.SCRYPT_LOG2_N);
-  // A reset proves the mailbox, so it also clears a login lock; every old session ends.
-  await deps.db.updateTable('users').set({ password_hash: hash, login_fails: 0, login_locked: 0, updated_at: deps.clock.now() }).where('id', '=', user.id).execute();
+  // DECISIONS: a login lock holds until an operator unlocks it, so a reset does not clear it. Every old
+  // session ends.
+  await deps.db.updateTable('users').set({ password_hash: hash, login_fails: 0, updated_at: deps.clock.now() }).where('id', '=', user.id).execute();
   await revokeUserSessions(deps, user.id);
 }

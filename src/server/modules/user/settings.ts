@@ -1,4 +1,5 @@
 import type { Selectable } from 'kysely';
+import { writeTx } from '../../db/tx';
 import type { Deps } from '../../app';
 import type { NotificationsTable } from '../../db/schema';
 import { isoSgt } from '../../lib/clock';
@@ -57,14 +58,17 @@ export async function changeLoginPassword(deps: Deps, user: User, sessionId: num
   }
   const hash = await hashPassword(input.password, deps.config.SCRYPT_LOG2_N);
   const now = deps.clock.now();
-  await deps.db.updateTable('users').set({ password_hash: hash, login_fails: 0, updated_at: now }).where('id', '=', user.id).execute();
-  await deps.db
-    .updateTable('sessions')
-    .set({ revoked_at: now })
-    .where('user_id', '=', user.id)
-    .where('id', '<>', sessionId)
-    .where('revoked_at', 'is', null)
-    .execute();
+  // One transaction: a new password never lives beside the old sessions it must end.
+  await writeTx(deps.db, async (tx) => {
+    await tx.updateTable('users').set({ password_hash: hash, login_fails: 0, updated_at: now }).where('id', '=', user.id).execute();
+    await tx
+      .updateTable('sessions')
+      .set({ revoked_at: now })
+      .where('user_id', '=', user.id)
+      .where('id', '<>', sessionId)
+      .where('revoked_at', 'is', null)
+      .execute();
+  });
   return null;
 }
 
