@@ -11,7 +11,7 @@ import { CHROMIUM, CHROMIUM_FLAGS, ROOT, ensureBuilt, freePort, freshDataDir, ki
 //
 //   --url PATH_OR_URL   audit another route (repeatable; default /). A path is resolved against the server.
 //   --no-build          use dist/ as it is (E2E_BUILD=never does the same); otherwise built when stale.
-//   --runs N            run each URL N times and keep the median performance run (default 1).
+//   --runs N            run each URL N times and keep the median performance run (default 3).
 //   --html              also write the full report of the last URL to bench/results/lighthouse-latest.html.
 //
 // Writes bench/results/lighthouse-latest.json (the summary).
@@ -29,7 +29,7 @@ interface Args {
 }
 
 function parseArgs(argv: string[]): Args {
-  const args: Args = { urls: [], build: true, runs: 1, html: false };
+  const args: Args = { urls: [], build: true, runs: 3, html: false };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     const value = (): string => {

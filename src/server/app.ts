@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
+import { compress } from 'hono/compress';
 import { secureHeaders } from 'hono/secure-headers';
 import type { Config } from './config';
 import type { DB } from './db/connection';
@@ -55,6 +56,7 @@ export function createApp(deps: Deps, opts: { staticDir?: string } = {}) {
   });
 
   const api = new Hono<AppEnv>();
+  api.use('*', compress({ threshold: 1024 }));
   api.use('*', secureHeaders({ crossOriginResourcePolicy: 'same-origin' }));
   // The size limit comes first: nothing reads a body before it is known to be small.
   api.use('*', bodyLimit({ maxSize: 64 * 1024, onError: (c) => c.json(errorBody('invalid_request', c.get('lang'), deps.clock.now()), 413) }));

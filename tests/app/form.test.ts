@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import * as v from 'valibot';
+import type * as v from 'valibot';
 import { fieldA11y, issueMessage, validate } from '../../src/app/lib/form';
 import { emailSchema, loginSchema, registerSchema, resetSchema, sendCodeSchema } from '../../src/shared/schemas/auth';
 import { ERRORS, errorMessage, type Lang } from '../../src/shared/errors';

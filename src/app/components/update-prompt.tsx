@@ -1,7 +1,9 @@
 import { Trans } from '@lingui/react/macro';
 import { useRegisterSW } from 'virtual:pwa-register/react';
 
-// Prompt mode: a new version waits until the user chooses to reload; nothing reloads on its own.
+// Prompt mode: a new version waits until the user chooses to reload; nothing reloads on its own. The
+// root mounts this lazily a moment after the first screen, so registering the worker and precaching
+// never compete with it.
 export function UpdatePrompt() {
   const {
     needRefresh: [needRefresh, setNeedRefresh],

@@ -67,7 +67,7 @@ export function useSchemaForm<S extends v.GenericSchema, V extends Record<string
   const [submitted, setSubmitted] = useState(false);
 
   const result = useMemo(() => validate(schema, values, lang), [schema, values, lang]);
-  const errors = submitted ? result.errors : {};
+  const errors = useMemo(() => (submitted ? result.errors : {}), [submitted, result]);
 
   const set = useCallback(<K extends keyof V>(name: K, value: V[K]) => setValues((old) => ({ ...old, [name]: value })), []);
 

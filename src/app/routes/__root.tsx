@@ -1,19 +1,31 @@
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { createRootRoute, Outlet } from '@tanstack/react-router';
 import { Trans } from '@lingui/react/macro';
 import { ToastLayer } from '../components/toast';
 import { RetryOverlay } from '../components/pending-view';
-import { UpdatePrompt } from '../components/update-prompt';
 import { onRequestTimeout } from '../app-runtime';
+
+// The service worker is registered (and the update prompt mounted) once the first screen has settled.
+const UpdatePrompt = lazy(() => import('../components/update-prompt').then((m) => ({ default: m.UpdatePrompt })));
+const SW_DELAY_MS = 2500;
 
 function Root() {
   const [timedOut, setTimedOut] = useState(false);
+  const [settled, setSettled] = useState(false);
   useEffect(() => onRequestTimeout(() => setTimedOut(true)), []);
+  useEffect(() => {
+    const id = setTimeout(() => setSettled(true), SW_DELAY_MS);
+    return () => clearTimeout(id);
+  }, []);
   return (
     <div className="app-shell">
       <Outlet />
       <ToastLayer />
-      <UpdatePrompt />
+      {settled && (
+        <Suspense fallback={null}>
+          <UpdatePrompt />
+        </Suspense>
+      )}
       {timedOut && <RetryOverlay />}
     </div>
   );

@@ -1,17 +1,10 @@
 import * as v from 'valibot';
 import { idSchema, pageSchema } from './common';
 
-export const PROJECT_STATUSES = ['pending_review', 'presale', 'in_progress', 'closed'] as const;
-export type ProjectStatus = (typeof PROJECT_STATUSES)[number];
-export const PUBLIC_PROJECT_STATUSES = ['presale', 'in_progress', 'closed'] as const;
-
-export const PROJECT_TYPES = ['forestry', 'mangrove', 'renewable', 'cookstove', 'methane', 'blue_carbon', 'soil'] as const;
-export type ProjectType = (typeof PROJECT_TYPES)[number];
-export const PROJECT_STANDARDS = ['VCS', 'Gold Standard'] as const;
-export const CYCLE_UNITS = ['days', 'hours', 'minutes'] as const;
-
-/** Why a project cannot be joined now: DECISIONS "Projects". null when it can. */
-export type JoinBlock = 'not_started' | 'ended' | 'full' | null;
+// Value lists live in a valibot-free module so screens can import them without the schema library.
+export { PROJECT_STATUSES, PUBLIC_PROJECT_STATUSES, PROJECT_TYPES, PROJECT_STANDARDS, CYCLE_UNITS } from '../content-values';
+export type { ProjectStatus, ProjectType, JoinBlock } from '../content-values';
+import { PROJECT_STATUSES, PUBLIC_PROJECT_STATUSES, PROJECT_TYPES, PROJECT_STANDARDS, CYCLE_UNITS, type ProjectStatus, type ProjectType, type JoinBlock } from '../content-values';
 
 export interface Project {
   id: number;

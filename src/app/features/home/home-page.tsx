@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { Link } from '@tanstack/react-router';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useLiveQuery } from 'dexie-react-hooks';
@@ -10,41 +10,56 @@ import { OfflineBar } from '../../components/offline-bar';
 import { Swiper } from '../../components/swiper';
 import { ProjectCard } from '../projects/project-card';
 import { formatDate, pick } from '../../lib/format';
-import type { Banner } from '../../../shared/schemas/content';
+import type { Banner, Project } from '../../../shared/schemas/content';
 import './home.css';
+
+// Shown until the server's banners are cached, so the first paint has its hero at once (the same image
+// the static boot shell in index.html shows, which keeps the largest paint early and the layout still).
+const DEFAULT_BANNER: Banner = {
+  id: 0,
+  title: 'Explore verified carbon projects',
+  title_cn: '探索经过核证的碳减排项目',
+  image: '/img/banners/1.svg',
+  link: '/pages/project/index',
+};
+
+/** Joinable projects first, then in-progress before pre-sale, newest selling time first. */
+function homeOrder(a: Project, b: Project): number {
+  const rank = (p: Project) => (p.join_block === null ? 0 : 2) + (p.status === 'in_progress' ? 0 : 1);
+  return rank(a) - rank(b) || b.selling_time_ms - a.selling_time_ms;
+}
 
 export function HomePage() {
   const { t } = useLingui();
+  const [loading, setLoading] = useState(true);
   useEffect(() => {
-    void refreshBanners();
-    void refreshProjects({ page: 1, page_size: 20 });
-    void refreshNews(1);
+    void Promise.all([refreshBanners(), refreshProjects({ page: 1, page_size: 20 }), refreshNews(1)]).finally(() => setLoading(false));
   }, []);
-  const banners = useLiveQuery(() => db.content.get('banners'), [])?.value as Banner[] | undefined;
-  const projects = useLiveQuery(() => db.projects.where('status').anyOf('in_progress', 'presale').reverse().sortBy('selling_time_ms'), []);
+  const cachedBanners = useLiveQuery(() => db.content.get('banners'), [])?.value as Banner[] | undefined;
+  const banners = cachedBanners && cachedBanners.length > 0 ? cachedBanners : [DEFAULT_BANNER];
+  const projects = useLiveQuery(async () => (await db.projects.where('status').anyOf('in_progress', 'presale').toArray()).sort(homeOrder), []);
   const news = useLiveQuery(() => db.news.orderBy('published_at_ms').reverse().limit(3).toArray(), []);
+  // Placeholders of the final size while the first copy loads, so nothing below them jumps.
+  const projectsPending = projects === undefined || (projects.length === 0 && loading);
+  const newsPending = news === undefined || (news.length === 0 && loading);
 
   return (
     <div className="page page--tabbed">
       <NavBar title="Canopy" back={false} brand right={<Link to="/pages/index/faq" className="navbar__btn" aria-label={t`FAQ`} style={{ color: '#fff' }}>?</Link>} />
       <OfflineBar />
       <div className="section">
-        {banners && banners.length > 0 ? (
-          <Swiper
-            label={t`Highlights`}
-            slides={banners.map((b) => ({
-              key: b.id,
-              node: (
-                <a href={b.link || '/pages/project/index'} className="swiper__slide" style={{ display: 'block' }}>
-                  <img src={b.image} alt="" width={750} height={320} fetchPriority="high" />
-                  <span className="swiper__caption">{pick(b, 'title')}</span>
-                </a>
-              ),
-            }))}
-          />
-        ) : (
-          <div className="swiper" aria-hidden="true" />
-        )}
+        <Swiper
+          label={t`Highlights`}
+          slides={banners.map((b, i) => ({
+            key: b.id,
+            node: (
+              <a href={b.link || '/pages/project/index'} className="swiper__slide" style={{ display: 'block' }}>
+                <img src={b.image} alt="" width={750} height={320} fetchPriority={i === 0 ? 'high' : 'low'} loading={i === 0 ? 'eager' : 'lazy'} />
+                <span className="swiper__caption">{pick(b, 'title')}</span>
+              </a>
+            ),
+          }))}
+        />
         <div className="home-actions">
           <Link to="/pages/project/index" className="home-action card">
             <Trans>Offset by the ton</Trans>
@@ -65,7 +80,13 @@ export function HomePage() {
             <Trans>All projects</Trans>
           </Link>
         </h2>
-        {projects === undefined ? null : projects.length === 0 ? (
+        {projectsPending ? (
+          <div aria-hidden="true">
+            {[0, 1, 2, 3].map((i) => (
+              <div key={i} className="project-card card skeleton" />
+            ))}
+          </div>
+        ) : projects.length === 0 ? (
           <p className="empty">
             <Trans>No projects to show yet. Connect to the internet to load them.</Trans>
           </p>
@@ -81,7 +102,9 @@ export function HomePage() {
             <Trans>More</Trans>
           </Link>
         </h2>
-        {news?.map((n) => (
+        {newsPending
+          ? [0, 1, 2].map((i) => <div key={i} className="news-row card skeleton" aria-hidden="true" />)
+          : news.map((n) => (
           <Link key={n.id} to="/pages/news/info" search={{ id: n.id }} className="news-row card" data-testid="news-row">
             <span className="news-row__title">{pick(n, 'title')}</span>
             <span className="muted news-row__date">{formatDate(n.published_at_ms)}</span>

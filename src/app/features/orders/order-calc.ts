@@ -122,8 +122,8 @@ export function orderClock(
 }
 
 /** The status tabs of the orders screen: each maps to the list query (side and status). */
-export const ORDER_TABS = ['all', 'in_progress', 'pending', 'completed', 'sell'] as const;
-export type OrderTab = (typeof ORDER_TABS)[number];
+import { ORDER_TABS, type OrderTab } from './order-tabs';
+export { ORDER_TABS, type OrderTab };
 
 /** Whether a cached order belongs on a tab (the offline list filters the cache the way the server would). */
 export function orderInTab(order: Pick<Order, 'side' | 'status'>, tab: OrderTab): boolean {

@@ -4,7 +4,7 @@ import { NavBar } from '../../components/nav-bar';
 import { TabBar } from '../../components/tab-bar';
 import { OfflineBar } from '../../components/offline-bar';
 import { InfiniteList } from '../../components/infinite-list';
-import { PROJECT_STANDARDS, PROJECT_TYPES } from '../../../shared/schemas/content';
+import { PROJECT_STANDARDS, PROJECT_TYPES } from '../../../shared/content-values';
 import { ProjectCard } from './project-card';
 import { statusLabel, typeLabel } from './project-labels';
 import { useProjectList } from './use-project-list';

@@ -1,4 +1,5 @@
-import { PROJECT_STANDARDS, PROJECT_TYPES, PUBLIC_PROJECT_STATUSES, type Project, type ProjectType } from '../../../shared/schemas/content';
+import { PROJECT_STANDARDS, PROJECT_TYPES, PUBLIC_PROJECT_STATUSES, type ProjectType } from '../../../shared/content-values';
+import type { Project } from '../../../shared/schemas/content';
 
 // The project tab's filters live in the URL (?status=&type=&standard=&sort=&q=), so a shared or reloaded link
 // shows the same list. The server's list query knows status, type and q; standard and sort are applied here,

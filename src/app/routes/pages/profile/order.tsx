@@ -1,6 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { OrdersPage } from '../../../features/orders/orders-page';
-import { ORDER_TABS, type OrderTab } from '../../../features/orders/order-calc';
+import { ORDER_TABS, type OrderTab } from '../../../features/orders/order-tabs';
 
 // ?tab= keeps the chosen status tab in the URL (a reload or a shared link shows the same list).
 function parseOrderSearch(raw: Record<string, unknown>): { tab?: OrderTab } {
