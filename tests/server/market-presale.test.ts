@@ -204,3 +204,20 @@ describe('pre-sale path', () => {
     expect(log).toEqual([{ command: 'presale:allocate', ok: 1 }]);
   });
 });
+
+describe('a pre-sale waits for its allocation', () => {
+  it('does not open to buyers at selling time while bookings await allocation; allocation only in pre-sale', async () => {
+    const pid = await presaleProject({ total_tons: 50, max_tons: 50 });
+    const u = await makeUser(s, { cents: 100_000 });
+    expect((await api.book(u, pid, 10)).code).toBe(0);
+    s.clock.advance(6 * DAY); // past the selling time
+    await runDueWork(s.running.deps);
+    const status = async () => (await s.db.selectFrom('projects').select('status').where('id', '=', pid).executeTakeFirstOrThrow()).status;
+    expect(await status()).toBe('presale');
+    await allocateNow(pid, 1100);
+    await runDueWork(s.running.deps);
+    expect(await status()).toBe('in_progress');
+    // Allocation of a project no longer in pre-sale is refused.
+    await expect(allocateNow(pid, 1100)).rejects.toThrow(/only a project in pre-sale/);
+  });
+});

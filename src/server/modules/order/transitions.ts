@@ -189,6 +189,12 @@ export async function moveProjectByTime(db: DB, projectId: number, now: number):
     else if (p.status === 'in_progress' && p.remaining_tons <= 0) to = 'closed';
     else if (p.status === 'presale' && now >= p.selling_time) to = 'in_progress';
     if (!to) return null;
+    // A pre-sale with bookings still awaiting allocation waits for the operator: opening it to buyers first
+    // would let them take the supply the bookings were promised, and closing it would strand their fees.
+    if (p.status === 'presale') {
+      const waiting = await tx.selectFrom('orders').select('id').where('project_id', '=', p.id).where('status', '=', 'applying').executeTakeFirst();
+      if (waiting) return null;
+    }
     const res = await tx.updateTable('projects').set({ status: to, updated_at: now }).where('id', '=', p.id).where('status', '=', p.status).executeTakeFirst();
     if (Number(res.numUpdatedRows) !== 1) return null;
     await publish(tx, { type: 'invalidate', tables: ['projects'], ids: [p.id] }, null, now);
@@ -219,6 +225,7 @@ export async function allocatePresale(db: DB, projectId: number, price: number, 
     const p = await tx.selectFrom('projects').selectAll().where('id', '=', projectId).executeTakeFirst();
     if (!p) throw new AllocationRefused(`no project #${projectId}`);
     if (p.presale_price === null) throw new AllocationRefused(`project #${projectId} is not a pre-sale`);
+    if (p.status !== 'presale') throw new AllocationRefused(`project #${projectId} is ${p.status}: only a project in pre-sale can be allocated`);
     const bookings = await tx.selectFrom('orders').selectAll().where('project_id', '=', projectId).where('kind', '=', 'presale').where('status', '=', 'applying').orderBy('id').execute();
     if (bookings.length === 0) throw new AllocationRefused(`project #${projectId} has no bookings awaiting allocation`);
     const supply = p.remaining_tons;
