@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import os from 'node:os';
 import Database from 'better-sqlite3';
 import { test as base, expect, type Page } from '@playwright/test';
 import { ROOT, killServer, readState, spawnServer, writeState, type ServerState } from './server-control';
@@ -144,4 +145,36 @@ export async function storedLogin(page: Page): Promise<{ isLogin: boolean; memId
 /** A unique e-mail address for one test run. */
 export function uniqueEmail(tag = 'e2e'): string {
   return `${tag}.${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}@example.com`;
+}
+
+/** Creates a project through the operator CLI; returns its id. */
+export async function createProject(fields: Record<string, unknown>): Promise<number> {
+  const file = path.join(os.tmpdir(), `canopy-e2e-project-${Date.now()}-${Math.random().toString(36).slice(2)}.json`);
+  const now = Date.now();
+  const project = {
+    location: 'Sabah, Malaysia',
+    type: 'forestry',
+    standard: 'VCS',
+    status: 'in_progress',
+    price: 2000,
+    min_tons: 1,
+    max_tons: 100,
+    total_tons: 10_000,
+    selling_time: new Date(now - 86_400_000).toISOString(),
+    end_time: new Date(now + 30 * 86_400_000).toISOString(),
+    cycle_value: 1,
+    cycle_unit: 'minutes',
+    yield_bp: 500,
+    company: 'E2E Test Forestry Sdn Bhd',
+    registry_id: 'VCS-E2E',
+    intro: 'A project created by the browser tests.',
+    ...fields,
+  };
+  fs.writeFileSync(file, JSON.stringify(project));
+  try {
+    const out = await ops(['project:create', file, '--json']);
+    return (JSON.parse(out.stdout) as { data: { id: number } }).data.id;
+  } finally {
+    fs.rmSync(file, { force: true });
+  }
 }

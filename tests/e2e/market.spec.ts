@@ -1,8 +1,5 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import type { APIRequestContext, BrowserContext, Page } from '@playwright/test';
-import { baseUrl, expect, ops, shot, test } from './helpers';
+import { baseUrl, createProject, expect, ops, shot, test } from './helpers';
 
 // Issue 4 (marketplace), browser half: browse, filter, open a project, buy, see the order and its countdown,
 // book a pre-sale, the operator allocates, pay the final balance, sell back; then every market screen in
@@ -59,38 +56,6 @@ async function api<T>(request: APIRequestContext, token: string, method: 'GET' |
       ? await request.get(url, { headers, params: { lang: 'en', ...(data as Record<string, string>) } })
       : await request.post(url, { headers, data: { lang: 'en', ...data } });
   return (await res.json()) as Envelope<T>;
-}
-
-/** Creates a project through the operator CLI; returns its id. */
-async function createProject(fields: Record<string, unknown>): Promise<number> {
-  const file = path.join(os.tmpdir(), `canopy-e2e-project-${Date.now()}-${Math.random().toString(36).slice(2)}.json`);
-  const now = Date.now();
-  const project = {
-    location: 'Sabah, Malaysia',
-    type: 'forestry',
-    standard: 'VCS',
-    status: 'in_progress',
-    price: 2000,
-    min_tons: 1,
-    max_tons: 100,
-    total_tons: 10_000,
-    selling_time: new Date(now - 86_400_000).toISOString(),
-    end_time: new Date(now + 30 * 86_400_000).toISOString(),
-    cycle_value: 1,
-    cycle_unit: 'minutes',
-    yield_bp: 500,
-    company: 'E2E Test Forestry Sdn Bhd',
-    registry_id: 'VCS-E2E',
-    intro: 'A project created by the browser tests.',
-    ...fields,
-  };
-  fs.writeFileSync(file, JSON.stringify(project));
-  try {
-    const out = await ops(['project:create', file, '--json']);
-    return (JSON.parse(out.stdout) as { data: { id: number } }).data.id;
-  } finally {
-    fs.rmSync(file, { force: true });
-  }
 }
 
 async function settle(page: Page): Promise<void> {
