@@ -3,6 +3,7 @@
 // database unchanged.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PATHS } from '../../src/shared/api';
+import { ERRORS, errorMessage } from '../../src/shared/errors';
 import { verifyPassword } from '../../src/server/lib/crypto';
 import { login, startTestServer, type TestServer } from '../helpers/server';
 import { WALLET_ENV, WITHDRAW_PASSWORD, expectRefused, newKey, newUser, ok, ops, withoutCounters, write, type WalletSnapshot, type WalletUser } from './wallet-helpers';
@@ -161,8 +162,22 @@ describe('bank account and PayNow', () => {
     }
   });
 
-  it('refuses an account without a number or bank, a bad number, and a bad PayNow', async () => {
+  it('once a withdrawal password is set, changing the payout account needs it (attempts counted)', async () => {
     const u = await newUser(s);
+    const change = (extra: Record<string, unknown>) => (lang: 'en' | 'cn') => card(u, { paynow: '81234567', holder_name: 'Mei Ling Tan', ...extra }, lang);
+    await expectRefused(s, 'required', change({}), { field: 'password' });
+    const wrong = await change({ password: 'Wrong#Pass2026' })('cn');
+    expect(wrong).toMatchObject({ code: ERRORS.trade_password_incorrect.code, msg: errorMessage('trade_password_incorrect', 'cn', { n: 4 }) });
+    expect((await s.api('GET', PATHS.userCard, {}, { token: u.token })).data).toMatchObject({ bank_name: 'DBS', paynow: '' });
+    const changed = ok(await change({ password: WITHDRAW_PASSWORD })('en'));
+    expect(changed).toMatchObject({ bank_name: '', paynow: '81234567' });
+    const row = await s.db.selectFrom('users').select('trade_fails').where('id', '=', u.id).executeTakeFirstOrThrow();
+    expect(row.trade_fails).toBe(0);
+  });
+
+  it('refuses an account without a number or bank, a bad number, and a bad PayNow', async () => {
+    const u = await newUser(s, { ready: false });
+    ok(await write(s, PATHS.userProfile, { first_name: 'Mei Ling', last_name: 'Tan', mobile: '91234567', ic_number: 'S1234567D' }, u));
     const holder = 'Mei Ling Tan';
     await expectRefused(s, 'bank_or_paynow_required', (lang) => card(u, { holder_name: holder }, lang), { field: 'bank_name' });
     await expectRefused(s, 'required', (lang) => card(u, { bank_name: 'DBS', holder_name: holder }, lang), { field: 'account_no' });

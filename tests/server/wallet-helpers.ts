@@ -58,8 +58,9 @@ export async function newUser(s: TestServer, opts: { ready?: boolean; tag?: stri
   const user: WalletUser = { id: info.mem_id, email, token: info.token, password: info.password, first_name: 'Mei Ling', last_name: 'Tan' };
   if (opts.ready ?? true) {
     ok(await write(s, PATHS.userProfile, { first_name: user.first_name, last_name: user.last_name, mobile: '91234567', ic_number: 'S1234567D' }, user), 'profile');
-    ok(await write(s, PATHS.userWithdpwd, { password: WITHDRAW_PASSWORD, repassword: WITHDRAW_PASSWORD, login_password: user.password }, user), 'withdpwd');
+    // The card first: once a withdrawal password exists, changing the payout account asks for it.
     ok(await write(s, PATHS.userCard, { bank_name: 'DBS', account_no: '012-345678-9', holder_name: 'MEI LING  TAN' }, user), 'card');
+    ok(await write(s, PATHS.userWithdpwd, { password: WITHDRAW_PASSWORD, repassword: WITHDRAW_PASSWORD, login_password: user.password }, user), 'withdpwd');
   }
   return user;
 }

@@ -313,7 +313,7 @@ describe('withdrawals', () => {
     ok(await write(s, PATHS.userProfile, { first_name: 'Mei', last_name: 'Tan', mobile: '91234567', ic_number: 'S1234567D' }, u));
     await expectRefused(s, 'bank_incorrect', (lang) => withdraw(u, { amount: 10_000, password: WITHDRAW_PASSWORD }, lang));
     // Rebinding with the new name (PayNow this time) fixes it.
-    ok(await write(s, PATHS.userCard, { paynow: '91234567', holder_name: 'Mei Tan' }, u));
+    ok(await write(s, PATHS.userCard, { paynow: '91234567', holder_name: 'Mei Tan', password: WITHDRAW_PASSWORD }, u));
     const w = ok(await withdraw(u, { amount: 10_000, password: WITHDRAW_PASSWORD })) as WithdrawalRecord;
     expect(w).toMatchObject({ method: 'paynow', paynow: '91234567', bank_name: '', account_no: '', holder_name: 'Mei Tan' });
   });

@@ -69,6 +69,8 @@ export const bankCardSchema = v.pipe(
       '',
     ),
     holder_name: requiredText(),
+    // Once a withdrawal password is set, changing where money goes needs it (checked by the server).
+    password: v.optional(v.pipe(v.string('invalid_request'), v.maxLength(140, 'too_long')), ''),
     paynow: v.optional(
       v.pipe(
         v.string('paynow_invalid'),

@@ -8,7 +8,7 @@ import { localeToWire, type Locale } from '../../../shared/api';
 import { errorMessage } from '../../../shared/errors';
 import { bankCardSchema, sameName, type BankCard } from '../../../shared/schemas/wallet';
 import type { UserInfo } from '../../../shared/schemas/user';
-import { Field, FormAlert } from '../auth/login-page';
+import { Field, FormAlert, PasswordInput } from '../auth/login-page';
 import { bindCard, refreshUserInfo, useCard, useUserInfo } from './api';
 import { SubmitButton, WalletPage, useWrite } from './wallet-parts';
 
@@ -123,7 +123,7 @@ function CardForm({ info, names, card, onDone }: { info: UserInfo; names: string
   const { t, i18n } = useLingui();
   const lang = localeToWire(i18n.locale as Locale);
   const [method, setMethod] = useState<Method>(card && !card.bank_name && card.paynow ? 'paynow' : 'bank');
-  const form = useSchemaForm(FORM, bankCardSchema, { bank_name: card?.bank_name ?? '', account_no: '', holder_name: names[0] ?? '', paynow: '' }, lang);
+  const form = useSchemaForm(FORM, bankCardSchema, { bank_name: card?.bank_name ?? '', account_no: '', holder_name: names[0] ?? '', paynow: '', password: '' }, lang);
   const write = useWrite(bindCard);
   const corporate = info.type === 'corporate';
   const { values, set, setValues, errors: schemaErrors, a11y } = form;
@@ -269,6 +269,18 @@ function CardForm({ info, names, card, onDone }: { info: UserInfo; names: string
           </Link>
         </p>
       </div>
+
+      {info.has_withdraw_password && (
+        <Field label={t`Withdrawal password`} name="password" form={FORM} errors={errors}>
+          <PasswordInput
+            {...a11y('password')}
+            testId="card-password"
+            autoComplete="current-password"
+            value={values.password}
+            onChange={(v) => set('password', v)}
+          />
+        </Field>
+      )}
 
       <div className="wallet-actions">
         <SubmitButton

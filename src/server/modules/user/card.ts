@@ -8,6 +8,7 @@ import { isoSgt } from '../../lib/clock';
 import { publish } from '../../live/events';
 import { paynowType, sameName, type BankCard } from '../../../shared/schemas/wallet';
 import type { User } from '../session';
+import { verifyTradePassword } from './trade-password';
 
 // The payout account (SPEC "Bank account"; DECISIONS "Withdrawal"): a bank account and/or a PayNow number,
 // whose holder name must equal the registered name. Checked when binding and again on every withdrawal,
@@ -53,6 +54,7 @@ export interface BankCardData {
   account_no: string;
   holder_name: string;
   paynow: string;
+  password: string;
 }
 
 /** Binds or replaces the payout account. */
@@ -61,6 +63,13 @@ export async function bindPayoutAccount(deps: Deps, user: User, input: BankCardD
   if (input.paynow && paynowType(input.paynow) === 'uen' && user.type !== 'corporate') throw new AppError('paynow_invalid', undefined, { field: 'paynow' });
   if (registeredNames(user).length === 0) throw new AppError('name_required');
   if (!holderMatches(user, input.holder_name)) throw new AppError('holder_mismatch', undefined, { field: 'holder_name' });
+  // Where money goes is as sensitive as a withdrawal: once the withdrawal password exists, a change needs it
+  // (so a stolen session cannot rename the account and redirect payouts). Checked last, so a request that
+  // fails anyway costs no attempt.
+  if (user.withdraw_password_hash) {
+    if (!input.password) throw new AppError('required', undefined, { field: 'password' });
+    await verifyTradePassword(deps, user, input.password, 'trade_password_incorrect');
+  }
   const now = deps.clock.now();
   const holder = input.holder_name.trim().replace(/\s+/g, ' ');
   const values = { bank_name: input.bank_name, account_no: input.account_no, holder_name: holder, paynow: input.paynow, updated_at: now };

@@ -76,7 +76,9 @@ userRoutes.get('/card', async (c) => {
 userRoutes.post('/card', async (c) => {
   const { user } = await requireUser(c);
   const data = await body(c, bankCardSchema);
-  return idempotent(c, user.id, data, () => bindPayoutAccount(c.get('deps'), user, data));
+  // The password is not part of the stored request fingerprint (no fast hash of it in the database).
+  const { password: _password, ...fingerprint } = data;
+  return idempotent(c, user.id, fingerprint, () => bindPayoutAccount(c.get('deps'), user, data));
 });
 
 userRoutes.get('/notifications', async (c) => {
