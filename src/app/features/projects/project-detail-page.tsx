@@ -3,6 +3,9 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { NavBar } from '../../components/nav-bar';
 import { OfflineBar } from '../../components/offline-bar';
 import { serverNow } from '../../lib/server-time';
+import { useSession } from '../../lib/storage';
+import { useOnline } from '../../lib/online';
+import { useLimits } from '../orders/api';
 import { BuybackOffer, OrderTerms, ProjectAction, ProjectFacts, ProjectHero, ProjectIntro, ProjectLoadState, SaleCountdown, useProject } from './project-parts';
 import './projects.css';
 
@@ -10,6 +13,9 @@ export function ProjectDetailPage({ id }: { id: number }) {
   const { t } = useLingui();
   const { load, refresh } = useProject(id);
   const project = load.state === 'ready' ? load.project : null;
+  const { isLogin } = useSession();
+  const online = useOnline();
+  const { limits } = useLimits(id, isLogin && online);
   return (
     <div className="page project-detail">
       <NavBar title={t`Project details`} />
@@ -31,7 +37,7 @@ export function ProjectDetailPage({ id }: { id: number }) {
           <div className="section section--tight">
             <BuybackOffer project={project} />
           </div>
-          <OrderTerms project={project} />
+          <OrderTerms project={project} limits={isLogin ? limits : null} />
           <ProjectFacts project={project} />
           <ProjectIntro project={project} />
           <ProjectAction project={project} />

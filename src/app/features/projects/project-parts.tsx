@@ -7,6 +7,7 @@ import { refreshProject } from '../../lib/sync';
 import { useOnline } from '../../lib/online';
 import { formatDateTime, formatSgd, formatTons, pick } from '../../lib/format';
 import { Countdown } from '../../components/countdown';
+import type { OrderLimits } from '../../../shared/schemas/order';
 import type { Project } from '../../../shared/schemas/content';
 import { joinBlockLabel, statusLabel, typeLabel } from './project-labels';
 import './projects.css';
@@ -201,9 +202,16 @@ export function FactList({ title, id, rows, note }: { title: string; id: string;
   );
 }
 
-export function OrderTerms({ project }: { project: Project }) {
+export function OrderTerms({ project, limits }: { project: Project; limits?: OrderLimits | null }) {
   const { t } = useLingui();
   const grade = project.required_grade;
+  // The caller's own room under the limits, when signed in and online (the server counts it).
+  const own: [string, string][] = limits
+    ? [
+        [t`Your remaining this month`, formatTons(limits.monthly_left)],
+        [t`Your remaining in total`, formatTons(limits.total_left)],
+      ]
+    : [];
   return (
     <FactList
       id="project-terms"
@@ -216,6 +224,7 @@ export function OrderTerms({ project }: { project: Project }) {
         [t`Membership required`, grade > 0 ? `P${grade}` : t`P0 (all members)`],
         [t`Monthly limit per member`, formatTons(project.monthly_limit)],
         [t`Total limit per member`, formatTons(project.total_limit)],
+        ...own,
         [t`Selling time`, formatDateTime(project.selling_time_ms)],
         [t`End time`, formatDateTime(project.end_time_ms)],
       ]}
