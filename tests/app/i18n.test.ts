@@ -22,10 +22,12 @@ function parsePo(file: string): Map<string, string> {
 }
 
 const root = path.resolve(__dirname, '../..');
-const en = parsePo(path.join(root, 'locales/en/messages.po'));
-const zh = parsePo(path.join(root, 'locales/zh-Hans/messages.po'));
+const CATALOGS = ['core', 'messages'];
 
-describe('message catalogs', () => {
+describe.each(CATALOGS)('message catalog %s', (name) => {
+  const en = parsePo(path.join(root, `locales/en/${name}.po`));
+  const zh = parsePo(path.join(root, `locales/zh-Hans/${name}.po`));
+
   it('has messages', () => {
     expect(en.size).toBeGreaterThan(20);
   });
@@ -46,5 +48,12 @@ describe('message catalogs', () => {
       return str && JSON.stringify(names(source)) !== JSON.stringify(names(str));
     });
     expect(broken).toEqual([]);
+  });
+});
+
+describe('catalog split', () => {
+  it('keeps the core catalog small: it is loaded before the home screen renders', () => {
+    const core = parsePo(path.join(root, 'locales/en/core.po'));
+    expect(core.size).toBeLessThan(120);
   });
 });

@@ -4,6 +4,7 @@ import { Trans } from '@lingui/react/macro';
 import { ToastLayer } from '../components/toast';
 import { RetryOverlay } from '../components/pending-view';
 import { onRequestTimeout } from '../app-runtime';
+import { ensureAllMessages } from '../lib/i18n';
 
 // The service worker is registered (and the update prompt mounted) once the first screen has settled.
 const UpdatePrompt = lazy(() => import('../components/update-prompt').then((m) => ({ default: m.UpdatePrompt })));
@@ -44,4 +45,14 @@ function NotFound() {
   );
 }
 
-export const Route = createRootRoute({ component: Root, notFoundComponent: NotFound });
+// Home draws only `core` texts; every other screen waits for the rest of the catalog (loaded right after
+// start, so this rarely waits at all).
+const isHome = (path: string) => path === '/' || path === '/pages/index/index';
+
+export const Route = createRootRoute({
+  beforeLoad: async ({ location }) => {
+    if (!isHome(location.pathname)) await ensureAllMessages();
+  },
+  component: Root,
+  notFoundComponent: NotFound,
+});
