@@ -1,4 +1,5 @@
 import { Hono } from 'hono';
+import { pageOf } from '../../db/paging';
 import type { Selectable } from 'kysely';
 import type { AppEnv } from '../../app';
 import { AppError, input, ok, parse } from '../../lib/http';
@@ -27,9 +28,7 @@ newsRoutes.get('/lists', async (c) => {
   const q = parse(newsListQuery, await input(c));
   const { db, clock } = c.get('deps');
   const visible = db.selectFrom('news').where('published_at', '<=', clock.now());
-  const { total } = await visible.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
-  const rows = await visible.selectAll().orderBy('published_at', 'desc').orderBy('id', 'desc').limit(q.page_size).offset((q.page - 1) * q.page_size).execute();
-  return ok(c, { list: rows.map(toNews), total: Number(total), page: q.page, page_size: q.page_size });
+  return ok(c, await pageOf(visible, q, (b) => b.selectAll().orderBy('published_at', 'desc').orderBy('id', 'desc'), toNews));
 });
 
 newsRoutes.get('/detail', async (c) => {

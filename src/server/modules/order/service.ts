@@ -1,4 +1,5 @@
 import { sql, type Insertable } from 'kysely';
+import { pageOf } from '../../db/paging';
 import type { Deps } from '../../app';
 import type { Config } from '../../config';
 import type { DB } from '../../db/connection';
@@ -370,20 +371,12 @@ export async function listOrders(db: DB, userId: number, q: { status: OrderStatu
   let query = db.selectFrom('orders as o').innerJoin('projects as p', 'p.id', 'o.project_id').where('o.user_id', '=', userId);
   if (q.status) query = query.where('o.status', '=', q.status);
   if (q.side) query = query.where('o.side', '=', q.side);
-  const { total } = await query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
-  const rows = await query
-    .selectAll('o')
-    .select(['p.name as p_name', 'p.name_cn as p_name_cn', 'p.image as p_image'])
-    .orderBy('o.id', 'desc')
-    .limit(q.page_size)
-    .offset((q.page - 1) * q.page_size)
-    .execute();
-  return {
-    list: rows.map((r) => toOrder(r, { name: r.p_name, name_cn: r.p_name_cn, image: r.p_image })),
-    total: Number(total),
-    page: q.page,
-    page_size: q.page_size,
-  };
+  return pageOf(
+    query,
+    q,
+    (b) => b.selectAll('o').select(['p.name as p_name', 'p.name_cn as p_name_cn', 'p.image as p_image']).orderBy('o.id', 'desc'),
+    (r) => toOrder(r, { name: r.p_name, name_cn: r.p_name_cn, image: r.p_image }),
+  );
 }
 
 export async function orderDetail(db: DB, userId: number, id: number): Promise<Order> {
@@ -434,35 +427,32 @@ export async function creditsOf(db: DB, user: User, config: Config, q: { page: n
     .leftJoin('projects as p', 'p.id', 'o.project_id')
     .where('f.owner_id', '=', user.id)
     .where('f.account_name', '=', 'credits');
-  const { total } = await logs.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
-  const list = await logs
-    .select(['f.id', 'f.kind', 'f.amount', 'f.balance_after', 'f.memo', 'f.created_at', 'o.id as order_id', 'o.order_no', 'o.project_id', 'p.name', 'p.name_cn'])
-    .orderBy('f.id', 'desc')
-    .limit(q.page_size)
-    .offset((q.page - 1) * q.page_size)
-    .execute();
+  const movements = await pageOf(
+    logs,
+    q,
+    (b) =>
+      b
+        .select(['f.id', 'f.kind', 'f.amount', 'f.balance_after', 'f.memo', 'f.created_at', 'o.id as order_id', 'o.order_no', 'o.project_id', 'p.name', 'p.name_cn'])
+        .orderBy('f.id', 'desc'),
+    (r): CreditMovement => ({
+      id: r.id,
+      kind: r.kind,
+      amount: r.amount,
+      balance_after: r.balance_after,
+      order_id: r.order_id,
+      order_no: r.order_no,
+      project_id: r.project_id,
+      project_name: r.name,
+      project_name_cn: r.name_cn ? r.name_cn : r.name,
+      memo: r.memo,
+      created_at: isoSgt(r.created_at),
+      created_at_ms: r.created_at,
+    }),
+  );
   return {
     balance: wallet.credits,
     holdings: [...byProject.values()].filter((h) => h.tons > 0),
-    list: list.map(
-      (r): CreditMovement => ({
-        id: r.id,
-        kind: r.kind,
-        amount: r.amount,
-        balance_after: r.balance_after,
-        order_id: r.order_id,
-        order_no: r.order_no,
-        project_id: r.project_id,
-        project_name: r.name,
-        project_name_cn: r.name_cn ? r.name_cn : r.name,
-        memo: r.memo,
-        created_at: isoSgt(r.created_at),
-        created_at_ms: r.created_at,
-      }),
-    ),
-    total: Number(total),
-    page: q.page,
-    page_size: q.page_size,
+    ...movements,
   };
 }
 

@@ -1,6 +1,7 @@
 import { sql, type Selectable, type SqlBool } from 'kysely';
 import type { ProjectsTable } from '../../db/schema';
 import type { DB } from '../../db/connection';
+import { pageOf } from '../../db/paging';
 import type { Tx } from '../../db/tx';
 import { isoSgt } from '../../lib/clock';
 import type { JoinBlock, Project, ProjectType } from '../../../shared/schemas/content';
@@ -70,16 +71,17 @@ export async function listProjects(
       eb.or(['name', 'name_cn', 'location'].map((col) => sql<SqlBool>`${sql.ref(col)} like ${like} escape '\\'`)),
     );
   }
-  const { total } = await query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
-  const rows = await query
-    .selectAll()
-    .orderBy((eb) => eb.case().when('status', '=', 'in_progress').then(0).when('status', '=', 'presale').then(1).else(2).end())
-    .orderBy('selling_time', 'desc')
-    .orderBy('id', 'desc')
-    .limit(q.page_size)
-    .offset((q.page - 1) * q.page_size)
-    .execute();
-  return { list: rows.map((r) => toProject(r, now)), total: Number(total), page: q.page, page_size: q.page_size };
+  return pageOf(
+    query,
+    q,
+    (b) =>
+      b
+        .selectAll()
+        .orderBy((eb) => eb.case().when('status', '=', 'in_progress').then(0).when('status', '=', 'presale').then(1).else(2).end())
+        .orderBy('selling_time', 'desc')
+        .orderBy('id', 'desc'),
+    (r) => toProject(r, now),
+  );
 }
 
 export async function findVisibleProject(db: DB | Tx, id: number): Promise<ProjectRow | undefined> {

@@ -1,4 +1,5 @@
 import { Hono } from 'hono';
+import { pageOf } from '../../db/paging';
 import type { AppEnv } from '../../app';
 import { body, input, ok, parse } from '../../lib/http';
 import { idempotent } from '../../lib/idempotency';
@@ -86,10 +87,6 @@ userRoutes.get('/notifications', async (c) => {
   const q = parse(pageSchema, await input(c));
   const { db } = c.get('deps');
   const base = db.selectFrom('notifications').where('user_id', '=', user.id);
-  const [rows, count] = await Promise.all([
-    base.selectAll().orderBy('id', 'desc').limit(q.page_size).offset((q.page - 1) * q.page_size).execute(),
-    base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-  ]);
-  const page: Paged<NotificationItem> = { list: rows.map(notificationItem), total: Number(count.n), page: q.page, page_size: q.page_size };
+  const page: Paged<NotificationItem> = await pageOf(base, q, (b) => b.selectAll().orderBy('id', 'desc'), notificationItem);
   return ok(c, page);
 });

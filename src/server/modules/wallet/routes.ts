@@ -3,7 +3,7 @@ import type { AppEnv } from '../../app';
 import { body, input, ok, parse } from '../../lib/http';
 import { idempotent } from '../../lib/idempotency';
 import { requireUser } from '../session';
-import type { Paged } from '../../../shared/api';
+import { pageOf } from '../../db/paging';
 import { fundLogQuery, topupListQuery, topupSchema, withdrawalListQuery, withdrawSchema } from '../../../shared/schemas/wallet';
 import { fundLogRow, topupRecord, withdrawalRecord } from './records';
 import { requestTopup, requestWithdrawal } from './service';
@@ -32,12 +32,7 @@ walletRoutes.get('/topups', async (c) => {
   const { db } = c.get('deps');
   let base = db.selectFrom('topups').where('user_id', '=', user.id);
   if (q.status) base = base.where('status', '=', q.status);
-  const [rows, count] = await Promise.all([
-    base.selectAll().orderBy('id', 'desc').limit(q.page_size).offset((q.page - 1) * q.page_size).execute(),
-    base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-  ]);
-  const page: Paged<ReturnType<typeof topupRecord>> = { list: rows.map(topupRecord), total: Number(count.n), page: q.page, page_size: q.page_size };
-  return ok(c, page);
+  return ok(c, await pageOf(base, q, (b) => b.selectAll().orderBy('id', 'desc'), topupRecord));
 });
 
 walletRoutes.get('/withdrawals', async (c) => {
@@ -46,12 +41,7 @@ walletRoutes.get('/withdrawals', async (c) => {
   const { db } = c.get('deps');
   let base = db.selectFrom('withdrawals').where('user_id', '=', user.id);
   if (q.status) base = base.where('status', '=', q.status);
-  const [rows, count] = await Promise.all([
-    base.selectAll().orderBy('id', 'desc').limit(q.page_size).offset((q.page - 1) * q.page_size).execute(),
-    base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-  ]);
-  const page: Paged<ReturnType<typeof withdrawalRecord>> = { list: rows.map(withdrawalRecord), total: Number(count.n), page: q.page, page_size: q.page_size };
-  return ok(c, page);
+  return ok(c, await pageOf(base, q, (b) => b.selectAll().orderBy('id', 'desc'), withdrawalRecord));
 });
 
 walletRoutes.get('/fundlogs', async (c) => {
@@ -60,10 +50,5 @@ walletRoutes.get('/fundlogs', async (c) => {
   const { db } = c.get('deps');
   let base = db.selectFrom('fund_logs').where('owner_id', '=', user.id);
   if (q.kind) base = base.where('kind', '=', q.kind);
-  const [rows, count] = await Promise.all([
-    base.selectAll().orderBy('id', 'desc').limit(q.page_size).offset((q.page - 1) * q.page_size).execute(),
-    base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-  ]);
-  const page: Paged<ReturnType<typeof fundLogRow>> = { list: rows.map(fundLogRow), total: Number(count.n), page: q.page, page_size: q.page_size };
-  return ok(c, page);
+  return ok(c, await pageOf(base, q, (b) => b.selectAll().orderBy('id', 'desc'), fundLogRow));
 });
