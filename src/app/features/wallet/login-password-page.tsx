@@ -1,4 +1,3 @@
-import { useState } from 'react';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { showToast } from '../../components/toast';
 import { useSchemaForm } from '../../lib/form';
@@ -7,7 +6,7 @@ import { loginPasswordChangeSchema } from '../../../shared/schemas/wallet';
 import { Field, FormAlert, PasswordInput } from '../auth/login-page';
 import { changeLoginPassword } from './api';
 import { LOGIN_PASSWORD_MIN, loginPasswordRules } from './password-rules';
-import { PasswordChecklist, SubmitButton, WalletPage, useWrite } from './wallet-parts';
+import { FreshAfterSuccess, PasswordChecklist, SubmitButton, WalletPage, useWrite } from './wallet-parts';
 
 // /pages/profile/loginpwd: change the login password (old, new, repeat). The server signs out every other
 // session of the user; this one stays signed in.
@@ -18,15 +17,9 @@ export function LoginPasswordPage() {
   const { t } = useLingui();
   return (
     <WalletPage title={t`Login password`}>
-      <LoginPasswordFormRound />
+      <FreshAfterSuccess>{(done) => <LoginPasswordForm onDone={done} />}</FreshAfterSuccess>
     </WalletPage>
   );
-}
-
-/** After a success the form starts again empty (and without the last submit's errors). */
-function LoginPasswordFormRound() {
-  const [round, setRound] = useState(0);
-  return <LoginPasswordForm key={round} onDone={() => setRound((r) => r + 1)} />;
 }
 
 function LoginPasswordForm({ onDone }: { onDone: () => void }) {

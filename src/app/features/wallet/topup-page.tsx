@@ -13,7 +13,7 @@ import { refreshUserInfo, requestTopup, useLimits, useMemberId, useTopups } from
 import { parseAmount } from './amount';
 import { PLATFORM_PAYEE } from './payee';
 import { TopupList } from './records';
-import { AmountInput, SubmitButton, WalletPage, useWrite } from './wallet-parts';
+import { AmountInput, FreshAfterSuccess, SubmitButton, WalletPage, useWrite } from './wallet-parts';
 
 // /pages/profile/topup (route chosen in the pattern of SPEC's profile screens): the top-up form, with the
 // platform's payee details for the chosen method, and the user's top-up records (pending / credited /
@@ -51,16 +51,9 @@ export function TopupPage() {
 function TopupScreen() {
   const records = useTopups();
   // A new top-up after a success is a fresh form (new reference, no errors from the last submit).
-  const [round, setRound] = useState(0);
   return (
     <div className="section">
-      <TopupForm
-        key={round}
-        onDone={() => {
-          setRound((r) => r + 1);
-          records.reload();
-        }}
-      />
+      <FreshAfterSuccess onSuccess={records.reload}>{(done) => <TopupForm onDone={done} />}</FreshAfterSuccess>
       <h2 className="section-title wallet-section-title">
         <Trans>Top-up records</Trans>
       </h2>

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
+import { Fragment, useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import { Link, useLocation } from '@tanstack/react-router';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { NavBar } from '../../components/nav-bar';
@@ -11,6 +11,17 @@ import { useIntentKey } from './intent-key';
 import { passwordRuleLabel } from './labels';
 import type { RuleState } from './password-rules';
 import './wallet.css';
+
+/** A form that starts again empty after each success (values, errors and intent key): its children are
+ *  remounted by key. `onSuccess` runs too, e.g. to reload the records below the form. */
+export function FreshAfterSuccess({ children, onSuccess }: { children: (done: () => void) => ReactNode; onSuccess?: () => void }) {
+  const [round, setRound] = useState(0);
+  const done = () => {
+    setRound((r) => r + 1);
+    onSuccess?.();
+  };
+  return <Fragment key={round}>{children(done)}</Fragment>;
+}
 
 // Pieces shared by the wallet and account-settings screens.
 

@@ -1,4 +1,3 @@
-import { useState } from 'react';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { showToast } from '../../components/toast';
 import { useSchemaForm } from '../../lib/form';
@@ -7,7 +6,7 @@ import { withdrawPasswordSetSchema } from '../../../shared/schemas/wallet';
 import { Field, FormAlert, PasswordInput } from '../auth/login-page';
 import { refreshUserInfo, setWithdrawPassword, useUserInfo } from './api';
 import { WITHDRAW_PASSWORD_MIN, withdrawPasswordRules } from './password-rules';
-import { PasswordChecklist, SubmitButton, WalletPage, useWrite } from './wallet-parts';
+import { FreshAfterSuccess, PasswordChecklist, SubmitButton, WalletPage, useWrite } from './wallet-parts';
 
 // /pages/profile/withdpwd: set or change the withdrawal password (also the payment password of orders).
 // Rules (SPEC 5, DECISIONS "Accounts"): >= 10 characters with a digit, upper, lower and a special character;
@@ -19,15 +18,9 @@ export function WithdrawPasswordPage() {
   const { t } = useLingui();
   return (
     <WalletPage title={t`Withdrawal password`}>
-      <WithdrawPasswordFormRound />
+      <FreshAfterSuccess>{(done) => <WithdrawPasswordForm onDone={done} />}</FreshAfterSuccess>
     </WalletPage>
   );
-}
-
-/** After a success the form starts again empty (and without the last submit's errors). */
-function WithdrawPasswordFormRound() {
-  const [round, setRound] = useState(0);
-  return <WithdrawPasswordForm key={round} onDone={() => setRound((r) => r + 1)} />;
 }
 
 function WithdrawPasswordForm({ onDone }: { onDone: () => void }) {
