@@ -94,17 +94,7 @@ export function RegisterPage({ invite }: { invite?: string }) {
           onServerError={setServerError}
         />
         <Field label={t`Verification code`} name="code" form="register" errors={errors}>
-          <input
-            {...a11y('code')}
-            data-testid="register-code"
-            className="input"
-            inputMode="numeric"
-            autoComplete="one-time-code"
-            maxLength={6}
-            placeholder="123456"
-            value={values.code}
-            onChange={(e) => set('code', e.target.value.replace(/\D/g, ''))}
-          />
+          <CodeInput {...a11y('code')} testId="register-code" value={values.code} onChange={(code) => set('code', code)} />
         </Field>
         <Field label={t`Password`} name="password" form="register" errors={errors} hint={t`At least 8 characters with digits, uppercase and lowercase letters.`}>
           <PasswordInput {...a11y('password')} testId="register-password" autoComplete="new-password" value={values.password} onChange={(value) => set('password', value)} />
@@ -175,6 +165,28 @@ export function RegisterPage({ invite }: { invite?: string }) {
  * The email field with its "Send code" button. The address is checked with the shared sendCodeSchema before
  * anything is sent; after a send the button counts down 60 s.
  */
+/** The 6-digit emailed code: a numeric keyboard, the phone's one-time-code autofill, digits only. */
+export function CodeInput({
+  testId,
+  value,
+  onChange,
+  ...attrs
+}: { testId: string; value: string; onChange: (code: string) => void } & Omit<React.InputHTMLAttributes<HTMLInputElement>, 'value' | 'onChange'>) {
+  return (
+    <input
+      {...attrs}
+      data-testid={testId}
+      className="input"
+      inputMode="numeric"
+      autoComplete="one-time-code"
+      maxLength={6}
+      placeholder="123456"
+      value={value}
+      onChange={(e) => onChange(e.target.value.replace(/\D/g, ''))}
+    />
+  );
+}
+
 export function EmailWithCode({
   form,
   scene,

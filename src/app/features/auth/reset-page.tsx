@@ -10,7 +10,7 @@ import { useSchemaForm } from '../../lib/form';
 import { PATHS, localeToWire, type Locale } from '../../../shared/api';
 import { resetSchema } from '../../../shared/schemas/auth';
 import { Field, FormAlert, PasswordInput } from './login-page';
-import { EmailWithCode, useIntentKey } from './register-page';
+import { CodeInput, EmailWithCode, useIntentKey } from './register-page';
 import './auth.css';
 
 export function ResetPage({ email }: { email?: string }) {
@@ -69,17 +69,7 @@ export function ResetPage({ email }: { email?: string }) {
           onServerError={setServerError}
         />
         <Field label={t`Verification code`} name="code" form="reset" errors={errors}>
-          <input
-            {...a11y('code')}
-            data-testid="reset-code"
-            className="input"
-            inputMode="numeric"
-            autoComplete="one-time-code"
-            maxLength={6}
-            placeholder="123456"
-            value={values.code}
-            onChange={(e) => set('code', e.target.value.replace(/\D/g, ''))}
-          />
+          <CodeInput {...a11y('code')} testId="reset-code" value={values.code} onChange={(code) => set('code', code)} />
         </Field>
         <Field label={t`New password`} name="password" form="reset" errors={errors} hint={t`At least 8 characters with digits, uppercase and lowercase letters.`}>
           <PasswordInput {...a11y('password')} testId="reset-password" autoComplete="new-password" value={values.password} onChange={(value) => set('password', value)} />
