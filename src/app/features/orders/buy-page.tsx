@@ -10,7 +10,7 @@ import { ProjectLoadState, useProject } from '../projects/project-parts';
 import { joinBlockLabel, statusLabel } from '../projects/project-labels';
 import { placeBuy, useLimits, useUserInfo } from './api';
 import { orderTotal, tonsBounds } from './order-calc';
-import { AccountGate, ConfirmSheet, OrderCard, Summary, SubmitButton, TonsStepper, type SummaryRow } from './order-parts';
+import { AccountGate, AvailableBalance, ConfirmSheet, OrderCard, RemainingLimits, Summary, SubmitButton, TonsStepper, type SummaryRow } from './order-parts';
 import { useTons } from './use-tons';
 import './orders.css';
 
@@ -132,20 +132,9 @@ function BuyForm({ project }: { project: Project }) {
             </Trans>
           }
         />
-        {limits && (
-          <p className="muted order-limits" data-testid="order-limits">
-            <Trans>
-              Your remaining limit: {formatTons(limits.monthly_left)} this month, {formatTons(limits.total_left)} in total.
-            </Trans>
-          </p>
-        )}
+        {limits && <RemainingLimits limits={limits} />}
         <Summary rows={rows} label={t`Order summary`} />
-        <p className="order-balance">
-          <span>
-            <Trans>Available balance</Trans>
-          </span>
-          <strong data-testid="available-balance">{available === null ? '—' : formatSgd(available)}</strong>
-        </p>
+        <AvailableBalance available={available} />
         {short && (
           <p className="notice notice--warn" role="status">
             <Trans>Your available balance is not enough for this order.</Trans>

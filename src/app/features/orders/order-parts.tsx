@@ -7,7 +7,7 @@ import { useOnline } from '../../lib/online';
 import { formatDateTime, formatSgd, formatTons, pick } from '../../lib/format';
 import { FormAlert, PasswordInput } from '../auth/login-page';
 import { useIntentKey } from '../auth/register-page';
-import type { Order } from '../../../shared/schemas/order';
+import type { Order, OrderLimits } from '../../../shared/schemas/order';
 import type { UserInfo } from '../../../shared/schemas/user';
 import type { WriteOutcome } from './api';
 import { clampTons, finalPayment, orderClock, parseTons, statusDescriptor, statusTone, type TonsBounds } from './order-calc';
@@ -88,6 +88,29 @@ export function TonsStepper({
 export type SummaryRow = [label: ReactNode, value: ReactNode, opts?: { strong?: boolean; testId?: string; key: string }];
 
 /** A definition list of amounts: label left, value right; the last (total) row in bold. */
+/** The caller's room under the project's limits, as the server counts it. */
+export function RemainingLimits({ limits }: { limits: OrderLimits }) {
+  return (
+    <p className="muted order-limits" data-testid="order-limits">
+      <Trans>
+        Your remaining limit: {formatTons(limits.monthly_left)} this month, {formatTons(limits.total_left)} in total.
+      </Trans>
+    </p>
+  );
+}
+
+/** The available balance an order or payment draws on ("—" until it is known). */
+export function AvailableBalance({ available }: { available: number | null }) {
+  return (
+    <p className="order-balance">
+      <span>
+        <Trans>Available balance</Trans>
+      </span>
+      <strong data-testid="available-balance">{available === null ? '—' : formatSgd(available)}</strong>
+    </p>
+  );
+}
+
 export function Summary({ rows, label, testIds = true }: { rows: SummaryRow[]; label?: string; testIds?: boolean }) {
   return (
     <dl className="summary card" aria-label={label}>

@@ -12,7 +12,7 @@ import { formatDateTime, formatSgd, formatTons, pick } from '../../lib/format';
 import type { Order } from '../../../shared/schemas/order';
 import { payFinalBalance, refreshOrder, useOrders, useUserInfo } from './api';
 import { ORDER_TABS, finalPayment, type OrderTab } from './order-calc';
-import { ConfirmSheet, OrderCard, Summary, type SummaryRow } from './order-parts';
+import { AvailableBalance, ConfirmSheet, OrderCard, Summary, type SummaryRow } from './order-parts';
 import './orders.css';
 
 // /pages/profile/order: buy and sell records by status, with their countdowns, readable offline from Dexie.
@@ -128,14 +128,7 @@ export function FinalPaySheet({ order, onClose }: { order: Order; onClose: () =>
           <span className="order-clock__when muted">{formatDateTime(order.final_deadline_ms)}</span>
         </p>
       )}
-      {available !== null && (
-        <p className="order-balance">
-          <span>
-            <Trans>Available balance</Trans>
-          </span>
-          <strong>{formatSgd(available)}</strong>
-        </p>
-      )}
+      {available !== null && <AvailableBalance available={available} />}
       <p className="muted">
         <Trans>Unpaid by the deadline, the final-payment period expires and the booking fee is forfeited.</Trans>
       </p>

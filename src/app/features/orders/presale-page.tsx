@@ -11,7 +11,7 @@ import { ProjectLoadState, SaleCountdown, useProject } from '../projects/project
 import { joinBlockLabel, statusLabel } from '../projects/project-labels';
 import { placeBooking, useLimits, useUserInfo } from './api';
 import { bookingFee, orderTotal, tonsBounds } from './order-calc';
-import { AccountGate, ConfirmSheet, Summary, SubmitButton, TonsStepper, type SummaryRow } from './order-parts';
+import { AccountGate, AvailableBalance, ConfirmSheet, RemainingLimits, Summary, SubmitButton, TonsStepper, type SummaryRow } from './order-parts';
 import { OrderPlaced, ProjectMini } from './buy-page';
 import { useTons } from './use-tons';
 import './orders.css';
@@ -115,20 +115,9 @@ function BookForm({ project, onTick }: { project: Project; onTick: () => void })
             </Trans>
           }
         />
-        {limits && (
-          <p className="muted order-limits" data-testid="order-limits">
-            <Trans>
-              Your remaining limit: {formatTons(limits.monthly_left)} this month, {formatTons(limits.total_left)} in total.
-            </Trans>
-          </p>
-        )}
+        {limits && <RemainingLimits limits={limits} />}
         <Summary rows={rows} label={t`Booking summary`} />
-        <p className="order-balance">
-          <span>
-            <Trans>Available balance</Trans>
-          </span>
-          <strong data-testid="available-balance">{available === null ? '—' : formatSgd(available)}</strong>
-        </p>
+        <AvailableBalance available={available} />
         {short && (
           <p className="notice notice--warn" role="status">
             <Trans>Your available balance is not enough for the booking fee.</Trans>
