@@ -11,7 +11,8 @@ import { CHROMIUM, CHROMIUM_FLAGS, ROOT, ensureBuilt, freePort, freshDataDir, ki
 //
 //   --url PATH_OR_URL   audit another route (repeatable; default /). A path is resolved against the server.
 //   --no-build          use dist/ as it is (E2E_BUILD=never does the same); otherwise built when stale.
-//   --runs N            run each URL N times and keep the median performance run (default 3).
+//   --runs N            run each URL N times and keep the median performance run (default 5),
+//                       after one discarded warm-up run.
 //   --html              also write the full report of the last URL to bench/results/lighthouse-latest.html.
 //
 // Writes bench/results/lighthouse-latest.json (the summary).
@@ -29,7 +30,7 @@ interface Args {
 }
 
 function parseArgs(argv: string[]): Args {
-  const args: Args = { urls: [], build: true, runs: 3, html: false };
+  const args: Args = { urls: [], build: true, runs: 5, html: false };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     const value = (): string => {
@@ -174,6 +175,9 @@ async function main(): Promise<number> {
     for (const target of args.urls) {
       const url = /^https?:\/\//.test(target) ? target : server.url + (target.startsWith('/') ? target : '/' + target);
       const runs: { result: UrlResult; html: string }[] = [];
+      // A warm-up run first (server caches, disk, Chromium's own start-up), discarded: the first audit on a
+      // machine that just finished other work reads the machine, not the app.
+      await audit(url, chrome.port);
       for (let i = 0; i < args.runs; i++) runs.push(await audit(url, chrome.port));
       runs.sort((a, b) => (a.result.scores.performance ?? 0) - (b.result.scores.performance ?? 0));
       const chosen = runs[Math.floor((runs.length - 1) / 2)]!;
