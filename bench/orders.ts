@@ -14,7 +14,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { openDatabase } from '../src/server/db/connection';
 import { writeTx } from '../src/server/db/tx';
-import { hashPassword, newToken, sha256 } from '../src/server/lib/crypto';
+import { hashPassword, newToken, OWASP_ARGON2, sha256, type Argon2Params } from '../src/server/lib/crypto';
 import { openUserAccounts, PLATFORM, post } from '../src/server/ledger/ledger';
 import { API_BASE, PATHS } from '../src/shared/api';
 
@@ -27,10 +27,11 @@ interface Level {
   maxOrders: number;
   maxSeconds: number;
 }
-const SCENARIOS: { name: string; log2n: number; levels: Level[] }[] = [
+const SCENARIOS: { name: string; log2n: number; argon2: Argon2Params; levels: Level[] }[] = [
   {
     name: 'engine',
     log2n: 10,
+    argon2: { memoryKiB: 256, timeCost: 1, parallelism: 1 },
     levels: [
       { concurrency: 1, maxOrders: 200, maxSeconds: 15 },
       { concurrency: 8, maxOrders: 400, maxSeconds: 15 },
@@ -41,6 +42,7 @@ const SCENARIOS: { name: string; log2n: number; levels: Level[] }[] = [
   {
     name: 'production',
     log2n: 17,
+    argon2: OWASP_ARGON2,
     levels: [
       { concurrency: 1, maxOrders: 10, maxSeconds: 20 },
       { concurrency: 8, maxOrders: 32, maxSeconds: 30 },
@@ -90,7 +92,7 @@ async function main() {
     const { db } = openDatabase(path.join(dataDir, 'canopy.db'));
     const now = Date.now();
     for (const scenario of SCENARIOS) {
-      const hash = await hashPassword(PASSWORD, scenario.log2n);
+      const hash = await hashPassword(PASSWORD, scenario.argon2);
       const project = await db
         .insertInto('projects')
         .values({

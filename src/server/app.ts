@@ -7,6 +7,7 @@ import type { DB } from './db/connection';
 import type { Clock } from './lib/clock';
 import type { Logger } from './lib/log';
 import type { Mailer } from './lib/mail';
+import type { Limits } from './lib/limits';
 import { AppError, errorBody } from './lib/http';
 import type { Lang } from '../shared/errors';
 import { API_BASE } from '../shared/api';
@@ -26,6 +27,7 @@ export interface Deps {
   clock: Clock;
   log: Logger;
   mailer: Mailer;
+  limits: Limits;
 }
 
 export interface AppEnv {
@@ -80,7 +82,13 @@ export function createApp(deps: Deps, opts: { staticDir?: string } = {}) {
   app.route(API_BASE, api);
   app.onError((err, c) => {
     const lang = c.get('lang') ?? 'en';
-    if (err instanceof AppError) return c.json(errorBody(err.key, lang, deps.clock.now(), err.params, err.data), 200);
+    if (err instanceof AppError) {
+      if (err.retryAfterSec !== undefined) {
+        c.header('Retry-After', String(err.retryAfterSec));
+        return c.json(errorBody(err.key, lang, deps.clock.now(), err.params, err.data), 429);
+      }
+      return c.json(errorBody(err.key, lang, deps.clock.now(), err.params, err.data), 200);
+    }
     deps.log.error(`unhandled error on ${c.req.method} ${c.req.path}`, err);
     return c.json(errorBody('server_error', lang, deps.clock.now()), 500);
   });

@@ -39,13 +39,47 @@ const envSchema = v.object({
   SMTP_FROM: v.optional(v.string(), 'Canopy <no-reply@canopy.local>'),
   APP_VERSION: v.optional(v.string(), '1.0.0'),
   SOCKET_HOST: v.optional(v.pipe(v.string(), v.regex(/^wss?:\/\/[^\s]+$/, 'must be a ws:// or wss:// URL'))),
+  // The address people open the app at: the socket URL in baseconfig and the Origin a socket may come from.
+  PUBLIC_URL: v.optional(v.pipe(v.string(), v.regex(/^https?:\/\/[^\s/]+\/?$/, 'must be an http:// or https:// origin, e.g. https://canopy.sg'))),
+  ALLOWED_ORIGINS: v.optional(
+    v.pipe(
+      v.string(),
+      v.transform((x) => x.split(',').map((o) => o.trim()).filter(Boolean)),
+      v.check((xs) => xs.every((o) => /^https?:\/\/[^\s/]+$/.test(o)), 'must be a comma-separated list of http(s) origins'),
+    ),
+    '',
+  ),
+  SOCKETS_PER_TOKEN: int(5, 1, 1000),
+  SOCKETS_PER_IP: int(100, 1, 100_000),
+  SOCKET_MAX_FRAME_BYTES: int(4096, 64, 1_048_576),
   SEED_DEMO: bool(true),
-  TRUST_PROXY: bool(false),
+  // Reverse proxies in front of the server: off (0) or the number of trusted hops; "true" means 1.
+  TRUST_PROXY: v.pipe(
+    v.optional(v.string(), 'off'),
+    v.transform((x) => (['false', 'off', 'no', '0'].includes(x) ? 0 : ['true', 'on', 'yes'].includes(x) ? 1 : /^\d+$/.test(x) ? Number(x) : NaN)),
+    v.check((n) => Number.isInteger(n) && n >= 0 && n <= 10, 'must be off, true, or the number of trusted proxy hops (0-10)'),
+  ),
   REGISTRATION_OPEN: bool(true),
   REGISTRATIONS_PER_IP_PER_HOUR: int(10, 1),
   CODES_PER_IP_PER_HOUR: int(20, 1),
+  CODES_PER_ACCOUNT_PER_HOUR: int(5, 1),
+  LOGINS_PER_IP_PER_HOUR: int(20, 1),
+  LOGINS_PER_ACCOUNT_PER_HOUR: int(10, 1),
+  RESETS_PER_IP_PER_HOUR: int(10, 1),
+  RESETS_PER_ACCOUNT_PER_HOUR: int(5, 1),
   SESSION_TTL_DAYS: int(30, 1, 365),
-  SCRYPT_LOG2_N: int(17, 14, 20),
+  // argon2id (OWASP: m=19 MiB, t=2, p=1). Tests lower the memory for speed.
+  ARGON2_MEMORY_KIB: int(19_456, 256, 4_194_304),
+  ARGON2_TIME_COST: int(2, 1, 20),
+  ARGON2_PARALLELISM: int(1, 1, 16),
+  // Password hashing runs in bounded lanes: anonymous work (login, register, reset) never starves the
+  // payment-password checks of signed-in users. A job that cannot start within HASH_MAX_WAIT_MS is refused.
+  HASH_CONCURRENCY_ANON: int(1, 1, 64),
+  HASH_CONCURRENCY_USER: int(2, 1, 64),
+  HASH_MAX_WAIT_MS: int(3000, 10, 60_000),
+  // Keys the fingerprints of idempotent requests (secrets in them are never stored in clear). Unset: a
+  // random key kept in DATA_DIR/secret.key. Several instances must share one.
+  SECRET_KEY: v.optional(v.pipe(v.string(), v.minLength(32, 'must be at least 32 characters'))),
   WITHDRAW_MIN_CENTS: int(5000, 1),
   WITHDRAW_MAX_CENTS: int(5_000_000, 1),
   WITHDRAW_FEE_CENTS: int(200, 0),
@@ -93,5 +127,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (out.WITHDRAW_MIN_CENTS > out.WITHDRAW_MAX_CENTS) {
     throw new ConfigError([`WITHDRAW_MIN_CENTS=${out.WITHDRAW_MIN_CENTS}: must not exceed WITHDRAW_MAX_CENTS (${out.WITHDRAW_MAX_CENTS})`]);
   }
-  return { ...out, DB_FILE: path.resolve(out.DATA_DIR, 'canopy.db') };
+  // PUBLIC_URL unset: the server fills in the address it listens on once it knows its port.
+  return { ...out, PUBLIC_URL: out.PUBLIC_URL?.replace(/\/$/, ''), DB_FILE: path.resolve(out.DATA_DIR, 'canopy.db') };
 }

@@ -10,6 +10,8 @@ import { seedDemo } from './db/seed';
 import { systemClock, type Clock } from './lib/clock';
 import { createLogger } from './lib/log';
 import { createMailer } from './lib/mail';
+import { createLimits } from './lib/limits';
+import { serverSecret } from './lib/secret';
 import { createHub, type Hub } from './live/hub';
 import { createScheduler } from './scheduler/scheduler';
 
@@ -28,7 +30,9 @@ export async function startServer(config: Config, opts: { clock?: Clock; staticD
   const { db } = openDatabase(config.DB_FILE);
   await migrateToLatest(db);
   const mailer = createMailer({ db, clock, log, smtpUrl: config.SMTP_URL, from: config.SMTP_FROM });
-  const deps: Deps = { config, db, clock, log, mailer };
+  const limits = createLimits(config, log);
+  const deps: Deps = { config, db, clock, log, mailer, limits };
+  serverSecret(config); // made (or read) now: a bad key file stops the start, not a later request
   if (config.SEED_DEMO) await seedDemo(deps);
 
   const app = createApp(deps, { staticDir: opts.staticDir ?? path.resolve('dist') });
@@ -42,6 +46,9 @@ export async function startServer(config: Config, opts: { clock?: Clock; staticD
   scheduler.start();
   const port = (server.address() as AddressInfo).port;
   const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? 'localhost' : config.HOST;
+  // Without PUBLIC_URL the app is where this server listens (the socket URL in baseconfig, the Origin
+  // sockets may come from).
+  config.PUBLIC_URL ??= `http://${host}:${port}`;
   return {
     url: `http://${host}:${port}`,
     port,
@@ -55,6 +62,7 @@ export async function startServer(config: Config, opts: { clock?: Clock; staticD
         server.close(() => resolve());
       });
       await db.destroy();
+      limits.close();
     },
   };
 }

@@ -31,6 +31,7 @@ export const ERRORS = {
   terms_required: { code: 1010, en: 'Please read and agree to the terms first.', cn: '请先阅读并同意协议。' },
   invalid_number: { code: 1011, en: 'Please enter a whole number.', cn: '请输入整数。' },
   invalid_amount: { code: 1012, en: 'Please enter a valid amount.', cn: '请输入有效金额。' },
+  text_malformed: { code: 1013, en: 'The text contains characters that cannot be saved.', cn: '文字中包含无法保存的字符。' },
 
   // Login
   login_incorrect: { code: 1101, en: 'Email or password incorrect.', cn: '邮箱或密码错误。' },

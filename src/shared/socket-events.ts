@@ -5,9 +5,18 @@ export interface ServerEvents {
   invalidate: { tables: InvalidationTable[]; ids?: number[] };
   notification: { id: number; title: string; body: string; created_at: number };
   hello: { mem_id: number; time: number };
+  /** Sessions that ended (logout, password change or reset, lock, freeze): the hub closes their sockets
+   *  with SOCKET_CLOSE_SESSION_ENDED; `sessions` absent means every session of the user. Never sent to
+   *  a client. */
+  session_end: { sessions?: number[] };
 }
 
 export type ServerMessage = { [K in keyof ServerEvents]: { type: K } & ServerEvents[K] }[keyof ServerEvents];
 
 export const PING = 'ping';
 export const PONG = 'pong';
+
+/** Close code of a socket whose session ended: the client signs out and goes to login. */
+export const SOCKET_CLOSE_SESSION_ENDED = 4001;
+/** Close code when a socket is refused for a cap (per token or per address). */
+export const SOCKET_CLOSE_TOO_MANY = 4008;

@@ -1,6 +1,7 @@
 // Test harness: a real Canopy server on 127.0.0.1 (port 0), a fresh SQLite file under os.tmpdir() per
 // call, a ManualClock the test controls, and small helpers around the HTTP API and the database.
 import fs from 'node:fs';
+import { expect } from 'vitest';
 import os from 'node:os';
 import path from 'node:path';
 import { spawn } from 'node:child_process';
@@ -60,8 +61,9 @@ export async function startTestServer(overrides: Record<string, string> = {}, op
     PORT: '0',
     HOST: '127.0.0.1',
     LOG_LEVEL: 'silent',
-    // OWASP's scrypt parameter is N = 2^17 (the production default); 2^14 here only so tests run fast.
-    SCRYPT_LOG2_N: '14',
+    // OWASP's argon2id is m=19 MiB, t=2 (the production default); 1 MiB, t=1 here only so tests run fast.
+    ARGON2_MEMORY_KIB: '1024',
+    ARGON2_TIME_COST: '1',
     ...overrides,
   });
   const clock = new ManualClock(opts.now ?? T0);
@@ -88,6 +90,11 @@ export async function startTestServer(overrides: Record<string, string> = {}, op
       res = await raw('POST', p, { headers, body: JSON.stringify(o.lang ? { ...data, lang: o.lang } : data) });
     }
     const text = await res.text();
+    // A throttle answers 429 with the envelope and Retry-After; any other non-200 is a failure here.
+    if (res.status === 429) {
+      expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
+      return JSON.parse(text) as Envelope<T>;
+    }
     if (res.status !== 200) throw new Error(`${method} ${p} answered HTTP ${res.status}: ${text}`);
     return JSON.parse(text) as Envelope<T>;
   }
@@ -198,7 +205,7 @@ export function runCli(
   return new Promise((resolve, reject) => {
     const child = spawn('npx', argv, {
       cwd: REPO_ROOT,
-      env: { ...process.env, LOG_LEVEL: 'silent', SCRYPT_LOG2_N: '14', ...env },
+      env: { ...process.env, LOG_LEVEL: 'silent', ARGON2_MEMORY_KIB: '1024', ARGON2_TIME_COST: '1', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';

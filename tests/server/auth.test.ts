@@ -2,7 +2,7 @@
 // registration with an emailed code, login and its lock, logout, visitor, password reset, sessions, and
 // every catalogue refusal of these endpoints in en and cn, with the database unchanged on refusal.
 import http from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import fc from 'fast-check';
 import { API_BASE, PATHS } from '../../src/shared/api';
 import { createApp } from '../../src/server/app';
@@ -34,7 +34,8 @@ const email = (tag: string) => `${tag}.${++seq}@example.sg`;
 
 beforeAll(async () => {
   // Every test here comes from 127.0.0.1: the per-IP limits are raised (the bulk test has its own server).
-  s = await startTestServer({ CODES_PER_IP_PER_HOUR: '1000', REGISTRATIONS_PER_IP_PER_HOUR: '1000' });
+  // The throttles have their own suite (throttle.test.ts); here one address makes every request.
+  s = await startTestServer({ CODES_PER_IP_PER_HOUR: '1000', REGISTRATIONS_PER_IP_PER_HOUR: '1000', LOGINS_PER_IP_PER_HOUR: '1000' });
 });
 afterAll(async () => {
   await s?.close();
@@ -168,10 +169,10 @@ describe('envelope and transport', () => {
     );
   });
 
-  it('stores passwords as salted scrypt and session tokens only as sha256 hashes', async () => {
+  it('stores passwords as salted argon2id and session tokens only as sha256 hashes', async () => {
     const u = await registerUser(s, email('hash'));
     const row = await s.db.selectFrom('users').selectAll().where('id', '=', u.mem_id).executeTakeFirstOrThrow();
-    expect(row.password_hash).toMatch(/^scrypt\$16384\$8\$1\$[\w-]{22}\$[\w-]{43}$/);
+    expect(row.password_hash).toMatch(/^\$argon2id\$v=19\$m=1024,t=1,p=1\$[\w+/]{22}\$[\w+/]{43}$/);
     expect(row.password_hash).not.toContain(GOOD_PASSWORD);
     const other = await registerUser(s, email('hash2'));
     const row2 = await s.db.selectFrom('users').select('password_hash').where('id', '=', other.mem_id).executeTakeFirstOrThrow();
@@ -377,12 +378,14 @@ describe('bulk registration and closed registration', () => {
       const codeRow = await b.db.selectFrom('verification_codes').selectAll().where('email', '=', e2).executeTakeFirstOrThrow();
       expect(codeRow).toMatchObject({ used_at: null, tries: 0 });
       b.clock.advance(HOUR + 1000);
+      vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + HOUR + 1000 }); // the throttles' own clock
       expect((await b.api('POST', PATHS.sendcode, { email: e2, scene: 'register' })).code).toBe(0);
       const fresh = await lastCode(b.db, e2);
       expect((await b.api('POST', PATHS.register, { email: e2, code: fresh, password: GOOD_PASSWORD, repassword: GOOD_PASSWORD, agree: true })).code).toBe(0);
       expect((await b.api('POST', PATHS.sendcode, { email: email('bulk4'), scene: 'register' })).code).toBe(0);
       await expectRefused(b, 'bulk_registration', (lang) => b.api('POST', PATHS.sendcode, { email: email('bulk5'), scene: 'register' }, { lang }));
     } finally {
+      vi.useRealTimers();
       await b.close();
     }
   });

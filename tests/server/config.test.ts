@@ -25,7 +25,8 @@ describe('loadConfig', () => {
     expect(c.SEED_DEMO).toBe(true);
     expect(c.REGISTRATION_OPEN).toBe(true);
     expect(c.SESSION_TTL_DAYS).toBe(30);
-    expect(c.SCRYPT_LOG2_N).toBe(17); // OWASP's scrypt parameter N = 2^17
+    expect([c.ARGON2_MEMORY_KIB, c.ARGON2_TIME_COST, c.ARGON2_PARALLELISM]).toEqual([19_456, 2, 1]); // OWASP argon2id
+    expect(c.TRUST_PROXY).toBe(0);
     expect(c.WITHDRAW_MIN_CENTS).toBeLessThanOrEqual(c.WITHDRAW_MAX_CENTS);
     expect(c.PRESALE_FEE_BP).toBe(1000);
     expect(c.PRESALE_PAY_HOURS).toBe(72);
@@ -52,7 +53,9 @@ describe('loadConfig', () => {
     ['PUBLIC_HOLIDAYS', '2026-01-01,26-12-25'],
     ['REGISTRATION_OPEN', 'maybe'],
     ['LOG_LEVEL', 'loud'],
-    ['SCRYPT_LOG2_N', '10'],
+    ['ARGON2_MEMORY_KIB', '10'],
+    ['TRUST_PROXY', 'maybe'],
+    ['PUBLIC_URL', 'ftp://x'],
     ['SESSION_TTL_DAYS', '0'],
     ['SETTLEMENT_WORKING_DAYS', '5'],
     ['GRADE_THRESHOLDS_CENTS', '5,4,3,2,1'],

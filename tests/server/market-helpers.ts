@@ -2,7 +2,7 @@
 // API is another issue), and the order endpoints called over real HTTP.
 import { randomBytes } from 'node:crypto';
 import { expect } from 'vitest';
-import { hashPassword } from '../../src/server/lib/crypto';
+import { hashPasswordScrypt } from '../../src/server/lib/crypto';
 import { writeTx } from '../../src/server/db/tx';
 import { openUserAccounts, PLATFORM, post, walletOf } from '../../src/server/ledger/ledger';
 import { createSession } from '../../src/server/modules/session';
@@ -34,7 +34,7 @@ export async function makeUser(
   opts: { grade?: number; risk?: boolean; cents?: number; noPassword?: boolean; scryptLog2n?: number } = {},
 ): Promise<MarketUser> {
   const log2n = opts.scryptLog2n ?? 12;
-  if (!tradeHashes.has(log2n)) tradeHashes.set(log2n, hashPassword(TRADE_PASSWORD, log2n));
+  if (!tradeHashes.has(log2n)) tradeHashes.set(log2n, hashPasswordScrypt(TRADE_PASSWORD, log2n));
   const hash = await tradeHashes.get(log2n)!;
   const n = ++seq;
   const email = `buyer${n}.${randomBytes(3).toString('hex')}@example.sg`;

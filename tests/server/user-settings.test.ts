@@ -5,8 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PATHS } from '../../src/shared/api';
 import { ERRORS, errorMessage } from '../../src/shared/errors';
 import { verifyPassword } from '../../src/server/lib/crypto';
-import { login, startTestServer, type TestServer } from '../helpers/server';
-import { WALLET_ENV, WITHDRAW_PASSWORD, expectRefused, newKey, newUser, ok, ops, withoutCounters, write, type WalletSnapshot, type WalletUser } from './wallet-helpers';
+import { login, refusal, startTestServer, type TestServer } from '../helpers/server';
+import { WALLET_ENV, WITHDRAW_PASSWORD, expectRefused, newKey, newUser, ok, ops, walletSnapshot, withoutCounters, write, type WalletSnapshot, type WalletUser } from './wallet-helpers';
 
 let s: TestServer;
 beforeAll(async () => {
@@ -95,9 +95,21 @@ describe('withdrawal password', () => {
     const v = await newUser(s, { ready: false });
     const bad = { password: WITHDRAW_PASSWORD, repassword: WITHDRAW_PASSWORD, login_password: 'Wrong2026pass' };
     for (let i = 0; i < 4; i++) expect((await write(s, PATHS.userWithdpwd, bad, v)).msg).toBe('Password incorrect.');
-    const withoutLock = (snap: WalletSnapshot) => ({ ...snap, users: snap.users.map(({ trade_fails: _t, login_fails: _l, login_locked: _k, ...rest }) => rest) });
-    await expectRefused(s, 'login_locked', (lang) => write(s, PATHS.userWithdpwd, bad, v, { lang }), { mask: withoutLock });
+    const before = await walletSnapshot(s.db);
+    const fifth = await write(s, PATHS.userWithdpwd, bad, v, { lang: 'cn' });
+    expect({ code: fifth.code, msg: fifth.msg }).toEqual(refusal('login_locked', 'cn'));
+    const after = await walletSnapshot(s.db);
+    // Only the counter, the lock and the end of the user's sessions (with the event closing their sockets).
+    const strip = (snap: WalletSnapshot) => ({
+      ...snap,
+      users: snap.users.map(({ trade_fails: _t, login_fails: _l, login_locked: _k, updated_at: _u, ...rest }) => rest),
+      sessions: snap.sessions.map(({ revoked_at: _r, ...rest }) => rest),
+      live_events: [],
+    });
+    expect(strip(after)).toEqual(strip(before));
     expect((await userRow(v.id)).login_locked).toBe(1);
+    // Guessed inside a session: the lock ends that session (and every other one of the user).
+    expect((await s.api('GET', PATHS.userInfo, {}, { token: v.token })).code).toBe(-1);
     expect((await login(s, v.email, v.password)).code).toBe(1104);
     await ops(s, 'user:unlock', [v.email]);
     expect((await login(s, v.email, v.password)).code).toBe(0);

@@ -11,7 +11,7 @@ import { AppError } from '../../src/server/lib/http';
 import { postMoney } from '../../src/server/modules/wallet/service';
 import { withdrawalFee } from '../../src/shared/fees';
 import type { FundLogRow, TopupRecord, WithdrawalRecord } from '../../src/shared/schemas/wallet';
-import { T0, refusal, runCli, startTestServer, type TestServer } from '../helpers/server';
+import { T0, login, refusal, runCli, startTestServer, type TestServer } from '../helpers/server';
 import {
   WALLET_ENV,
   WITHDRAW_PASSWORD,
@@ -379,6 +379,9 @@ describe('wrong withdrawal passwords', () => {
       ['available', -30_000],
       ['frozen', 30_000],
     ]);
+    // The lock ends every session of the user (their sockets close): whoever typed the guesses is out.
+    expect((await s.api('GET', PATHS.userInfo, {}, { token: u.token })).code).toBe(-1);
+    u.token = (ok(await login(s, u.email, u.password)) as { token: string }).token;
     const info = ok(await s.api('GET', PATHS.userInfo, {}, { token: u.token })) as { locked: boolean };
     expect(info.locked).toBe(true);
 

@@ -1,5 +1,6 @@
 import type { Deps } from '../app';
 import { hashPassword } from '../lib/crypto';
+import { argon2Params } from '../lib/hash-work';
 import { openPlatformAccounts, openUserAccounts, post, PLATFORM } from '../ledger/ledger';
 import { writeTx } from './tx';
 import { seedContent } from './seed-content';
@@ -21,8 +22,8 @@ export async function seedDemo(deps: Deps): Promise<void> {
   const existing = await db.selectFrom('users').select('id').where('email', '=', DEMO_ACCOUNT.email).executeTakeFirst();
   if (existing) return;
   const [passwordHash, withdrawHash] = await Promise.all([
-    hashPassword(DEMO_ACCOUNT.password, config.SCRYPT_LOG2_N),
-    hashPassword(DEMO_ACCOUNT.withdrawPassword, config.SCRYPT_LOG2_N),
+    hashPassword(DEMO_ACCOUNT.password, argon2Params(config)),
+    hashPassword(DEMO_ACCOUNT.withdrawPassword, argon2Params(config)),
   ]);
   const now = clock.now();
   await writeTx(db, async (tx) => {

@@ -11,10 +11,18 @@ export class AppError extends Error {
     public readonly key: ErrorKey,
     public readonly params?: MessageParams,
     public readonly data: unknown = null,
+    /** A throttle answers HTTP 429 with Retry-After (seconds); every other refusal is HTTP 200. */
+    public readonly retryAfterSec?: number,
   ) {
     super(key);
     this.name = 'AppError';
   }
+}
+
+/** A throttle's refusal: HTTP 429, Retry-After, and the catalogue message in the user's language. */
+export function throttled(retryAfterMs: number, key: ErrorKey = 'too_many_requests'): AppError {
+  const sec = Math.max(1, Math.ceil(retryAfterMs / 1000));
+  return new AppError(key, undefined, { retry_after: sec }, sec);
 }
 
 export function langOf(c: Context<AppEnv>): Lang {
@@ -32,10 +40,34 @@ export function errorBody(key: ErrorKey, lang: Lang, now: number, params?: Messa
 // Parameters the client adds to every request (SPEC section 7); not part of any payload.
 const TRANSPORT_KEYS = new Set(['lang', 't', 'v']);
 
-/** Query string and body merged: SPEC says GET sends data in the query string, writes send JSON. */
+// Keys that could reach an object's prototype chain: never accepted as field names.
+const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+
+/** Refuses a forbidden key or a string that is not well-formed UTF-16 (a lone surrogate), anywhere in
+ *  the value; `field` names the top-level field for the error. */
+function assertClean(value: unknown, field: string, depth = 0): void {
+  if (depth > 20) throw new AppError('invalid_request', undefined, { field });
+  if (typeof value === 'string') {
+    if (!value.isWellFormed()) throw new AppError('text_malformed', undefined, { field });
+  } else if (Array.isArray(value)) {
+    for (const x of value) assertClean(x, field, depth + 1);
+  } else if (value !== null && typeof value === 'object') {
+    for (const [k, x] of Object.entries(value)) {
+      if (FORBIDDEN_KEYS.has(k)) throw new AppError('invalid_request', undefined, { field: depth === 0 ? k : field });
+      if (!k.isWellFormed()) throw new AppError('text_malformed', undefined, { field });
+      assertClean(x, depth === 0 ? k : field, depth + 1);
+    }
+  }
+}
+
+/** Query string and body merged: SPEC says GET sends data in the query string, writes send JSON. The
+ *  result has no prototype; `__proto__`, `constructor` and `prototype` keys and ill-formed strings are
+ *  refused before any handler sees them. */
 export async function input(c: Context<AppEnv>): Promise<Record<string, unknown>> {
-  const out: Record<string, unknown> = {};
-  for (const [k, val] of Object.entries(c.req.query())) if (!TRANSPORT_KEYS.has(k)) out[k] = val;
+  const out: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
+  const query = c.req.query();
+  assertClean(query, '');
+  for (const [k, val] of Object.entries(query)) if (!TRANSPORT_KEYS.has(k)) out[k] = val;
   if (c.req.method !== 'GET' && c.req.method !== 'HEAD') {
     const type = c.req.header('content-type') ?? '';
     let body: unknown = {};
@@ -50,9 +82,26 @@ export async function input(c: Context<AppEnv>): Promise<Record<string, unknown>
       throw new AppError('invalid_request');
     }
     if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new AppError('invalid_request');
+    assertClean(body, '');
     for (const [k, val] of Object.entries(body)) if (!TRANSPORT_KEYS.has(k)) out[k] = val;
   }
   return out;
+}
+
+/** The field names an object schema (possibly piped) accepts, or null for other schemas. */
+function entriesOf(schema: v.GenericSchema): string[] | null {
+  const s = schema as unknown as { entries?: Record<string, unknown>; pipe?: Array<{ entries?: Record<string, unknown> }> };
+  const entries = s.entries ?? s.pipe?.[0]?.entries;
+  return entries ? Object.keys(entries) : null;
+}
+
+/** Like body(), for money and account writes: a field the schema does not know is refused (naming it),
+ *  never silently dropped. */
+export async function strictBody<S extends v.GenericSchema>(c: Context<AppEnv>, schema: S): Promise<{ data: v.InferOutput<S>; raw: Record<string, unknown> }> {
+  const raw = await input(c);
+  const known = entriesOf(schema);
+  if (known) for (const k of Object.keys(raw)) if (!known.includes(k)) throw new AppError('invalid_request', undefined, { field: k });
+  return { data: parse(schema, raw), raw };
 }
 
 /** Validates with a shared schema; the first problem becomes the catalogue error, naming the field. */
@@ -68,13 +117,18 @@ export async function body<S extends v.GenericSchema>(c: Context<AppEnv>, schema
   return parse(schema, await input(c));
 }
 
-/** The caller's address for rate limits. Behind a reverse proxy (TRUST_PROXY=true) the first address
- *  of X-Forwarded-For, otherwise the socket's peer. */
+/** The caller's address for rate limits: the socket's peer, or behind TRUST_PROXY=N trusted reverse
+ *  proxies the address the outermost of them saw: the Nth X-Forwarded-For entry from the right. Each proxy
+ *  appends the address it received the request from, so entries to the left of that are whatever the
+ *  client wrote and are never used. */
 export function clientIp(c: Context<AppEnv>): string {
-  if (c.get('deps').config.TRUST_PROXY) {
-    const forwarded = c.req.header('x-forwarded-for')?.split(',')[0]?.trim();
-    if (forwarded) return forwarded;
-  }
   const env = c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined;
-  return env?.incoming?.socket?.remoteAddress ?? 'unknown';
+  return addressOf(env?.incoming?.socket?.remoteAddress ?? 'unknown', c.req.header('x-forwarded-for'), c.get('deps').config.TRUST_PROXY);
+}
+
+export function addressOf(peer: string, forwardedFor: string | undefined, trustedHops: number): string {
+  if (trustedHops <= 0 || !forwardedFor) return peer;
+  const hops = forwardedFor.split(',').map((x) => x.trim()).filter(Boolean);
+  if (hops.length === 0) return peer;
+  return hops[Math.max(0, hops.length - trustedHops)]!;
 }

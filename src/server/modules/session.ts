@@ -4,6 +4,8 @@ import { newToken, sha256 } from '../lib/crypto';
 import { AppError } from '../lib/http';
 import type { UsersTable } from '../db/schema';
 import type { Selectable } from 'kysely';
+import { untrackedWriteTx, type Tx } from '../db/tx';
+import { publish } from '../live/events';
 
 export type User = Selectable<UsersTable>;
 
@@ -76,15 +78,24 @@ export async function optionalSession(c: Context<AppEnv>): Promise<Session | nul
   return token ? findSession(c.get('deps'), token) : null;
 }
 
+/** Ends one session; its open sockets close (the hub reads the session_end event). */
 export async function revokeSession(deps: Deps, sessionId: number): Promise<void> {
-  await deps.db.updateTable('sessions').set({ revoked_at: deps.clock.now() }).where('id', '=', sessionId).execute();
+  const now = deps.clock.now();
+  await untrackedWriteTx(deps.db, async (tx) => {
+    const row = await tx.updateTable('sessions').set({ revoked_at: now }).where('id', '=', sessionId).where('revoked_at', 'is', null).returning(['user_id']).executeTakeFirst();
+    if (row?.user_id != null) await publish(tx, { type: 'session_end', sessions: [sessionId] }, row.user_id, now);
+  });
+}
+
+/** Ends every session of a user (but `exceptSessionId`), inside the caller's transaction, and closes their
+ *  sockets: password change and reset, login lock, payment-password lock, freeze. */
+export async function endUserSessions(tx: Tx, userId: number, now: number, exceptSessionId?: number): Promise<void> {
+  let q = tx.updateTable('sessions').set({ revoked_at: now }).where('user_id', '=', userId).where('revoked_at', 'is', null);
+  if (exceptSessionId !== undefined) q = q.where('id', '<>', exceptSessionId);
+  const ended = await q.returning(['id']).execute();
+  if (ended.length > 0) await publish(tx, { type: 'session_end', sessions: ended.map((r) => r.id) }, userId, now);
 }
 
 export async function revokeUserSessions(deps: Deps, userId: number): Promise<void> {
-  await deps.db
-    .updateTable('sessions')
-    .set({ revoked_at: deps.clock.now() })
-    .where('user_id', '=', userId)
-    .where('revoked_at', 'is', null)
-    .execute();
+  await untrackedWriteTx(deps.db, (tx) => endUserSessions(tx, userId, deps.clock.now()));
 }

@@ -47,14 +47,14 @@ authRoutes.post('/register', async (c) => {
 
 authRoutes.post('/login', async (c) => {
   const data = await body(c, loginSchema);
-  return ok(c, await login(c.get('deps'), data));
+  return ok(c, await login(c.get('deps'), data, clientIp(c)));
 });
 
 authRoutes.post('/visitor', async (c) => ok(c, await visitor(c.get('deps'))));
 
 authRoutes.post('/reset', async (c) => {
   const data = await body(c, resetSchema);
-  await resetPassword(c.get('deps'), data);
+  await resetPassword(c.get('deps'), data, clientIp(c));
   return ok(c, null);
 });
 

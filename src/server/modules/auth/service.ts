@@ -1,36 +1,25 @@
 import type { Deps } from '../../app';
 import { AppError } from '../../lib/http';
-import { hashPassword, inviteCode, sha256, sixDigitCode, verifyPassword } from '../../lib/crypto';
+import { inviteCode, sha256, sixDigitCode } from '../../lib/crypto';
+import { checkIn, hashIn } from '../../lib/hash-work';
+import type { LimitName } from '../../lib/limits';
+import { checkCounted } from '../user/attempts';
 import { writeTx } from '../../db/tx';
 import { openUserAccounts } from '../../ledger/ledger';
-import { createSession, revokeUserSessions, type User } from '../session';
-import { LOGIN_MAX_ATTEMPTS, VERIFICATION_CODE_TRIES, VERIFICATION_CODE_TTL_MS } from '../../../shared/constants';
+import { createSession, endUserSessions, type User } from '../session';
+import { VERIFICATION_CODE_TRIES, VERIFICATION_CODE_TTL_MS } from '../../../shared/constants';
 import type { LoginInfo } from '../../../shared/schemas/auth';
 import type { Lang } from '../../../shared/errors';
 
-const HOUR_MS = 3600_000;
-
-let dummy: { log2n: number; hash: Promise<string> } | null = null;
-function dummyHash(log2n: number): Promise<string> {
-  if (!dummy || dummy.log2n !== log2n) dummy = { log2n, hash: hashPassword('not-a-real-password-0', log2n) };
-  return dummy.hash;
-}
 const RESEND_MS = 60_000;
 
-async function countRecent(deps: Deps, kind: string, ip: string): Promise<number> {
-  const since = deps.clock.now() - HOUR_MS;
-  const row = await deps.db
-    .selectFrom('rate_events')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('kind', '=', kind)
-    .where('ip', '=', ip)
-    .where('created_at', '>', since)
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
-}
-
-async function noteRate(deps: Deps, kind: string, ip: string): Promise<void> {
-  await deps.db.insertInto('rate_events').values({ kind, ip, created_at: deps.clock.now() }).execute();
+// A fixed argon2id hash of a password nobody has: an unknown email costs the same hash as a known one,
+// so the answer's timing does not reveal who has an account.
+const dummyHashes = new WeakMap<object, Promise<string>>();
+function dummyHash(deps: Deps): Promise<string> {
+  let h = dummyHashes.get(deps.config);
+  if (!h) dummyHashes.set(deps.config, (h = hashIn(deps.config, 'anon', 'not-a-real-password-0')));
+  return h;
 }
 
 function codeHash(email: string, scene: string, code: string): string {
@@ -56,7 +45,6 @@ export async function sendCode(deps: Deps, input: { email: string; scene: 'regis
   const exists = await deps.db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst();
   if (scene === 'register' && exists) throw new AppError('email_exists');
   if (scene === 'reset' && !exists) throw new AppError('email_not_in_use');
-  if ((await countRecent(deps, 'code', ip)) >= deps.config.CODES_PER_IP_PER_HOUR) throw new AppError('bulk_registration');
   const now = deps.clock.now();
   const last = await deps.db
     .selectFrom('verification_codes')
@@ -66,13 +54,17 @@ export async function sendCode(deps: Deps, input: { email: string; scene: 'regis
     .orderBy('id', 'desc')
     .executeTakeFirst();
   if (last && now - last.created_at < RESEND_MS) throw new AppError('code_too_soon');
+  // Counted only for a code that is really sent (a refusal above costs nothing).
+  await deps.limits.consume([
+    ['code_ip', ip],
+    ['code_account', email],
+  ]);
 
   const code = sixDigitCode();
   await deps.db
     .insertInto('verification_codes')
     .values({ email, scene, code_hash: codeHash(email, scene, code), tries: 0, ip, created_at: now, expires_at: now + VERIFICATION_CODE_TTL_MS, used_at: null })
     .execute();
-  await noteRate(deps, 'code', ip);
   const subject = lang === 'cn' ? `Canopy 验证码：${code}` : `Your Canopy verification code: ${code}`;
   const body =
     lang === 'cn'
@@ -118,7 +110,7 @@ export interface RegisterData {
 
 export async function register(deps: Deps, input: RegisterData, ip: string): Promise<LoginInfo> {
   if (!deps.config.REGISTRATION_OPEN) throw new AppError('registration_closed');
-  if ((await countRecent(deps, 'register', ip)) >= deps.config.REGISTRATIONS_PER_IP_PER_HOUR) throw new AppError('bulk_registration');
+  await deps.limits.consume([['register_ip', ip]]);
   if (await deps.db.selectFrom('users').select('id').where('email', '=', input.email).executeTakeFirst()) throw new AppError('email_exists');
   let invitedBy: number | null = null;
   if (input.invite_code) {
@@ -127,7 +119,7 @@ export async function register(deps: Deps, input: RegisterData, ip: string): Pro
     invitedBy = inviter.id;
   }
   await consumeCode(deps, input.email, 'register', input.code);
-  const passwordHash = await hashPassword(input.password, deps.config.SCRYPT_LOG2_N);
+  const passwordHash = await hashIn(deps.config, 'anon', input.password);
   const now = deps.clock.now();
   const user = await writeTx(deps.db, async (tx) => {
     if (await tx.selectFrom('users').select('id').where('email', '=', input.email).executeTakeFirst()) throw new AppError('email_exists');
@@ -165,30 +157,43 @@ export async function register(deps: Deps, input: RegisterData, ip: string): Pro
     await openUserAccounts(tx, created.id);
     return created;
   });
-  await noteRate(deps, 'register', ip);
   return loginInfo(user, await createSession(deps, user.id));
 }
 
-export async function login(deps: Deps, input: { email: string; password: string }): Promise<LoginInfo> {
+/** Login. Throttled per address and per account (only failures count: a right password gives its point
+ *  back); the attempt is reserved atomically before the hash (see user/attempts.ts); the 5th wrong one
+ *  locks the login until an operator unlocks it. Sessions already open stay: someone who only knows an
+ *  email must not be able to sign its owner out everywhere (a wrong password typed INSIDE a session, in
+ *  settings, ends the sessions: see user/settings.ts). */
+export async function login(deps: Deps, input: { email: string; password: string }, ip: string): Promise<LoginInfo> {
+  const checks: Array<[LimitName, string]> = [
+    ['login_ip', ip],
+    ['login_account', input.email],
+  ];
+  await deps.limits.consume(checks);
   const user = await deps.db.selectFrom('users').selectAll().where('email', '=', input.email).executeTakeFirst();
-  // The same answer, and about the same time, for an unknown email and a wrong password, so the form
-  // does not reveal who has an account.
   if (!user) {
-    await verifyPassword(input.password, await dummyHash(deps.config.SCRYPT_LOG2_N));
+    await checkIn(deps.config, 'anon', input.password, await dummyHash(deps));
     throw new AppError('login_incorrect');
   }
-  if (user.disabled) throw new AppError('user_disabled');
-  if (user.login_locked) throw new AppError('login_locked');
-  if (!(await verifyPassword(input.password, user.password_hash))) {
-    const fails = await deps.db
-      .updateTable('users')
-      .set((eb) => ({ login_fails: eb('login_fails', '+', 1), login_locked: eb.case().when('login_fails', '>=', LOGIN_MAX_ATTEMPTS - 1).then(1).else(0).end() }))
-      .where('id', '=', user.id)
-      .returning(['login_fails', 'login_locked'])
-      .executeTakeFirstOrThrow();
-    throw new AppError(fails.login_locked ? 'login_locked' : 'login_incorrect');
-  }
-  if (user.login_fails > 0) await deps.db.updateTable('users').set({ login_fails: 0 }).where('id', '=', user.id).execute();
+  // Only a password that was really evaluated and wrong keeps its point: a refusal that looked at no
+  // password (disabled, locked) gives it back.
+  const refuse = async (key: 'user_disabled' | 'login_locked'): Promise<never> => {
+    await deps.limits.reward(checks);
+    throw new AppError(key);
+  };
+  if (user.disabled) await refuse('user_disabled');
+  if (user.login_locked) await refuse('login_locked');
+  const result = await checkCounted(deps, {
+    userId: user.id,
+    counter: 'login',
+    password: input.password,
+    lane: 'anon',
+  });
+  if (result.outcome === 'wrong') throw new AppError('login_incorrect');
+  if (result.outcome === 'locked' && result.fresh) throw new AppError('login_locked');
+  if (result.outcome !== 'ok') await refuse('login_locked');
+  await deps.limits.reward(checks);
   return loginInfo(user, await createSession(deps, user.id));
 }
 
@@ -197,14 +202,21 @@ export async function visitor(deps: Deps): Promise<LoginInfo> {
   return { token: session.token, mem_id: 0, realname: '', account: '', mobile: '', avatar: '', type: 'visitor', expires_at: session.expires_at };
 }
 
-export async function resetPassword(deps: Deps, input: { email: string; code: string; password: string }): Promise<void> {
+export async function resetPassword(deps: Deps, input: { email: string; code: string; password: string }, ip: string): Promise<void> {
+  await deps.limits.consume([
+    ['reset_ip', ip],
+    ['reset_account', input.email],
+  ]);
   const user = await deps.db.selectFrom('users').select(['id', 'disabled']).where('email', '=', input.email).executeTakeFirst();
   if (!user) throw new AppError('email_not_in_use');
   if (user.disabled) throw new AppError('user_disabled');
   await consumeCode(deps, input.email, 'reset', input.code);
-  const hash = await hashPassword(input.password, deps.config.SCRYPT_LOG2_N);
+  const hash = await hashIn(deps.config, 'anon', input.password);
   // DECISIONS: a login lock holds until an operator unlocks it, so a reset does not clear it. Every old
-  // session ends.
-  await deps.db.updateTable('users').set({ password_hash: hash, login_fails: 0, updated_at: deps.clock.now() }).where('id', '=', user.id).execute();
-  await revokeUserSessions(deps, user.id);
+  // session ends, with its sockets, in the same transaction as the new password.
+  const now = deps.clock.now();
+  await writeTx(deps.db, async (tx) => {
+    await tx.updateTable('users').set({ password_hash: hash, login_fails: 0, updated_at: now }).where('id', '=', user.id).execute();
+    await endUserSessions(tx, user.id, now);
+  });
 }

@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import type { AppEnv } from '../../app';
 import { idempotent } from '../../lib/idempotency';
-import { input, ok, parse } from '../../lib/http';
+import { input, ok, parse, strictBody } from '../../lib/http';
 import { requireUser } from '../session';
 import { idQuery } from '../../../shared/schemas/content';
 import {
@@ -16,32 +16,32 @@ import {
 import { creditsOf, limitsOf, listOrders, orderDetail, payFinal, placeBooking, placePurchase, placeSale } from './service';
 
 // Orders: buy, book, final payment, sell (writes, each with an Idempotency-Key), lists, detail, credits
-// and the caller's limits on a project. Mounted at /h5/api/api/order. The payment password is not part of
-// the idempotency fingerprint: a retry of the same intent is the same intent whatever was typed.
+// and the caller's limits on a project. Mounted at /h5/api/api/order. Writes take only known fields; the
+// idempotency fingerprint covers all of them, the payment password included (keyed hash).
 export const orderRoutes = new Hono<AppEnv>();
 
 orderRoutes.post('/buy', async (c) => {
   const { user } = await requireUser(c);
-  const body = parse(orderBuySchema, await input(c));
-  return idempotent(c, user.id, { project_id: body.project_id, tons: body.tons }, () => placePurchase(c.get('deps'), user, body));
+  const { data, raw } = await strictBody(c, orderBuySchema);
+  return idempotent(c, user.id, raw, () => placePurchase(c.get('deps'), user, data));
 });
 
 orderRoutes.post('/book', async (c) => {
   const { user } = await requireUser(c);
-  const body = parse(orderBookSchema, await input(c));
-  return idempotent(c, user.id, { project_id: body.project_id, tons: body.tons }, () => placeBooking(c.get('deps'), user, body));
+  const { data, raw } = await strictBody(c, orderBookSchema);
+  return idempotent(c, user.id, raw, () => placeBooking(c.get('deps'), user, data));
 });
 
 orderRoutes.post('/finalpay', async (c) => {
   const { user } = await requireUser(c);
-  const body = parse(orderFinalpaySchema, await input(c));
-  return idempotent(c, user.id, { order_id: body.order_id }, () => payFinal(c.get('deps'), user, body));
+  const { data, raw } = await strictBody(c, orderFinalpaySchema);
+  return idempotent(c, user.id, raw, () => payFinal(c.get('deps'), user, data));
 });
 
 orderRoutes.post('/sell', async (c) => {
   const { user } = await requireUser(c);
-  const body = parse(orderSellSchema, await input(c));
-  return idempotent(c, user.id, { project_id: body.project_id, tons: body.tons }, () => placeSale(c.get('deps'), user, body));
+  const { data, raw } = await strictBody(c, orderSellSchema);
+  return idempotent(c, user.id, raw, () => placeSale(c.get('deps'), user, data));
 });
 
 orderRoutes.get('/lists', async (c) => {

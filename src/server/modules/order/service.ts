@@ -136,9 +136,12 @@ async function validatePurchase(db: DB | Tx, user: User, input: OrderInput, now:
 
 export async function placePurchase(deps: Deps, user: User, input: OrderInput): Promise<Order> {
   const { db, clock } = deps;
-  await validatePurchase(db, user, input, clock.now());
-  await verifyTradePassword(deps, user, input.password, 'project_password_incorrect');
-  const id = await orderTx(db, 'insufficient_balance', async (tx) => {
+  const recheck = async () => void (await validatePurchase(db, user, input, clock.now()));
+  await recheck();
+  // Cheap refusals (sold out, limits, status, grade, balance) before the password hash, and again once a
+  // hash slot is free, so a sold-out burst is answered without hashing.
+  await verifyTradePassword(deps, user, input.password, 'project_password_incorrect', recheck);
+  return orderTx(db, 'insufficient_balance', async (tx) => {
     const now = clock.now();
     const u = await freshUser(tx, user.id);
     const { p, total } = await validatePurchase(tx, u, input, now);
@@ -169,9 +172,9 @@ export async function placePurchase(deps: Deps, user: User, input: OrderInput): 
       ],
     });
     await invalidateOrder(tx, u.id, order.id, now, p.id);
-    return order.id;
+    // The answer, read inside the transaction: stored with the Idempotency-Key as it commits.
+    return (await loadOrder(tx, order.id))!;
   });
-  return (await loadOrder(db, id))!;
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -195,9 +198,10 @@ async function validateBooking(db: DB | Tx, user: User, input: OrderInput, now: 
 
 export async function placeBooking(deps: Deps, user: User, input: OrderInput): Promise<Order> {
   const { db, clock, config } = deps;
-  await validateBooking(db, user, input, clock.now(), config.PRESALE_FEE_BP);
-  await verifyTradePassword(deps, user, input.password, 'project_password_incorrect');
-  const id = await orderTx(db, 'insufficient_balance', async (tx) => {
+  const recheck = async () => void (await validateBooking(db, user, input, clock.now(), config.PRESALE_FEE_BP));
+  await recheck();
+  await verifyTradePassword(deps, user, input.password, 'project_password_incorrect', recheck);
+  return orderTx(db, 'insufficient_balance', async (tx) => {
     const now = clock.now();
     const u = await freshUser(tx, user.id);
     const { p, presalePrice, fee } = await validateBooking(tx, u, input, now, config.PRESALE_FEE_BP);
@@ -228,9 +232,9 @@ export async function placeBooking(deps: Deps, user: User, input: OrderInput): P
       });
     }
     await invalidateOrder(tx, u.id, order.id, now);
-    return order.id;
+    // The answer, read inside the transaction: stored with the Idempotency-Key as it commits.
+    return (await loadOrder(tx, order.id))!;
   });
-  return (await loadOrder(db, id))!;
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -255,9 +259,10 @@ async function validateFinalPayment(db: DB | Tx, user: User, orderId: number, no
 
 export async function payFinal(deps: Deps, user: User, input: { order_id: number; password: string }): Promise<Order> {
   const { db, clock } = deps;
-  await validateFinalPayment(db, user, input.order_id, clock.now());
-  await verifyTradePassword(deps, user, input.password, 'project_password_incorrect');
-  const id = await orderTx(db, 'insufficient_balance', async (tx) => {
+  const recheck = async () => void (await validateFinalPayment(db, user, input.order_id, clock.now()));
+  await recheck();
+  await verifyTradePassword(deps, user, input.password, 'project_password_incorrect', recheck);
+  return orderTx(db, 'insufficient_balance', async (tx) => {
     const now = clock.now();
     const u = await freshUser(tx, user.id);
     const { order, fromFee, due, refund } = await validateFinalPayment(tx, u, input.order_id, now);
@@ -278,9 +283,9 @@ export async function payFinal(deps: Deps, user: User, input: { order_id: number
       await post(tx, { kind: 'presale_final_payment', ref_type: 'order', ref_id: order.id, memo: `Final payment of ${order.order_no}`, now, postings });
     }
     await invalidateOrder(tx, u.id, order.id, now);
-    return order.id;
+    // The answer, read inside the transaction: stored with the Idempotency-Key as it commits.
+    return (await loadOrder(tx, order.id))!;
   });
-  return (await loadOrder(db, id))!;
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -323,9 +328,10 @@ async function takeHolding(tx: Tx, userId: number, projectId: number, origin: 'p
 
 export async function placeSale(deps: Deps, user: User, input: OrderInput): Promise<Order> {
   const { db, clock, config } = deps;
-  await validateSale(db, user, input, config);
-  await verifyTradePassword(deps, user, input.password, 'project_password_incorrect');
-  const id = await orderTx(db, 'insufficient_credits', async (tx) => {
+  const recheck = async () => void (await validateSale(db, user, input, config));
+  await recheck();
+  await verifyTradePassword(deps, user, input.password, 'project_password_incorrect', recheck);
+  return orderTx(db, 'insufficient_credits', async (tx) => {
     const now = clock.now();
     const u = await freshUser(tx, user.id);
     const { p, price, proceeds, fromPurchase, fromPresale } = await validateSale(tx, u, input, config);
@@ -359,9 +365,9 @@ export async function placeSale(deps: Deps, user: User, input: OrderInput): Prom
       ],
     });
     await invalidateOrder(tx, u.id, order.id, now);
-    return order.id;
+    // The answer, read inside the transaction: stored with the Idempotency-Key as it commits.
+    return (await loadOrder(tx, order.id))!;
   });
-  return (await loadOrder(db, id))!;
 }
 
 // ---------------------------------------------------------------------------------------------------

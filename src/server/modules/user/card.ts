@@ -1,7 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { Deps } from '../../app';
 import type { DB } from '../../db/connection';
-import type { Tx } from '../../db/tx';
+import { writeTx, type Tx } from '../../db/tx';
 import type { BankAccountsTable } from '../../db/schema';
 import { AppError } from '../../lib/http';
 import { isoSgt } from '../../lib/clock';
@@ -73,12 +73,17 @@ export async function bindPayoutAccount(deps: Deps, user: User, input: BankCardD
   const now = deps.clock.now();
   const holder = input.holder_name.trim().replace(/\s+/g, ' ');
   const values = { bank_name: input.bank_name, account_no: input.account_no, holder_name: holder, paynow: input.paynow, updated_at: now };
-  const row = await deps.db
-    .insertInto('bank_accounts')
-    .values({ user_id: user.id, ...values, created_at: now })
-    .onConflict((oc) => oc.column('user_id').doUpdateSet(values))
-    .returningAll()
-    .executeTakeFirstOrThrow();
-  await publish(deps.db, { type: 'invalidate', tables: ['user'] }, user.id, now);
-  return bankCardView(row);
+  return writeTx(deps.db, async (tx) => {
+    // Locked meanwhile (another request's wrong password): the lock wins.
+    const fresh = await tx.selectFrom('users').select(['trade_locked']).where('id', '=', user.id).executeTakeFirstOrThrow();
+    if (user.withdraw_password_hash && fresh.trade_locked) throw new AppError('account_locked');
+    const row = await tx
+      .insertInto('bank_accounts')
+      .values({ user_id: user.id, ...values, created_at: now })
+      .onConflict((oc) => oc.column('user_id').doUpdateSet(values))
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await publish(tx, { type: 'invalidate', tables: ['user'] }, user.id, now);
+    return bankCardView(row);
+  });
 }

@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import { pageOf } from '../../db/paging';
 import type { AppEnv } from '../../app';
-import { body, input, ok, parse } from '../../lib/http';
+import { input, ok, parse, strictBody } from '../../lib/http';
 import { idempotent } from '../../lib/idempotency';
 import { requireSession, requireUser } from '../session';
 import { walletOf } from '../../ledger/ledger';
@@ -47,25 +47,25 @@ userRoutes.get('/info', async (c) => {
   return ok(c, info);
 });
 
-// ---- Account settings (issue 3). Writes: a signed-in user and an Idempotency-Key. Passwords are never
-// part of the stored request fingerprint (a fast hash of a password must not sit in the database).
+// ---- Account settings (issue 3). Writes: a signed-in user, an Idempotency-Key, and only known fields.
+// The key's fingerprint covers every field, passwords included (keyed hash, see lib/idempotency.ts).
 
 userRoutes.post('/withdpwd', async (c) => {
   const { user } = await requireUser(c);
-  const data = await body(c, withdrawPasswordSetSchema);
-  return idempotent(c, user.id, {}, () => setWithdrawPassword(c.get('deps'), user, data));
+  const { data, raw } = await strictBody(c, withdrawPasswordSetSchema);
+  return idempotent(c, user.id, raw, () => setWithdrawPassword(c.get('deps'), user, data));
 });
 
 userRoutes.post('/loginpwd', async (c) => {
   const { user, session } = await requireUser(c);
-  const data = await body(c, loginPasswordChangeSchema);
-  return idempotent(c, user.id, {}, () => changeLoginPassword(c.get('deps'), user, session.id, data));
+  const { data, raw } = await strictBody(c, loginPasswordChangeSchema);
+  return idempotent(c, user.id, raw, () => changeLoginPassword(c.get('deps'), user, session.id, data));
 });
 
 userRoutes.post('/profile', async (c) => {
   const { user } = await requireUser(c);
-  const data = await body(c, profileSchema);
-  return idempotent(c, user.id, data, () => updateProfile(c.get('deps'), user, data));
+  const { data, raw } = await strictBody(c, profileSchema);
+  return idempotent(c, user.id, raw, () => updateProfile(c.get('deps'), user, data));
 });
 
 userRoutes.get('/card', async (c) => {
@@ -76,10 +76,8 @@ userRoutes.get('/card', async (c) => {
 
 userRoutes.post('/card', async (c) => {
   const { user } = await requireUser(c);
-  const data = await body(c, bankCardSchema);
-  // The password is not part of the stored request fingerprint (no fast hash of it in the database).
-  const { password: _password, ...fingerprint } = data;
-  return idempotent(c, user.id, fingerprint, () => bindPayoutAccount(c.get('deps'), user, data));
+  const { data, raw } = await strictBody(c, bankCardSchema);
+  return idempotent(c, user.id, raw, () => bindPayoutAccount(c.get('deps'), user, data));
 });
 
 userRoutes.get('/notifications', async (c) => {

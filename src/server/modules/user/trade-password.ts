@@ -1,10 +1,10 @@
 import type { Deps } from '../../app';
 import { AppError } from '../../lib/http';
-import { verifyPassword } from '../../lib/crypto';
-import { writeTx, type Tx } from '../../db/tx';
+import { type Tx } from '../../db/tx';
+import { checkCounted } from './attempts';
+import { endUserSessions } from '../session';
 import { post, walletOf } from '../../ledger/ledger';
 import { publish } from '../../live/events';
-import { PASSWORD_MAX_ATTEMPTS } from '../../../shared/constants';
 import type { ErrorKey } from '../../../shared/errors';
 import type { User } from '../session';
 
@@ -17,31 +17,35 @@ export function assertNotRisk(user: User): void {
   if (user.risk) throw new AppError('risk_forbidden');
 }
 
-export async function verifyTradePassword(deps: Deps, user: User, password: string, wrongKey: ErrorKey): Promise<void> {
+/** Checks the payment (withdrawal) password with the attempt reserved before the hash (see attempts.ts).
+ *  `beforeStart` re-runs the request's cheap checks once a hash slot is free (a project sold out while
+ *  the request queued is refused in milliseconds, at no attempt). The 5th wrong attempt locks trading,
+ *  freezes the available balance and ends every session of the user (their sockets close). */
+export async function verifyTradePassword(deps: Deps, user: User, password: string, wrongKey: ErrorKey, beforeStart?: () => Promise<void>): Promise<void> {
   if (user.trade_locked) throw new AppError('account_locked');
   if (!user.withdraw_password_hash) throw new AppError('withdraw_password_unset');
-  if (await verifyPassword(password, user.withdraw_password_hash)) {
-    if (user.trade_fails > 0) await deps.db.updateTable('users').set({ trade_fails: 0 }).where('id', '=', user.id).execute();
-    return;
-  }
-  const now = deps.clock.now();
-  const outcome = await writeTx(deps.db, async (tx) => {
-    const row = await tx
-      .updateTable('users')
-      .set((eb) => ({ trade_fails: eb('trade_fails', '+', 1) }))
-      .where('id', '=', user.id)
-      .where('trade_locked', '=', 0)
-      .returning(['trade_fails'])
-      .executeTakeFirst();
-    if (!row) return { locked: true, left: 0, fresh: false }; // locked meanwhile by a concurrent attempt
-    if (row.trade_fails < PASSWORD_MAX_ATTEMPTS) return { locked: false, left: PASSWORD_MAX_ATTEMPTS - row.trade_fails, fresh: false };
-    await tx.updateTable('users').set({ trade_locked: 1, updated_at: now }).where('id', '=', user.id).execute();
-    await freezeForLock(tx, user.id, now);
-    await publish(tx, { type: 'invalidate', tables: ['user', 'fundlogs'] }, user.id, now);
-    return { locked: true, left: 0, fresh: true };
+  const result = await checkCounted(deps, {
+    userId: user.id,
+    counter: 'trade',
+    password,
+    lane: 'user',
+    beforeStart,
+    onLock: async (tx, now) => {
+      await freezeForLock(tx, user.id, now);
+      await publish(tx, { type: 'invalidate', tables: ['user', 'fundlogs'] }, user.id, now);
+      await endUserSessions(tx, user.id, now);
+    },
   });
-  if (outcome.locked) throw new AppError(outcome.fresh ? 'balance_frozen' : 'account_locked');
-  throw new AppError(wrongKey, { n: outcome.left });
+  switch (result.outcome) {
+    case 'ok':
+      return;
+    case 'unset':
+      throw new AppError('withdraw_password_unset');
+    case 'locked':
+      throw new AppError(result.fresh ? 'balance_frozen' : 'account_locked');
+    case 'wrong':
+      throw new AppError(wrongKey, { n: result.left });
+  }
 }
 
 async function freezeForLock(tx: Tx, userId: number, now: number): Promise<void> {

@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import type { AppEnv } from '../../app';
-import { body, input, ok, parse } from '../../lib/http';
+import { input, ok, parse, strictBody } from '../../lib/http';
 import { idempotent } from '../../lib/idempotency';
 import { requireUser } from '../session';
 import { pageOf } from '../../db/paging';
@@ -14,16 +14,14 @@ export const walletRoutes = new Hono<AppEnv>();
 
 walletRoutes.post('/topup', async (c) => {
   const { user } = await requireUser(c);
-  const data = await body(c, topupSchema);
-  return idempotent(c, user.id, data, () => requestTopup(c.get('deps'), user, data));
+  const { data, raw } = await strictBody(c, topupSchema);
+  return idempotent(c, user.id, raw, () => requestTopup(c.get('deps'), user, data));
 });
 
 walletRoutes.post('/withdraw', async (c) => {
   const { user } = await requireUser(c);
-  const data = await body(c, withdrawSchema);
-  // The password is not part of the stored request fingerprint: a fast hash of it must not sit in the database.
-  const fingerprint = { amount: data.amount, method: data.method ?? '' };
-  return idempotent(c, user.id, fingerprint, () => requestWithdrawal(c.get('deps'), user, data));
+  const { data, raw } = await strictBody(c, withdrawSchema);
+  return idempotent(c, user.id, raw, () => requestWithdrawal(c.get('deps'), user, data));
 });
 
 walletRoutes.get('/topups', async (c) => {

@@ -62,16 +62,16 @@ export async function requestTopup(deps: Deps, user: User, input: { amount: numb
   const min = deps.config.TOPUP_MIN_CENTS;
   if (input.amount < min) throw new AppError('topup_below_min', { n: formatSgd(min) }, { field: 'amount' });
   const now = deps.clock.now();
-  const row = await writeTx(deps.db, async (tx) => {
+  // The answer is built inside the transaction: it is stored with the Idempotency-Key as it commits.
+  return writeTx(deps.db, async (tx) => {
     const created = await tx
       .insertInto('topups')
       .values({ user_id: user.id, amount: input.amount, method: input.method, reference: input.reference, status: 'pending', sgt_date: sgtDay(now).date, note: '', created_at: now, updated_at: now, decided_at: null })
       .returningAll()
       .executeTakeFirstOrThrow();
     // A demo configuration credits at once, in the same transaction.
-    return deps.config.TOPUP_AUTO_CONFIRM ? confirmTopup(tx, created.id, now) : created;
+    return topupRecord(deps.config.TOPUP_AUTO_CONFIRM ? await confirmTopup(tx, created.id, now) : created);
   });
-  return topupRecord(row);
 }
 
 async function topupFor(tx: Tx, id: number): Promise<TopupRow> {
@@ -204,7 +204,7 @@ export async function requestWithdrawal(deps: Deps, user: User, input: { amount:
 
   const now = clock.now();
   try {
-    const row = await writeTx(db, async (tx) => {
+    return await writeTx(db, async (tx) => {
       const fresh = await tx.selectFrom('users').selectAll().where('id', '=', user.id).executeTakeFirstOrThrow();
       assertNotRisk(fresh);
       if (fresh.trade_locked) throw new AppError('account_locked');
@@ -247,9 +247,8 @@ export async function requestWithdrawal(deps: Deps, user: User, input: { amount:
         ],
       });
       await publish(tx, { type: 'invalidate', tables: ['user', 'fundlogs'] }, user.id, now);
-      return created;
+      return withdrawalRecord(created);
     });
-    return withdrawalRecord(row);
   } catch (err) {
     // The partial unique index (one non-refused withdrawal per user and SGT day) as a last guard.
     if (sqliteCode(err) === 'SQLITE_CONSTRAINT_UNIQUE') throw new AppError('withdraw_daily_limit');

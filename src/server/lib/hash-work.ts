@@ -1,0 +1,117 @@
+import type { Config } from '../config';
+import { checkPassword, hashPassword, type Argon2Params } from './crypto';
+import { throttled } from './http';
+
+// Password hashing is the one expensive thing a request can ask for, so it runs in bounded lanes:
+// - "anon": login, register and reset (anyone on the internet can ask for these);
+// - "user": the payment and login-password checks of signed-in users.
+// Each lane runs at most its configured number of hashes at once and queues the rest; anonymous floods
+// fill only their own lane, so a buyer's payment check never waits behind them. A job that would not
+// start within HASH_MAX_WAIT_MS is refused with the throttle message (HTTP 429, Retry-After) instead of
+// hanging; a queue far too long to drain in that time (from the lane's recent hash times) is refused at once.
+
+export type HashLane = 'anon' | 'user';
+
+interface Waiter {
+  start: () => void;
+  timer: NodeJS.Timeout;
+}
+
+const QUEUE_CAP = 10_000;
+
+class Lane {
+  private active = 0;
+  private readonly queue: Waiter[] = [];
+  private avgMs = 50;
+
+  constructor(
+    private readonly max: number,
+    private readonly maxWaitMs: number,
+  ) {}
+
+  async run<T>(fn: () => Promise<T>, beforeStart?: () => Promise<void> | void): Promise<T> {
+    if (this.active >= this.max) {
+      // Only a queue that could not drain in time even if every job in it hashed is refused up front;
+      // queued jobs often end in milliseconds (sold out meanwhile), so the timer below is the real bound.
+      const expectedWait = ((this.queue.length + 1) / this.max) * this.avgMs;
+      if (expectedWait > 4 * this.maxWaitMs || this.queue.length >= QUEUE_CAP) throw throttled(expectedWait);
+      await new Promise<void>((resolve, reject) => {
+        const waiter: Waiter = {
+          start: () => {
+            clearTimeout(waiter.timer);
+            resolve();
+          },
+          timer: setTimeout(() => {
+            const i = this.queue.indexOf(waiter);
+            if (i >= 0) this.queue.splice(i, 1);
+            reject(throttled(this.avgMs * (this.queue.length + 1)));
+          }, this.maxWaitMs),
+        };
+        this.queue.push(waiter);
+      });
+    } else {
+      this.active++;
+    }
+    const t0 = performance.now();
+    try {
+      // What the caller checks once the slot is theirs (sold out meanwhile? locked meanwhile?).
+      await beforeStart?.();
+      return await fn();
+    } finally {
+      this.avgMs = this.avgMs * 0.8 + (performance.now() - t0) * 0.2;
+      const next = this.queue.shift();
+      if (next) next.start();
+      else this.active--;
+    }
+  }
+}
+
+interface Work {
+  anon: Lane;
+  user: Lane;
+  params: Argon2Params;
+}
+
+const byConfig = new WeakMap<Config, Work>();
+
+function workFor(config: Config): Work {
+  let work = byConfig.get(config);
+  if (!work) {
+    work = {
+      anon: new Lane(config.HASH_CONCURRENCY_ANON, config.HASH_MAX_WAIT_MS),
+      user: new Lane(config.HASH_CONCURRENCY_USER, config.HASH_MAX_WAIT_MS),
+      params: { memoryKiB: config.ARGON2_MEMORY_KIB, timeCost: config.ARGON2_TIME_COST, parallelism: config.ARGON2_PARALLELISM },
+    };
+    byConfig.set(config, work);
+  }
+  return work;
+}
+
+export function argon2Params(config: Config): Argon2Params {
+  return workFor(config).params;
+}
+
+/** A new argon2id hash of `password`, in `lane`. */
+export function hashIn(config: Config, lane: HashLane, password: string): Promise<string> {
+  const work = workFor(config);
+  return work[lane].run(() => hashPassword(password, work.params));
+}
+
+/** Checks `password` against `stored` (or what `stored()` gives once `beforeStart` has run) in `lane`;
+ *  `beforeStart` runs once the lane has a slot for it (a refusal thrown there costs no hash). A right
+ *  password whose hash is of an older kind comes back with its new hash (`upgraded`) to store. */
+export function checkIn(
+  config: Config,
+  lane: HashLane,
+  password: string,
+  stored: string | (() => string),
+  beforeStart?: () => Promise<void> | void,
+): Promise<{ ok: boolean; upgraded: string | null }> {
+  const work = workFor(config);
+  return work[lane].run(async () => {
+    const result = await checkPassword(password, typeof stored === 'function' ? stored() : stored, work.params);
+    // An old-format hash is replaced in the same slot: the upgrade never queues (nor fails) on its own.
+    const upgraded = result.ok && result.rehash ? await hashPassword(password, work.params) : null;
+    return { ok: result.ok, upgraded };
+  }, beforeStart);
+}

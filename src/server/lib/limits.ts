@@ -1,0 +1,85 @@
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import { RateLimiterRes, RateLimiterSQLite, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import type { Config } from '../config';
+import type { Logger } from './log';
+import { throttled } from './http';
+import type { ErrorKey } from '../../shared/errors';
+
+// Throttles (rate-limiter-flexible), per address and per account, on the anonymous doors: login, register,
+// verification codes, reset. Counters live in their own SQLite file (DATA_DIR/limits.db), so they
+// survive a restart and are shared by every process on the data directory, and a counter's write never
+// joins a money transaction of the main database's connection. A refusal is HTTP 429 with Retry-After
+// and the catalogue message; each one is logged as "throttled <limit> <key>" for the operator.
+
+export type LimitName = 'login_ip' | 'login_account' | 'code_ip' | 'code_account' | 'register_ip' | 'reset_ip' | 'reset_account';
+
+const HOUR_S = 3600;
+
+/** The limit, its config key (README, docs/operations.md) and the message of its refusal. */
+export function limitTable(config: Config): Record<LimitName, { points: number; configKey: keyof Config; message: ErrorKey }> {
+  return {
+    login_ip: { points: config.LOGINS_PER_IP_PER_HOUR, configKey: 'LOGINS_PER_IP_PER_HOUR', message: 'too_many_requests' },
+    login_account: { points: config.LOGINS_PER_ACCOUNT_PER_HOUR, configKey: 'LOGINS_PER_ACCOUNT_PER_HOUR', message: 'too_many_requests' },
+    code_ip: { points: config.CODES_PER_IP_PER_HOUR, configKey: 'CODES_PER_IP_PER_HOUR', message: 'bulk_registration' },
+    code_account: { points: config.CODES_PER_ACCOUNT_PER_HOUR, configKey: 'CODES_PER_ACCOUNT_PER_HOUR', message: 'too_many_requests' },
+    register_ip: { points: config.REGISTRATIONS_PER_IP_PER_HOUR, configKey: 'REGISTRATIONS_PER_IP_PER_HOUR', message: 'bulk_registration' },
+    reset_ip: { points: config.RESETS_PER_IP_PER_HOUR, configKey: 'RESETS_PER_IP_PER_HOUR', message: 'too_many_requests' },
+    reset_account: { points: config.RESETS_PER_ACCOUNT_PER_HOUR, configKey: 'RESETS_PER_ACCOUNT_PER_HOUR', message: 'too_many_requests' },
+  };
+}
+
+export interface Limits {
+  /** Takes one point of each named limit for its key, or throws the throttle refusal (nothing taken
+   *  from the others). */
+  consume(checks: Array<[LimitName, string]>): Promise<void>;
+  /** Gives the points back (a successful login does not count against the failure budget). */
+  reward(checks: Array<[LimitName, string]>): Promise<void>;
+  close(): void;
+}
+
+export const LIMITS_TABLE = 'rate_limits';
+
+export function limitsFile(config: Pick<Config, 'DATA_DIR'>): string {
+  return path.resolve(config.DATA_DIR, 'limits.db');
+}
+
+export function createLimits(config: Config, log: Logger): Limits {
+  const sqlite = new SQLite(limitsFile(config));
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('busy_timeout = 2000');
+  const table = limitTable(config);
+  const limiters = new Map<LimitName, RateLimiterAbstract>();
+  for (const [name, spec] of Object.entries(table) as Array<[LimitName, (typeof table)[LimitName]]>) {
+    limiters.set(
+      name,
+      new RateLimiterSQLite({ storeClient: sqlite, storeType: 'better-sqlite3', tableName: LIMITS_TABLE, keyPrefix: name, points: spec.points, duration: HOUR_S, clearExpiredByTimeout: true }),
+    );
+  }
+  const norm = (key: string) => key.trim().toLowerCase().slice(0, 320);
+
+  return {
+    async consume(checks) {
+      const taken: Array<[LimitName, string]> = [];
+      for (const [name, key] of checks) {
+        try {
+          await limiters.get(name)!.consume(norm(key), 1);
+          taken.push([name, key]);
+        } catch (err) {
+          if (!(err instanceof RateLimiterRes)) throw err;
+          // The refused point does not count, nor do the ones taken before it in this call.
+          await limiters.get(name)!.reward(norm(key), 1).catch(() => undefined);
+          for (const [n, k] of taken) await limiters.get(n)!.reward(norm(k), 1).catch(() => undefined);
+          log.info(`throttled ${name} ${JSON.stringify(norm(key))}: over ${table[name].points}/hour (${String(table[name].configKey)}), retry in ${Math.ceil(err.msBeforeNext / 1000)} s`);
+          throw throttled(err.msBeforeNext, table[name].message);
+        }
+      }
+    },
+    async reward(checks) {
+      for (const [name, key] of checks) await limiters.get(name)!.reward(norm(key), 1).catch(() => undefined);
+    },
+    close() {
+      sqlite.close();
+    },
+  };
+}

@@ -1,0 +1,108 @@
+import { sql } from 'kysely';
+import type { Deps } from '../../app';
+import { checkIn, type HashLane } from '../../lib/hash-work';
+import { untrackedWriteTx, type Tx } from '../../db/tx';
+import { LOGIN_MAX_ATTEMPTS, PASSWORD_MAX_ATTEMPTS } from '../../../shared/constants';
+
+// Counted passwords (SPEC: 5 attempts, then a lock). An attempt is RESERVED in the same statement that
+// reads the count, before the hash runs: a conditional UPDATE ... RETURNING that only succeeds while the
+// account is unlocked and fewer than the maximum attempts are used or in flight. So N parallel guesses
+// evaluate at most the attempts left, and a right password that arrives after the lock (or while the
+// last attempts are being evaluated) is refused without being looked at. The reservation happens when the
+// hash lane has a slot for it, so a request refused by the lane costs no attempt. A right password clears
+// the count (and replaces an old-format hash); a wrong one keeps its reservation, and the one that reaches
+// the maximum locks the account in a conditional UPDATE (only one request "locks", the others see it).
+
+export type Counter = 'login' | 'trade';
+
+const COLUMNS = {
+  login: { fails: 'login_fails', locked: 'login_locked', hash: 'password_hash', max: LOGIN_MAX_ATTEMPTS },
+  trade: { fails: 'trade_fails', locked: 'trade_locked', hash: 'withdraw_password_hash', max: PASSWORD_MAX_ATTEMPTS },
+} as const;
+
+export type CountedResult =
+  | { outcome: 'ok' }
+  | { outcome: 'wrong'; left: number }
+  /** locked now by this attempt (`fresh`), or found locked / out of attempts */
+  | { outcome: 'locked'; fresh: boolean }
+  | { outcome: 'unset' };
+
+class Refused extends Error {
+  constructor(public readonly result: CountedResult) {
+    super('refused');
+  }
+}
+
+/**
+ * Checks a counted password of `userId`. `onLock` runs in the transaction that sets the lock (freeze the
+ * balance, end the sessions). `beforeStart` runs once the hash lane has a slot, before the attempt is
+ * reserved: cheap refusals (sold out meanwhile) thrown there cost neither an attempt nor a hash.
+ */
+export async function checkCounted(
+  deps: Deps,
+  opts: {
+    userId: number;
+    counter: Counter;
+    password: string;
+    lane: HashLane;
+    onLock?: (tx: Tx, now: number) => Promise<void>;
+    beforeStart?: () => Promise<void> | void;
+  },
+): Promise<CountedResult> {
+  const { db, config, clock } = deps;
+  const col = COLUMNS[opts.counter];
+  let stored = '';
+  let reserved = 0;
+  let result: { ok: boolean; upgraded: string | null };
+  try {
+    result = await checkIn(config, opts.lane, opts.password, () => stored, async () => {
+      await opts.beforeStart?.();
+      const row = (
+        await sql<{ fails: number; hash: string | null }>`
+          update users set ${sql.ref(col.fails)} = ${sql.ref(col.fails)} + 1
+          where id = ${opts.userId} and ${sql.ref(col.locked)} = 0 and ${sql.ref(col.fails)} < ${col.max}
+            and ${sql.ref(col.hash)} is not null
+          returning ${sql.ref(col.fails)} as fails, ${sql.ref(col.hash)} as hash`.execute(db)
+      ).rows[0];
+      if (!row) {
+        const now = await db.selectFrom('users').select([col.hash, col.locked]).where('id', '=', opts.userId).executeTakeFirst();
+        if (now && (now as Record<string, unknown>)[col.hash] === null) throw new Refused({ outcome: 'unset' });
+        throw new Refused({ outcome: 'locked', fresh: false });
+      }
+      reserved = Number(row.fails);
+      stored = row.hash ?? '';
+    });
+  } catch (err) {
+    if (err instanceof Refused) return err.result;
+    throw err;
+  }
+
+  if (result.ok) {
+    await sql`update users set ${sql.ref(col.fails)} = 0 where id = ${opts.userId}`.execute(db);
+    if (result.upgraded) {
+      // An scrypt hash of the previous version (or other argon2 parameters): replaced now, unless the
+      // password changed meanwhile.
+      await sql`update users set ${sql.ref(col.hash)} = ${result.upgraded} where id = ${opts.userId} and ${sql.ref(col.hash)} = ${stored}`.execute(db);
+    }
+    return { outcome: 'ok' };
+  }
+  if (reserved < col.max) return { outcome: 'wrong', left: col.max - reserved };
+  const now = clock.now();
+  const fresh = await untrackedWriteTx(db, async (tx) => {
+    const locked = (
+      await sql<{ id: number }>`
+        update users set ${sql.ref(col.locked)} = 1, updated_at = ${now}
+        where id = ${opts.userId} and ${sql.ref(col.locked)} = 0 and ${sql.ref(col.fails)} >= ${col.max}
+        returning id`.execute(tx)
+    ).rows[0];
+    if (!locked) return false;
+    await opts.onLock?.(tx, now);
+    return true;
+  });
+  // The count was cleared by a right password meanwhile: this guess was simply wrong.
+  if (!fresh) {
+    const row = await db.selectFrom('users').select([col.locked]).where('id', '=', opts.userId).executeTakeFirst();
+    if (!row || !(row as Record<string, unknown>)[col.locked]) return { outcome: 'wrong', left: 1 };
+  }
+  return { outcome: 'locked', fresh };
+}
