@@ -1,0 +1,181 @@
+// Every effect has its answer (issue 8, item 4), proved with a crashing machine: the real server runs as a
+// child process; a stream of keyed orders goes to it while it is killed with SIGKILL at random moments and
+// started again on the same data directory; every key is retried until answered. Then: every acknowledged
+// order exists exactly once, every retried key was answered soon after the restart (no lease to wait out,
+// no key stuck without its answer), and the ledger balances.
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { afterAll, expect, it } from 'vitest';
+import { openDatabase } from '../../src/server/db/connection';
+import { migrateToLatest } from '../../src/server/db/migrate';
+import { writeTx } from '../../src/server/db/tx';
+import { hashPassword, newToken, sha256 } from '../../src/server/lib/crypto';
+import { checkLedger, openUserAccounts, openPlatformAccounts, PLATFORM, post } from '../../src/server/ledger/ledger';
+import { API_BASE, PATHS } from '../../src/shared/api';
+import { makeTmpDir, REPO_ROOT } from '../helpers/server';
+
+const dataDir = makeTmpDir('canopy-crash-');
+let child: ChildProcess | null = null;
+afterAll(() => {
+  if (child?.exitCode === null) child.kill('SIGKILL');
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+const PASSWORD = 'Crash#Test2026';
+const ARGON2 = { memoryKiB: 1024, timeCost: 1, parallelism: 1 };
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+async function start(port: number): Promise<number> {
+  child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+    cwd: REPO_ROOT,
+    env: {
+      ...process.env,
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'silent',
+      SEED_DEMO: 'false',
+      ARGON2_MEMORY_KIB: String(ARGON2.memoryKiB),
+      ARGON2_TIME_COST: String(ARGON2.timeCost),
+    },
+    stdio: 'ignore',
+  });
+  for (let i = 0; i < 300; i++) {
+    try {
+      const res = await fetch(`http://127.0.0.1:${port}${API_BASE}${PATHS.baseconfig}`);
+      if (res.ok) return Date.now();
+    } catch {
+      // not up yet
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error('the server did not start');
+}
+
+it('kill -9 at random moments in a stream of keyed orders: one effect per acknowledged key, every key answered', async () => {
+  // Users, a project and money, written straight into the database file before the server starts.
+  const { db } = openDatabase(path.join(dataDir, 'canopy.db'));
+  await migrateToLatest(db);
+  await openPlatformAccounts(db);
+  const now = Date.now();
+  const hash = await hashPassword(PASSWORD, ARGON2);
+  const tokens: { id: number; token: string }[] = [];
+  const project = await db
+    .insertInto('projects')
+    .values({
+      name: 'Crash', name_cn: '', location: 'Test', type: 'forestry', standard: 'VCS', status: 'in_progress', price: 100, presale_price: null,
+      min_tons: 1, max_tons: 10, total_tons: 100_000, remaining_tons: 100_000, selling_time: now - 86_400_000, end_time: now + 30 * 86_400_000,
+      cycle_value: 30, cycle_unit: 'days', yield_bp: 0, required_grade: 0, monthly_limit: 100_000, total_limit: 100_000, company: '',
+      registry_id: '', methodology: '', vintage: 2025, size_ha: 0, image: '', intro: '', intro_cn: '', created_at: now, updated_at: now,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  for (let i = 0; i < 4; i++) {
+    const token = newToken();
+    const id = await writeTx(db, async (tx) => {
+      const u = await tx
+        .insertInto('users')
+        .values({
+          email: `crash${i}@example.sg`, password_hash: hash, type: 'personal', company: '', uen: '', first_name: 'Crash', last_name: String(i), ic_number: '',
+          mobile: '', avatar: '', invite_code: `CRSH0${i}`, invited_by: null, grade: 0, credit_score: 'excellent', risk: 0, disabled: 0, login_fails: 0,
+          login_locked: 0, withdraw_password_hash: hash, trade_fails: 0, trade_locked: 0, created_at: now, updated_at: now,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await openUserAccounts(tx, u.id);
+      await post(tx, { kind: 'topup', memo: 'crash test', now, postings: [{ owner: PLATFORM, account: 'bank', amount: -1_000_000 }, { owner: u.id, account: 'available', amount: 1_000_000 }] });
+      await tx.insertInto('sessions').values({ token_hash: sha256(token), user_id: u.id, created_at: now, expires_at: now + 86_400_000, last_seen_at: now, revoked_at: null }).execute();
+      return u.id;
+    });
+    tokens.push({ id, token });
+  }
+  await db.destroy();
+
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}${API_BASE}`;
+  let readyAt = await start(port);
+  let restarts = 0;
+
+  // 48 orders, 4 workers; each key retried until the server answers it.
+  interface Result { key: string; user: number; answers: Array<{ code: number; data: unknown }>; failedBefore: boolean; answeredAt: number; readyAtAnswer: number }
+  const results: Result[] = [];
+  let next = 0;
+  const deadline = Date.now() + 90_000;
+  const worker = async (w: number) => {
+    while (next < 48 && Date.now() < deadline) {
+      const i = next++;
+      const u = tokens[(i + w) % tokens.length]!;
+      const r: Result = { key: `crash_${i}_${w}_${newToken().slice(0, 8)}`, user: u.id, answers: [], failedBefore: false, answeredAt: 0, readyAtAnswer: 0 };
+      results.push(r);
+      while (Date.now() < deadline) {
+        try {
+          const res = await fetch(base + PATHS.orderBuy, {
+            method: 'POST',
+            headers: { 'Content-Type': 'application/json', Authorization: u.token, 'Idempotency-Key': r.key },
+            body: JSON.stringify({ project_id: project.id, tons: 1 + (i % 3), password: PASSWORD }),
+          });
+          const body = (await res.json()) as { code: number; data: unknown };
+          r.answers.push({ code: body.code, data: body.data });
+          r.answeredAt = Date.now();
+          r.readyAtAnswer = readyAt;
+          // Ask once more with the same key: the same answer must come back (a replay, no second effect).
+          if (r.answers.length === 1) continue;
+          break;
+        } catch {
+          r.failedBefore = true;
+          await new Promise((res) => setTimeout(res, 20));
+        }
+      }
+    }
+  };
+  const killer = (async () => {
+    for (let k = 0; k < 4 && next < 48; k++) {
+      await new Promise((res) => setTimeout(res, 150 + Math.floor(Math.random() * 400)));
+      child!.kill('SIGKILL');
+      await new Promise((res) => child!.once('exit', res));
+      readyAt = await start(port);
+      restarts++;
+    }
+  })();
+  await Promise.all([...Array.from({ length: 4 }, (_, w) => worker(w)), killer]);
+  expect(restarts).toBeGreaterThan(0);
+
+  // Every key got an answer, and its retry the same answer.
+  expect(results).toHaveLength(48);
+  for (const r of results) {
+    expect(r.answers.length, r.key).toBe(2);
+    expect(r.answers[0], r.key).toEqual(r.answers[1]);
+    expect(r.answers[0]!.code, `${r.key}: ${JSON.stringify(r.answers[0])}`).toBe(0);
+    // A key whose request died with the server is answered within a second of the restart (no lease).
+    if (r.failedBefore) expect(r.answeredAt - r.readyAtAnswer, r.key).toBeLessThan(1000);
+  }
+
+  child!.kill('SIGTERM');
+  await new Promise((res) => child!.once('exit', res));
+  const check = openDatabase(path.join(dataDir, 'canopy.db')).db;
+  try {
+    // Exactly one order per acknowledged key, and the answers name those orders.
+    const orders = await check.selectFrom('orders').select(['id', 'user_id', 'tons']).execute();
+    const acknowledged = results.map((r) => (r.answers[0]!.data as { id: number }).id);
+    expect(new Set(acknowledged).size).toBe(48);
+    expect(orders.map((o) => o.id).sort((a, b) => a - b)).toEqual([...acknowledged].sort((a, b) => a - b));
+    const keys = await check.selectFrom('idempotency_keys').select(['state', 'response']).execute();
+    expect(keys.filter((k) => k.state !== 'done' || k.response === null)).toEqual([]);
+    const report = await checkLedger(check);
+    expect(report.ok, JSON.stringify(report.problems)).toBe(true);
+  } finally {
+    await check.destroy();
+  }
+}, 120_000);
