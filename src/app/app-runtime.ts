@@ -1,4 +1,4 @@
-import { configureApi, get } from './lib/api';
+import { configureApi, get, signOut } from './lib/api';
 import { getSession, saveBaseSettings, subscribeSession, type BaseSettings, getBaseSettings } from './lib/storage';
 import { LiveSocket } from './lib/socket';
 import { applyInvalidation } from './lib/sync';
@@ -45,6 +45,9 @@ export function setupRuntime(navigateToLogin: () => void): LiveSocket {
       else if (message.type === 'notification') showToast(message.title, 'info', 4000);
       else if (message.type === 'hello') noteServerTime(message.time);
     },
+    // Closed with 4001 (logout elsewhere, password change or reset, lock, freeze): the same sign-out as
+    // an API answer with code -1 (clear the session and the private cache, go to login).
+    onSessionEnded: signOut,
   });
 
   // Hidden or exiting closes the socket; coming back opens it again (as a route change would).

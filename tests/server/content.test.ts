@@ -332,8 +332,18 @@ describe('baseconfig', () => {
         settlement_working_days: 2,
       },
     });
-    const https = await s.api('GET', PATHS.baseconfig, {}, { headers: { 'X-Forwarded-Proto': 'https' } });
-    expect(https.data.socket_host).toMatch(/^wss:\/\//);
+    // The request's headers do not move it: only the configuration does.
+    const forged = await s.api('GET', PATHS.baseconfig, {}, { headers: { 'X-Forwarded-Proto': 'https', 'X-Forwarded-Host': 'evil.example' } });
+    expect(forged.data.socket_host).toBe(`ws://127.0.0.1:${s.port}/h5/ws`);
+  });
+
+  it('derives socket_host from PUBLIC_URL (https gives wss)', async () => {
+    const other = await startTestServer({ PUBLIC_URL: 'https://canopy.example/' });
+    try {
+      expect((await other.api('GET', PATHS.baseconfig)).data.socket_host).toBe('wss://canopy.example/h5/ws');
+    } finally {
+      await other.close();
+    }
   });
 
   it('uses SOCKET_HOST when configured', async () => {

@@ -37,7 +37,7 @@ function freePort(): Promise<number> {
   });
 }
 
-async function start(port: number): Promise<number> {
+async function start(port: number): Promise<void> {
   child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
     cwd: REPO_ROOT,
     env: {
@@ -55,7 +55,7 @@ async function start(port: number): Promise<number> {
   for (let i = 0; i < 300; i++) {
     try {
       const res = await fetch(`http://127.0.0.1:${port}${API_BASE}${PATHS.baseconfig}`);
-      if (res.ok) return Date.now();
+      if (res.ok) return;
     } catch {
       // not up yet
     }
@@ -105,11 +105,11 @@ it('kill -9 at random moments in a stream of keyed orders: one effect per acknow
 
   const port = await freePort();
   const base = `http://127.0.0.1:${port}${API_BASE}`;
-  let readyAt = await start(port);
+  await start(port);
   let restarts = 0;
 
   // 48 orders, 4 workers; each key retried until the server answers it.
-  interface Result { key: string; user: number; answers: Array<{ code: number; data: unknown }>; failedBefore: boolean; answeredAt: number; readyAtAnswer: number }
+  interface Result { key: string; user: number; answers: Array<{ code: number; data: unknown }>; failedBefore: boolean; answeredAt: number; lastFailAt: number }
   const results: Result[] = [];
   let next = 0;
   const deadline = Date.now() + 90_000;
@@ -117,7 +117,7 @@ it('kill -9 at random moments in a stream of keyed orders: one effect per acknow
     while (next < 48 && Date.now() < deadline) {
       const i = next++;
       const u = tokens[(i + w) % tokens.length]!;
-      const r: Result = { key: `crash_${i}_${w}_${newToken().slice(0, 8)}`, user: u.id, answers: [], failedBefore: false, answeredAt: 0, readyAtAnswer: 0 };
+      const r: Result = { key: `crash_${i}_${w}_${newToken().slice(0, 8)}`, user: u.id, answers: [], failedBefore: false, answeredAt: 0, lastFailAt: 0 };
       results.push(r);
       while (Date.now() < deadline) {
         try {
@@ -129,12 +129,12 @@ it('kill -9 at random moments in a stream of keyed orders: one effect per acknow
           const body = (await res.json()) as { code: number; data: unknown };
           r.answers.push({ code: body.code, data: body.data });
           r.answeredAt = Date.now();
-          r.readyAtAnswer = readyAt;
           // Ask once more with the same key: the same answer must come back (a replay, no second effect).
           if (r.answers.length === 1) continue;
           break;
         } catch {
           r.failedBefore = true;
+          r.lastFailAt = Date.now();
           await new Promise((res) => setTimeout(res, 20));
         }
       }
@@ -145,7 +145,7 @@ it('kill -9 at random moments in a stream of keyed orders: one effect per acknow
       await new Promise((res) => setTimeout(res, 150 + Math.floor(Math.random() * 400)));
       child!.kill('SIGKILL');
       await new Promise((res) => child!.once('exit', res));
-      readyAt = await start(port);
+      await start(port);
       restarts++;
     }
   })();
@@ -158,8 +158,9 @@ it('kill -9 at random moments in a stream of keyed orders: one effect per acknow
     expect(r.answers.length, r.key).toBe(2);
     expect(r.answers[0], r.key).toEqual(r.answers[1]);
     expect(r.answers[0]!.code, `${r.key}: ${JSON.stringify(r.answers[0])}`).toBe(0);
-    // A key whose request died with the server is answered within a second of the restart (no lease).
-    if (r.failedBefore) expect(r.answeredAt - r.readyAtAnswer, r.key).toBeLessThan(1000);
+    // A key whose request died with the server is answered within a second of the server taking
+    // connections again (retries run every 20 ms while it is down): no lease to wait out.
+    if (r.failedBefore) expect(r.answeredAt - r.lastFailAt, r.key).toBeLessThan(1000);
   }
 
   child!.kill('SIGTERM');

@@ -44,7 +44,8 @@ export interface RequestOptions {
   signal?: AbortSignal;
 }
 
-function signOut(): void {
+/** The session is over: forget it and tell the app (code -1 here, or the live socket's close 4001). */
+export function signOut(): void {
   clearSession();
   hooks.onSignedOut();
 }

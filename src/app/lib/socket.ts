@@ -5,18 +5,21 @@ import {
   SOCKET_RECONNECT_TRIES,
   SOCKET_VERSION,
 } from '../../shared/constants';
-import { PING, type ServerMessage } from '../../shared/socket-events';
+import { PING, SOCKET_CLOSE_SESSION_ENDED, type ServerMessage } from '../../shared/socket-events';
 
 // The live socket of SPEC section 4: after every route change, if the login info has a mem_id a socket is
 // opened (after 300 ms when none exists), otherwise it is closed. Closed when the app is hidden or exits.
 // On close it reconnects up to 5 times, 5000 ms apart. "ping" every 50000 ms. URL: socket_host with
-// mem_id, token and v=4.
+// mem_id, token and v=4. Closed by the server with SOCKET_CLOSE_SESSION_ENDED (4001: logout elsewhere,
+// password change or reset, lock, freeze): no reconnect, and onSessionEnded signs the app out.
 
 export interface SocketDeps {
   socketHost: () => string | null;
   session: () => { memId: number; token: string };
   onMessage: (message: ServerMessage) => void;
   onStatus?: (status: 'open' | 'closed') => void;
+  /** The server closed the socket because its session ended (code 4001). */
+  onSessionEnded?: () => void;
   WebSocketImpl?: typeof WebSocket;
 }
 
@@ -28,6 +31,8 @@ export class LiveSocket {
   private retries = 0;
   private wanted = false;
   private key = '';
+  /** The memId:token whose session the server ended: never opened again. */
+  private endedKey = '';
 
   constructor(private readonly deps: SocketDeps) {}
 
@@ -37,6 +42,7 @@ export class LiveSocket {
     if (memId > 0 && token) {
       const key = `${memId}:${token}`;
       if (this.ws && this.key !== key) this.close();
+      if (key === this.endedKey) return;
       this.wanted = true;
       if (!this.ws && !this.connectTimer && !this.reconnectTimer) {
         this.retries = 0;
@@ -90,11 +96,18 @@ export class LiveSocket {
         // not a message of ours
       }
     };
-    ws.onclose = () => {
+    ws.onclose = (event) => {
       if (this.ws !== ws) return;
       this.ws = null;
       this.stopHeartbeat();
       this.deps.onStatus?.('closed');
+      if (event.code === SOCKET_CLOSE_SESSION_ENDED) {
+        // The token is dead: reconnecting would only be refused. Wait for the next sync with a new one.
+        this.wanted = false;
+        this.endedKey = this.key;
+        this.deps.onSessionEnded?.();
+        return;
+      }
       if (this.wanted && this.retries < SOCKET_RECONNECT_TRIES) {
         this.retries++;
         this.reconnectTimer = setTimeout(() => {

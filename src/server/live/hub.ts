@@ -1,15 +1,26 @@
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { PING, PONG } from '../../shared/socket-events';
-import { SOCKET_PATH, SOCKET_VERSION } from '../../shared/constants';
+import { PING, PONG, SOCKET_CLOSE_SESSION_ENDED, type ServerMessage } from '../../shared/socket-events';
+import { SOCKET_PATH, SOCKET_RECONNECT_INTERVAL_MS, SOCKET_VERSION } from '../../shared/constants';
 import type { Deps } from '../app';
+import type { Config } from '../config';
+import { addressOf } from '../lib/http';
 import { findSession } from '../modules/session';
 
 // The live socket (DECISIONS "Live socket"): opened with mem_id, token and v=4; answers "ping" with
 // "pong"; delivers rows of live_events as they appear, whoever wrote them (server or operator CLI).
+//
+// It follows the session it was opened with: a `session_end` row (logout, password change or reset,
+// lock, freeze) is never forwarded; it closes the sockets of the ended sessions with
+// SOCKET_CLOSE_SESSION_ENDED (4001), and the client signs out. The handshake is refused with
+//   403 for a foreign Origin (see originAllowed),
+//   429 + Retry-After above SOCKETS_PER_IP sockets per client address or SOCKETS_PER_TOKEN per session,
+//   401 for a missing, ended or mismatched session or a version other than 4.
+// A frame above SOCKET_MAX_FRAME_BYTES closes the socket with 1009 (ws maxPayload).
 
 const POLL_MS = 150;
+const RETRY_AFTER_S = Math.ceil(SOCKET_RECONNECT_INTERVAL_MS / 1000);
 
 export interface Hub {
   attach(server: Server): void;
@@ -19,9 +30,62 @@ export interface Hub {
   close(): Promise<void>;
 }
 
+interface Conn {
+  ws: WebSocket;
+  userId: number;
+  sessionId: number;
+  address: string;
+}
+
+function originOf(url: string | undefined): string | null {
+  if (!url) return null;
+  try {
+    const origin = new URL(url).origin;
+    return origin === 'null' ? null : origin;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Which pages may open a socket. Browsers always send Origin on a WebSocket handshake and a page cannot
+ * change it, so:
+ * - no Origin header: not a browser (a script, the CLI, a native client). Allowed; the token in the query
+ *   string is what authenticates it, and a web page cannot make such a request.
+ * - Origin equal (scheme, host and port) to the origin of PUBLIC_URL (configured, or the address the
+ *   server listens on), or listed in ALLOWED_ORIGINS: allowed.
+ * - anything else, including the opaque "null" origin: refused with 403.
+ * The Host header is deliberately not consulted: it names the socket's host, which with SOCKET_HOST is
+ * not the app's, and a page served from any name that resolves here (DNS rebinding) would match it.
+ * Without PUBLIC_URL only the listening address counts, so a deployment behind a proxy or a dev server
+ * (vite on :5173) sets PUBLIC_URL to the address people open, or lists it in ALLOWED_ORIGINS.
+ */
+export function originAllowed(config: Pick<Config, 'PUBLIC_URL' | 'ALLOWED_ORIGINS'>, origin: string | undefined): boolean {
+  if (origin === undefined) return true;
+  const asked = originOf(origin);
+  if (!asked) return false;
+  if (asked === originOf(config.PUBLIC_URL)) return true;
+  return config.ALLOWED_ORIGINS.some((o) => originOf(o) === asked);
+}
+
+function refuse(socket: Duplex, status: string, extra = ''): void {
+  socket.end(`HTTP/1.1 ${status}\r\n${extra}Connection: close\r\nContent-Length: 0\r\n\r\n`);
+}
+
+function bump(map: Map<string | number, number>, key: string | number, by: number): void {
+  const n = (map.get(key) ?? 0) + by;
+  if (n > 0) map.set(key, n);
+  else map.delete(key);
+}
+
 export function createHub(deps: Deps): Hub {
-  const wss = new WebSocketServer({ noServer: true, maxPayload: 4096 });
-  const byUser = new Map<number, Set<WebSocket>>();
+  const { config } = deps;
+  const wss = new WebSocketServer({ noServer: true, maxPayload: config.SOCKET_MAX_FRAME_BYTES, perMessageDeflate: false });
+  const byUser = new Map<number, Set<Conn>>();
+  // Sockets per session and per client address, counted from the moment a handshake passes its check
+  // (not only once open), so concurrent handshakes cannot slip past a cap together.
+  const perSession = new Map<string | number, number>();
+  const perAddress = new Map<string | number, number>();
   let lastId = 0;
   let timer: NodeJS.Timeout | null = null;
   let flushing: Promise<void> | null = null;
@@ -34,13 +98,30 @@ export function createHub(deps: Deps): Hub {
       lastId = Number(row?.max ?? 0);
     });
 
+  function endSessions(targets: Conn[], sessions: number[] | undefined) {
+    for (const conn of targets) {
+      if (sessions && !sessions.includes(conn.sessionId)) continue;
+      if (conn.ws.readyState === conn.ws.OPEN || conn.ws.readyState === conn.ws.CONNECTING) conn.ws.close(SOCKET_CLOSE_SESSION_ENDED, 'session_ended');
+    }
+  }
+
   async function deliver() {
     await ready;
     const rows = await deps.db.selectFrom('live_events').selectAll().where('id', '>', lastId).orderBy('id').limit(500).execute();
     for (const row of rows) {
       lastId = row.id;
       const targets = row.user_id === null ? [...byUser.values()].flatMap((s) => [...s]) : [...(byUser.get(row.user_id) ?? [])];
-      for (const ws of targets) if (ws.readyState === ws.OPEN) ws.send(row.payload);
+      let message: ServerMessage | null = null;
+      try {
+        message = JSON.parse(row.payload) as ServerMessage;
+      } catch {
+        message = null;
+      }
+      if (message?.type === 'session_end') {
+        endSessions(targets, Array.isArray(message.sessions) ? message.sessions : undefined);
+        continue;
+      }
+      for (const { ws } of targets) if (ws.readyState === ws.OPEN) ws.send(row.payload);
     }
   }
 
@@ -63,31 +144,81 @@ export function createHub(deps: Deps): Hub {
   }
   schedule();
 
+  /** Still live? Checked once more after the socket is registered: a session that ended between the
+   *  handshake's check and the registration published its session_end before this socket could get it. */
+  async function stillLive(sessionId: number): Promise<boolean> {
+    const row = await deps.db.selectFrom('sessions').select(['revoked_at', 'expires_at']).where('id', '=', sessionId).executeTakeFirst();
+    return !!row && row.revoked_at === null && row.expires_at > deps.clock.now();
+  }
+
   async function onUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer) {
-    const url = new URL(req.url ?? '/', 'http://localhost');
-    const memId = Number(url.searchParams.get('mem_id'));
-    const token = url.searchParams.get('token') ?? '';
-    const version = url.searchParams.get('v');
-    const session = token ? await findSession(deps, token).catch(() => null) : null;
-    if (!session?.user || session.user.id !== memId || version !== String(SOCKET_VERSION)) {
-      socket.end('HTTP/1.1 401 Unauthorized\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+    if (!originAllowed(config, req.headers.origin)) {
+      refuse(socket, '403 Forbidden');
       return;
     }
-    const userId = session.user.id;
-    wss.handleUpgrade(req, socket, head, (ws) => {
-      let set = byUser.get(userId);
-      if (!set) byUser.set(userId, (set = new Set()));
-      set.add(ws);
-      ws.on('message', (data, isBinary) => {
-        if (!isBinary && data.toString() === PING) ws.send(PONG);
+    const xff = req.headers['x-forwarded-for'];
+    const address = addressOf(req.socket.remoteAddress ?? 'unknown', Array.isArray(xff) ? xff.join(',') : xff, config.TRUST_PROXY);
+    if ((perAddress.get(address) ?? 0) >= config.SOCKETS_PER_IP) {
+      refuse(socket, '429 Too Many Requests', `Retry-After: ${RETRY_AFTER_S}\r\n`);
+      return;
+    }
+    bump(perAddress, address, 1);
+    let sessionKey: number | null = null;
+    let registered = false;
+    try {
+      const url = new URL(req.url ?? '/', 'http://localhost');
+      const memId = Number(url.searchParams.get('mem_id'));
+      const token = url.searchParams.get('token') ?? '';
+      const version = url.searchParams.get('v');
+      const session = token ? await findSession(deps, token).catch(() => null) : null;
+      if (!session?.user || session.user.id !== memId || version !== String(SOCKET_VERSION)) {
+        refuse(socket, '401 Unauthorized');
+        return;
+      }
+      if ((perSession.get(session.id) ?? 0) >= config.SOCKETS_PER_TOKEN) {
+        refuse(socket, '429 Too Many Requests', `Retry-After: ${RETRY_AFTER_S}\r\n`);
+        return;
+      }
+      sessionKey = session.id;
+      bump(perSession, sessionKey, 1);
+      const userId = session.user.id;
+      const sessionId = session.id;
+      wss.handleUpgrade(req, socket, head, (ws) => {
+        registered = true;
+        const conn: Conn = { ws, userId, sessionId, address };
+        let set = byUser.get(userId);
+        if (!set) byUser.set(userId, (set = new Set()));
+        set.add(conn);
+        ws.on('message', (data, isBinary) => {
+          if (!isBinary && data.toString() === PING) ws.send(PONG);
+        });
+        ws.on('close', () => {
+          set.delete(conn);
+          if (set.size === 0 && byUser.get(userId) === set) byUser.delete(userId);
+          bump(perSession, sessionId, -1);
+          bump(perAddress, address, -1);
+        });
+        // A protocol error (an oversized frame: 1009) is already being closed by ws with its code; anything
+        // else ends the connection.
+        ws.on('error', () => {
+          if (ws.readyState === ws.OPEN) ws.terminate();
+        });
+        ws.send(JSON.stringify({ type: 'hello', mem_id: userId, time: deps.clock.now() }));
+        stillLive(sessionId)
+          .then((live) => {
+            if (!live) endSessions([conn], undefined);
+          })
+          .catch((err: unknown) => deps.log.error('live hub session check failed', err));
       });
-      ws.on('close', () => {
-        set.delete(ws);
-        if (set.size === 0) byUser.delete(userId);
-      });
-      ws.on('error', () => ws.terminate());
-      ws.send(JSON.stringify({ type: 'hello', mem_id: userId, time: deps.clock.now() }));
-    });
+    } finally {
+      // Refused, or the handshake failed before the socket existed: give the reserved slots back.
+      // handleUpgrade calls back synchronously once the handshake is valid; otherwise it answered the
+      // request itself and there is no socket to count.
+      if (!registered) {
+        bump(perAddress, address, -1);
+        if (sessionKey !== null) bump(perSession, sessionKey, -1);
+      }
+    }
   }
 
   return {
@@ -105,7 +236,7 @@ export function createHub(deps: Deps): Hub {
     async close() {
       if (timer) clearTimeout(timer);
       timer = null;
-      for (const set of byUser.values()) for (const ws of set) ws.terminate();
+      for (const set of byUser.values()) for (const conn of set) conn.ws.terminate();
       await new Promise<void>((resolve) => wss.close(() => resolve()));
     },
   };

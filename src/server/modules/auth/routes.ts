@@ -11,12 +11,13 @@ export const authRoutes = new Hono<AppEnv>();
 
 authRoutes.get('/baseconfig', (c) => {
   const { config, clock } = c.get('deps');
-  const url = new URL(c.req.url);
-  const wsProto = (c.req.header('x-forwarded-proto') ?? url.protocol.replace(':', '')) === 'https' ? 'wss' : 'ws';
   const now = clock.now();
+  // From the configuration only, never from the request's Host or X-Forwarded-Proto: a forged header
+  // (or a poisoned cache in front) must not point clients' sockets, with their tokens, elsewhere.
+  const publicUrl = config.PUBLIC_URL ?? `http://localhost:${config.PORT}`;
   return ok(c, {
     version: config.APP_VERSION,
-    socket_host: config.SOCKET_HOST ?? `${wsProto}://${c.req.header('host') ?? url.host}${SOCKET_PATH}`,
+    socket_host: config.SOCKET_HOST ?? `${publicUrl.replace(/^http/, 'ws')}${SOCKET_PATH}`,
     socket_version: SOCKET_VERSION,
     currency: 'SGD',
     server_time: isoSgt(now),

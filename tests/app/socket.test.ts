@@ -1,0 +1,121 @@
+// The client's live socket (src/app/lib/socket.ts) with a fake WebSocket and fake timers: a close with
+// SOCKET_CLOSE_SESSION_ENDED (4001) signs out and never reconnects; other closes reconnect as before.
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { LiveSocket } from '../../src/app/lib/socket';
+import { SOCKET_CONNECT_DELAY_MS, SOCKET_RECONNECT_INTERVAL_MS, SOCKET_RECONNECT_TRIES } from '../../src/shared/constants';
+import { SOCKET_CLOSE_SESSION_ENDED, SOCKET_CLOSE_TOO_MANY } from '../../src/shared/socket-events';
+
+class FakeWebSocket {
+  static made: FakeWebSocket[] = [];
+  readyState = 0;
+  onopen: (() => void) | null = null;
+  onmessage: ((event: { data: unknown }) => void) | null = null;
+  onclose: ((event: { code: number; reason: string }) => void) | null = null;
+  sent: string[] = [];
+  constructor(public readonly url: string) {
+    FakeWebSocket.made.push(this);
+  }
+  send(data: string) {
+    this.sent.push(data);
+  }
+  close() {
+    this.readyState = 3;
+  }
+  /** The server accepts the handshake. */
+  accept() {
+    this.readyState = 1;
+    this.onopen?.();
+  }
+  /** The server (or the network) closes the socket with a code. */
+  closedBy(code: number, reason = '') {
+    this.readyState = 3;
+    this.onclose?.({ code, reason });
+  }
+}
+
+let session = { memId: 42, token: 'token-of-session-one-xxxxxxxx' };
+const onSessionEnded = vi.fn();
+const onStatus = vi.fn();
+let live: LiveSocket;
+
+function make() {
+  return new LiveSocket({
+    socketHost: () => 'ws://canopy.test/h5/ws',
+    session: () => session,
+    onMessage: () => undefined,
+    onStatus,
+    onSessionEnded,
+    WebSocketImpl: FakeWebSocket as unknown as typeof WebSocket,
+  });
+}
+
+beforeEach(() => {
+  vi.useFakeTimers();
+  FakeWebSocket.made = [];
+  onSessionEnded.mockReset();
+  onStatus.mockReset();
+  session = { memId: 42, token: 'token-of-session-one-xxxxxxxx' };
+  live = make();
+});
+afterEach(() => {
+  live.close();
+  vi.useRealTimers();
+});
+
+/** sync(), then the connect delay: the socket that was opened. */
+function openFirst(): FakeWebSocket {
+  live.sync();
+  vi.advanceTimersByTime(SOCKET_CONNECT_DELAY_MS);
+  expect(FakeWebSocket.made).toHaveLength(1);
+  const ws = FakeWebSocket.made[0]!;
+  ws.accept();
+  return ws;
+}
+
+describe('LiveSocket', () => {
+  it('opens socket_host with mem_id, token and v=4 after the connect delay', () => {
+    const ws = openFirst();
+    const url = new URL(ws.url);
+    expect(url.origin + url.pathname).toBe('ws://canopy.test/h5/ws');
+    expect(Object.fromEntries(url.searchParams)).toEqual({ mem_id: '42', token: session.token, v: '4' });
+    expect(live.isOpen()).toBe(true);
+  });
+
+  it('a close with 4001 calls onSessionEnded once and never reconnects with that token', () => {
+    const ws = openFirst();
+    ws.closedBy(SOCKET_CLOSE_SESSION_ENDED, 'session_ended');
+    expect(onSessionEnded).toHaveBeenCalledTimes(1);
+    expect(onStatus).toHaveBeenLastCalledWith('closed');
+    vi.advanceTimersByTime((SOCKET_RECONNECT_TRIES + 1) * SOCKET_RECONNECT_INTERVAL_MS);
+    expect(FakeWebSocket.made).toHaveLength(1);
+    // A route change before the app has signed out does not bring the dead token back either.
+    live.sync();
+    vi.advanceTimersByTime(SOCKET_CONNECT_DELAY_MS + SOCKET_RECONNECT_INTERVAL_MS);
+    expect(FakeWebSocket.made).toHaveLength(1);
+    expect(onSessionEnded).toHaveBeenCalledTimes(1);
+    // Signed in again (a new token): a socket opens as usual.
+    session = { memId: 42, token: 'token-of-session-two-xxxxxxxx' };
+    live.sync();
+    vi.advanceTimersByTime(SOCKET_CONNECT_DELAY_MS);
+    expect(FakeWebSocket.made).toHaveLength(2);
+    expect(new URL(FakeWebSocket.made[1]!.url).searchParams.get('token')).toBe(session.token);
+  });
+
+  it.each([
+    ['an abnormal close (1006)', 1006],
+    ['a cap refusal (4008)', SOCKET_CLOSE_TOO_MANY],
+  ])('%s reconnects (up to the retry limit) and does not sign out', (_label, code) => {
+    const ws = openFirst();
+    ws.closedBy(code);
+    expect(onSessionEnded).not.toHaveBeenCalled();
+    vi.advanceTimersByTime(SOCKET_RECONNECT_INTERVAL_MS);
+    expect(FakeWebSocket.made).toHaveLength(2);
+    // Failed attempts (no open in between) stop after SOCKET_RECONNECT_TRIES.
+    for (let i = 0; i < SOCKET_RECONNECT_TRIES + 2; i++) {
+      FakeWebSocket.made.at(-1)!.closedBy(1006);
+      vi.advanceTimersByTime(SOCKET_RECONNECT_INTERVAL_MS);
+    }
+    expect(FakeWebSocket.made).toHaveLength(1 + SOCKET_RECONNECT_TRIES);
+    expect(onSessionEnded).not.toHaveBeenCalled();
+  });
+});
