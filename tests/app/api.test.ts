@@ -193,6 +193,16 @@ describe('answers', () => {
     expect(hooks.onSignedOut).not.toHaveBeenCalled();
   });
 
+  it('a throttle (429 with the envelope) is a refusal with its own code and message, not a network error', async () => {
+    useEcho();
+    hooks.toast.mockReset();
+    answer = () => ({ status: 429, headers: { 'Retry-After': '30' }, body: JSON.stringify({ code: 1004, msg: '请求过于频繁，请稍候再试。', data: { retry_after: 30 }, wait: 3, time: 1 }) });
+    const res = await post('/api/x');
+    expect(res).toMatchObject({ code: 1004, msg: '请求过于频繁，请稍候再试。', data: null });
+    expect(hooks.toast).not.toHaveBeenCalled();
+    expect(hooks.onSignedOut).not.toHaveBeenCalled();
+  });
+
   it('a status other than 200/204 is a failure: "Network error" toast, code = status', async () => {
     useEcho();
     for (const status of [500, 502, 404, 413]) {

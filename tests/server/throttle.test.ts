@@ -4,6 +4,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { PATHS } from '../../src/shared/api';
 import { addressOf } from '../../src/server/lib/http';
+import { COMMANDS } from '../../src/server/ops/registry';
 import { dbSnapshot, lastCode, refusal, registerUser, startTestServer, type TestServer } from '../helpers/server';
 import { uniqueEmail } from './wallet-helpers';
 
@@ -117,5 +118,20 @@ describe('the client address behind a proxy', () => {
     expect({ sent, refused }).toEqual({ sent: 20, refused: 10 });
     // Another real client (another hop added by the proxy) is not affected.
     expect((await post(s, PATHS.sendcode, { email: uniqueEmail('other'), scene: 'register' }, { 'X-Forwarded-For': '203.0.113.8' })).body.code).toBe(0);
+  });
+});
+
+describe('the operator reads and clears throttles', () => {
+  it('throttle:list shows the counters of an address; throttle:clear forgets them', async () => {
+    const s = await server({ LOGINS_PER_IP_PER_HOUR: '2' });
+    for (let i = 0; i < 2; i++) await post(s, PATHS.login, { email: `nobody${i}@example.sg`, password: 'Wrong2026pass', agree: true });
+    expect((await post(s, PATHS.login, { email: 'nobody@example.sg', password: 'Wrong2026pass', agree: true })).status).toBe(429);
+    const ctx = { db: s.db, clock: s.clock, dataDir: s.dataDir };
+    const listed = await COMMANDS['throttle:list']!.run(ctx, { positionals: [], flags: { key: '127.0.0.1' } });
+    expect(listed.data).toEqual([expect.objectContaining({ limit: 'login_ip', key: '127.0.0.1', points: 2 })]);
+    expect(listed.text).toContain('login_ip 127.0.0.1: 2 used');
+    const cleared = await COMMANDS['throttle:clear']!.run(ctx, { positionals: ['127.0.0.1'], flags: {} });
+    expect(cleared.data).toMatchObject({ cleared: 1 });
+    expect((await post(s, PATHS.login, { email: 'nobody@example.sg', password: 'Wrong2026pass', agree: true })).status).toBe(200);
   });
 });

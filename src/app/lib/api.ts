@@ -129,6 +129,12 @@ export async function request<T = unknown>(
     opts.signal?.removeEventListener('abort', forward);
   }
 
+  // A throttle (HTTP 429) answers the catalogue envelope in the user's language: it is a refusal like
+  // any other (the form shows its message), not a network failure.
+  if (status === 429) {
+    const env = normalise<T>(raw);
+    if (env && env.code > 0) return { ...env, data: null as T };
+  }
   if (status !== 200 && status !== 204) {
     if (!opts.quiet) hooks.toast(errorMessage('network_error', wireLang()), 'error');
     const env = normalise<T>(raw);

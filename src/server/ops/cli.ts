@@ -62,7 +62,7 @@ async function main(): Promise<number> {
         .values({ command: name, args: JSON.stringify(rest), actor: process.env.OPERATOR ?? os.userInfo().username, ok: ok ? 1 : 0, result: JSON.stringify(result).slice(0, 4000), created_at: clock.now() })
         .execute();
     try {
-      const result = await command.run({ db, clock }, args);
+      const result = await command.run({ db, clock, dataDir: config.DATA_DIR }, args);
       await log(true, result.data);
       out({ ok: true, data: result.data }, result.text);
       return 0;

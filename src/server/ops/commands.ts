@@ -1,4 +1,6 @@
 import fs from 'node:fs';
+import SQLite from 'better-sqlite3';
+import { LIMITS_TABLE, limitsFile, type LimitName } from '../lib/limits';
 import * as v from 'valibot';
 import type { DB } from '../db/connection';
 import type { Clock } from '../lib/clock';
@@ -18,6 +20,8 @@ export class OpsError extends Error {}
 export interface OpsContext {
   db: DB;
   clock: Clock;
+  /** DATA_DIR, for files beside the database (the throttles' limits.db). */
+  dataDir?: string;
 }
 
 export interface OpsResult {
@@ -47,6 +51,25 @@ function email(text: string): string {
   const r = v.safeParse(emailSchema, text);
   if (!r.success) throw new UsageError(`not a valid email: "${text}"`);
   return r.output;
+}
+
+const limitNames: Record<LimitName, true> = { login_ip: true, login_account: true, code_ip: true, code_account: true, register_ip: true, reset_ip: true, reset_account: true };
+
+export function readThrottles(dataDir: string | undefined, filter?: string): Array<{ limit: string; key: string; points: number; resets_at: number }> {
+  const file = limitsFile({ DATA_DIR: dataDir ?? './data' });
+  if (!fs.existsSync(file)) return [];
+  const sqlite = new SQLite(file, { readonly: true });
+  try {
+    const rows = sqlite.prepare(`select key, points, expire from ${LIMITS_TABLE} where expire is null or expire > ? order by expire desc`).all(Date.now()) as Array<{ key: string; points: number; expire: number | null }>;
+    return rows
+      .map((r) => {
+        const at = r.key.indexOf(':');
+        return { limit: r.key.slice(0, at), key: r.key.slice(at + 1), points: r.points, resets_at: r.expire ?? 0 };
+      })
+      .filter((r) => !filter || r.key.includes(filter.trim().toLowerCase()));
+  } finally {
+    sqlite.close();
+  }
 }
 
 export function readJsonFile(file: string): unknown {
@@ -117,6 +140,35 @@ export const CORE_COMMANDS: Record<string, Command> = {
         return cents;
       });
       return { data: { id: user.id, email: user.email, unlocked: true, unfrozen_cents: unfrozen }, text: `unlocked ${user.email}${unfrozen ? `; unfroze ${unfrozen} cents` : ''}` };
+    },
+  },
+  'throttle:list': {
+    usage: 'throttle:list [--key TEXT]',
+    summary: 'Throttle counters this hour (limits.db): which address or account used how much of which limit',
+    async run({ dataDir }, args) {
+      const rows = readThrottles(dataDir, typeof args.flags.key === 'string' ? args.flags.key : undefined);
+      const text = rows.length
+        ? rows.map((r) => `${r.limit} ${r.key}: ${r.points} used, resets ${new Date(r.resets_at).toISOString()}`).join('\n')
+        : 'no throttle counters';
+      return { data: rows, text };
+    },
+  },
+  'throttle:clear': {
+    usage: 'throttle:clear KEY',
+    summary: 'Forget the throttle counters of an address or account (every limit), e.g. a shared office address',
+    async run({ dataDir }, args) {
+      const key = arg(args, 0, 'KEY').trim().toLowerCase();
+      const file = limitsFile({ DATA_DIR: dataDir ?? './data' });
+      if (!fs.existsSync(file)) return { data: { cleared: 0 }, text: 'no throttle counters' };
+      const sqlite = new SQLite(file);
+      try {
+        sqlite.pragma('busy_timeout = 2000');
+        const names = Object.keys(limitNames);
+        const info = sqlite.prepare(`delete from ${LIMITS_TABLE} where key in (${names.map(() => '?').join(',')})`).run(...names.map((n) => `${n}:${key}`));
+        return { data: { key, cleared: info.changes }, text: `cleared ${info.changes} counter(s) of ${key}` };
+      } finally {
+        sqlite.close();
+      }
     },
   },
   'user:risk': {
