@@ -1,4 +1,4 @@
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { compress } from 'hono/compress';
 import { secureHeaders } from 'hono/secure-headers';
@@ -47,6 +47,12 @@ async function requestLang(req: Request, query: string | undefined): Promise<Lan
   return lang === 'cn' ? 'cn' : 'en';
 }
 
+/** What every API answer carries, whatever made it: never stored by a cache, never sniffed as another type. */
+function setApiHeaders(c: Context) {
+  c.header('Cache-Control', 'no-store');
+  c.header('X-Content-Type-Options', 'nosniff');
+}
+
 /** The whole HTTP app: API under /h5/api, the built PWA with history-mode fallback. No listening here. */
 export function createApp(deps: Deps, opts: { staticDir?: string } = {}) {
   const app = new Hono<AppEnv>();
@@ -58,6 +64,13 @@ export function createApp(deps: Deps, opts: { staticDir?: string } = {}) {
   });
 
   const api = new Hono<AppEnv>();
+  // First, so every API answer has them: the 413 of the size limit, throttles (429), refusals, 404 and
+  // onError's 500 too. Before next() for answers made inside, again after it for any that replaced them.
+  api.use('*', async (c, next) => {
+    setApiHeaders(c);
+    await next();
+    setApiHeaders(c);
+  });
   api.use('*', compress({ threshold: 1024 }));
   api.use('*', secureHeaders({ crossOriginResourcePolicy: 'same-origin' }));
   // The size limit comes first: nothing reads a body before it is known to be small.
@@ -65,7 +78,6 @@ export function createApp(deps: Deps, opts: { staticDir?: string } = {}) {
   api.use('*', async (c, next) => {
     c.set('lang', await requestLang(c.req.raw, c.req.query('lang')));
     await next();
-    c.header('Cache-Control', 'no-store');
   });
 
   api.route('/api/login', authRoutes);
@@ -82,6 +94,7 @@ export function createApp(deps: Deps, opts: { staticDir?: string } = {}) {
   app.route(API_BASE, api);
   app.onError((err, c) => {
     const lang = c.get('lang') ?? 'en';
+    if (c.req.path === API_BASE || c.req.path.startsWith(API_BASE + '/')) setApiHeaders(c);
     if (err instanceof AppError) {
       if (err.retryAfterSec !== undefined) {
         c.header('Retry-After', String(err.retryAfterSec));
@@ -93,6 +106,6 @@ export function createApp(deps: Deps, opts: { staticDir?: string } = {}) {
     return c.json(errorBody('server_error', lang, deps.clock.now()), 500);
   });
 
-  if (opts.staticDir) app.route('/', staticRoutes(opts.staticDir));
+  if (opts.staticDir) app.route('/', staticRoutes(opts.staticDir, deps.config));
   return app;
 }

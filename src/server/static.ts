@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Hono } from 'hono';
 import type { AppEnv } from './app';
+import type { Config } from './config';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -17,9 +18,52 @@ const TYPES: Record<string, string> = {
   '.woff2': 'font/woff2',
 };
 
+/** The origin (ws: or wss:) of the live socket the app is told to open: baseconfig's socket_host, from
+ *  SOCKET_HOST or else PUBLIC_URL (server.ts fills PUBLIC_URL in at start, after this app is made, so read
+ *  it per answer). Null when there is none a CSP source can name (an IPv6 literal: 'self' covers it). */
+export function socketOrigin(config: Pick<Config, 'SOCKET_HOST' | 'PUBLIC_URL' | 'PORT'>): string | null {
+  const url = config.SOCKET_HOST ?? (config.PUBLIC_URL ?? `http://localhost:${config.PORT}`).replace(/^http/, 'ws');
+  try {
+    const origin = new URL(url).origin;
+    return /^wss?:\/\/[a-z0-9.-]+(:\d+)?$/i.test(origin) ? origin : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The Content-Security-Policy of the app shell (index.html). Scripts only from this origin: the boot
+ * shell's one script is a file of its own (public/boot-shell.js), not inline, so there is no hash to keep
+ * in step with the built HTML. Styles: files from this origin, and inline style attributes (React `style`
+ * props, the boot shell's banner); <style> elements stay refused where style-src-elem is understood.
+ * Connections: this origin and the live socket's origin (explicit too: 'self' covers ws:/wss: of the same
+ * host only in newer browsers, Safari from 16).
+ */
+export function appShellCsp(socket: string | null): string {
+  return [
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self' 'unsafe-inline'",
+    "style-src-elem 'self'",
+    "img-src 'self' data: blob:",
+    `connect-src 'self'${socket ? ` ${socket}` : ''}`,
+    "worker-src 'self'",
+    "manifest-src 'self'",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
+
+/** The service worker's own policy (a worker runs under the CSP of its script's answer): it imports the
+ *  Workbox runtime and fetches from this origin only. */
+export const SERVICE_WORKER_CSP = "default-src 'self'; script-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'none'";
+
 /** Serves the built app from `dir`: hashed assets cached for a year, the service worker and HTML never,
- *  precompressed .gz when the client accepts it, and index.html for every app route (history mode). */
-export function staticRoutes(dir: string) {
+ *  precompressed .gz when the client accepts it, and index.html for every app route (history mode). The
+ *  HTML answers carry the app shell's CSP, built with `config`'s socket origin when one is given. */
+export function staticRoutes(dir: string, config?: Pick<Config, 'SOCKET_HOST' | 'PUBLIC_URL' | 'PORT'>) {
   const root = path.resolve(dir);
   const app = new Hono<AppEnv>();
   const indexFile = path.join(root, 'index.html');
@@ -59,8 +103,11 @@ export function staticRoutes(dir: string) {
     if (urlPath.startsWith('/assets/')) headers['Cache-Control'] = 'public, max-age=31536000, immutable';
     else headers['Cache-Control'] = 'no-cache';
     if (ext === '.html' || isFallback) {
+      headers['Content-Security-Policy'] = appShellCsp(config ? socketOrigin(config) : null);
       headers['X-Frame-Options'] = 'DENY';
       headers['Referrer-Policy'] = 'strict-origin-when-cross-origin';
+    } else if (urlPath === '/sw.js') {
+      headers['Content-Security-Policy'] = SERVICE_WORKER_CSP;
     }
     const gz = file + '.gz';
     if ((c.req.header('accept-encoding') ?? '').includes('gzip') && fs.existsSync(gz)) {

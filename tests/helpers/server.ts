@@ -54,7 +54,8 @@ export function makeTmpDir(prefix = 'canopy-test-'): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
 }
 
-export async function startTestServer(overrides: Record<string, string> = {}, opts: { now?: number } = {}): Promise<TestServer> {
+/** `opts.staticDir`: serve the app shell from there (default: a directory that does not exist, so the API only). */
+export async function startTestServer(overrides: Record<string, string> = {}, opts: { now?: number; staticDir?: string } = {}): Promise<TestServer> {
   const dataDir = overrides.DATA_DIR ?? makeTmpDir();
   const config = loadConfig({
     DATA_DIR: dataDir,
@@ -67,7 +68,7 @@ export async function startTestServer(overrides: Record<string, string> = {}, op
     ...overrides,
   });
   const clock = new ManualClock(opts.now ?? T0);
-  const running = await startServer(config, { clock, staticDir: path.join(dataDir, 'no-static') });
+  const running = await startServer(config, { clock, staticDir: opts.staticDir ?? path.join(dataDir, 'no-static') });
   const url = running.url;
 
   async function raw(method: string, p: string, init: { body?: string | Uint8Array; headers?: Record<string, string>; query?: string } = {}) {

@@ -10,7 +10,9 @@ import { makeProject, makeUser, newKey, TRADE_PASSWORD } from './market-helpers'
 
 let s: TestServer;
 beforeAll(async () => {
-  s = await startTestServer();
+  // The oversell guarantee, not the hash lanes' wait bound (hashing.test.ts): on a busy machine 500 queued checks
+  // may take longer than the default 3 s to drain.
+  s = await startTestServer({ HASH_MAX_WAIT_MS: '60000' });
 });
 afterAll(async () => {
   await s?.close();
