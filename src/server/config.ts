@@ -35,6 +35,10 @@ const envSchema = v.object({
   PORT: int(8080, 0, 65535),
   HOST: v.optional(v.pipe(v.string(), v.nonEmpty('must not be empty')), '0.0.0.0'),
   DATA_DIR: v.optional(v.pipe(v.string(), v.nonEmpty('must not be empty')), './data'),
+  // PostgreSQL instead of the embedded SQLite file: postgres://user:pass@host:5432/db (add
+  // ?options=-c%20search_path%3Dname for a schema other than public).
+  DATABASE_URL: v.optional(v.pipe(v.string(), v.regex(/^postgres(ql)?:\/\/\S+$/, 'must be a postgres:// URL'))),
+  DB_POOL_SIZE: int(10, 1, 200),
   SMTP_URL: v.optional(v.pipe(v.string(), v.regex(/^smtps?:\/\/[^\s]+$/, 'must be an smtp:// or smtps:// URL'))),
   SMTP_FROM: v.optional(v.string(), 'Canopy <no-reply@canopy.local>'),
   APP_VERSION: v.optional(v.string(), '1.0.0'),
@@ -100,7 +104,11 @@ const envSchema = v.object({
   LOG_LEVEL: v.optional(v.picklist(['silent', 'error', 'info', 'debug'], 'must be silent, error, info or debug'), 'info'),
 });
 
-export type Config = v.InferOutput<typeof envSchema> & { DB_FILE: string };
+export type Config = v.InferOutput<typeof envSchema> & {
+  DB_FILE: string;
+  /** What openDatabase opens: DATABASE_URL, or the SQLite file. */
+  DB_TARGET: string;
+};
 
 export class ConfigError extends Error {
   constructor(public readonly problems: string[]) {
@@ -128,5 +136,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError([`WITHDRAW_MIN_CENTS=${out.WITHDRAW_MIN_CENTS}: must not exceed WITHDRAW_MAX_CENTS (${out.WITHDRAW_MAX_CENTS})`]);
   }
   // PUBLIC_URL unset: the server fills in the address it listens on once it knows its port.
-  return { ...out, PUBLIC_URL: out.PUBLIC_URL?.replace(/\/$/, ''), DB_FILE: path.resolve(out.DATA_DIR, 'canopy.db') };
+  const DB_FILE = path.resolve(out.DATA_DIR, 'canopy.db');
+  return { ...out, PUBLIC_URL: out.PUBLIC_URL?.replace(/\/$/, ''), DB_FILE, DB_TARGET: out.DATABASE_URL ?? DB_FILE };
 }

@@ -16,7 +16,7 @@ async function main() {
   }
   const running = await startServer(config);
   console.log(`\nCanopy is running at ${running.url}`);
-  console.log(`Database: ${config.DB_FILE}`);
+  console.log(`Database: ${config.DATABASE_URL ? config.DATABASE_URL.replace(/\/\/([^:@/]+):[^@/]*@/, '//$1:***@') : config.DB_FILE}`);
   if (config.SEED_DEMO) console.log(`Demo login: ${DEMO_ACCOUNT.email} / ${DEMO_ACCOUNT.password} (withdrawal password ${DEMO_ACCOUNT.withdrawPassword})`);
   console.log(`API document: ${running.url}/h5/api/openapi.json\n`);
 

@@ -27,13 +27,18 @@ export interface RunningServer {
 export async function startServer(config: Config, opts: { clock?: Clock; staticDir?: string } = {}): Promise<RunningServer> {
   const log = createLogger(config.LOG_LEVEL);
   const clock = opts.clock ?? systemClock;
-  const { db } = openDatabase(config.DB_FILE);
+  const { db } = openDatabase(config.DB_TARGET, { poolSize: config.DB_POOL_SIZE });
   await migrateToLatest(db);
   const mailer = createMailer({ db, clock, log, smtpUrl: config.SMTP_URL, from: config.SMTP_FROM });
-  const limits = createLimits(config, log);
+  const limits = await createLimits(config, log);
   const deps: Deps = { config, db, clock, log, mailer, limits };
   serverSecret(config); // made (or read) now: a bad key file stops the start, not a later request
   if (config.SEED_DEMO) await seedDemo(deps);
+
+  // Time-driven transitions (orders, projects): once before the first request is answered (what is due
+  // after a restart is done first), then every few seconds, from the database.
+  const scheduler = createScheduler(deps);
+  await scheduler.start();
 
   const app = createApp(deps, { staticDir: opts.staticDir ?? path.resolve('dist') });
   const hub = createHub(deps);
@@ -41,9 +46,6 @@ export async function startServer(config: Config, opts: { clock?: Clock; staticD
     const s = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST }, () => resolve(s));
   });
   hub.attach(server as Server);
-  // Time-driven transitions (orders, projects): runs once now, then every few seconds, from the database.
-  const scheduler = createScheduler(deps);
-  scheduler.start();
   const port = (server.address() as AddressInfo).port;
   const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? 'localhost' : config.HOST;
   // Without PUBLIC_URL the app is where this server listens (the socket URL in baseconfig, the Origin
@@ -62,7 +64,7 @@ export async function startServer(config: Config, opts: { clock?: Clock; staticD
         server.close(() => resolve());
       });
       await db.destroy();
-      limits.close();
+      await limits.close();
     },
   };
 }

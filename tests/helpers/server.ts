@@ -2,6 +2,7 @@
 // call, a ManualClock the test controls, and small helpers around the HTTP API and the database.
 import fs from 'node:fs';
 import { expect } from 'vitest';
+import { databaseEnv, dropDatabase, knownDatabaseEnv } from './database';
 import os from 'node:os';
 import path from 'node:path';
 import { spawn } from 'node:child_process';
@@ -58,6 +59,7 @@ export function makeTmpDir(prefix = 'canopy-test-'): string {
 export async function startTestServer(overrides: Record<string, string> = {}, opts: { now?: number; staticDir?: string } = {}): Promise<TestServer> {
   const dataDir = overrides.DATA_DIR ?? makeTmpDir();
   const config = loadConfig({
+    ...(await databaseEnv(dataDir)),
     DATA_DIR: dataDir,
     PORT: '0',
     HOST: '127.0.0.1',
@@ -111,6 +113,7 @@ export async function startTestServer(overrides: Record<string, string> = {}, op
     raw,
     async close() {
       await running.close();
+      await dropDatabase(dataDir);
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
@@ -206,7 +209,7 @@ export function runCli(
   return new Promise((resolve, reject) => {
     const child = spawn('npx', argv, {
       cwd: REPO_ROOT,
-      env: { ...process.env, LOG_LEVEL: 'silent', ARGON2_MEMORY_KIB: '1024', ARGON2_TIME_COST: '1', ...env },
+      env: { ...process.env, LOG_LEVEL: 'silent', ARGON2_MEMORY_KIB: '1024', ARGON2_TIME_COST: '1', ...knownDatabaseEnv(env.DATA_DIR), ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';
@@ -236,7 +239,7 @@ export const cliExists = (): boolean => fs.existsSync(path.join(REPO_ROOT, 'src/
 /** Runs a TypeScript entry point with tsx as a child process (used for main.ts start-up checks). */
 export function runTsx(file: string, env: Record<string, string>, timeoutMs = 30_000) {
   return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-    const child = spawn('npx', ['tsx', file], { cwd: REPO_ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('npx', ['tsx', file], { cwd: REPO_ROOT, env: { ...process.env, ...knownDatabaseEnv(env.DATA_DIR), ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));

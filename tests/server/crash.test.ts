@@ -6,7 +6,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
-import path from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { openDatabase } from '../../src/server/db/connection';
 import { migrateToLatest } from '../../src/server/db/migrate';
@@ -15,11 +14,13 @@ import { hashPassword, newToken, sha256 } from '../../src/server/lib/crypto';
 import { checkLedger, openUserAccounts, openPlatformAccounts, PLATFORM, post } from '../../src/server/ledger/ledger';
 import { API_BASE, PATHS } from '../../src/shared/api';
 import { makeTmpDir, REPO_ROOT } from '../helpers/server';
+import { databaseEnv, databaseTarget, dropDatabase } from '../helpers/database';
 
 const dataDir = makeTmpDir('canopy-crash-');
 let child: ChildProcess | null = null;
-afterAll(() => {
+afterAll(async () => {
   if (child?.exitCode === null) child.kill('SIGKILL');
+  await dropDatabase(dataDir);
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
@@ -42,6 +43,7 @@ async function start(port: number): Promise<void> {
     cwd: REPO_ROOT,
     env: {
       ...process.env,
+      ...(await databaseEnv(dataDir)),
       DATA_DIR: dataDir,
       PORT: String(port),
       HOST: '127.0.0.1',
@@ -66,7 +68,7 @@ async function start(port: number): Promise<void> {
 
 it('kill -9 at random moments in a stream of keyed orders: one effect per acknowledged key, every key answered', async () => {
   // Users, a project and money, written straight into the database file before the server starts.
-  const { db } = openDatabase(path.join(dataDir, 'canopy.db'));
+  const { db } = openDatabase(await databaseTarget(dataDir));
   await migrateToLatest(db);
   await openPlatformAccounts(db);
   const now = Date.now();
@@ -165,7 +167,7 @@ it('kill -9 at random moments in a stream of keyed orders: one effect per acknow
 
   child!.kill('SIGTERM');
   await new Promise((res) => child!.once('exit', res));
-  const check = openDatabase(path.join(dataDir, 'canopy.db')).db;
+  const check = openDatabase(await databaseTarget(dataDir)).db;
   try {
     // Exactly one order per acknowledged key, and the answers name those orders.
     const orders = await check.selectFrom('orders').select(['id', 'user_id', 'tons']).execute();

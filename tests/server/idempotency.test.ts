@@ -6,6 +6,7 @@ import { PATHS } from '../../src/shared/api';
 import { ERRORS } from '../../src/shared/errors';
 import { sha256 } from '../../src/server/lib/crypto';
 import { canonical } from '../../src/server/lib/idempotency';
+import { dialectOf, type DB } from '../../src/server/db/connection';
 
 // The Idempotency-Key row, the effect and the stored answer commit in ONE transaction: no failure can leave
 // an effect without its answer (retries would be refused forever) nor a claim without an effect (retries
@@ -19,6 +20,25 @@ afterAll(async () => {
   await s.close();
 });
 
+/** A trigger that fails the step storing an answer, as a busy lock or an I/O error would. */
+async function failWhenDone(db: DB): Promise<void> {
+  if (dialectOf(db) === 'postgres') {
+    await sql`create function fail_done() returns trigger language plpgsql as $$ begin raise exception 'simulated failure'; end $$`.execute(db);
+    await sql`create trigger fail_done before update on idempotency_keys for each row when (new.state = 'done') execute function fail_done()`.execute(db);
+  } else {
+    await sql`create trigger fail_done before update on idempotency_keys when new.state = 'done' begin select raise(abort, 'simulated failure'); end`.execute(db);
+  }
+}
+
+async function dropFailWhenDone(db: DB): Promise<void> {
+  if (dialectOf(db) === 'postgres') {
+    await sql`drop trigger fail_done on idempotency_keys`.execute(db);
+    await sql`drop function fail_done()`.execute(db);
+  } else {
+    await sql`drop trigger fail_done`.execute(db);
+  }
+}
+
 const topups = (userId: number) => s.db.selectFrom('topups').select('id').where('user_id', '=', userId).execute();
 const keyRows = (userId: number) => s.db.selectFrom('idempotency_keys').selectAll().where('user_id', '=', userId).execute();
 
@@ -26,7 +46,7 @@ describe('one transaction: key, effect, answer', () => {
   it('a failure while storing the answer rolls the effect back too, so the retry runs once and is answered', async () => {
     const u = await newUser(s, { ready: false });
     // The last bookkeeping step (storing the answer) fails, as a busy lock or an I/O error would.
-    await sql`create trigger fail_done before update on idempotency_keys when new.state = 'done' begin select raise(abort, 'simulated failure'); end`.execute(s.db);
+    await failWhenDone(s.db);
     const key = newKey();
     const payload = { amount: 5000, method: 'bank', reference: 'R1' };
     let firstFailed = false;
@@ -34,7 +54,7 @@ describe('one transaction: key, effect, answer', () => {
       const first = await write(s, PATHS.walletTopup, payload, u, { key }).catch(() => null);
       firstFailed = first === null || first.code !== 0;
     } finally {
-      await sql`drop trigger fail_done`.execute(s.db);
+      await dropFailWhenDone(s.db);
     }
     expect(firstFailed).toBe(true);
     expect(await topups(u.id)).toHaveLength(0); // no effect without its answer

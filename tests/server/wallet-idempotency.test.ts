@@ -18,10 +18,11 @@ afterAll(async () => {
 
 /** Successful answers must be identical; the others may only be "already being processed". */
 function oneEffect(results: Envelope[]) {
+  // Every send gets the first answer: the duplicates waited for it (issue 8: "a duplicate that arrives
+  // while the first runs waits for it and then gets the first answer").
   const successes = results.filter((r) => r.code === 0);
   expect(successes.length).toBeGreaterThanOrEqual(1);
-  for (const r of successes) expect(r).toEqual(successes[0]);
-  for (const r of results.filter((x) => x.code !== 0)) expect(r.code).toBe(ERRORS.idempotency_in_progress.code);
+  for (const r of results) expect(r).toEqual(successes[0]);
   return successes[0]!.data as { id: number };
 }
 

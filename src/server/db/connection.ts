@@ -1,19 +1,50 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, SqliteDialect } from 'kysely';
+import pg from 'pg';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import type { Database } from './schema';
 
 export type DB = Kysely<Database>;
+export type DialectName = 'sqlite' | 'postgres';
 
-/** Opens (creating if needed) the SQLite file: WAL, foreign keys on, durable writes for money. */
-export function openDatabase(file: string): { db: DB; sqlite: SQLite.Database } {
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  const sqlite = new SQLite(file);
+// One set of repositories for both databases: SQLite (embedded default, a file) and PostgreSQL (when
+// DATABASE_URL is set). What differs between them lives in db/: here, in tx.ts (how a write transaction
+// is taken), dialect.ts (schema details of migrations) and errors.ts (constraint errors).
+
+// PostgreSQL answers bigint (int8) and numeric (sums of bigints) as strings; every number we keep is an
+// integer within 2^53 (cents, tons, milliseconds), so both become JS numbers.
+pg.types.setTypeParser(20, (v) => Number(v));
+pg.types.setTypeParser(1700, (v) => Number(v));
+
+const dialects = new WeakMap<object, DialectName>();
+
+export function dialectOf(db: Kysely<unknown> | DB): DialectName {
+  return dialects.get(db) ?? (db.getExecutor().adapter.constructor.name.startsWith('Postgres') ? 'postgres' : 'sqlite');
+}
+
+export function isPostgresUrl(target: string): boolean {
+  return /^postgres(ql)?:\/\//.test(target);
+}
+
+/** Opens the database: a `postgres://` URL through a pg pool, otherwise a SQLite file (created if
+ *  needed) with WAL, foreign keys on and durable writes for money. */
+export function openDatabase(target: string, opts: { poolSize?: number } = {}): { db: DB; sqlite?: SQLite.Database; dialect: DialectName } {
+  if (isPostgresUrl(target)) {
+    const pool = new pg.Pool({ connectionString: target, max: opts.poolSize ?? 10 });
+    // An idle client's error (the server restarted) must not crash the process; the pool replaces it.
+    pool.on('error', () => undefined);
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    dialects.set(db, 'postgres');
+    return { db, dialect: 'postgres' };
+  }
+  fs.mkdirSync(path.dirname(target), { recursive: true });
+  const sqlite = new SQLite(target);
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('synchronous = FULL');
   sqlite.pragma('busy_timeout = 5000');
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
-  return { db, sqlite };
+  dialects.set(db, 'sqlite');
+  return { db, sqlite, dialect: 'sqlite' };
 }

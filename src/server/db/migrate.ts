@@ -1,5 +1,5 @@
-import { Migrator, type Migration, type MigrationProvider } from 'kysely';
-import type { DB } from './connection';
+import { Migrator, sql, type Migration, type MigrationProvider } from 'kysely';
+import { dialectOf, type DB } from './connection';
 import * as m001 from './migrations/001-foundation';
 import * as m002 from './migrations/002-idempotency';
 import * as m003 from './migrations/003-wallet';
@@ -16,7 +16,14 @@ const migrations: Record<string, Migration> = {
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 
 export async function migrateToLatest(db: DB): Promise<string[]> {
-  const migrator = new Migrator({ db, provider });
+  // PostgreSQL: Kysely looks for its bookkeeping tables in every schema unless told which one, so name
+  // the schema the connection works in (search_path): several Canopy databases can share one server.
+  let migrationTableSchema: string | undefined;
+  if (dialectOf(db) === 'postgres') {
+    const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db);
+    migrationTableSchema = rows[0]?.schema;
+  }
+  const migrator = new Migrator({ db, provider, migrationTableSchema });
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);

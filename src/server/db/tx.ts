@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { sql, type Kysely } from 'kysely';
-import type { DB } from './connection';
+import { dialectOf, type DB } from './connection';
 import type { Database } from './schema';
 
 export type Tx = Kysely<Database>;
@@ -19,15 +19,26 @@ export function withEffectRecord<T>(record: EffectRecord, fn: () => Promise<T>):
   return effectRecord.run(record, fn);
 }
 
-/** Runs `fn` in one write transaction taken with BEGIN IMMEDIATE, so two processes (server and operator
- *  CLI) never interleave a read-then-write on the same rows. Everything inside commits or nothing does.
- *  Inside an idempotent request, this is the request's effect: its result is the answer stored with the
- *  key in the same transaction. */
+/** Key of the PostgreSQL advisory lock every write transaction takes (see writeTx). */
+const WRITE_LOCK = 0x63616e6f; // "cano"
+
+/** Runs `fn` in one write transaction in which nobody else writes: SQLite's BEGIN IMMEDIATE (one writer
+ *  per database file), and on PostgreSQL the same guarantee across every connection and instance through a
+ *  transaction-scoped advisory lock. So two processes (servers, operator CLI) never interleave a
+ *  read-then-write on the same rows, and checks read inside hold until the commit. Everything inside
+ *  commits or nothing does. Inside an idempotent request, this is the request's effect: its result is the
+ *  answer stored with the key in the same transaction. */
 export async function writeTx<T>(db: DB, fn: (tx: Tx) => Promise<T>): Promise<T> {
   const record = effectRecord.getStore();
+  const postgres = dialectOf(db) === 'postgres';
   return db.connection().execute(async (conn) => {
-    await sql`begin immediate`.execute(conn);
+    if (postgres) {
+      await sql`begin`.execute(conn);
+    } else {
+      await sql`begin immediate`.execute(conn);
+    }
     try {
+      if (postgres) await sql`select pg_advisory_xact_lock(${WRITE_LOCK})`.execute(conn);
       await record?.begin(conn);
       const result = await fn(conn);
       await record?.end(conn, result);

@@ -48,13 +48,14 @@ const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 function assertClean(value: unknown, field: string, depth = 0): void {
   if (depth > 20) throw new AppError('invalid_request', undefined, { field });
   if (typeof value === 'string') {
-    if (!value.isWellFormed()) throw new AppError('text_malformed', undefined, { field });
+    // Lone surrogates cannot be stored as UTF-8; NUL is refused by PostgreSQL's text and cuts C strings.
+    if (!value.isWellFormed() || value.includes('\u0000')) throw new AppError('text_malformed', undefined, { field });
   } else if (Array.isArray(value)) {
     for (const x of value) assertClean(x, field, depth + 1);
   } else if (value !== null && typeof value === 'object') {
     for (const [k, x] of Object.entries(value)) {
       if (FORBIDDEN_KEYS.has(k)) throw new AppError('invalid_request', undefined, { field: depth === 0 ? k : field });
-      if (!k.isWellFormed()) throw new AppError('text_malformed', undefined, { field });
+      if (!k.isWellFormed() || k.includes('\u0000')) throw new AppError('text_malformed', undefined, { field });
       assertClean(x, depth === 0 ? k : field, depth + 1);
     }
   }

@@ -10,7 +10,8 @@ import { withEffectRecord, type Tx } from '../db/tx';
 //   the commit leaves nothing, so the retry simply runs (no lease to wait out).
 // - A retry with the same key gets the stored answer back (header Idempotent-Replayed: true) and no
 //   second effect. A duplicate that arrives while the first runs waits for the first's transaction (the
-//   key is claimed inside it) and then gets the first answer.
+//   key is claimed inside it) and then gets the first answer; so does one whose own checks are refused
+//   because of what the first did.
 // - The fingerprint covers the whole request (endpoint and every field, secrets included), keyed with the
 //   server's secret (HMAC-SHA256), so a password is never stored in clear nor as a plain fast hash; the
 //   same key with any other payload is refused.
@@ -92,6 +93,12 @@ export async function idempotent<T>(
       const first = await replay();
       if (first) return first;
       throw new AppError('idempotency_in_progress');
+    }
+    // A duplicate whose checks ran after the first one committed is refused by what the first did (the
+    // withdrawal of the day exists now): it gets the first answer instead.
+    if (err instanceof AppError) {
+      const first = await replay().catch(() => undefined);
+      if (first) return first;
     }
     throw err;
   }

@@ -1,15 +1,17 @@
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { RateLimiterRes, RateLimiterSQLite, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import pg from 'pg';
+import { RateLimiterPostgres, RateLimiterRes, RateLimiterSQLite, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { Config } from '../config';
 import type { Logger } from './log';
 import { throttled } from './http';
 import type { ErrorKey } from '../../shared/errors';
 
 // Throttles (rate-limiter-flexible), per address and per account, on the anonymous doors: login, register,
-// verification codes, reset. Counters live in their own SQLite file (DATA_DIR/limits.db), so they
+// verification codes, reset. On SQLite the counters live in their own file (DATA_DIR/limits.db): they
 // survive a restart and are shared by every process on the data directory, and a counter's write never
-// joins a money transaction of the main database's connection. A refusal is HTTP 429 with Retry-After
+// joins a money transaction of the main database's connection. On PostgreSQL they live in the table
+// rate_limits of the same database, through their own small pool, so limits hold across instances. A refusal is HTTP 429 with Retry-After
 // and the catalogue message; each one is logged as "throttled <limit> <key>" for the operator.
 
 export type LimitName = 'login_ip' | 'login_account' | 'code_ip' | 'code_account' | 'register_ip' | 'reset_ip' | 'reset_account';
@@ -35,7 +37,7 @@ export interface Limits {
   consume(checks: Array<[LimitName, string]>): Promise<void>;
   /** Gives the points back (a successful login does not count against the failure budget). */
   reward(checks: Array<[LimitName, string]>): Promise<void>;
-  close(): void;
+  close(): Promise<void>;
 }
 
 export const LIMITS_TABLE = 'rate_limits';
@@ -44,19 +46,34 @@ export function limitsFile(config: Pick<Config, 'DATA_DIR'>): string {
   return path.resolve(config.DATA_DIR, 'limits.db');
 }
 
-export function createLimits(config: Config, log: Logger): Limits {
-  const sqlite = new SQLite(limitsFile(config));
-  sqlite.pragma('journal_mode = WAL');
-  sqlite.pragma('busy_timeout = 2000');
+export async function createLimits(config: Config, log: Logger): Promise<Limits> {
   const table = limitTable(config);
   const limiters = new Map<LimitName, RateLimiterAbstract>();
-  for (const [name, spec] of Object.entries(table) as Array<[LimitName, (typeof table)[LimitName]]>) {
-    limiters.set(
-      name,
-      new RateLimiterSQLite({ storeClient: sqlite, storeType: 'better-sqlite3', tableName: LIMITS_TABLE, keyPrefix: name, points: spec.points, duration: HOUR_S, clearExpiredByTimeout: true }),
-    );
+  let close: () => Promise<void>;
+  if (config.DATABASE_URL) {
+    const pool = new pg.Pool({ connectionString: config.DATABASE_URL, max: 4 });
+    pool.on('error', () => undefined);
+    // Created here (not by the library in the background), so the first request finds it.
+    await pool.query(`create table if not exists ${LIMITS_TABLE} (key varchar(255) primary key, points integer not null default 0, expire bigint)`).catch((err: { code?: string }) => {
+      if (err.code !== '23505') throw err; // another instance created it at the same moment
+    });
+    for (const [name, spec] of Object.entries(table) as Array<[LimitName, (typeof table)[LimitName]]>) {
+      limiters.set(name, new RateLimiterPostgres({ storeClient: pool, storeType: 'pool', tableName: LIMITS_TABLE, tableCreated: true, keyPrefix: name, points: spec.points, duration: HOUR_S, clearExpiredByTimeout: true }));
+    }
+    close = () => pool.end();
+  } else {
+    const sqlite = new SQLite(limitsFile(config));
+    sqlite.pragma('journal_mode = WAL');
+    sqlite.pragma('busy_timeout = 2000');
+    for (const [name, spec] of Object.entries(table) as Array<[LimitName, (typeof table)[LimitName]]>) {
+      limiters.set(
+        name,
+        new RateLimiterSQLite({ storeClient: sqlite, storeType: 'better-sqlite3', tableName: LIMITS_TABLE, keyPrefix: name, points: spec.points, duration: HOUR_S, clearExpiredByTimeout: true }),
+      );
+    }
+    close = async () => void sqlite.close();
   }
-  const norm = (key: string) => key.trim().toLowerCase().slice(0, 320);
+  const norm = (key: string) => key.trim().toLowerCase().slice(0, 200); // the store's key column holds 255
 
   return {
     async consume(checks) {
@@ -78,8 +95,10 @@ export function createLimits(config: Config, log: Logger): Limits {
     async reward(checks) {
       for (const [name, key] of checks) await limiters.get(name)!.reward(norm(key), 1).catch(() => undefined);
     },
-    close() {
-      sqlite.close();
+    async close() {
+      // The limiters' hourly clean-up timers (unref'd) must not run against a closed store.
+      for (const l of limiters.values()) clearTimeout((l as unknown as { _clearExpiredTimeoutId?: NodeJS.Timeout })._clearExpiredTimeoutId);
+      await close();
     },
   };
 }

@@ -52,7 +52,7 @@ async function main(): Promise<number> {
     if (err instanceof ConfigError) return fail(2, err.message);
     throw err;
   }
-  const { db } = openDatabase(config.DB_FILE);
+  const { db } = openDatabase(config.DB_TARGET, { poolSize: 2 });
   try {
     await migrateToLatest(db);
     const clock = systemClock;

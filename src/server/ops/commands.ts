@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import SQLite from 'better-sqlite3';
 import { LIMITS_TABLE, limitsFile, type LimitName } from '../lib/limits';
 import * as v from 'valibot';
-import type { DB } from '../db/connection';
+import { dialectOf, type DB } from '../db/connection';
+import { sql } from 'kysely';
 import type { Clock } from '../lib/clock';
 import { writeTx } from '../db/tx';
 import { publish } from '../live/events';
@@ -55,21 +56,32 @@ function email(text: string): string {
 
 const limitNames: Record<LimitName, true> = { login_ip: true, login_account: true, code_ip: true, code_account: true, register_ip: true, reset_ip: true, reset_account: true };
 
-export function readThrottles(dataDir: string | undefined, filter?: string): Array<{ limit: string; key: string; points: number; resets_at: number }> {
-  const file = limitsFile({ DATA_DIR: dataDir ?? './data' });
-  if (!fs.existsSync(file)) return [];
-  const sqlite = new SQLite(file, { readonly: true });
-  try {
-    const rows = sqlite.prepare(`select key, points, expire from ${LIMITS_TABLE} where expire is null or expire > ? order by expire desc`).all(Date.now()) as Array<{ key: string; points: number; expire: number | null }>;
-    return rows
-      .map((r) => {
-        const at = r.key.indexOf(':');
-        return { limit: r.key.slice(0, at), key: r.key.slice(at + 1), points: r.points, resets_at: r.expire ?? 0 };
-      })
-      .filter((r) => !filter || r.key.includes(filter.trim().toLowerCase()));
-  } finally {
-    sqlite.close();
+type ThrottleRow = { limit: string; key: string; points: number; resets_at: number };
+
+/** The throttle counters still running: from limits.db beside a SQLite database, or the rate_limits
+ *  table of a PostgreSQL one. */
+export async function readThrottles(db: DB, dataDir: string | undefined, filter?: string): Promise<ThrottleRow[]> {
+  let rows: Array<{ key: string; points: number; expire: number | null }>;
+  if (dialectOf(db) === 'postgres') {
+    const exists = await sql<{ t: string | null }>`select to_regclass(${LIMITS_TABLE}) as t`.execute(db);
+    if (!exists.rows[0]?.t) return [];
+    rows = (await sql<{ key: string; points: number; expire: number | null }>`select key, points, expire from ${sql.table(LIMITS_TABLE)} where expire is null or expire > ${Date.now()} order by expire desc`.execute(db)).rows;
+  } else {
+    const file = limitsFile({ DATA_DIR: dataDir ?? './data' });
+    if (!fs.existsSync(file)) return [];
+    const sqlite = new SQLite(file, { readonly: true });
+    try {
+      rows = sqlite.prepare(`select key, points, expire from ${LIMITS_TABLE} where expire is null or expire > ? order by expire desc`).all(Date.now()) as typeof rows;
+    } finally {
+      sqlite.close();
+    }
   }
+  return rows
+    .map((r) => {
+      const at = r.key.indexOf(':');
+      return { limit: r.key.slice(0, at), key: r.key.slice(at + 1), points: Number(r.points), resets_at: Number(r.expire ?? 0) };
+    })
+    .filter((r) => !filter || r.key.includes(filter.trim().toLowerCase()));
 }
 
 export function readJsonFile(file: string): unknown {
@@ -144,9 +156,9 @@ export const CORE_COMMANDS: Record<string, Command> = {
   },
   'throttle:list': {
     usage: 'throttle:list [--key TEXT]',
-    summary: 'Throttle counters this hour (limits.db): which address or account used how much of which limit',
-    async run({ dataDir }, args) {
-      const rows = readThrottles(dataDir, typeof args.flags.key === 'string' ? args.flags.key : undefined);
+    summary: 'Throttle counters this hour: which address or account used how much of which limit',
+    async run({ db, dataDir }, args) {
+      const rows = await readThrottles(db, dataDir, typeof args.flags.key === 'string' ? args.flags.key : undefined);
       const text = rows.length
         ? rows.map((r) => `${r.limit} ${r.key}: ${r.points} used, resets ${new Date(r.resets_at).toISOString()}`).join('\n')
         : 'no throttle counters';
@@ -156,15 +168,20 @@ export const CORE_COMMANDS: Record<string, Command> = {
   'throttle:clear': {
     usage: 'throttle:clear KEY',
     summary: 'Forget the throttle counters of an address or account (every limit), e.g. a shared office address',
-    async run({ dataDir }, args) {
+    async run({ db, dataDir }, args) {
       const key = arg(args, 0, 'KEY').trim().toLowerCase();
+      const keys = Object.keys(limitNames).map((n) => `${n}:${key}`);
+      if (dialectOf(db) === 'postgres') {
+        const res = await sql`delete from ${sql.table(LIMITS_TABLE)} where key in (${sql.join(keys)})`.execute(db);
+        const cleared = Number(res.numAffectedRows ?? 0);
+        return { data: { key, cleared }, text: `cleared ${cleared} counter(s) of ${key}` };
+      }
       const file = limitsFile({ DATA_DIR: dataDir ?? './data' });
-      if (!fs.existsSync(file)) return { data: { cleared: 0 }, text: 'no throttle counters' };
+      if (!fs.existsSync(file)) return { data: { key, cleared: 0 }, text: 'no throttle counters' };
       const sqlite = new SQLite(file);
       try {
         sqlite.pragma('busy_timeout = 2000');
-        const names = Object.keys(limitNames);
-        const info = sqlite.prepare(`delete from ${LIMITS_TABLE} where key in (${names.map(() => '?').join(',')})`).run(...names.map((n) => `${n}:${key}`));
+        const info = sqlite.prepare(`delete from ${LIMITS_TABLE} where key in (${keys.map(() => '?').join(',')})`).run(...keys);
         return { data: { key, cleared: info.changes }, text: `cleared ${info.changes} counter(s) of ${key}` };
       } finally {
         sqlite.close();

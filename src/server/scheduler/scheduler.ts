@@ -67,8 +67,8 @@ export async function runDueWork(deps: Deps): Promise<DueWorkReport> {
 }
 
 export interface Scheduler {
-  /** Runs once now and then every interval. */
-  start(): void;
+  /** Runs once now (the promise ends with that run) and then every interval. */
+  start(): Promise<void>;
   /** Stops the timer and waits for a run in progress to finish. */
   stop(): Promise<void>;
 }
@@ -103,8 +103,9 @@ export function createScheduler(deps: Deps, intervalMs = SCHEDULER_INTERVAL_MS):
   return {
     start() {
       stopped = false;
-      void tick();
+      const first = tick();
       schedule();
+      return first;
     },
     async stop() {
       stopped = true;

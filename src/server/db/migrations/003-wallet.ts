@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import { INT, idType, idColumn } from '../dialect';
 import type { DB } from '../connection';
 import { openPlatformAccounts } from '../../ledger/ledger';
 
@@ -7,40 +8,40 @@ import { openPlatformAccounts } from '../../ledger/ledger';
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('bank_accounts')
-    .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
-    .addColumn('user_id', 'integer', (c) => c.notNull().unique().references('users.id'))
+    .addColumn('id', idType(db), idColumn(db))
+    .addColumn('user_id', INT, (c) => c.notNull().unique().references('users.id'))
     .addColumn('bank_name', 'text', (c) => c.notNull().defaultTo(''))
     .addColumn('account_no', 'text', (c) => c.notNull().defaultTo(''))
     .addColumn('holder_name', 'text', (c) => c.notNull())
     .addColumn('paynow', 'text', (c) => c.notNull().defaultTo(''))
-    .addColumn('created_at', 'integer', (c) => c.notNull())
-    .addColumn('updated_at', 'integer', (c) => c.notNull())
+    .addColumn('created_at', INT, (c) => c.notNull())
+    .addColumn('updated_at', INT, (c) => c.notNull())
     .addCheckConstraint('bank_accounts_something_bound', sql`(bank_name <> '' and account_no <> '') or paynow <> ''`)
     .execute();
 
   await db.schema
     .createTable('topups')
-    .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
-    .addColumn('user_id', 'integer', (c) => c.notNull().references('users.id'))
-    .addColumn('amount', 'integer', (c) => c.notNull().check(sql`amount > 0`))
+    .addColumn('id', idType(db), idColumn(db))
+    .addColumn('user_id', INT, (c) => c.notNull().references('users.id'))
+    .addColumn('amount', INT, (c) => c.notNull().check(sql`amount > 0`))
     .addColumn('method', 'text', (c) => c.notNull().check(sql`method in ('paynow','bank')`))
     .addColumn('reference', 'text', (c) => c.notNull())
     .addColumn('status', 'text', (c) => c.notNull().check(sql`status in ('pending','credited','rejected')`))
     .addColumn('sgt_date', 'text', (c) => c.notNull())
     .addColumn('note', 'text', (c) => c.notNull().defaultTo(''))
-    .addColumn('created_at', 'integer', (c) => c.notNull())
-    .addColumn('updated_at', 'integer', (c) => c.notNull())
-    .addColumn('decided_at', 'integer')
+    .addColumn('created_at', INT, (c) => c.notNull())
+    .addColumn('updated_at', INT, (c) => c.notNull())
+    .addColumn('decided_at', INT)
     .execute();
   await db.schema.createIndex('topups_user').on('topups').columns(['user_id', 'id']).execute();
   await db.schema.createIndex('topups_status').on('topups').columns(['status', 'id']).execute();
 
   await db.schema
     .createTable('withdrawals')
-    .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
-    .addColumn('user_id', 'integer', (c) => c.notNull().references('users.id'))
-    .addColumn('amount', 'integer', (c) => c.notNull().check(sql`amount > 0`))
-    .addColumn('fee', 'integer', (c) => c.notNull().check(sql`fee >= 0`))
+    .addColumn('id', idType(db), idColumn(db))
+    .addColumn('user_id', INT, (c) => c.notNull().references('users.id'))
+    .addColumn('amount', INT, (c) => c.notNull().check(sql`amount > 0`))
+    .addColumn('fee', INT, (c) => c.notNull().check(sql`fee >= 0`))
     .addColumn('method', 'text', (c) => c.notNull().check(sql`method in ('bank','paynow')`))
     .addColumn('bank_name', 'text', (c) => c.notNull().defaultTo(''))
     .addColumn('account_no', 'text', (c) => c.notNull().defaultTo(''))
@@ -49,9 +50,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('status', 'text', (c) => c.notNull().check(sql`status in ('processing','refused','completed')`))
     .addColumn('sgt_date', 'text', (c) => c.notNull())
     .addColumn('note', 'text', (c) => c.notNull().defaultTo(''))
-    .addColumn('created_at', 'integer', (c) => c.notNull())
-    .addColumn('updated_at', 'integer', (c) => c.notNull())
-    .addColumn('decided_at', 'integer')
+    .addColumn('created_at', INT, (c) => c.notNull())
+    .addColumn('updated_at', INT, (c) => c.notNull())
+    .addColumn('decided_at', INT)
     .execute();
   await db.schema.createIndex('withdrawals_user').on('withdrawals').columns(['user_id', 'id']).execute();
   await db.schema.createIndex('withdrawals_status').on('withdrawals').columns(['status', 'id']).execute();

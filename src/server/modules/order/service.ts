@@ -1,4 +1,5 @@
 import { sql, type Insertable } from 'kysely';
+import { isCheck } from '../../db/errors';
 import { pageOf } from '../../db/paging';
 import type { Deps } from '../../app';
 import type { Config } from '../../config';
@@ -35,10 +36,9 @@ async function orderTx<T>(db: DB, onNegativeBalance: ErrorKey, fn: (tx: Tx) => P
     return await writeTx(db, fn);
   } catch (err) {
     if (err instanceof AppError) throw err;
-    const message = err instanceof Error ? err.message : '';
-    if (message.includes('CHECK constraint failed: projects_remaining')) throw new AppError('insufficient_remaining');
-    if (message.includes('CHECK constraint failed: ledger_accounts_not_negative')) throw new AppError(onNegativeBalance);
-    if (message.includes('CHECK constraint failed: tons >= 0')) throw new AppError('insufficient_credits');
+    if (isCheck(err, 'projects_remaining')) throw new AppError('insufficient_remaining');
+    if (isCheck(err, 'ledger_accounts_not_negative')) throw new AppError(onNegativeBalance);
+    if (isCheck(err, 'credit_holdings_tons_check', 'tons >= 0')) throw new AppError('insufficient_credits');
     throw err;
   }
 }

@@ -67,8 +67,9 @@ export async function listProjects(
   if (q.q) {
     const like = `%${q.q.replace(/[\\%_]/g, (ch) => '\\' + ch)}%`;
     // SQLite's LIKE has no default escape character: name one, so % and _ typed by the user are literal.
+    // lower() on both sides: case-insensitive on SQLite and PostgreSQL alike.
     query = query.where((eb) =>
-      eb.or(['name', 'name_cn', 'location'].map((col) => sql<SqlBool>`${sql.ref(col)} like ${like} escape '\\'`)),
+      eb.or(['name', 'name_cn', 'location'].map((col) => sql<SqlBool>`lower(${sql.ref(col)}) like lower(${like}) escape '\\'`)),
     );
   }
   return pageOf(

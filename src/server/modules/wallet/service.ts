@@ -1,4 +1,5 @@
 import type { Selectable } from 'kysely';
+import { isCheck, isUnique } from '../../db/errors';
 import type { Deps } from '../../app';
 import type { Tx } from '../../db/tx';
 import { writeTx } from '../../db/tx';
@@ -27,16 +28,12 @@ type WithdrawalRow = Selectable<WithdrawalsTable>;
 /** An operator step asked of a record in the wrong state (or of no record): nothing changed. */
 export class WalletStateError extends Error {}
 
-function sqliteCode(err: unknown): string {
-  return typeof err === 'object' && err !== null && 'code' in err ? String((err as { code: unknown }).code) : '';
-}
-
 /** post() whose CHECK failure (a user balance would go below zero) is the catalogue's insufficient_balance. */
 export async function postMoney(tx: Tx, entry: Parameters<typeof post>[1]): Promise<number> {
   try {
     return await post(tx, entry);
   } catch (err) {
-    if (sqliteCode(err) === 'SQLITE_CONSTRAINT_CHECK') throw new AppError('insufficient_balance');
+    if (isCheck(err, 'ledger_accounts_not_negative')) throw new AppError('insufficient_balance');
     throw err;
   }
 }
@@ -251,7 +248,7 @@ export async function requestWithdrawal(deps: Deps, user: User, input: { amount:
     });
   } catch (err) {
     // The partial unique index (one non-refused withdrawal per user and SGT day) as a last guard.
-    if (sqliteCode(err) === 'SQLITE_CONSTRAINT_UNIQUE') throw new AppError('withdraw_daily_limit');
+    if (isUnique(err, 'withdrawals_one_per_day', 'withdrawals.user_id, withdrawals.sgt_date')) throw new AppError('withdraw_daily_limit');
     throw err;
   }
 }
