@@ -71,6 +71,8 @@ const envSchema = v.object({
   LOGINS_PER_ACCOUNT_PER_HOUR: int(10, 1),
   RESETS_PER_IP_PER_HOUR: int(10, 1),
   RESETS_PER_ACCOUNT_PER_HOUR: int(5, 1),
+  // Login- and withdrawal-password changes per account: each compares a candidate with the other password.
+  PASSWORD_CHANGES_PER_ACCOUNT_PER_HOUR: int(5, 1),
   SESSION_TTL_DAYS: int(30, 1, 365),
   // argon2id (OWASP: m=19 MiB, t=2, p=1). Tests lower the memory for speed.
   ARGON2_MEMORY_KIB: int(19_456, 256, 4_194_304),
@@ -81,6 +83,7 @@ const envSchema = v.object({
   HASH_CONCURRENCY_ANON: int(1, 1, 64),
   HASH_CONCURRENCY_USER: int(2, 1, 64),
   HASH_MAX_WAIT_MS: int(3000, 10, 60_000),
+  HASH_JOBS_PER_CLIENT: int(4, 1, 1000),
   // Keys the fingerprints of idempotent requests (secrets in them are never stored in clear). Unset: a
   // random key kept in DATA_DIR/secret.key. Several instances must share one.
   SECRET_KEY: v.optional(v.pipe(v.string(), v.minLength(32, 'must be at least 32 characters'))),

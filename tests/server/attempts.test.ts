@@ -12,7 +12,7 @@ import { fund, newKey, newUser, uniqueEmail, write, WALLET_ENV, WITHDRAW_PASSWOR
 let s: TestServer;
 beforeAll(async () => {
   // The throttles are off the path here (their own suite): this is about the counter alone.
-  s = await startTestServer({ ...WALLET_ENV, LOGINS_PER_IP_PER_HOUR: '100000', LOGINS_PER_ACCOUNT_PER_HOUR: '100000', HASH_MAX_WAIT_MS: '60000' });
+  s = await startTestServer({ ...WALLET_ENV, LOGINS_PER_IP_PER_HOUR: '100000', LOGINS_PER_ACCOUNT_PER_HOUR: '100000', HASH_MAX_WAIT_MS: '60000', HASH_JOBS_PER_CLIENT: '1000' });
 });
 afterAll(async () => {
   await s.close();

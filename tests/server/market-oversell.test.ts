@@ -12,7 +12,7 @@ let s: TestServer;
 beforeAll(async () => {
   // The oversell guarantee, not the hash lanes' wait bound (hashing.test.ts): on a busy machine 500 queued checks
   // may take longer than the default 3 s to drain.
-  s = await startTestServer({ HASH_MAX_WAIT_MS: '60000' });
+  s = await startTestServer({ HASH_MAX_WAIT_MS: '60000', HASH_JOBS_PER_CLIENT: '1000' });
 });
 afterAll(async () => {
   await s?.close();

@@ -78,9 +78,15 @@ describe('withdrawal password', () => {
     const info = ok(await s.api('GET', PATHS.userInfo, {}, { token: u.token })) as { has_withdraw_password: boolean };
     expect(info.has_withdraw_password).toBe(true);
     const next = 'Another#Pay2027';
-    ok(await set({ password: next, repassword: next, login_password: u.password }));
+    // Changing an existing one needs the current one too (the login password alone is not enough).
+    await expectRefused(s, 'required', (lang) => set({ password: next, repassword: next, login_password: u.password }, lang), { field: 'old_password' });
+    const wrong = await set({ password: next, repassword: next, login_password: u.password, old_password: 'Wrong#Pay2026' });
+    expect(wrong.code).toBe(ERRORS.trade_password_incorrect.code);
+    expect((await userRow(u.id)).trade_fails).toBe(1); // counted like any payment-password attempt
+    ok(await set({ password: next, repassword: next, login_password: u.password, old_password: WITHDRAW_PASSWORD }));
     row = await userRow(u.id);
     expect(await verifyPassword(next, row.withdraw_password_hash!)).toBe(true);
+    expect(row.trade_fails).toBe(0);
   });
 
   it('refuses to change it while the account is locked (account_locked)', async () => {

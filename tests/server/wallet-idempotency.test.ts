@@ -61,7 +61,9 @@ describe('one key, many sends', () => {
     await fund(s, u, 100_000);
     const results = await Promise.all(Array.from({ length: 20 }, () => write(s, PATHS.walletWithdraw, { amount: 5000, password: WITHDRAW_PASSWORD }, u)));
     expect(results.filter((r) => r.code === 0)).toHaveLength(1);
-    for (const r of results.filter((x) => x.code !== 0)) expect(r.code).toBe(ERRORS.withdraw_daily_limit.code);
+    // The rest: the daily limit, or (past HASH_JOBS_PER_CLIENT payment checks of one user at once) the
+    // hash lane's "too many requests".
+    for (const r of results.filter((x) => x.code !== 0)) expect([ERRORS.withdraw_daily_limit.code, ERRORS.too_many_requests.code]).toContain(r.code);
     expect(await balances(s, u)).toMatchObject({ available: 100_000 - 5225, frozen: 5225 });
   });
 });

@@ -473,7 +473,11 @@ describe('live notifications', () => {
     try {
       await ops(s, 'withdrawal:complete', [String(w.id)]); // through live_events, as from the CLI process
       const deadline = Date.now() + 3000;
-      while (!messages.some((m) => m.type === 'notification') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      // Wait for THIS notice (the top-up's own "credited" notice may arrive first) and its invalidation.
+      const arrived = () =>
+        messages.some((m) => m.type === 'notification' && m.title === 'Withdrawal completed') &&
+        messages.filter((m) => m.type === 'invalidate').length > 0;
+      while (!arrived() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
       expect(messages).toContainEqual(expect.objectContaining({ type: 'notification', title: 'Withdrawal completed', title_cn: '提现已完成' }));
       expect(messages).toContainEqual({ type: 'invalidate', tables: ['user', 'fundlogs'] });
     } finally {

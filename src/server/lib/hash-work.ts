@@ -6,7 +6,9 @@ import { throttled } from './http';
 // - "anon": login, register and reset (anyone on the internet can ask for these);
 // - "user": the payment and login-password checks of signed-in users.
 // Each lane runs at most its configured number of hashes at once and queues the rest; anonymous floods
-// fill only their own lane, so a buyer's payment check never waits behind them. A job that would not
+// fill only their own lane, so a buyer's payment check never waits behind them. Within a lane one client
+// (a signed-in user, or an address for anonymous work) has at most HASH_JOBS_PER_CLIENT jobs running or
+// queued, so one account or one address cannot starve the others. A job that would not
 // start within HASH_MAX_WAIT_MS is refused with the throttle message (HTTP 429, Retry-After) instead of
 // hanging; a queue far too long to drain in that time (from the lane's recent hash times) is refused at once.
 
@@ -23,13 +25,33 @@ class Lane {
   private active = 0;
   private readonly queue: Waiter[] = [];
   private avgMs = 50;
+  /** Jobs running or queued per owner (a user, or an address): one client cannot fill the lane. */
+  private readonly perOwner = new Map<string, number>();
 
   constructor(
     private readonly max: number,
     private readonly maxWaitMs: number,
+    private readonly maxPerOwner: number,
   ) {}
 
-  async run<T>(fn: () => Promise<T>, beforeStart?: () => Promise<void> | void): Promise<T> {
+  async run<T>(fn: () => Promise<T>, beforeStart?: () => Promise<void> | void, owner?: string): Promise<T> {
+    if (owner !== undefined) {
+      const mine = this.perOwner.get(owner) ?? 0;
+      if (mine >= this.maxPerOwner) throw throttled(this.avgMs * (mine + 1));
+      this.perOwner.set(owner, mine + 1);
+    }
+    try {
+      return await this.runQueued(fn, beforeStart);
+    } finally {
+      if (owner !== undefined) {
+        const left = (this.perOwner.get(owner) ?? 1) - 1;
+        if (left > 0) this.perOwner.set(owner, left);
+        else this.perOwner.delete(owner);
+      }
+    }
+  }
+
+  private async runQueued<T>(fn: () => Promise<T>, beforeStart?: () => Promise<void> | void): Promise<T> {
     if (this.active >= this.max) {
       // Only a queue that could not drain in time even if every job in it hashed is refused up front;
       // queued jobs often end in milliseconds (sold out meanwhile), so the timer below is the real bound.
@@ -78,8 +100,8 @@ function workFor(config: Config): Work {
   let work = byConfig.get(config);
   if (!work) {
     work = {
-      anon: new Lane(config.HASH_CONCURRENCY_ANON, config.HASH_MAX_WAIT_MS),
-      user: new Lane(config.HASH_CONCURRENCY_USER, config.HASH_MAX_WAIT_MS),
+      anon: new Lane(config.HASH_CONCURRENCY_ANON, config.HASH_MAX_WAIT_MS, config.HASH_JOBS_PER_CLIENT),
+      user: new Lane(config.HASH_CONCURRENCY_USER, config.HASH_MAX_WAIT_MS, config.HASH_JOBS_PER_CLIENT),
       params: { memoryKiB: config.ARGON2_MEMORY_KIB, timeCost: config.ARGON2_TIME_COST, parallelism: config.ARGON2_PARALLELISM },
     };
     byConfig.set(config, work);
@@ -91,10 +113,10 @@ export function argon2Params(config: Config): Argon2Params {
   return workFor(config).params;
 }
 
-/** A new argon2id hash of `password`, in `lane`. */
-export function hashIn(config: Config, lane: HashLane, password: string): Promise<string> {
+/** A new argon2id hash of `password`, in `lane`, counted for `owner` (user or address). */
+export function hashIn(config: Config, lane: HashLane, password: string, owner?: string): Promise<string> {
   const work = workFor(config);
-  return work[lane].run(() => hashPassword(password, work.params));
+  return work[lane].run(() => hashPassword(password, work.params), undefined, owner);
 }
 
 /** Checks `password` against `stored` (or what `stored()` gives once `beforeStart` has run) in `lane`;
@@ -106,6 +128,7 @@ export function checkIn(
   password: string,
   stored: string | (() => string),
   beforeStart?: () => Promise<void> | void,
+  owner?: string,
 ): Promise<{ ok: boolean; upgraded: string | null }> {
   const work = workFor(config);
   return work[lane].run(async () => {
@@ -113,5 +136,5 @@ export function checkIn(
     // An old-format hash is replaced in the same slot: the upgrade never queues (nor fails) on its own.
     const upgraded = result.ok && result.rehash ? await hashPassword(password, work.params) : null;
     return { ok: result.ok, upgraded };
-  }, beforeStart);
+  }, beforeStart, owner);
 }

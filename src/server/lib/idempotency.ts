@@ -34,6 +34,24 @@ export function canonical(value: unknown): string {
 /** Raised inside the effect transaction when the key is already taken: rolls the attempt back. */
 class KeyTaken extends Error {}
 
+/** Requests of this process per user and key, chained: a duplicate waits for the one before it to end,
+ *  then finds its stored answer (another instance's duplicates meet at the key's row instead). */
+const inflight = new Map<string, Promise<void>>();
+
+async function oneAtATime<T>(id: string, fn: () => Promise<T>): Promise<T> {
+  const before = inflight.get(id) ?? Promise.resolve();
+  let release!: () => void;
+  const mine = before.then(() => new Promise<void>((resolve) => (release = resolve)));
+  inflight.set(id, mine);
+  await before;
+  try {
+    return await fn();
+  } finally {
+    release();
+    if (inflight.get(id) === mine) inflight.delete(id);
+  }
+}
+
 export async function idempotent<T>(
   c: Context<AppEnv>,
   userId: number,
@@ -42,6 +60,10 @@ export async function idempotent<T>(
 ): Promise<Response> {
   const key = c.req.header('idempotency-key')?.trim() ?? '';
   if (!KEY_PATTERN.test(key)) throw new AppError('invalid_request', undefined, { field: 'Idempotency-Key' });
+  return oneAtATime(`${userId}\n${key}`, () => runOnce(c, userId, key, payload, run));
+}
+
+async function runOnce<T>(c: Context<AppEnv>, userId: number, key: string, payload: Record<string, unknown>, run: () => Promise<T>): Promise<Response> {
   const { db, clock, config } = c.get('deps');
   const endpoint = c.req.path;
   const hash = hmac(serverSecret(config), `${endpoint}\n${canonical(payload)}`);

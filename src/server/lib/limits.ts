@@ -4,7 +4,7 @@ import pg from 'pg';
 import { RateLimiterPostgres, RateLimiterRes, RateLimiterSQLite, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { Config } from '../config';
 import type { Logger } from './log';
-import { throttled } from './http';
+import { ipKey, throttled } from './http';
 import type { ErrorKey } from '../../shared/errors';
 
 // Throttles (rate-limiter-flexible), per address and per account, on the anonymous doors: login, register,
@@ -14,7 +14,7 @@ import type { ErrorKey } from '../../shared/errors';
 // rate_limits of the same database, through their own small pool, so limits hold across instances. A refusal is HTTP 429 with Retry-After
 // and the catalogue message; each one is logged as "throttled <limit> <key>" for the operator.
 
-export type LimitName = 'login_ip' | 'login_account' | 'code_ip' | 'code_account' | 'register_ip' | 'reset_ip' | 'reset_account';
+export type LimitName = 'login_ip' | 'login_account' | 'code_ip' | 'code_account' | 'register_ip' | 'reset_ip' | 'reset_account' | 'password_change_account';
 
 const HOUR_S = 3600;
 
@@ -28,6 +28,7 @@ export function limitTable(config: Config): Record<LimitName, { points: number; 
     register_ip: { points: config.REGISTRATIONS_PER_IP_PER_HOUR, configKey: 'REGISTRATIONS_PER_IP_PER_HOUR', message: 'bulk_registration' },
     reset_ip: { points: config.RESETS_PER_IP_PER_HOUR, configKey: 'RESETS_PER_IP_PER_HOUR', message: 'too_many_requests' },
     reset_account: { points: config.RESETS_PER_ACCOUNT_PER_HOUR, configKey: 'RESETS_PER_ACCOUNT_PER_HOUR', message: 'too_many_requests' },
+    password_change_account: { points: config.PASSWORD_CHANGES_PER_ACCOUNT_PER_HOUR, configKey: 'PASSWORD_CHANGES_PER_ACCOUNT_PER_HOUR', message: 'too_many_requests' },
   };
 }
 
@@ -73,27 +74,28 @@ export async function createLimits(config: Config, log: Logger): Promise<Limits>
     }
     close = async () => void sqlite.close();
   }
-  const norm = (key: string) => key.trim().toLowerCase().slice(0, 200); // the store's key column holds 255
+  // Accounts by their trimmed lower-case email; addresses by ipKey (an IPv6 /64 is one address).
+  const normalise = (name: LimitName, key: string) => (name.endsWith('_ip') ? ipKey(key) : key.trim().toLowerCase()).slice(0, 200); // the store's key column holds 255
 
   return {
     async consume(checks) {
       const taken: Array<[LimitName, string]> = [];
       for (const [name, key] of checks) {
         try {
-          await limiters.get(name)!.consume(norm(key), 1);
+          await limiters.get(name)!.consume(normalise(name, key), 1);
           taken.push([name, key]);
         } catch (err) {
           if (!(err instanceof RateLimiterRes)) throw err;
           // The refused point does not count, nor do the ones taken before it in this call.
-          await limiters.get(name)!.reward(norm(key), 1).catch(() => undefined);
-          for (const [n, k] of taken) await limiters.get(n)!.reward(norm(k), 1).catch(() => undefined);
-          log.info(`throttled ${name} ${JSON.stringify(norm(key))}: over ${table[name].points}/hour (${String(table[name].configKey)}), retry in ${Math.ceil(err.msBeforeNext / 1000)} s`);
+          await limiters.get(name)!.reward(normalise(name, key), 1).catch(() => undefined);
+          for (const [n, k] of taken) await limiters.get(n)!.reward(normalise(n, k), 1).catch(() => undefined);
+          log.info(`throttled ${name} ${JSON.stringify(normalise(name, key))}: over ${table[name].points}/hour (${String(table[name].configKey)}), retry in ${Math.ceil(err.msBeforeNext / 1000)} s`);
           throw throttled(err.msBeforeNext, table[name].message);
         }
       }
     },
     async reward(checks) {
-      for (const [name, key] of checks) await limiters.get(name)!.reward(norm(key), 1).catch(() => undefined);
+      for (const [name, key] of checks) await limiters.get(name)!.reward(normalise(name, key), 1).catch(() => undefined);
     },
     async close() {
       // The limiters' hourly clean-up timers (unref'd) must not run against a closed store.

@@ -20,12 +20,16 @@ import { findSession } from '../modules/session';
 // A frame above SOCKET_MAX_FRAME_BYTES closes the socket with 1009 (ws maxPayload).
 
 const POLL_MS = 150;
+/** How often open sockets' sessions are checked for expiry. */
+const SWEEP_MS = 30_000;
 const RETRY_AFTER_S = Math.ceil(SOCKET_RECONNECT_INTERVAL_MS / 1000);
 
 export interface Hub {
   attach(server: Server): void;
   /** Delivers queued events now (the poller does this on its own too). */
   flush(): Promise<void>;
+  /** Closes the sockets whose sessions expired or whose users were disabled (runs every SWEEP_MS too). */
+  sweep(): Promise<void>;
   connections(): number;
   close(): Promise<void>;
 }
@@ -35,6 +39,9 @@ interface Conn {
   userId: number;
   sessionId: number;
   address: string;
+  /** The session's end as last read; sliding expiry only moves it later, so before it the session has
+   *  not expired (revocation arrives as session_end). */
+  expiresAt: number;
 }
 
 function originOf(url: string | undefined): string | null {
@@ -121,6 +128,10 @@ export function createHub(deps: Deps): Hub {
         endSessions(targets, Array.isArray(message.sessions) ? message.sessions : undefined);
         continue;
       }
+      // A socket whose session may have expired since its last check gets nothing until it is checked.
+      const now = deps.clock.now();
+      const stale = targets.filter((c) => c.expiresAt <= now);
+      if (stale.length > 0) await recheck(stale);
       for (const { ws } of targets) if (ws.readyState === ws.OPEN) ws.send(row.payload);
     }
   }
@@ -143,6 +154,41 @@ export function createHub(deps: Deps): Hub {
     timer.unref();
   }
   schedule();
+
+  // Sessions also end by expiring (or by a disabled user): these sockets' sessions are read again; the
+  // live ones learn their new end, the others close as a session_end would close them.
+  async function recheck(conns: Conn[]) {
+    if (conns.length === 0) return;
+    const ids = [...new Set(conns.map((c) => c.sessionId))];
+    const now = deps.clock.now();
+    const live = new Map<number, number>();
+    for (let i = 0; i < ids.length; i += 500) {
+      const rows = await deps.db
+        .selectFrom('sessions')
+        .innerJoin('users', 'users.id', 'sessions.user_id')
+        .select(['sessions.id', 'sessions.expires_at'])
+        .where('sessions.id', 'in', ids.slice(i, i + 500))
+        .where('sessions.revoked_at', 'is', null)
+        .where('sessions.expires_at', '>', now)
+        .where('users.disabled', '=', 0)
+        .execute();
+      for (const r of rows) live.set(r.id, r.expires_at);
+    }
+    for (const c of conns) {
+      const end = live.get(c.sessionId);
+      if (end === undefined) endSessions([c], undefined);
+      else c.expiresAt = end;
+    }
+  }
+
+  /** Every open socket's session, read again (every SWEEP_MS). */
+  function sweep(): Promise<void> {
+    return recheck([...byUser.values()].flatMap((set) => [...set]));
+  }
+  const sweeper = setInterval(() => {
+    sweep().catch((err: unknown) => deps.log.error('live hub session sweep failed', err));
+  }, SWEEP_MS);
+  sweeper.unref();
 
   /** Still live? Checked once more after the socket is registered: a session that ended between the
    *  handshake's check and the registration published its session_end before this socket could get it. */
@@ -185,7 +231,7 @@ export function createHub(deps: Deps): Hub {
       const sessionId = session.id;
       wss.handleUpgrade(req, socket, head, (ws) => {
         registered = true;
-        const conn: Conn = { ws, userId, sessionId, address };
+        const conn: Conn = { ws, userId, sessionId, address, expiresAt: session.expires_at };
         let set = byUser.get(userId);
         if (!set) byUser.set(userId, (set = new Set()));
         set.add(conn);
@@ -233,7 +279,9 @@ export function createHub(deps: Deps): Hub {
     },
     flush,
     connections: () => [...byUser.values()].reduce((n, s) => n + s.size, 0),
+    sweep,
     async close() {
+      clearInterval(sweeper);
       if (timer) clearTimeout(timer);
       timer = null;
       for (const set of byUser.values()) for (const conn of set) conn.ws.terminate();

@@ -12,6 +12,8 @@ export type User = Selectable<UsersTable>;
 export interface Session {
   id: number;
   user: User | null; // null: visitor
+  /** When it ends unless used again (sliding). */
+  expires_at: number;
 }
 
 const DAY_MS = 86_400_000;
@@ -53,8 +55,9 @@ export async function findSession(deps: Deps, token: string): Promise<Session | 
   // Extend at most once a minute, so reads do not each write.
   if (now - row.last_seen_at > 60_000) {
     await deps.db.updateTable('sessions').set({ last_seen_at: now, expires_at: now + ttl }).where('id', '=', row.id).execute();
+    return { id: row.id, user, expires_at: now + ttl };
   }
-  return { id: row.id, user };
+  return { id: row.id, user, expires_at: row.expires_at };
 }
 
 /** Any session (visitor or user), else code -1 (the client signs out). */

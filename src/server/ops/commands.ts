@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import SQLite from 'better-sqlite3';
 import { LIMITS_TABLE, limitsFile, type LimitName } from '../lib/limits';
+import { ipKey } from '../lib/http';
 import * as v from 'valibot';
 import { dialectOf, type DB } from '../db/connection';
 import { sql } from 'kysely';
@@ -54,7 +55,7 @@ function email(text: string): string {
   return r.output;
 }
 
-const limitNames: Record<LimitName, true> = { login_ip: true, login_account: true, code_ip: true, code_account: true, register_ip: true, reset_ip: true, reset_account: true };
+const limitNames: Record<LimitName, true> = { login_ip: true, login_account: true, code_ip: true, code_account: true, register_ip: true, reset_ip: true, reset_account: true, password_change_account: true };
 
 type ThrottleRow = { limit: string; key: string; points: number; resets_at: number };
 
@@ -170,7 +171,7 @@ export const CORE_COMMANDS: Record<string, Command> = {
     summary: 'Forget the throttle counters of an address or account (every limit), e.g. a shared office address',
     async run({ db, dataDir }, args) {
       const key = arg(args, 0, 'KEY').trim().toLowerCase();
-      const keys = Object.keys(limitNames).map((n) => `${n}:${key}`);
+      const keys = Object.keys(limitNames).map((n) => `${n}:${n.endsWith('_ip') ? ipKey(key) : key}`);
       if (dialectOf(db) === 'postgres') {
         const res = await sql`delete from ${sql.table(LIMITS_TABLE)} where key in (${sql.join(keys)})`.execute(db);
         const cleared = Number(res.numAffectedRows ?? 0);
@@ -186,6 +187,19 @@ export const CORE_COMMANDS: Record<string, Command> = {
       } finally {
         sqlite.close();
       }
+    },
+  },
+  'user:withdpwd-reset': {
+    usage: 'user:withdpwd-reset EMAIL',
+    summary: 'Remove a forgotten withdrawal (payment) password after checking who asks; the user sets a new one with the login password',
+    async run({ db, clock }, args) {
+      const user = await userByEmail(db, arg(args, 0, 'EMAIL'));
+      const now = clock.now();
+      await writeTx(db, async (tx) => {
+        await tx.updateTable('users').set({ withdraw_password_hash: null, trade_fails: 0, updated_at: now }).where('id', '=', user.id).execute();
+        await publish(tx, { type: 'invalidate', tables: ['user'] }, user.id, now);
+      });
+      return { data: { id: user.id, email: user.email, withdraw_password: 'unset' }, text: `withdrawal password of ${user.email} removed; they set a new one in the app` };
     },
   },
   'user:risk': {

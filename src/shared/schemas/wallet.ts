@@ -19,6 +19,8 @@ export const withdrawPasswordSetSchema = v.pipe(
     password: withdrawalPasswordSchema,
     repassword: passwordInput,
     login_password: passwordInput,
+    // The current withdrawal password: required (by the server) to change one that exists.
+    old_password: v.optional(v.pipe(v.string('required'), v.maxLength(140, 'too_long')), ''),
   }, 'required'),
   v.forward(
     v.check((x) => x.password === x.repassword, 'password_mismatch'),

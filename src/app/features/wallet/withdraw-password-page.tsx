@@ -10,7 +10,8 @@ import { FreshAfterSuccess, PasswordChecklist, SubmitButton, WalletPage, useWrit
 
 // /pages/profile/withdpwd: set or change the withdrawal password (also the payment password of orders).
 // Rules (SPEC 5, DECISIONS "Accounts"): >= 10 characters with a digit, upper, lower and a special character;
-// not the login password; the login password proves it is the user.
+// not the login password; the login password proves it is the user, and changing one that exists needs
+// the current one too (docs/decisions/trust.md).
 
 const FORM = 'withdpwd';
 
@@ -27,7 +28,7 @@ function WithdrawPasswordForm({ onDone }: { onDone: () => void }) {
   const { t, i18n } = useLingui();
   const lang = localeToWire(i18n.locale as Locale);
   const { info } = useUserInfo();
-  const form = useSchemaForm(FORM, withdrawPasswordSetSchema, { password: '', repassword: '', login_password: '' }, lang);
+  const form = useSchemaForm(FORM, withdrawPasswordSetSchema, { password: '', repassword: '', login_password: '', old_password: '' }, lang);
   const write = useWrite(setWithdrawPassword);
   const { values, set, errors, a11y } = form;
   const rules = withdrawPasswordRules(values.password, values.login_password);
@@ -54,12 +55,29 @@ function WithdrawPasswordForm({ onDone }: { onDone: () => void }) {
       )}
       <p className="notice wallet-notice">
         {hasOne ? (
-          <Trans>You have a withdrawal password. Enter a new one to change it.</Trans>
+          <Trans>You have a withdrawal password. Enter it and a new one to change it.</Trans>
         ) : (
           <Trans>Set a withdrawal password. You will need it to withdraw and to pay for orders.</Trans>
         )}
       </p>
       <form className="card wallet-card" onSubmit={onSubmit} noValidate>
+        {hasOne && (
+          <Field
+            label={t`Current withdrawal password`}
+            name="old_password"
+            form={FORM}
+            errors={errors}
+            hint={t`Forgotten it? Contact the administrator to reset it.`}
+          >
+            <PasswordInput
+              {...a11y('old_password')}
+              testId="withdpwd-old-password"
+              autoComplete="current-password"
+              value={values.old_password}
+              onChange={(v) => set('old_password', v)}
+            />
+          </Field>
+        )}
         <Field label={hasOne ? t`New withdrawal password` : t`Withdrawal password`} name="password" form={FORM} errors={errors}>
           <PasswordInput
             {...a11y('password')}

@@ -1,7 +1,7 @@
 import type { Deps } from '../../app';
-import { AppError } from '../../lib/http';
-import { inviteCode, sha256, sixDigitCode } from '../../lib/crypto';
-import { checkIn, hashIn } from '../../lib/hash-work';
+import { AppError, ipKey } from '../../lib/http';
+import { hashPassword, inviteCode, sha256, sixDigitCode } from '../../lib/crypto';
+import { argon2Params, checkIn, hashIn } from '../../lib/hash-work';
 import type { LimitName } from '../../lib/limits';
 import { checkCounted } from '../user/attempts';
 import { writeTx } from '../../db/tx';
@@ -15,10 +15,16 @@ const RESEND_MS = 60_000;
 
 // A fixed argon2id hash of a password nobody has: an unknown email costs the same hash as a known one,
 // so the answer's timing does not reveal who has an account.
+// Made once, outside the lanes (a refusal by a busy lane must never be what is cached: unknown emails
+// would then answer differently from known ones).
 const dummyHashes = new WeakMap<object, Promise<string>>();
 function dummyHash(deps: Deps): Promise<string> {
   let h = dummyHashes.get(deps.config);
-  if (!h) dummyHashes.set(deps.config, (h = hashIn(deps.config, 'anon', 'not-a-real-password-0')));
+  if (!h) {
+    h = hashPassword('not-a-real-password-0', argon2Params(deps.config));
+    dummyHashes.set(deps.config, h);
+    h.catch(() => dummyHashes.delete(deps.config));
+  }
   return h;
 }
 
@@ -119,7 +125,7 @@ export async function register(deps: Deps, input: RegisterData, ip: string): Pro
     invitedBy = inviter.id;
   }
   await consumeCode(deps, input.email, 'register', input.code);
-  const passwordHash = await hashIn(deps.config, 'anon', input.password);
+  const passwordHash = await hashIn(deps.config, 'anon', input.password, `ip:${ipKey(ip)}`);
   const now = deps.clock.now();
   const user = await writeTx(deps.db, async (tx) => {
     if (await tx.selectFrom('users').select('id').where('email', '=', input.email).executeTakeFirst()) throw new AppError('email_exists');
@@ -171,28 +177,29 @@ export async function login(deps: Deps, input: { email: string; password: string
     ['login_account', input.email],
   ];
   await deps.limits.consume(checks);
+  // Only a password that was really evaluated and wrong keeps its point: a refusal that looked at no
+  // password (disabled, locked, or a busy hash lane) gives it back.
+  const refund = async (err: unknown): Promise<never> => {
+    await deps.limits.reward(checks);
+    throw err;
+  };
   const user = await deps.db.selectFrom('users').selectAll().where('email', '=', input.email).executeTakeFirst();
   if (!user) {
-    await checkIn(deps.config, 'anon', input.password, await dummyHash(deps));
+    await checkIn(deps.config, 'anon', input.password, await dummyHash(deps), undefined, `ip:${ipKey(ip)}`).catch(refund);
     throw new AppError('login_incorrect');
   }
-  // Only a password that was really evaluated and wrong keeps its point: a refusal that looked at no
-  // password (disabled, locked) gives it back.
-  const refuse = async (key: 'user_disabled' | 'login_locked'): Promise<never> => {
-    await deps.limits.reward(checks);
-    throw new AppError(key);
-  };
-  if (user.disabled) await refuse('user_disabled');
-  if (user.login_locked) await refuse('login_locked');
+  if (user.disabled) await refund(new AppError('user_disabled'));
+  if (user.login_locked) await refund(new AppError('login_locked'));
   const result = await checkCounted(deps, {
     userId: user.id,
     counter: 'login',
     password: input.password,
     lane: 'anon',
-  });
+    owner: `ip:${ipKey(ip)}`,
+  }).catch(refund);
   if (result.outcome === 'wrong') throw new AppError('login_incorrect');
   if (result.outcome === 'locked' && result.fresh) throw new AppError('login_locked');
-  if (result.outcome !== 'ok') await refuse('login_locked');
+  if (result.outcome !== 'ok') await refund(new AppError('login_locked'));
   await deps.limits.reward(checks);
   return loginInfo(user, await createSession(deps, user.id));
 }
@@ -211,7 +218,7 @@ export async function resetPassword(deps: Deps, input: { email: string; code: st
   if (!user) throw new AppError('email_not_in_use');
   if (user.disabled) throw new AppError('user_disabled');
   await consumeCode(deps, input.email, 'reset', input.code);
-  const hash = await hashIn(deps.config, 'anon', input.password);
+  const hash = await hashIn(deps.config, 'anon', input.password, `ip:${ipKey(ip)}`);
   // DECISIONS: a login lock holds until an operator unlocks it, so a reset does not clear it. Every old
   // session ends, with its sockets, in the same transaction as the new password.
   const now = deps.clock.now();

@@ -47,6 +47,8 @@ export async function checkCounted(
     lane: HashLane;
     onLock?: (tx: Tx, now: number) => Promise<void>;
     beforeStart?: () => Promise<void> | void;
+    /** Whose hash work this is (the lane caps jobs per owner): the user, or the address of a login. */
+    owner?: string;
   },
 ): Promise<CountedResult> {
   const { db, config, clock } = deps;
@@ -71,7 +73,7 @@ export async function checkCounted(
       }
       reserved = Number(row.fails);
       stored = row.hash ?? '';
-    });
+    }, opts.owner ?? `user:${opts.userId}`);
   } catch (err) {
     if (err instanceof Refused) return err.result;
     throw err;

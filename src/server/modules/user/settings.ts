@@ -7,6 +7,7 @@ import type { NotificationItem } from '../../../shared/schemas/wallet';
 import { AppError } from '../../lib/http';
 import { checkIn, hashIn } from '../../lib/hash-work';
 import { checkCounted } from './attempts';
+import { verifyTradePassword } from './trade-password';
 import { publish } from '../../live/events';
 import type { ErrorKey } from '../../../shared/errors';
 import { endUserSessions, type User } from '../session';
@@ -28,13 +29,18 @@ async function checkLoginPassword(deps: Deps, user: User, password: string, wron
   throw new AppError(result.outcome === 'wrong' ? wrongKey : 'login_locked');
 }
 
-/** Sets or changes the withdrawal (payment) password; the login password proves it is the user. */
-export async function setWithdrawPassword(deps: Deps, user: User, input: { password: string; login_password: string }): Promise<null> {
+/** Sets or changes the withdrawal (payment) password. The login password proves it is the user; changing
+ *  an existing one also needs the current one (counted like any payment-password attempt), so whoever
+ *  learns the login password alone cannot take over payouts. A forgotten one: `ops user:withdpwd-reset`. */
+export async function setWithdrawPassword(deps: Deps, user: User, input: { password: string; login_password: string; old_password?: string }): Promise<null> {
   if (user.trade_locked) throw new AppError('account_locked');
+  if (user.withdraw_password_hash && !input.old_password) throw new AppError('required', undefined, { field: 'old_password' });
+  await deps.limits.consume([['password_change_account', String(user.id)]]);
+  if (user.withdraw_password_hash) await verifyTradePassword(deps, user, input.old_password ?? '', 'trade_password_incorrect');
   await checkLoginPassword(deps, user, input.login_password, 'password_incorrect');
   // The login password was just verified, so comparing with what the user typed is comparing with it.
   if (input.password.normalize('NFKC') === input.login_password.normalize('NFKC')) throw new AppError('payment_password_same', undefined, { field: 'password' });
-  const hash = await hashIn(deps.config, 'user', input.password);
+  const hash = await hashIn(deps.config, 'user', input.password, `user:${user.id}`);
   const now = deps.clock.now();
   return writeTx(deps.db, async (tx) => {
     const updated = await tx
@@ -51,12 +57,16 @@ export async function setWithdrawPassword(deps: Deps, user: User, input: { passw
 
 /** Changes the login password; every other session of the user ends (this one stays signed in). */
 export async function changeLoginPassword(deps: Deps, user: User, sessionId: number, input: { old_password: string; password: string }): Promise<null> {
+  // Throttled per account: each change compares the new password with the payment password, which would
+  // otherwise be an uncounted way to test guesses of it (for whoever holds the session and the login
+  // password).
+  await deps.limits.consume([['password_change_account', String(user.id)]]);
   await checkLoginPassword(deps, user, input.old_password, 'old_password_incorrect');
   // The two passwords must differ both ways (DECISIONS "Accounts").
-  if (user.withdraw_password_hash && (await checkIn(deps.config, 'user', input.password, user.withdraw_password_hash)).ok) {
+  if (user.withdraw_password_hash && (await checkIn(deps.config, 'user', input.password, user.withdraw_password_hash, undefined, `user:${user.id}`)).ok) {
     throw new AppError('payment_password_same', undefined, { field: 'password' });
   }
-  const hash = await hashIn(deps.config, 'user', input.password);
+  const hash = await hashIn(deps.config, 'user', input.password, `user:${user.id}`);
   const now = deps.clock.now();
   // One transaction: a new password never lives beside the old sessions it must end (their sockets close).
   return writeTx(deps.db, async (tx) => {
