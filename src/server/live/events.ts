@@ -1,9 +1,23 @@
-import type { DB } from '../db/connection';
+import { EventEmitter } from 'node:events';
+import { sql } from 'kysely';
+import { dialectOf, type DB } from '../db/connection';
 import type { Tx } from '../db/tx';
 import type { ServerMessage } from '../../shared/socket-events';
 
-/** Queues a socket message. The server and the operator CLI both write here; the hub in the running
- *  server delivers new rows to the open sockets (to one user, or to everyone when userId is null). */
+/** PostgreSQL channel on which every commit that queued socket messages says so (any instance, the CLI). */
+export const LIVE_CHANNEL = 'canopy_live';
+
+/** In this process: "messages were queued" (SQLite; on PostgreSQL the NOTIFY reaches every instance). */
+export const liveBus = new EventEmitter();
+liveBus.setMaxListeners(0);
+
+/** Queues a socket message. The server and the operator CLI both write here; the hubs deliver new rows to
+ *  their open sockets (to one user, or to everyone when userId is null) as soon as they learn of them:
+ *  on PostgreSQL a NOTIFY sent in the same transaction (delivered when it commits, to every instance); on
+ *  SQLite an in-process signal (the hub's read waits behind the writing transaction on the one
+ *  connection, so it sees the row once committed) and, for the CLI's writes, the hub's slow poll. */
 export async function publish(db: DB | Tx, message: ServerMessage, userId: number | null, now: number): Promise<void> {
   await db.insertInto('live_events').values({ user_id: userId, payload: JSON.stringify(message), created_at: now }).execute();
+  if (dialectOf(db) === 'postgres') await sql`select pg_notify(${LIVE_CHANNEL}, '')`.execute(db);
+  else liveBus.emit('published');
 }

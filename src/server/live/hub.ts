@@ -5,7 +5,9 @@ import { PING, PONG, SOCKET_CLOSE_SESSION_ENDED, type ServerMessage } from '../.
 import { SOCKET_PATH, SOCKET_RECONNECT_INTERVAL_MS, SOCKET_VERSION } from '../../shared/constants';
 import type { Deps } from '../app';
 import type { Config } from '../config';
+import pg from 'pg';
 import { addressOf } from '../lib/http';
+import { LIVE_CHANNEL, liveBus } from './events';
 import { findSession } from '../modules/session';
 
 // The live socket (DECISIONS "Live socket"): opened with mem_id, token and v=4; answers "ping" with
@@ -19,7 +21,8 @@ import { findSession } from '../modules/session';
 //   401 for a missing, ended or mismatched session or a version other than 4.
 // A frame above SOCKET_MAX_FRAME_BYTES closes the socket with 1009 (ws maxPayload).
 
-const POLL_MS = 150;
+/** Fallback poll of live_events; new rows normally arrive by push (see below). */
+const POLL_MS = 500;
 /** How often open sockets' sessions are checked for expiry. */
 const SWEEP_MS = 30_000;
 const RETRY_AFTER_S = Math.ceil(SOCKET_RECONNECT_INTERVAL_MS / 1000);
@@ -112,11 +115,28 @@ export function createHub(deps: Deps): Hub {
     }
   }
 
+  // Ids skipped over while reading: on PostgreSQL a transaction can commit a lower id after a higher one
+  // was read (ids are taken at insert, rows appear at commit). They are looked for again for a while;
+  // ids of rolled-back rows never appear and are forgotten.
+  const gaps = new Map<number, number>(); // id -> first missed (ms)
+  const GAP_TTL_MS = 10_000;
+
   async function deliver() {
     await ready;
-    const rows = await deps.db.selectFrom('live_events').selectAll().where('id', '>', lastId).orderBy('id').limit(500).execute();
+    const gapIds = [...gaps.keys()];
+    const rows = await deps.db
+      .selectFrom('live_events')
+      .selectAll()
+      .where((eb) => (gapIds.length > 0 ? eb.or([eb('id', '>', lastId), eb('id', 'in', gapIds)]) : eb('id', '>', lastId)))
+      .orderBy('id')
+      .limit(500)
+      .execute();
+    const seenAt = Date.now();
+    for (const [id, at] of gaps) if (seenAt - at > GAP_TTL_MS) gaps.delete(id);
     for (const row of rows) {
-      lastId = row.id;
+      gaps.delete(row.id);
+      if (row.id > lastId + 1 && row.id - lastId <= 1000) for (let g = lastId + 1; g < row.id; g++) if (!gaps.has(g)) gaps.set(g, seenAt);
+      lastId = Math.max(lastId, row.id);
       const targets = row.user_id === null ? [...byUser.values()].flatMap((s) => [...s]) : [...(byUser.get(row.user_id) ?? [])];
       let message: ServerMessage | null = null;
       try {
@@ -136,12 +156,55 @@ export function createHub(deps: Deps): Hub {
     }
   }
 
+  // One delivery at a time; a signal that arrives meanwhile runs another round after it (its row may have
+  // committed after this round read).
+  let again = false;
   function flush(): Promise<void> {
-    flushing ??= deliver().finally(() => {
+    if (flushing) {
+      again = true;
+      return flushing;
+    }
+    flushing = (async () => {
+      do {
+        again = false;
+        await deliver();
+      } while (again);
+    })().finally(() => {
       flushing = null;
     });
     return flushing;
   }
+  const onSignal = () => {
+    flush().catch((err: unknown) => deps.log.error('live hub delivery failed', err));
+  };
+
+  // Push: this process's writes signal at once (liveBus); on PostgreSQL every instance's and the CLI's
+  // commits arrive by LISTEN. The poll only catches what no signal announced (the CLI on SQLite, a LISTEN
+  // connection being re-made).
+  liveBus.on('published', onSignal);
+  let listener: pg.Client | null = null;
+  let closing = false;
+  async function listen(attempt = 0): Promise<void> {
+    if (!config.DATABASE_URL || closing) return;
+    const client = new pg.Client({ connectionString: config.DATABASE_URL });
+    client.on('notification', onSignal);
+    client.on('error', () => {
+      if (listener === client) listener = null;
+      client.end().catch(() => undefined);
+      if (!closing) setTimeout(() => void listen(attempt + 1), Math.min(5000, 100 * 2 ** attempt)).unref();
+    });
+    try {
+      await client.connect();
+      await client.query(`listen ${LIVE_CHANNEL}`);
+      listener = client;
+      onSignal(); // whatever committed while nobody listened
+    } catch (err) {
+      deps.log.error('live hub LISTEN failed; retrying', err);
+      client.end().catch(() => undefined);
+      if (!closing) setTimeout(() => void listen(attempt + 1), Math.min(5000, 100 * 2 ** attempt)).unref();
+    }
+  }
+  const listening = listen();
 
   function schedule() {
     timer = setTimeout(() => {
@@ -281,6 +344,11 @@ export function createHub(deps: Deps): Hub {
     connections: () => [...byUser.values()].reduce((n, s) => n + s.size, 0),
     sweep,
     async close() {
+      closing = true;
+      liveBus.off('published', onSignal);
+      await listening;
+      await listener?.end().catch(() => undefined);
+      listener = null;
       clearInterval(sweeper);
       if (timer) clearTimeout(timer);
       timer = null;
