@@ -1,6 +1,6 @@
 import type { Config } from '../config';
 import { checkPassword, hashPassword, type Argon2Params } from './crypto';
-import { throttled } from './http';
+import { AppError, throttled } from './http';
 
 // Password hashing is the one expensive thing a request can ask for, so it runs in bounded lanes:
 // - "anon": login, register and reset (anyone on the internet can ask for these);
@@ -34,14 +34,16 @@ class Lane {
     private readonly maxPerOwner: number,
   ) {}
 
-  async run<T>(fn: () => Promise<T>, beforeStart?: () => Promise<void> | void, owner?: string): Promise<T> {
+  /** `precheck`: the request's cheap checks, free of side effects; run when the job gets its slot (and
+   *  when it runs out of time waiting). */
+  async run<T>(fn: () => Promise<T>, precheck?: () => Promise<void> | void, owner?: string): Promise<T> {
     if (owner !== undefined) {
       const mine = this.perOwner.get(owner) ?? 0;
       if (mine >= this.maxPerOwner) throw throttled(this.avgMs * (mine + 1));
       this.perOwner.set(owner, mine + 1);
     }
     try {
-      return await this.runQueued(fn, beforeStart);
+      return await this.runQueued(fn, precheck);
     } finally {
       if (owner !== undefined) {
         const left = (this.perOwner.get(owner) ?? 1) - 1;
@@ -51,7 +53,7 @@ class Lane {
     }
   }
 
-  private async runQueued<T>(fn: () => Promise<T>, beforeStart?: () => Promise<void> | void): Promise<T> {
+  private async runQueued<T>(fn: () => Promise<T>, precheck?: () => Promise<void> | void): Promise<T> {
     if (this.active >= this.max) {
       // Only a queue that could not drain in time even if every job in it hashed is refused up front;
       // queued jobs often end in milliseconds (sold out meanwhile), so the timer below is the real bound.
@@ -66,7 +68,15 @@ class Lane {
           timer: setTimeout(() => {
             const i = this.queue.indexOf(waiter);
             if (i >= 0) this.queue.splice(i, 1);
-            reject(throttled(this.avgMs * (this.queue.length + 1)));
+            const busy = throttled(this.avgMs * (this.queue.length + 1));
+            // Out of time: if the request's own cheap checks refuse it by now (sold out meanwhile), that
+            // is the better answer; otherwise "too many requests".
+            Promise.resolve()
+              .then(() => precheck?.())
+              .then(
+                () => reject(busy),
+                (err: unknown) => reject(err instanceof AppError ? err : busy),
+              );
           }, this.maxWaitMs),
         };
         this.queue.push(waiter);
@@ -77,7 +87,7 @@ class Lane {
     const t0 = performance.now();
     try {
       // What the caller checks once the slot is theirs (sold out meanwhile? locked meanwhile?).
-      await beforeStart?.();
+      await precheck?.();
       return await fn();
     } finally {
       this.avgMs = this.avgMs * 0.8 + (performance.now() - t0) * 0.2;
@@ -119,22 +129,28 @@ export function hashIn(config: Config, lane: HashLane, password: string, owner?:
   return work[lane].run(() => hashPassword(password, work.params), undefined, owner);
 }
 
-/** Checks `password` against `stored` (or what `stored()` gives once `beforeStart` has run) in `lane`;
- *  `beforeStart` runs once the lane has a slot for it (a refusal thrown there costs no hash). A right
- *  password whose hash is of an older kind comes back with its new hash (`upgraded`) to store. */
+/** Checks `password` against `stored` (or what `stored()` gives once `reserve` has run) in `lane`.
+ *  `precheck` (the request's cheap checks, no side effects) runs when the lane has a slot, and again if
+ *  the job runs out of time waiting (its refusal is then the answer); `reserve` runs in the slot right
+ *  before the hash (it may write: an attempt is taken there). A right password whose hash is of an older
+ *  kind comes back with its new hash (`upgraded`) to store. */
 export function checkIn(
   config: Config,
   lane: HashLane,
   password: string,
   stored: string | (() => string),
-  beforeStart?: () => Promise<void> | void,
-  owner?: string,
+  opts: { precheck?: () => Promise<void> | void; reserve?: () => Promise<void>; owner?: string } = {},
 ): Promise<{ ok: boolean; upgraded: string | null }> {
   const work = workFor(config);
-  return work[lane].run(async () => {
-    const result = await checkPassword(password, typeof stored === 'function' ? stored() : stored, work.params);
-    // An old-format hash is replaced in the same slot: the upgrade never queues (nor fails) on its own.
-    const upgraded = result.ok && result.rehash ? await hashPassword(password, work.params) : null;
-    return { ok: result.ok, upgraded };
-  }, beforeStart, owner);
+  return work[lane].run(
+    async () => {
+      await opts.reserve?.();
+      const result = await checkPassword(password, typeof stored === 'function' ? stored() : stored, work.params);
+      // An old-format hash is replaced in the same slot: the upgrade never queues (nor fails) on its own.
+      const upgraded = result.ok && result.rehash ? await hashPassword(password, work.params) : null;
+      return { ok: result.ok, upgraded };
+    },
+    opts.precheck,
+    opts.owner,
+  );
 }

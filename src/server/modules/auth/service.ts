@@ -185,7 +185,7 @@ export async function login(deps: Deps, input: { email: string; password: string
   };
   const user = await deps.db.selectFrom('users').selectAll().where('email', '=', input.email).executeTakeFirst();
   if (!user) {
-    await checkIn(deps.config, 'anon', input.password, await dummyHash(deps), undefined, `ip:${ipKey(ip)}`).catch(refund);
+    await checkIn(deps.config, 'anon', input.password, await dummyHash(deps), { owner: `ip:${ipKey(ip)}` }).catch(refund);
     throw new AppError('login_incorrect');
   }
   if (user.disabled) await refund(new AppError('user_disabled'));

@@ -57,8 +57,7 @@ export async function checkCounted(
   let reserved = 0;
   let result: { ok: boolean; upgraded: string | null };
   try {
-    result = await checkIn(config, opts.lane, opts.password, () => stored, async () => {
-      await opts.beforeStart?.();
+    const reserve = async () => {
       const row = (
         await sql<{ fails: number; hash: string | null }>`
           update users set ${sql.ref(col.fails)} = ${sql.ref(col.fails)} + 1
@@ -73,7 +72,8 @@ export async function checkCounted(
       }
       reserved = Number(row.fails);
       stored = row.hash ?? '';
-    }, opts.owner ?? `user:${opts.userId}`);
+    };
+    result = await checkIn(config, opts.lane, opts.password, () => stored, { precheck: opts.beforeStart, reserve, owner: opts.owner ?? `user:${opts.userId}` });
   } catch (err) {
     if (err instanceof Refused) return err.result;
     throw err;

@@ -63,7 +63,7 @@ export async function changeLoginPassword(deps: Deps, user: User, sessionId: num
   await deps.limits.consume([['password_change_account', String(user.id)]]);
   await checkLoginPassword(deps, user, input.old_password, 'old_password_incorrect');
   // The two passwords must differ both ways (DECISIONS "Accounts").
-  if (user.withdraw_password_hash && (await checkIn(deps.config, 'user', input.password, user.withdraw_password_hash, undefined, `user:${user.id}`)).ok) {
+  if (user.withdraw_password_hash && (await checkIn(deps.config, 'user', input.password, user.withdraw_password_hash, { owner: `user:${user.id}` })).ok) {
     throw new AppError('payment_password_same', undefined, { field: 'password' });
   }
   const hash = await hashIn(deps.config, 'user', input.password, `user:${user.id}`);
