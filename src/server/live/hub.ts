@@ -6,7 +6,7 @@ import { SOCKET_PATH, SOCKET_RECONNECT_INTERVAL_MS, SOCKET_VERSION } from '../..
 import type { Deps } from '../app';
 import type { Config } from '../config';
 import pg from 'pg';
-import { addressOf } from '../lib/http';
+import { addressOf, ipKey } from '../lib/http';
 import { LIVE_CHANNEL, liveBus } from './events';
 import { findSession } from '../modules/session';
 
@@ -266,7 +266,8 @@ export function createHub(deps: Deps): Hub {
       return;
     }
     const xff = req.headers['x-forwarded-for'];
-    const address = addressOf(req.socket.remoteAddress ?? 'unknown', Array.isArray(xff) ? xff.join(',') : xff, config.TRUST_PROXY);
+    // Counted like the throttles count addresses: an IPv6 /64 is one address.
+    const address = ipKey(addressOf(req.socket.remoteAddress ?? 'unknown', Array.isArray(xff) ? xff.join(',') : xff, config.TRUST_PROXY));
     if ((perAddress.get(address) ?? 0) >= config.SOCKETS_PER_IP) {
       refuse(socket, '429 Too Many Requests', `Retry-After: ${RETRY_AFTER_S}\r\n`);
       return;

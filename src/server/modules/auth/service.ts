@@ -91,10 +91,17 @@ async function consumeCode(deps: Deps, email: string, scene: 'register' | 'reset
     .orderBy('id', 'desc')
     .executeTakeFirst();
   if (!row || row.expires_at <= now || row.tries >= VERIFICATION_CODE_TRIES) throw new AppError('code_incorrect');
-  if (row.code_hash !== codeHash(email, scene, code)) {
-    await deps.db.updateTable('verification_codes').set({ tries: row.tries + 1 }).where('id', '=', row.id).execute();
-    throw new AppError('code_incorrect');
-  }
+  // The try is taken in the statement that reads the count (as for passwords): parallel guesses get at
+  // most the tries left.
+  const took = await deps.db
+    .updateTable('verification_codes')
+    .set((eb) => ({ tries: eb('tries', '+', 1) }))
+    .where('id', '=', row.id)
+    .where('tries', '<', VERIFICATION_CODE_TRIES)
+    .where('used_at', 'is', null)
+    .returning('tries')
+    .executeTakeFirst();
+  if (!took || row.code_hash !== codeHash(email, scene, code)) throw new AppError('code_incorrect');
   const used = await deps.db
     .updateTable('verification_codes')
     .set({ used_at: now })

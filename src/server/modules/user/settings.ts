@@ -5,7 +5,7 @@ import type { NotificationsTable } from '../../db/schema';
 import { isoSgt } from '../../lib/clock';
 import type { NotificationItem } from '../../../shared/schemas/wallet';
 import { AppError } from '../../lib/http';
-import { checkIn, hashIn } from '../../lib/hash-work';
+import { hashIn } from '../../lib/hash-work';
 import { checkCounted } from './attempts';
 import { verifyTradePassword } from './trade-password';
 import { publish } from '../../live/events';
@@ -57,15 +57,12 @@ export async function setWithdrawPassword(deps: Deps, user: User, input: { passw
 
 /** Changes the login password; every other session of the user ends (this one stays signed in). */
 export async function changeLoginPassword(deps: Deps, user: User, sessionId: number, input: { old_password: string; password: string }): Promise<null> {
-  // Throttled per account: each change compares the new password with the payment password, which would
-  // otherwise be an uncounted way to test guesses of it (for whoever holds the session and the login
-  // password).
   await deps.limits.consume([['password_change_account', String(user.id)]]);
   await checkLoginPassword(deps, user, input.old_password, 'old_password_incorrect');
-  // The two passwords must differ both ways (DECISIONS "Accounts").
-  if (user.withdraw_password_hash && (await checkIn(deps.config, 'user', input.password, user.withdraw_password_hash, { owner: `user:${user.id}` })).ok) {
-    throw new AppError('payment_password_same', undefined, { field: 'password' });
-  }
+  // The new login password is NOT compared with the payment password: "they differ" is enforced where
+  // the payment password is set (both known in clear there). Comparing here would answer, for each new
+  // login password, whether it is the payment password: an uncounted oracle for whoever holds a session
+  // and the login password (docs/decisions/trust.md).
   const hash = await hashIn(deps.config, 'user', input.password, `user:${user.id}`);
   const now = deps.clock.now();
   // One transaction: a new password never lives beside the old sessions it must end (their sockets close).
