@@ -53,6 +53,8 @@ function setApiHeaders(c: Context) {
   c.header('X-Content-Type-Options', 'nosniff');
 }
 
+const TARPIT_MAX = 512;
+
 /** The whole HTTP app: API under /h5/api, the built PWA with history-mode fallback. No listening here. */
 export function createApp(deps: Deps, opts: { staticDir?: string } = {}) {
   const app = new Hono<AppEnv>();
@@ -92,11 +94,22 @@ export function createApp(deps: Deps, opts: { staticDir?: string } = {}) {
   api.all('*', (c) => c.json(errorBody('not_found', c.get('lang'), deps.clock.now()), 404));
 
   app.route(API_BASE, api);
-  app.onError((err, c) => {
+  // A throttle's answer is held back a moment (up to THROTTLE_DELAY_MS, for at most TARPIT_MAX answers
+  // at once): a client looping on refusals then costs a few requests a second, not hundreds.
+  let held = 0;
+  app.onError(async (err, c) => {
     const lang = c.get('lang') ?? 'en';
     if (c.req.path === API_BASE || c.req.path.startsWith(API_BASE + '/')) setApiHeaders(c);
     if (err instanceof AppError) {
       if (err.retryAfterSec !== undefined) {
+        if (deps.config.THROTTLE_DELAY_MS > 0 && held < TARPIT_MAX) {
+          held++;
+          try {
+            await new Promise((resolve) => setTimeout(resolve, deps.config.THROTTLE_DELAY_MS));
+          } finally {
+            held--;
+          }
+        }
         c.header('Retry-After', String(err.retryAfterSec));
         return c.json(errorBody(err.key, lang, deps.clock.now(), err.params, err.data), 429);
       }

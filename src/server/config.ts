@@ -84,6 +84,8 @@ const envSchema = v.object({
   HASH_CONCURRENCY_USER: int(2, 1, 64),
   HASH_MAX_WAIT_MS: int(3000, 10, 60_000),
   HASH_JOBS_PER_CLIENT: int(4, 1, 1000),
+  // A throttle's 429 is answered after this delay (0: at once), so refused clients cannot loop fast.
+  THROTTLE_DELAY_MS: int(500, 0, 10_000),
   // Keys the fingerprints of idempotent requests (secrets in them are never stored in clear). Unset: a
   // random key kept in DATA_DIR/secret.key. Several instances must share one.
   SECRET_KEY: v.optional(v.pipe(v.string(), v.minLength(32, 'must be at least 32 characters'))),

@@ -67,6 +67,7 @@ export async function startTestServer(overrides: Record<string, string> = {}, op
     // OWASP's argon2id is m=19 MiB, t=2 (the production default); 1 MiB, t=1 here only so tests run fast.
     ARGON2_MEMORY_KIB: '1024',
     ARGON2_TIME_COST: '1',
+    THROTTLE_DELAY_MS: '0', // refusals at once in tests (the delay is for live clients looping on them)
     ...overrides,
   });
   const clock = new ManualClock(opts.now ?? T0);

@@ -10,7 +10,8 @@ import { AppError, throttled } from './http';
 // (a signed-in user, or an address for anonymous work) has at most HASH_JOBS_PER_CLIENT jobs running or
 // queued, so one account or one address cannot starve the others. A job that would not
 // start within HASH_MAX_WAIT_MS is refused with the throttle message (HTTP 429, Retry-After) instead of
-// hanging; a queue far too long to drain in that time (from the lane's recent hash times) is refused at once.
+// hanging: at once when the queue ahead (from the lane's recent hash times) is longer than that, and by a
+// timer at three times that as a safety net.
 
 export type HashLane = 'anon' | 'user';
 
@@ -24,7 +25,8 @@ const QUEUE_CAP = 10_000;
 class Lane {
   private active = 0;
   private readonly queue: Waiter[] = [];
-  private avgMs = 50;
+  /** Recent time of one hash (the work itself, not the wait for a slot or the checks around it). */
+  private avgMs = 25;
   /** Jobs running or queued per owner (a user, or an address): one client cannot fill the lane. */
   private readonly perOwner = new Map<string, number>();
 
@@ -53,12 +55,22 @@ class Lane {
     }
   }
 
+  /** The duration of one hash, for the wait estimate. */
+  note(ms: number): void {
+    this.avgMs = this.avgMs * 0.8 + ms * 0.2;
+  }
+
   private async runQueued<T>(fn: () => Promise<T>, precheck?: () => Promise<void> | void): Promise<T> {
     if (this.active >= this.max) {
-      // Only a queue that could not drain in time even if every job in it hashed is refused up front;
-      // queued jobs often end in milliseconds (sold out meanwhile), so the timer below is the real bound.
+      // A job that would wait longer than HASH_MAX_WAIT_MS (queue ahead x recent hash time) is refused at
+      // once: with its own cheap refusal if it has one by now (sold out), else "too many requests". The
+      // estimate uses hash times only, so a busy event loop does not inflate it; the timer below is a
+      // safety net at three times the bound.
       const expectedWait = ((this.queue.length + 1) / this.max) * this.avgMs;
-      if (expectedWait > 4 * this.maxWaitMs || this.queue.length >= QUEUE_CAP) throw throttled(expectedWait);
+      if (expectedWait > this.maxWaitMs || this.queue.length >= QUEUE_CAP) {
+        await precheck?.();
+        throw throttled(expectedWait);
+      }
       await new Promise<void>((resolve, reject) => {
         const waiter: Waiter = {
           start: () => {
@@ -77,20 +89,18 @@ class Lane {
                 () => reject(busy),
                 (err: unknown) => reject(err instanceof AppError ? err : busy),
               );
-          }, this.maxWaitMs),
+          }, 3 * this.maxWaitMs),
         };
         this.queue.push(waiter);
       });
     } else {
       this.active++;
     }
-    const t0 = performance.now();
     try {
       // What the caller checks once the slot is theirs (sold out meanwhile? locked meanwhile?).
       await precheck?.();
       return await fn();
     } finally {
-      this.avgMs = this.avgMs * 0.8 + (performance.now() - t0) * 0.2;
       const next = this.queue.shift();
       if (next) next.start();
       else this.active--;
@@ -123,10 +133,19 @@ export function argon2Params(config: Config): Argon2Params {
   return workFor(config).params;
 }
 
+async function timed<T>(lane: Lane, work: () => Promise<T>): Promise<T> {
+  const t0 = performance.now();
+  try {
+    return await work();
+  } finally {
+    lane.note(performance.now() - t0);
+  }
+}
+
 /** A new argon2id hash of `password`, in `lane`, counted for `owner` (user or address). */
 export function hashIn(config: Config, lane: HashLane, password: string, owner?: string): Promise<string> {
   const work = workFor(config);
-  return work[lane].run(() => hashPassword(password, work.params), undefined, owner);
+  return work[lane].run(() => timed(work[lane], () => hashPassword(password, work.params)), undefined, owner);
 }
 
 /** Checks `password` against `stored` (or what `stored()` gives once `reserve` has run) in `lane`.
@@ -145,7 +164,7 @@ export function checkIn(
   return work[lane].run(
     async () => {
       await opts.reserve?.();
-      const result = await checkPassword(password, typeof stored === 'function' ? stored() : stored, work.params);
+      const result = await timed(work[lane], () => checkPassword(password, typeof stored === 'function' ? stored() : stored, work.params));
       // An old-format hash is replaced in the same slot: the upgrade never queues (nor fails) on its own.
       const upgraded = result.ok && result.rehash ? await hashPassword(password, work.params) : null;
       return { ok: result.ok, upgraded };

@@ -65,6 +65,8 @@ export async function createLimits(config: Config, log: Logger): Promise<Limits>
   } else {
     const sqlite = new SQLite(limitsFile(config));
     sqlite.pragma('journal_mode = WAL');
+    // Counters, not money: a crash may lose the last moments of them, never corrupt them (WAL).
+    sqlite.pragma('synchronous = NORMAL');
     sqlite.pragma('busy_timeout = 2000');
     for (const [name, spec] of Object.entries(table) as Array<[LimitName, (typeof table)[LimitName]]>) {
       limiters.set(
