@@ -106,17 +106,6 @@ export default defineConfig({
               cacheName: 'canopy-content-api',
               expiration: { maxEntries: 200, maxAgeSeconds: 7 * 24 * 3600 },
               cacheableResponse: { statuses: [200] },
-              // The request layer adds t=<now> to every request (SPEC section 7); the cache keys leave it
-              // out, so a read on a flaky network is answered from the cache (issue 10).
-              plugins: [
-                {
-                  cacheKeyWillBeUsed: async ({ request }: { request: Request }) => {
-                    const url = new URL(request.url);
-                    url.searchParams.delete('t');
-                    return url.href;
-                  },
-                },
-              ],
             },
           },
           {
