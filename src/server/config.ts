@@ -106,6 +106,10 @@ const envSchema = v.object({
     v.check((xs) => xs.length === 5 && xs.every((n, i) => Number.isSafeInteger(n) && n > 0 && (i === 0 || n > xs[i - 1]!)), 'must be 5 increasing whole numbers (cents)'),
   ),
   PUBLIC_HOLIDAYS: v.optional(dateList, DEFAULT_PUBLIC_HOLIDAYS),
+  // Retention of short-lived rows (scheduler/retention.ts); money tables are never pruned.
+  RETENTION_EVENTS_HOURS: int(24, 1, 24 * 365),
+  RETENTION_IDEMPOTENCY_HOURS: int(24, 1, 24 * 365),
+  RETENTION_OUTBOX_DAYS: int(30, 1, 3650),
   LOG_LEVEL: v.optional(v.picklist(['silent', 'error', 'info', 'debug'], 'must be silent, error, info or debug'), 'info'),
 });
 

@@ -4,6 +4,7 @@ import * as m001 from './migrations/001-foundation';
 import * as m002 from './migrations/002-idempotency';
 import * as m003 from './migrations/003-wallet';
 import * as m004 from './migrations/004-orders';
+import * as m005 from './migrations/005-retention';
 
 // Migrations are listed here in order (no directory scanning, so the bundle and tsx agree).
 const migrations: Record<string, Migration> = {
@@ -11,6 +12,7 @@ const migrations: Record<string, Migration> = {
   '002-idempotency': m002,
   '003-wallet': m003,
   '004-orders': m004,
+  '005-retention': m005,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

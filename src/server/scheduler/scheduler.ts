@@ -1,5 +1,6 @@
 import type { Deps } from '../app';
 import { completeCycle, expireFinalPayment, moveProjectByTime, settleSale } from '../modules/order/transitions';
+import { pruneOldRows, RETENTION_EVERY_MS } from './retention';
 
 // Time-driven work (issue 4): project status by time, cycle completions, pre-sale deadline expiries and
 // sale settlements. Due work is always found FROM THE DATABASE (never from in-memory timers), so after a
@@ -78,11 +79,16 @@ export function createScheduler(deps: Deps, intervalMs = SCHEDULER_INTERVAL_MS):
   let running: Promise<void> | null = null;
   let stopped = false;
 
+  let prunedAt = -Infinity;
   function tick(): Promise<void> {
     running ??= runDueWork(deps)
-      .then((r) => {
+      .then(async (r) => {
         const moved = r.projects + r.completed + r.expired + r.settled;
         if (moved > 0 || r.failed > 0) deps.log.info(`scheduler: ${JSON.stringify(r)}`);
+        if (Date.now() - prunedAt >= RETENTION_EVERY_MS) {
+          prunedAt = Date.now();
+          await pruneOldRows(deps);
+        }
       })
       .catch((err: unknown) => deps.log.error('scheduler run failed', err))
       .finally(() => {

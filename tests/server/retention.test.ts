@@ -1,0 +1,47 @@
+// Retention (issue 9): short-lived rows are pruned by age; money tables never are. On SQLite and PostgreSQL.
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { pruneOldRows } from '../../src/server/scheduler/retention';
+import { DAY, HOUR, startTestServer, type TestServer } from '../helpers/server';
+import { makeProject, makeUser, orderApi } from './market-helpers';
+
+let s: TestServer;
+beforeAll(async () => {
+  s = await startTestServer({ SEED_DEMO: 'false' });
+});
+afterAll(async () => {
+  await s.close();
+});
+
+it('prunes old events, keys, sessions, codes and sent mail; keeps recent ones and every money row', async () => {
+  const u = await makeUser(s, { cents: 100_000 });
+  const pid = await makeProject(s);
+  expect((await orderApi(s).buy(u, pid, 1)).code).toBe(0); // money rows, an idempotency key, live events
+  const now = s.clock.now();
+  const old = now - 2 * DAY;
+  await s.db.insertInto('live_events').values({ user_id: u.id, payload: '{}', created_at: old }).execute();
+  await s.db.insertInto('idempotency_keys').values({ user_id: u.id, key: 'old-key-123', endpoint: '/x', request_hash: 'h', state: 'done', response: 'null', created_at: old }).execute();
+  await s.db.insertInto('sessions').values({ token_hash: 'expired-1', user_id: u.id, created_at: old, expires_at: old, last_seen_at: old, revoked_at: null }).execute();
+  await s.db.insertInto('sessions').values({ token_hash: 'revoked-1', user_id: u.id, created_at: old, expires_at: now + DAY, last_seen_at: old, revoked_at: old }).execute();
+  await s.db.insertInto('verification_codes').values({ email: 'x@example.sg', scene: 'register', code_hash: 'h', tries: 0, ip: '1', created_at: old, expires_at: old, used_at: null }).execute();
+  await s.db.insertInto('outbox').values({ to_email: 'x@example.sg', subject: 's', body: 'b', created_at: now - 40 * DAY, sent_at: now - 40 * DAY, error: null }).execute();
+  await s.db.insertInto('outbox').values({ to_email: 'y@example.sg', subject: 's', body: 'b', created_at: now - 40 * DAY, sent_at: null, error: 'smtp down' }).execute();
+
+  const count = async (t: 'live_events' | 'idempotency_keys' | 'sessions' | 'verification_codes' | 'outbox' | 'fund_logs' | 'ledger_entries' | 'orders') =>
+    Number((await s.db.selectFrom(t).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+  const money = { fund_logs: await count('fund_logs'), ledger_entries: await count('ledger_entries'), orders: await count('orders') };
+  const before = { live: await count('live_events'), keys: await count('idempotency_keys'), sessions: await count('sessions') };
+
+  const report = await pruneOldRows(s.running.deps);
+  expect(report).toMatchObject({ live_events: 1, idempotency_keys: 1, sessions: 2, verification_codes: 1, outbox: 1 });
+  expect(await count('live_events')).toBe(before.live - 1);
+  expect(await count('idempotency_keys')).toBe(before.keys - 1);
+  expect(await count('sessions')).toBe(before.sessions - 2);
+  expect((await s.db.selectFrom('outbox').select('to_email').execute()).map((r) => r.to_email)).toContain('y@example.sg'); // unsent mail stays
+  expect({ fund_logs: await count('fund_logs'), ledger_entries: await count('ledger_entries'), orders: await count('orders') }).toEqual(money);
+  // The buyer's live session and today's key survive; a day later the key goes too, the order stays.
+  expect((await s.api('GET', '/api/user/info', {}, { token: u.token })).code).toBe(0);
+  s.clock.advance(25 * HOUR);
+  const later = await pruneOldRows(s.running.deps);
+  expect(later.idempotency_keys).toBeGreaterThan(0);
+  expect(await count('orders')).toBe(money.orders);
+});
