@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import path from 'node:path';
+import { SOCKET_PATH } from '../shared/constants';
 
 // Configuration comes from environment variables only, validated at start-up: a bad value stops the
 // server (and the operator CLI) with the key named. Names are contracts (DECISIONS, README table).
@@ -118,6 +119,13 @@ export type Config = v.InferOutput<typeof envSchema> & {
   /** What openDatabase opens: DATABASE_URL, or the SQLite file. */
   DB_TARGET: string;
 };
+
+/** The live socket's URL the app is told to open (baseconfig's socket_host): SOCKET_HOST, else PUBLIC_URL
+ *  as ws(s) + /h5/ws. From the configuration only, never from a request (server.ts fills PUBLIC_URL in at
+ *  start when unset, so call it per answer). */
+export function socketUrl(config: Pick<Config, 'SOCKET_HOST' | 'PUBLIC_URL' | 'PORT'>): string {
+  return config.SOCKET_HOST ?? `${(config.PUBLIC_URL ?? `http://localhost:${config.PORT}`).replace(/^http/, 'ws')}${SOCKET_PATH}`;
+}
 
 export class ConfigError extends Error {
   constructor(public readonly problems: string[]) {

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Hono } from 'hono';
 import type { AppEnv } from './app';
-import type { Config } from './config';
+import { socketUrl, type Config } from './config';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -22,9 +22,8 @@ const TYPES: Record<string, string> = {
  *  SOCKET_HOST or else PUBLIC_URL (server.ts fills PUBLIC_URL in at start, after this app is made, so read
  *  it per answer). Null when there is none a CSP source can name (an IPv6 literal: 'self' covers it). */
 export function socketOrigin(config: Pick<Config, 'SOCKET_HOST' | 'PUBLIC_URL' | 'PORT'>): string | null {
-  const url = config.SOCKET_HOST ?? (config.PUBLIC_URL ?? `http://localhost:${config.PORT}`).replace(/^http/, 'ws');
   try {
-    const origin = new URL(url).origin;
+    const origin = new URL(socketUrl(config)).origin;
     return /^wss?:\/\/[a-z0-9.-]+(:\d+)?$/i.test(origin) ? origin : null;
   } catch {
     return null;

@@ -1,6 +1,6 @@
 import type { Config } from '../config';
 import { checkPassword, hashPassword, type Argon2Params } from './crypto';
-import { AppError, throttled } from './http';
+import { AppError, throttled } from './app-error';
 
 // Password hashing is the one expensive thing a request can ask for, so it runs in bounded lanes:
 // - "anon": login, register and reset (anyone on the internet can ask for these);

@@ -4,26 +4,13 @@ import { ENVELOPE_DEFAULT_WAIT } from '../../shared/constants';
 import { ERRORS, errorMessage, isErrorKey, type ErrorKey, type Lang, type MessageParams } from '../../shared/errors';
 import { firstIssue } from '../../shared/schemas/common';
 import type { AppEnv } from '../app';
+import { AppError } from './app-error';
+import { addressOf } from './address';
 
-/** A business refusal: answered as HTTP 200 with code > 0 (or < 0 for session) from the catalogue. */
-export class AppError extends Error {
-  constructor(
-    public readonly key: ErrorKey,
-    public readonly params?: MessageParams,
-    public readonly data: unknown = null,
-    /** A throttle answers HTTP 429 with Retry-After (seconds); every other refusal is HTTP 200. */
-    public readonly retryAfterSec?: number,
-  ) {
-    super(key);
-    this.name = 'AppError';
-  }
-}
-
-/** A throttle's refusal: HTTP 429, Retry-After, and the catalogue message in the user's language. */
-export function throttled(retryAfterMs: number, key: ErrorKey = 'too_many_requests'): AppError {
-  const sec = Math.max(1, Math.ceil(retryAfterMs / 1000));
-  return new AppError(key, undefined, { retry_after: sec }, sec);
-}
+// AppError/throttled and the address helpers live in modules of their own, free of the app's types, so
+// the hash lanes and throttles use them without importing the HTTP layer (and the app) back.
+export { AppError, throttled } from './app-error';
+export { addressOf, ipKey } from './address';
 
 export function langOf(c: Context<AppEnv>): Lang {
   return c.get('lang');
@@ -127,24 +114,3 @@ export function clientIp(c: Context<AppEnv>): string {
   return addressOf(env?.incoming?.socket?.remoteAddress ?? 'unknown', c.req.header('x-forwarded-for'), c.get('deps').config.TRUST_PROXY);
 }
 
-/** The key an address is throttled by: an IPv4 address as it is (IPv4-mapped IPv6 too), an IPv6 address by
- *  its /64 prefix: one customer line gets a whole /64 and could otherwise take a fresh address per guess. */
-export function ipKey(address: string): string {
-  const a = address.trim().toLowerCase().replace(/^\[|\]$/g, '').split('%')[0]!;
-  const mapped = /^(?:0{0,4}:){0,5}:?ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(a);
-  if (mapped) return mapped[1]!;
-  if (!a.includes(':')) return a;
-  const [head = '', tail] = a.split('::');
-  const h = head ? head.split(':') : [];
-  const t = tail ? tail.split(':') : [];
-  const groups = a.includes('::') ? [...h, ...Array<string>(Math.max(0, 8 - h.length - t.length)).fill('0'), ...t] : h;
-  if (groups.length < 4 || groups.slice(0, 4).some((g) => !/^[0-9a-f]{1,4}$/.test(g))) return a;
-  return `${groups.slice(0, 4).map((g) => parseInt(g, 16).toString(16)).join(':')}::/64`;
-}
-
-export function addressOf(peer: string, forwardedFor: string | undefined, trustedHops: number): string {
-  if (trustedHops <= 0 || !forwardedFor) return peer;
-  const hops = forwardedFor.split(',').map((x) => x.trim()).filter(Boolean);
-  if (hops.length === 0) return peer;
-  return hops[Math.max(0, hops.length - trustedHops)]!;
-}

@@ -68,9 +68,10 @@ async function runOnce<T>(c: Context<AppEnv>, userId: number, key: string, paylo
   const endpoint = c.req.path;
   const hash = hmac(serverSecret(config), `${endpoint}\n${canonical(payload)}`);
 
-  const replay = async (): Promise<Response> => {
+  /** The stored answer of this key, or null when the key has none yet. */
+  const replay = async (): Promise<Response | null> => {
     const row = await db.selectFrom('idempotency_keys').selectAll().where('user_id', '=', userId).where('key', '=', key).executeTakeFirst();
-    if (!row) return undefined as never;
+    if (!row) return null;
     if (row.request_hash !== hash) throw new AppError('idempotency_mismatch');
     // Only rows of an older version can lack their answer (their effect committed without it).
     if (row.state !== 'done' || row.response === null) throw new AppError('idempotency_in_progress');
@@ -119,7 +120,7 @@ async function runOnce<T>(c: Context<AppEnv>, userId: number, key: string, paylo
     // A duplicate whose checks ran after the first one committed is refused by what the first did (the
     // withdrawal of the day exists now): it gets the first answer instead.
     if (err instanceof AppError) {
-      const first = await replay().catch(() => undefined);
+      const first = await replay().catch(() => null);
       if (first) return first;
     }
     throw err;

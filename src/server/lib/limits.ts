@@ -4,7 +4,8 @@ import pg from 'pg';
 import { RateLimiterPostgres, RateLimiterRes, RateLimiterSQLite, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { Config } from '../config';
 import type { Logger } from './log';
-import { ipKey, throttled } from './http';
+import { ipKey } from './address';
+import { throttled } from './app-error';
 import type { ErrorKey } from '../../shared/errors';
 
 // Throttles (rate-limiter-flexible), per address and per account, on the anonymous doors: login, register,

@@ -253,13 +253,6 @@ export function createHub(deps: Deps): Hub {
   }, SWEEP_MS);
   sweeper.unref();
 
-  /** Still live? Checked once more after the socket is registered: a session that ended between the
-   *  handshake's check and the registration published its session_end before this socket could get it. */
-  async function stillLive(sessionId: number): Promise<boolean> {
-    const row = await deps.db.selectFrom('sessions').select(['revoked_at', 'expires_at']).where('id', '=', sessionId).executeTakeFirst();
-    return !!row && row.revoked_at === null && row.expires_at > deps.clock.now();
-  }
-
   async function onUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer) {
     if (!originAllowed(config, req.headers.origin)) {
       refuse(socket, '403 Forbidden');
@@ -314,11 +307,9 @@ export function createHub(deps: Deps): Hub {
           if (ws.readyState === ws.OPEN) ws.terminate();
         });
         ws.send(JSON.stringify({ type: 'hello', mem_id: userId, time: deps.clock.now() }));
-        stillLive(sessionId)
-          .then((live) => {
-            if (!live) endSessions([conn], undefined);
-          })
-          .catch((err: unknown) => deps.log.error('live hub session check failed', err));
+        // Checked once more now that it is registered: a session that ended between the handshake's check
+        // and the registration published its session_end before this socket could get it.
+        recheck([conn]).catch((err: unknown) => deps.log.error('live hub session check failed', err));
       });
     } finally {
       // Refused, or the handshake failed before the socket existed: give the reserved slots back.

@@ -98,7 +98,3 @@ export async function endUserSessions(tx: Tx, userId: number, now: number, excep
   const ended = await q.returning(['id']).execute();
   if (ended.length > 0) await publish(tx, { type: 'session_end', sessions: ended.map((r) => r.id) }, userId, now);
 }
-
-export async function revokeUserSessions(deps: Deps, userId: number): Promise<void> {
-  await untrackedWriteTx(deps.db, (tx) => endUserSessions(tx, userId, deps.clock.now()));
-}

@@ -4,7 +4,8 @@ import { body, clientIp, ok } from '../../lib/http';
 import { loginSchema, registerSchema, resetSchema, sendCodeSchema } from '../../../shared/schemas/auth';
 import { login, register, resetPassword, sendCode, visitor } from './service';
 import { requireSession, revokeSession } from '../session';
-import { SOCKET_PATH, SOCKET_VERSION } from '../../../shared/constants';
+import { SOCKET_VERSION } from '../../../shared/constants';
+import { socketUrl } from '../../config';
 import { isoSgt } from '../../lib/clock';
 
 export const authRoutes = new Hono<AppEnv>();
@@ -12,12 +13,11 @@ export const authRoutes = new Hono<AppEnv>();
 authRoutes.get('/baseconfig', (c) => {
   const { config, clock } = c.get('deps');
   const now = clock.now();
-  // From the configuration only, never from the request's Host or X-Forwarded-Proto: a forged header
-  // (or a poisoned cache in front) must not point clients' sockets, with their tokens, elsewhere.
-  const publicUrl = config.PUBLIC_URL ?? `http://localhost:${config.PORT}`;
   return ok(c, {
     version: config.APP_VERSION,
-    socket_host: config.SOCKET_HOST ?? `${publicUrl.replace(/^http/, 'ws')}${SOCKET_PATH}`,
+    // From the configuration only, never from the request's Host or X-Forwarded-Proto: a forged header
+    // (or a poisoned cache in front) must not point clients' sockets, with their tokens, elsewhere.
+    socket_host: socketUrl(config),
     socket_version: SOCKET_VERSION,
     currency: 'SGD',
     server_time: isoSgt(now),

@@ -1,5 +1,7 @@
 import { sql } from 'kysely';
-import type { Deps } from '../../app';
+import type { Config } from '../../config';
+import type { DB } from '../../db/connection';
+import type { Clock } from '../../lib/clock';
 import { checkIn, type HashLane } from '../../lib/hash-work';
 import { untrackedWriteTx, type Tx } from '../../db/tx';
 import { LOGIN_MAX_ATTEMPTS, PASSWORD_MAX_ATTEMPTS } from '../../../shared/constants';
@@ -38,8 +40,15 @@ class Refused extends Error {
  * balance, end the sessions). `beforeStart` runs once the hash lane has a slot, before the attempt is
  * reserved: cheap refusals (sold out meanwhile) thrown there cost neither an attempt nor a hash.
  */
+/** What counting needs of the server (not the whole Deps, so this stays out of the app's import graph). */
+export interface CountDeps {
+  db: DB;
+  config: Config;
+  clock: Clock;
+}
+
 export async function checkCounted(
-  deps: Deps,
+  deps: CountDeps,
   opts: {
     userId: number;
     counter: Counter;
