@@ -1,5 +1,5 @@
 import { type APIRequestContext, type BrowserContext, type Page } from '@playwright/test';
-import { ERRORS } from '../../src/shared/errors';
+import { ERRORS, errorMessage } from '../../src/shared/errors';
 import { baseUrl, expect, ops, readCode, shot, startServer, stopServer, test, uniqueEmail, waitForServiceWorkerControl } from './helpers';
 
 // Issue 3 (wallet), browser half: a new user fills personal information, binds a bank account, sets the
@@ -200,6 +200,19 @@ test('wallet: personal info, bank card, withdrawal password, top-up, confirm, wi
   await page.goto('/pages/profile/loginpwd');
   await settle(page);
   await shot(page, 'en-wallet-loginpwd');
+
+  // ---- changing the withdrawal password asks for the current one (the login password alone is not enough)
+  await page.goto('/pages/profile/withdpwd');
+  await expect(page.getByTestId('withdpwd-old-password')).toBeVisible();
+  await page.getByTestId('withdpwd-password').fill('Another#Pay2027');
+  await page.getByTestId('withdpwd-repassword').fill('Another#Pay2027');
+  await page.getByTestId('withdpwd-login-password').fill(PASSWORD);
+  await page.getByTestId('withdpwd-submit').click();
+  await expect(page.getByText(ERRORS.required.en).first()).toBeVisible();
+  await page.getByTestId('withdpwd-old-password').fill('Wrong#Pay2026');
+  await page.getByTestId('withdpwd-submit').click();
+  await expect(page.getByText(errorMessage('trade_password_incorrect', 'en', { n: 4 })).first()).toBeVisible();
+  await shot(page, 'en-wallet-withdpwd-change');
 
   // ---- offline: the server is down; fund logs come from the device, writes say they need a connection
   await page.goto('/pages/profile/fundlogs');
