@@ -18,8 +18,9 @@ import { databaseEnv, databaseTarget, dropDatabase } from '../helpers/database';
 
 const dataDir = makeTmpDir('canopy-crash-');
 let child: ChildProcess | null = null;
+const spawned: ChildProcess[] = []; // every server this test started: none may outlive it, whatever failed
 afterAll(async () => {
-  if (child?.exitCode === null) child.kill('SIGKILL');
+  for (const c of spawned) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
   await dropDatabase(dataDir);
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
@@ -54,6 +55,7 @@ async function start(port: number): Promise<void> {
     },
     stdio: 'ignore',
   });
+  spawned.push(child);
   for (let i = 0; i < 300; i++) {
     try {
       const res = await fetch(`http://127.0.0.1:${port}${API_BASE}${PATHS.baseconfig}`);
