@@ -12,7 +12,7 @@ import { fund, newKey, newUser, uniqueEmail, write, WALLET_ENV, WITHDRAW_PASSWOR
 let s: TestServer;
 beforeAll(async () => {
   // The throttles are off the path here (their own suite): this is about the counter alone.
-  s = await startTestServer({ ...WALLET_ENV, LOGINS_PER_IP_PER_HOUR: '100000', LOGINS_PER_ACCOUNT_PER_HOUR: '100000', HASH_MAX_WAIT_MS: '60000', HASH_JOBS_PER_CLIENT: '1000' });
+  s = await startTestServer({ ...WALLET_ENV, LOGINS_PER_IP_PER_HOUR: '100000', LOGINS_PER_ACCOUNT_PER_HOUR: '100000', PASSWORD_CHANGES_PER_ACCOUNT_PER_HOUR: '100000', HASH_MAX_WAIT_MS: '60000', HASH_JOBS_PER_CLIENT: '1000' });
 });
 afterAll(async () => {
   await s.close();
@@ -76,6 +76,19 @@ describe('40 parallel guesses, the right one last', () => {
     );
     expect(answers.filter((a) => a.code === 0)).toEqual([]);
     expect(await userRow(u.id)).toMatchObject({ login_fails: 5, login_locked: 1, withdraw_password_hash: null });
+  });
+});
+
+describe('40 parallel changes of an existing withdrawal password, the right current one last', () => {
+  it('exactly 5 evaluated, trading locked, the password unchanged', async () => {
+    const u = await newUser(s); // has a withdrawal password
+    const before = (await userRow(u.id)).withdraw_password_hash;
+    const next = 'Another#Pay2027';
+    const answers = await burst(40, (right) =>
+      write(s, PATHS.userWithdpwd, { password: next, repassword: next, login_password: u.password, old_password: right ? WITHDRAW_PASSWORD : 'Wrong#Pay2026' }, u),
+    );
+    expect(answers.filter((a) => a.code === 0)).toEqual([]);
+    expect(await userRow(u.id)).toMatchObject({ trade_fails: 5, trade_locked: 1, withdraw_password_hash: before });
   });
 });
 
