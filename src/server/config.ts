@@ -111,6 +111,9 @@ const envSchema = v.object({
   RETENTION_EVENTS_HOURS: int(24, 1, 24 * 365),
   RETENTION_IDEMPOTENCY_HOURS: int(24, 1, 24 * 365),
   RETENTION_OUTBOX_DAYS: int(30, 1, 3650),
+  // Benchmarks only (refused unless NODE_ENV=benchmark): orders skip the payment-password check, so
+  // bench/orders.ts measures the order engine without the hash (issue 10's ">= 1,000 orders/s" figure).
+  BENCH_SKIP_PAYMENT_PASSWORD: bool(false),
   LOG_LEVEL: v.optional(v.picklist(['silent', 'error', 'info', 'debug'], 'must be silent, error, info or debug'), 'info'),
 });
 
@@ -151,6 +154,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const out = result.output;
   if (out.WITHDRAW_MIN_CENTS > out.WITHDRAW_MAX_CENTS) {
     throw new ConfigError([`WITHDRAW_MIN_CENTS=${out.WITHDRAW_MIN_CENTS}: must not exceed WITHDRAW_MAX_CENTS (${out.WITHDRAW_MAX_CENTS})`]);
+  }
+  if (out.BENCH_SKIP_PAYMENT_PASSWORD && env.NODE_ENV !== 'benchmark') {
+    throw new ConfigError(['BENCH_SKIP_PAYMENT_PASSWORD=true: only for benchmarks, and refused unless NODE_ENV=benchmark']);
   }
   // PUBLIC_URL unset: the server fills in the address it listens on once it knows its port.
   const DB_FILE = path.resolve(out.DATA_DIR, 'canopy.db');

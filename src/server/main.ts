@@ -18,6 +18,7 @@ async function main() {
   console.log(`\nCanopy is running at ${running.url}`);
   console.log(`Database: ${config.DATABASE_URL ? config.DATABASE_URL.replace(/\/\/([^:@/]+):[^@/]*@/, '//$1:***@') : config.DB_FILE}`);
   if (config.SEED_DEMO) console.log(`Demo login: ${DEMO_ACCOUNT.email} / ${DEMO_ACCOUNT.password} (withdrawal password ${DEMO_ACCOUNT.withdrawPassword})`);
+  if (config.BENCH_SKIP_PAYMENT_PASSWORD) console.error('WARNING: BENCH_SKIP_PAYMENT_PASSWORD is on: orders skip the payment password. Benchmarks only.');
   console.log(`API document: ${running.url}/h5/api/openapi.json\n`);
 
   let stopping = false;

@@ -27,6 +27,37 @@ export function isPostgresUrl(target: string): boolean {
   return /^postgres(ql)?:\/\//.test(target);
 }
 
+/** Kysely's SQLite driver prepares every statement anew (a compile per query, about 40% of an order's
+ *  database time): keep the last STATEMENT_CACHE prepared statements by their SQL text and reuse them.
+ *  The driver runs each statement to completion (all/run) before the next, so one statement is never used
+ *  twice at once; a busy one (an open iterator) is not reused. */
+const STATEMENT_CACHE = 500;
+
+function withStatementCache(sqlite: SQLite.Database) {
+  const cache = new Map<string, SQLite.Statement>();
+  return {
+    close: () => {
+      cache.clear();
+      sqlite.close();
+    },
+    prepare: (text: string) => {
+      const hit = cache.get(text);
+      if (hit && !hit.busy) {
+        // Map order is insertion order: re-insert to keep the most recently used last.
+        cache.delete(text);
+        cache.set(text, hit);
+        return hit;
+      }
+      const stmt = sqlite.prepare(text);
+      if (!hit) {
+        cache.set(text, stmt);
+        if (cache.size > STATEMENT_CACHE) cache.delete(cache.keys().next().value!);
+      }
+      return stmt;
+    },
+  };
+}
+
 /** Opens the database: a `postgres://` URL through a pg pool, otherwise a SQLite file (created if
  *  needed) with WAL, foreign keys on and durable writes for money. */
 export function openDatabase(target: string, opts: { poolSize?: number } = {}): { db: DB; sqlite?: SQLite.Database; dialect: DialectName } {
@@ -44,7 +75,7 @@ export function openDatabase(target: string, opts: { poolSize?: number } = {}): 
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('synchronous = FULL');
   sqlite.pragma('busy_timeout = 5000');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   dialects.set(db, 'sqlite');
   return { db, sqlite, dialect: 'sqlite' };
 }

@@ -22,33 +22,100 @@ export function withEffectRecord<T>(record: EffectRecord, fn: () => Promise<T>):
 /** Key of the PostgreSQL advisory lock every write transaction takes (see writeTx). */
 const WRITE_LOCK = 0x63616e6f; // "cano"
 
+/** Most write transactions one shared commit carries, and the longest it keeps taking new ones. */
+const GROUP_MAX_JOBS = 64;
+const GROUP_MAX_MS = 20;
+
+interface Job {
+  fn: (tx: Tx) => Promise<unknown>;
+  record: EffectRecord | undefined;
+  resolve: (value: unknown) => void;
+  reject: (err: unknown) => void;
+}
+
+/** Group commit: the write transactions that are waiting when one commit starts share it. Each runs in
+ *  its own SAVEPOINT, one after the other, inside one database transaction; one that fails is rolled back
+ *  to its savepoint (nothing of it remains) and refused at once; the others are answered only after the
+ *  shared COMMIT has returned, so an answer never precedes its durable write. A failed COMMIT fails every
+ *  job of the group, none of which then exists. Serial as before: each job sees the ones before it. */
+class GroupCommit {
+  private queue: Job[] = [];
+  private running = false;
+
+  constructor(private readonly db: DB) {}
+
+  run<T>(fn: (tx: Tx) => Promise<T>, record: EffectRecord | undefined): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.queue.push({ fn, record, resolve: resolve as (v: unknown) => void, reject });
+      if (!this.running) void this.drain();
+    });
+  }
+
+  private async drain(): Promise<void> {
+    this.running = true;
+    try {
+      while (this.queue.length > 0) {
+        // Let the requests that have already arrived (pending I/O callbacks) reach their writes first:
+        // they join this commit instead of each paying for its own.
+        await new Promise((resolve) => setImmediate(resolve));
+        await this.db
+          .connection()
+          .execute((conn) => this.group(conn))
+          .catch((err: unknown) => {
+            // Could not even begin (e.g. the database is gone): refuse what waits, so nobody hangs.
+            for (const job of this.queue.splice(0)) job.reject(err);
+          });
+      }
+    } finally {
+      this.running = false;
+    }
+  }
+
+  private async group(conn: Tx): Promise<void> {
+    const postgres = dialectOf(this.db) === 'postgres';
+    await sql.raw(postgres ? 'begin' : 'begin immediate').execute(conn);
+    const done: { job: Job; result: unknown }[] = [];
+    try {
+      if (postgres) await sql`select pg_advisory_xact_lock(${WRITE_LOCK})`.execute(conn);
+      const started = performance.now();
+      while (this.queue.length > 0 && done.length < GROUP_MAX_JOBS && performance.now() - started < GROUP_MAX_MS) {
+        const job = this.queue.shift()!;
+        await sql`savepoint job`.execute(conn);
+        try {
+          await job.record?.begin(conn);
+          const result = await job.fn(conn);
+          await job.record?.end(conn, result);
+          await sql`release savepoint job`.execute(conn);
+          done.push({ job, result });
+        } catch (err) {
+          await sql`rollback to savepoint job`.execute(conn);
+          await sql`release savepoint job`.execute(conn);
+          job.reject(err);
+        }
+      }
+      await sql`commit`.execute(conn);
+    } catch (err) {
+      await sql`rollback`.execute(conn).catch(() => undefined);
+      for (const { job } of done) job.reject(err);
+      return;
+    }
+    for (const { job, result } of done) job.resolve(result);
+  }
+}
+
+const groups = new WeakMap<DB, GroupCommit>();
+
 /** Runs `fn` in one write transaction in which nobody else writes: SQLite's BEGIN IMMEDIATE (one writer
  *  per database file), and on PostgreSQL the same guarantee across every connection and instance through a
  *  transaction-scoped advisory lock. So two processes (servers, operator CLI) never interleave a
  *  read-then-write on the same rows, and checks read inside hold until the commit. Everything inside
- *  commits or nothing does. Inside an idempotent request, this is the request's effect: its result is the
- *  answer stored with the key in the same transaction. */
-export async function writeTx<T>(db: DB, fn: (tx: Tx) => Promise<T>): Promise<T> {
-  const record = effectRecord.getStore();
-  const postgres = dialectOf(db) === 'postgres';
-  return db.connection().execute(async (conn) => {
-    if (postgres) {
-      await sql`begin`.execute(conn);
-    } else {
-      await sql`begin immediate`.execute(conn);
-    }
-    try {
-      if (postgres) await sql`select pg_advisory_xact_lock(${WRITE_LOCK})`.execute(conn);
-      await record?.begin(conn);
-      const result = await fn(conn);
-      await record?.end(conn, result);
-      await sql`commit`.execute(conn);
-      return result;
-    } catch (err) {
-      await sql`rollback`.execute(conn);
-      throw err;
-    }
-  });
+ *  commits or nothing does; concurrent calls share one durable commit (GroupCommit). Inside an idempotent
+ *  request, this is the request's effect: its result is the answer stored with the key in the same
+ *  transaction. `fn` must use only `tx` (on SQLite the one connection is held by the group). */
+export function writeTx<T>(db: DB, fn: (tx: Tx) => Promise<T>): Promise<T> {
+  let group = groups.get(db);
+  if (!group) groups.set(db, (group = new GroupCommit(db)));
+  return group.run(fn, effectRecord.getStore());
 }
 
 /** A write transaction that is not the request's effect (a counted wrong password, a lock, a session

@@ -1,4 +1,4 @@
-import type { Deps } from '../../app';
+import type { Deps } from '../../env';
 import { AppError } from '../../lib/http';
 import { type Tx } from '../../db/tx';
 import { checkCounted } from './attempts';
@@ -24,6 +24,7 @@ export function assertNotRisk(user: User): void {
 export async function verifyTradePassword(deps: Deps, user: User, password: string, wrongKey: ErrorKey, beforeStart?: () => Promise<void>): Promise<void> {
   if (user.trade_locked) throw new AppError('account_locked');
   if (!user.withdraw_password_hash) throw new AppError('withdraw_password_unset');
+  if (deps.config.BENCH_SKIP_PAYMENT_PASSWORD) return void (await beforeStart?.()); // NODE_ENV=benchmark only (config.ts)
   const result = await checkCounted(deps, {
     userId: user.id,
     counter: 'trade',

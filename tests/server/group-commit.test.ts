@@ -1,0 +1,106 @@
+// Group commit (db/tx.ts): concurrent write transactions share one durable COMMIT, each in its own
+// SAVEPOINT. What must hold on SQLite and PostgreSQL alike: a job that fails leaves nothing and does not
+// take the others down; jobs are serial (each sees the ones before it); nobody is answered before the
+// commit that carries them; a failed COMMIT fails every job it carried, and none of them exists.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { openDatabase, type DB } from '../../src/server/db/connection';
+import { migrateToLatest } from '../../src/server/db/migrate';
+import { writeTx } from '../../src/server/db/tx';
+import { databaseTarget, dropDatabase } from '../helpers/database';
+
+let dir: string;
+let db: DB;
+
+beforeAll(async () => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'canopy-group-'));
+  db = openDatabase(await databaseTarget(dir)).db;
+  await migrateToLatest(db);
+  await sql`create table gc_rows (n integer not null unique)`.execute(db);
+  await sql`create table gc_counter (id integer primary key, v integer not null)`.execute(db);
+  await sql`insert into gc_counter (id, v) values (1, 0)`.execute(db);
+});
+
+afterAll(async () => {
+  await db.destroy();
+  await dropDatabase(dir);
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+const rows = async () => (await sql<{ n: number }>`select n from gc_rows order by n`.execute(db)).rows.map((r) => Number(r.n));
+
+it('40 writes at once: the failing ones leave nothing, the others all commit', async () => {
+  const results = await Promise.allSettled(
+    Array.from({ length: 40 }, (_, i) =>
+      writeTx(db, async (tx) => {
+        await sql`insert into gc_rows (n) values (${i})`.execute(tx);
+        if (i % 3 === 0) throw new Error(`refused ${i}`);
+        // A statement error inside a job (a unique violation) is that job's failure only.
+        if (i % 3 === 1 && i > 30) await sql`insert into gc_rows (n) values (${i - 2})`.execute(tx); // i - 2 committed earlier in the run
+        return i;
+      }),
+    ),
+  );
+  const kept = results.flatMap((r, i) => (r.status === 'fulfilled' ? [i] : []));
+  const expected = Array.from({ length: 40 }, (_, i) => i).filter((i) => i % 3 !== 0 && !(i % 3 === 1 && i > 30));
+  expect(kept).toEqual(expected);
+  for (const [i, r] of results.entries()) {
+    if (i % 3 === 0) expect(r.status === 'rejected' && String(r.reason)).toContain(`refused ${i}`);
+  }
+  expect(await rows()).toEqual(expected);
+  await sql`delete from gc_rows`.execute(db);
+});
+
+it('jobs are serial: 40 read-then-write increments at once count to 40', async () => {
+  await Promise.all(
+    Array.from({ length: 40 }, () =>
+      writeTx(db, async (tx) => {
+        const { v } = (await sql<{ v: number }>`select v from gc_counter where id = 1`.execute(tx)).rows[0]!;
+        await sql`update gc_counter set v = ${Number(v) + 1} where id = 1`.execute(tx);
+      }),
+    ),
+  );
+  const { v } = (await sql<{ v: number }>`select v from gc_counter where id = 1`.execute(db)).rows[0]!;
+  expect(Number(v)).toBe(40);
+});
+
+it('an answer never precedes its commit: each resolved job is visible from another connection', async () => {
+  const other = openDatabase(await databaseTarget(dir)).db;
+  try {
+    const seen = await Promise.all(
+      Array.from({ length: 20 }, async (_, i) => {
+        await writeTx(db, (tx) => sql`insert into gc_rows (n) values (${1000 + i})`.execute(tx));
+        const r = await sql<{ c: number }>`select count(*) as c from gc_rows where n = ${1000 + i}`.execute(other);
+        return Number(r.rows[0]!.c);
+      }),
+    );
+    expect(seen).toEqual(Array(20).fill(1));
+  } finally {
+    await other.destroy();
+    await sql`delete from gc_rows`.execute(db);
+  }
+});
+
+it('a COMMIT that fails fails every job it carried, and none of them exists', async () => {
+  // A deferred constraint is checked only at COMMIT: one job breaks it, so the shared commit fails.
+  // (Same SQL on both databases; SQLite enforces it because connection.ts turns foreign_keys on.)
+  await sql`create table gc_parent (id integer primary key)`.execute(db);
+  await sql`create table gc_child (p integer references gc_parent (id) deferrable initially deferred)`.execute(db);
+  const jobs = Array.from({ length: 10 }, (_, i) =>
+    writeTx(db, async (tx) => {
+      await sql`insert into gc_rows (n) values (${2000 + i})`.execute(tx);
+      if (i === 5) await sql`insert into gc_child (p) values (42)`.execute(tx); // no parent 42
+      return i;
+    }),
+  );
+  const results = await Promise.allSettled(jobs);
+  // They were all waiting when the commit began, so they shared it: all refused, none written.
+  expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(0);
+  expect(await rows()).toEqual([]);
+  // And the next write works.
+  expect(await writeTx(db, async (tx) => (await sql`insert into gc_rows (n) values (3000)`.execute(tx), 'ok'))).toBe('ok');
+  expect(await rows()).toEqual([3000]);
+});
