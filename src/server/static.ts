@@ -1,22 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { Hono } from 'hono';
-import type { AppEnv } from './app';
+import { Hono, type Context, type MiddlewareHandler } from 'hono';
+import { getMimeType } from 'hono/utils/mime';
+import { serveStatic } from '@hono/node-server/serve-static';
+import { pickEncoding } from './lib/response-cache';
+import type { AppEnv } from './env';
 import { socketUrl, type Config } from './config';
-
-const TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.json': 'application/json; charset=utf-8',
-  '.webmanifest': 'application/manifest+json',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.ico': 'image/x-icon',
-  '.txt': 'text/plain; charset=utf-8',
-  '.woff2': 'font/woff2',
-};
 
 /** The origin (ws: or wss:) of the live socket the app is told to open: baseconfig's socket_host, from
  *  SOCKET_HOST or else PUBLIC_URL (server.ts fills PUBLIC_URL in at start, after this app is made, so read
@@ -59,62 +48,146 @@ export function appShellCsp(socket: string | null): string {
  *  Workbox runtime and fetches from this origin only. */
 export const SERVICE_WORKER_CSP = "default-src 'self'; script-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'none'";
 
-/** Serves the built app from `dir`: hashed assets cached for a year, the service worker and HTML never,
- *  precompressed .gz when the client accepts it, and index.html for every app route (history mode). The
- *  HTML answers carry the app shell's CSP, built with `config`'s socket origin when one is given. */
+/** Types worth compressing (the ones with a .br/.gz beside them after a build), for Vary. */
+const COMPRESSIBLE = /^(text\/|application\/(json|manifest\+json|javascript)|image\/svg)/;
+
+/** Files up to this size are kept in memory once read; larger ones are streamed by serveStatic. */
+const MEMORY_FILE_MAX = 1024 * 1024;
+/** All kept files together (the built app is a few MiB, its .br and .gz included). */
+const MEMORY_TOTAL_MAX = 64 * 1024 * 1024;
+
+interface KeptFile {
+  mtimeMs: number;
+  size: number;
+  type: string;
+  lastModified: string;
+  bodies: { identity: Buffer; br?: Buffer; gzip?: Buffer };
+  bytes: number;
+}
+
+/**
+ * The built files in memory: read once (with the .br and .gz beside them) on first request, then answered
+ * from memory; one stat per request notices a rebuild (metadata, nothing read). serveStatic streams each
+ * answer from disk, 4.5x slower for the app's typical 1 KiB asset (docs/decisions/scale.md), so it only
+ * serves what this does not keep: files over MEMORY_FILE_MAX, Range requests, anything once the total is full.
+ */
+function fileMemory() {
+  const kept = new Map<string, KeptFile>();
+  let total = 0;
+  const sibling = (file: string) => {
+    try {
+      return fs.readFileSync(file);
+    } catch {
+      return undefined;
+    }
+  };
+  const stat = (file: string) => {
+    try {
+      return fs.statSync(file, { throwIfNoEntry: false });
+    } catch {
+      return undefined; // ENOTDIR (a path through a file) and the like: not a file either
+    }
+  };
+  return (file: string): KeptFile | null => {
+    const st = stat(file);
+    const have = kept.get(file);
+    if (have && st && have.mtimeMs === st.mtimeMs && have.size === st.size) return have;
+    if (have) {
+      kept.delete(file);
+      total -= have.bytes;
+    }
+    if (!st?.isFile() || st.size > MEMORY_FILE_MAX || total + 3 * st.size > MEMORY_TOTAL_MAX) return null;
+    const type = getMimeType(file) ?? 'application/octet-stream';
+    const bodies: KeptFile['bodies'] = { identity: fs.readFileSync(file) };
+    if (COMPRESSIBLE.test(type)) {
+      bodies.br = sibling(file + '.br');
+      bodies.gzip = sibling(file + '.gz');
+    }
+    const bytes = bodies.identity.length + (bodies.br?.length ?? 0) + (bodies.gzip?.length ?? 0);
+    const entry: KeptFile = { mtimeMs: st.mtimeMs, size: st.size, type, lastModified: st.mtime.toUTCString(), bodies, bytes };
+    kept.set(file, entry);
+    total += bytes;
+    return entry;
+  };
+}
+
+/**
+ * Serves the built app from `dir`: each text file's precompressed .br or .gz (written by the build) when
+ * the client accepts it, brotli first, never compressed per request; from memory (see fileMemory), else by
+ * @hono/node-server's serveStatic (precompressed, HEAD and Range). Hashed assets are cached for a year,
+ * everything else (the service worker, HTML, manifest) revalidated (Last-Modified, 304); every app route
+ * gets index.html (history mode). The HTML answers carry the app shell's CSP, built with `config`'s socket
+ * origin when one is given.
+ */
 export function staticRoutes(dir: string, config?: Pick<Config, 'SOCKET_HOST' | 'PUBLIC_URL' | 'PORT'>) {
   const root = path.resolve(dir);
   const app = new Hono<AppEnv>();
-  const indexFile = path.join(root, 'index.html');
+  const memory = fileMemory();
+  // Made once the directory exists (serveStatic logs a missing root; a build may come after the start).
+  let handlers: { files: MiddlewareHandler; shell: MiddlewareHandler } | null = null;
+  const serve = () =>
+    (handlers ??= fs.existsSync(root)
+      ? { files: serveStatic({ root, precompressed: true }), shell: serveStatic({ root, path: 'index.html', precompressed: true }) }
+      : null);
 
+  /** The file a URL path names under root (the directory's index.html for '/'), or null. Like serveStatic,
+   *  no percent-encoded, dot-dot or doubled-slash paths (those go on to it, and to a 404). */
   function fileFor(urlPath: string): string | null {
-    let decoded: string;
-    try {
-      decoded = decodeURIComponent(urlPath);
-    } catch {
-      return null;
-    }
-    const file = path.resolve(root, '.' + decoded);
-    if (!file.startsWith(root + path.sep)) return null;
-    try {
-      return fs.statSync(file).isFile() ? file : null;
-    } catch {
-      return null;
-    }
+    if (urlPath.includes('%') || /(?:^|[/\\])\.{1,2}(?:$|[/\\])|[/\\]{2,}|\\/.test(urlPath)) return null;
+    const file = path.join(root, urlPath.endsWith('/') ? urlPath + 'index.html' : urlPath);
+    return file.startsWith(root + path.sep) ? file : null;
   }
 
-  app.get('*', (c) => {
+  function fromMemory(c: Context, file: string | null): Response | null {
+    if (!file || c.req.header('range')) return null;
+    const kept = memory(file);
+    if (!kept) return null;
+    const headers: Record<string, string> = { 'Content-Type': kept.type, 'Last-Modified': kept.lastModified };
+    const since = c.req.header('if-modified-since');
+    if (since && Date.parse(since) >= Math.floor(kept.mtimeMs / 1000) * 1000) return c.body(null, 304, headers);
+    const encoding = kept.bodies.br || kept.bodies.gzip ? pickEncoding(c.req.header('accept-encoding')) : null;
+    const body = (encoding && kept.bodies[encoding]) || kept.bodies.identity;
+    if (body !== kept.bodies.identity) headers['Content-Encoding'] = encoding!;
+    headers['Content-Length'] = String(body.length);
+    return c.body(body as Uint8Array<ArrayBuffer>, 200, headers);
+  }
+
+  // The headers, by what was served (found files only; a 404 or 503 is plain text).
+  app.use('*', async (c, next) => {
+    await next();
+    if (c.res.status !== 200 && c.res.status !== 206 && c.res.status !== 304) return;
+    const headers = c.res.headers;
+    const type = headers.get('Content-Type') ?? '';
+    headers.set('X-Content-Type-Options', 'nosniff');
+    headers.set('Cache-Control', c.req.path.startsWith('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');
+    if (COMPRESSIBLE.test(type) && !/accept-encoding/i.test(headers.get('Vary') ?? '')) headers.append('Vary', 'Accept-Encoding');
+    if (type.startsWith('text/html')) {
+      headers.set('Content-Security-Policy', appShellCsp(config ? socketOrigin(config) : null));
+      headers.set('X-Frame-Options', 'DENY');
+      headers.set('Referrer-Policy', 'strict-origin-when-cross-origin');
+    } else if (c.req.path === '/sw.js') {
+      headers.set('Content-Security-Policy', SERVICE_WORKER_CSP);
+    }
+  });
+
+  app.use('*', (c, next) => {
+    const answer = fromMemory(c, fileFor(c.req.path));
+    if (answer) return Promise.resolve(answer);
+    const h = serve();
+    return h ? h.files(c, next) : next();
+  });
+
+  // History-mode fallback: the app's own routes get index.html; anything else is a real 404.
+  app.get('*', async (c) => {
     const urlPath = c.req.path;
-    let file = fileFor(urlPath);
-    let isFallback = false;
-    if (!file) {
-      // History-mode fallback: the app's own routes get index.html; anything else is a real 404.
-      if (urlPath === '/' || urlPath.startsWith('/pages/') || urlPath === '/index.html') {
-        if (!fs.existsSync(indexFile)) return c.text('The app is not built yet: run `npm run build`.', 503);
-        file = indexFile;
-        isFallback = true;
-      } else {
-        return c.text('Not found', 404);
-      }
+    if (urlPath === '/' || urlPath.startsWith('/pages/') || urlPath === '/index.html') {
+      const answer = fromMemory(c, path.join(root, 'index.html'));
+      if (answer) return answer;
+      const shell = serve()?.shell;
+      const res = shell ? await shell(c, async () => undefined) : undefined;
+      return res ?? c.text('The app is not built yet: run `npm run build`.', 503);
     }
-    const ext = path.extname(file);
-    const headers: Record<string, string> = { 'Content-Type': TYPES[ext] ?? 'application/octet-stream', 'X-Content-Type-Options': 'nosniff' };
-    if (urlPath.startsWith('/assets/')) headers['Cache-Control'] = 'public, max-age=31536000, immutable';
-    else headers['Cache-Control'] = 'no-cache';
-    if (ext === '.html' || isFallback) {
-      headers['Content-Security-Policy'] = appShellCsp(config ? socketOrigin(config) : null);
-      headers['X-Frame-Options'] = 'DENY';
-      headers['Referrer-Policy'] = 'strict-origin-when-cross-origin';
-    } else if (urlPath === '/sw.js') {
-      headers['Content-Security-Policy'] = SERVICE_WORKER_CSP;
-    }
-    const gz = file + '.gz';
-    if ((c.req.header('accept-encoding') ?? '').includes('gzip') && fs.existsSync(gz)) {
-      headers['Content-Encoding'] = 'gzip';
-      headers['Vary'] = 'Accept-Encoding';
-      return c.body(fs.readFileSync(gz), 200, headers);
-    }
-    return c.body(fs.readFileSync(file), 200, headers);
+    return c.text('Not found', 404);
   });
   return app;
 }

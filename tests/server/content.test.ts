@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_BASE, PATHS } from '../../src/shared/api';
 import { createApp } from '../../src/server/app';
 import { isoSgt } from '../../src/server/lib/clock';
+import { publish } from '../../src/server/live/events';
 import { PROJECT_TYPES, PUBLIC_PROJECT_STATUSES, type Project } from '../../src/shared/schemas/content';
 import type { Lang } from '../../src/shared/errors';
 import { DAY, dbSnapshot, refusal, startTestServer, type Envelope, type TestServer } from '../helpers/server';
@@ -20,6 +21,13 @@ afterAll(async () => {
 
 type Paged<T> = { list: T[]; total: number; page: number; page_size: number };
 const projects = (q: Record<string, unknown> = {}, lang?: Lang) => s.api<Paged<Project>>('GET', PATHS.projectLists, q, { lang });
+
+/** Rows changed behind the server's back (direct writes): say so as a writer does, so the answers it
+ *  keeps in memory (lib/response-cache.ts) go, and wait until its hub has passed it on. */
+async function changed(tables: Array<'projects' | 'news'>) {
+  await publish(s.db, { type: 'invalidate', tables }, null, s.clock.now());
+  await s.running.hub.flush();
+}
 
 async function visibleRows() {
   return s.db.selectFrom('projects').selectAll().where('status', '!=', 'pending_review').execute();
@@ -137,12 +145,13 @@ describe('project lists', () => {
   it('treats % and _ in the search text literally', async () => {
     const now = s.clock.now();
     const base = await s.db.selectFrom('projects').selectAll().where('status', '=', 'in_progress').executeTakeFirstOrThrow();
-    const { id: _id, ...rest } = base;
+    const { id: _id, list_rank: _rank, ...rest } = base; // list_rank: computed by the database
     const inserted = await s.db
       .insertInto('projects')
       .values({ ...rest, name: 'Solar 100% Community_Grid', name_cn: '', location: 'Test', created_at: now, updated_at: now })
       .returning('id')
       .executeTakeFirstOrThrow();
+    await changed(['projects']);
     try {
       const pct = await projects({ q: '100%' });
       expect(pct.data.list.map((p) => p.id), 'q=100% must find the project named "Solar 100% ..."').toEqual([inserted.id]);
@@ -153,6 +162,7 @@ describe('project lists', () => {
       expect((await projects({ q: '_', page_size: 50 })).data.list.map((p) => p.id)).toEqual([inserted.id]);
     } finally {
       await s.db.deleteFrom('projects').where('id', '=', inserted.id).execute();
+      await changed(['projects']);
     }
   });
 
@@ -185,10 +195,12 @@ describe('project lists', () => {
     // Sold out -> full; past its end -> ended.
     const open = list.find((p) => p.status === 'in_progress' && p.join_block === null)!;
     await s.db.updateTable('projects').set({ remaining_tons: 0 }).where('id', '=', open.id).execute();
+    await changed(['projects']);
     try {
       expect((await s.api<Project>('GET', PATHS.projectDetail, { id: open.id })).data.join_block).toBe('full');
     } finally {
       await s.db.updateTable('projects').set({ remaining_tons: open.remaining_tons }).where('id', '=', open.id).execute();
+      await changed(['projects']);
     }
     const saved = s.clock.now();
     s.clock.set(open.end_time_ms);
@@ -255,6 +267,7 @@ describe('news', () => {
       .values({ title: 'Later', title_cn: '', summary: '', summary_cn: '', body: 'Soon', body_cn: '', image: '', published_at: now + DAY, created_at: now })
       .returning('id')
       .executeTakeFirstOrThrow();
+    await changed(['news']);
     try {
       const ids = (await s.api<Paged<any>>('GET', PATHS.newsLists, { page_size: 50 })).data.list.map((n) => n.id);
       expect(ids).not.toContain(row.id);
@@ -266,6 +279,7 @@ describe('news', () => {
     } finally {
       s.clock.advance(-DAY);
       await s.db.deleteFrom('news').where('id', '=', row.id).execute();
+      await changed(['news']);
     }
   });
 

@@ -1,7 +1,8 @@
 // Headers on every answer (issue 8, item 7): the app shell carries a strict Content-Security-Policy (scripts
 // from this origin only, no inline script allowed, connections to this origin and the live socket's), the
 // service worker script a policy of its own, and every API answer, whatever made it (a route, the 404
-// catch-all, the body size limit, a throttle, onError), says Cache-Control: no-store and nosniff.
+// catch-all, the body size limit, a throttle, onError), says Cache-Control: no-store and nosniff; but the
+// public answers of the response cache, which say no-cache with an ETag (issue 10, list-path.test.ts).
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
@@ -154,7 +155,10 @@ describe('API answers: Cache-Control no-store and nosniff, whatever made them', 
     const big = await s.raw('GET', '/api/project/lists', { query: 'page=1&page_size=20', headers: { 'Accept-Encoding': 'gzip' } });
     expect(big.status).toBe(200);
     expect(big.headers.get('content-encoding')).toBe('gzip');
-    expectApiHeaders(big, 'project list (gzip)');
+    // A public answer of the response cache: kept by a browser but revalidated (ETag, 304) every time.
+    expect(big.headers.get('cache-control'), 'project list (gzip): Cache-Control').toBe('no-cache');
+    expect(big.headers.get('etag'), 'project list (gzip): ETag').toMatch(/^W\//);
+    expect(big.headers.get('x-content-type-options'), 'project list (gzip): X-Content-Type-Options').toBe('nosniff');
   });
 
   it('an unknown API path (404)', async () => {

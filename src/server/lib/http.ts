@@ -3,7 +3,7 @@ import * as v from 'valibot';
 import { ENVELOPE_DEFAULT_WAIT } from '../../shared/constants';
 import { ERRORS, errorMessage, isErrorKey, type ErrorKey, type Lang, type MessageParams } from '../../shared/errors';
 import { firstIssue } from '../../shared/schemas/common';
-import type { AppEnv } from '../app';
+import type { AppEnv } from '../env';
 import { AppError } from './app-error';
 import { addressOf } from './address';
 
@@ -17,7 +17,10 @@ export function langOf(c: Context<AppEnv>): Lang {
 }
 
 export function ok<T>(c: Context<AppEnv>, data: T, msg = 'ok') {
-  return c.json({ code: 0, msg, data, wait: ENVELOPE_DEFAULT_WAIT, time: c.get('deps').clock.now() });
+  const text = JSON.stringify({ code: 0, msg, data, wait: ENVELOPE_DEFAULT_WAIT, time: c.get('deps').clock.now() });
+  // With its length said, hono/compress leaves an answer under its threshold as it is; without, it
+  // compresses every answer through a CompressionStream, most of a small GET's time (bench/http.ts).
+  return c.body(text, 200, { 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(text)) });
 }
 
 export function errorBody(key: ErrorKey, lang: Lang, now: number, params?: MessageParams, data: unknown = null) {

@@ -3,7 +3,7 @@ import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { PING, PONG, SOCKET_CLOSE_SESSION_ENDED, type ServerMessage } from '../../shared/socket-events';
 import { SOCKET_PATH, SOCKET_RECONNECT_INTERVAL_MS, SOCKET_VERSION } from '../../shared/constants';
-import type { Deps } from '../app';
+import type { Deps } from '../env';
 import type { Config } from '../config';
 import pg from 'pg';
 import { addressOf, ipKey } from '../lib/http';
@@ -144,6 +144,8 @@ export function createHub(deps: Deps): Hub {
       } catch {
         message = null;
       }
+      // The public answers kept in memory follow the same events as the sockets (lib/response-cache.ts).
+      if (message) deps.publicCache?.onLiveMessage(message);
       if (message?.type === 'session_end') {
         endSessions(targets, Array.isArray(message.sessions) ? message.sessions : undefined);
         continue;

@@ -84,15 +84,19 @@ export interface Banner {
 
 export const pageQuery = v.object({ slug: v.picklist(['about', 'protocol', 'privacy'], 'not_found') });
 
+/** A keyset position from an answer's next_cursor (opaque; checked by the server when decoded). */
+const cursorSchema = v.optional(v.pipe(v.string('invalid_request'), v.maxLength(200, 'invalid_request')), '');
+
 export const projectListQuery = v.object({
   ...pageSchema.entries,
+  cursor: cursorSchema,
   status: v.optional(v.picklist([...PUBLIC_PROJECT_STATUSES, ''], 'invalid_request'), ''),
   type: v.optional(v.picklist([...PROJECT_TYPES, ''], 'invalid_request'), ''),
   q: v.optional(v.pipe(v.string('invalid_request'), v.trim(), v.maxLength(140, 'too_long')), ''),
 });
 
 export const idQuery = v.object({ id: idSchema });
-export const newsListQuery = v.object({ ...pageSchema.entries });
+export const newsListQuery = v.object({ ...pageSchema.entries, cursor: cursorSchema });
 
 /** Operator input for project:create (FILE.json). */
 export const projectCreateSchema = v.object({

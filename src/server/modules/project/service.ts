@@ -1,7 +1,7 @@
 import { sql, type Selectable, type SqlBool } from 'kysely';
 import type { ProjectsTable } from '../../db/schema';
 import type { DB } from '../../db/connection';
-import { pageOf } from '../../db/paging';
+import { keysetPage, NO_MEMO, type ListMemo } from '../../db/paging';
 import type { Tx } from '../../db/tx';
 import { isoSgt } from '../../lib/clock';
 import type { JoinBlock, Project, ProjectType } from '../../../shared/schemas/content';
@@ -56,33 +56,63 @@ export function toProject(p: ProjectRow, now: number): Project {
   };
 }
 
+/** The list's status order as the database stores it (projects.list_rank, migration 006): in progress
+ *  first, then presale, then closed; pending review is never listed. */
+export const LIST_RANK: Record<ProjectRow['status'], number> = { in_progress: 3, presale: 2, closed: 1, pending_review: 0 };
+
+/** The first instant after `now` at which one of these projects' join_block changes by the clock alone
+ *  (its selling or end time), or Infinity: until then an answer made from them holds without an event. */
+export function nextBoundary(projects: ReadonlyArray<Pick<Project, 'selling_time_ms' | 'end_time_ms'>>, now: number): number {
+  let until = Infinity;
+  for (const p of projects) {
+    if (p.selling_time_ms > now && p.selling_time_ms < until) until = p.selling_time_ms;
+    if (p.end_time_ms > now && p.end_time_ms < until) until = p.end_time_ms;
+  }
+  return until;
+}
+
+/** A page of the visible projects: in progress, presale, closed; newest selling time first. Read by the
+ *  index of its filter (migration 006), keyset-paged; the total from project_list_counts (a search's is
+ *  counted, once per search until projects change); totals and page positions kept in `memo`. */
 export async function listProjects(
   db: DB,
-  q: { status: string; type: string; q: string; page: number; page_size: number },
+  q: { status: string; type: string; q: string; page: number; page_size: number; cursor: string },
   now: number,
+  memo: ListMemo = NO_MEMO,
 ) {
-  let query = db.selectFrom('projects').where('status', '!=', 'pending_review');
-  if (q.status) query = query.where('status', '=', q.status as ProjectRow['status']);
-  if (q.type) query = query.where('type', '=', q.type);
+  let base = db.selectFrom('projects');
+  // A status pins the rank, so the order within it is selling time then id (and the cursor holds those).
+  if (q.status) base = base.where('list_rank', '=', LIST_RANK[q.status as ProjectRow['status']]);
+  else base = base.where('list_rank', '>=', 1);
+  if (q.type) base = base.where('type', '=', q.type);
   if (q.q) {
     const like = `%${q.q.replace(/[\\%_]/g, (ch) => '\\' + ch)}%`;
     // SQLite's LIKE has no default escape character: name one, so % and _ typed by the user are literal.
-    // lower() on both sides: case-insensitive on SQLite and PostgreSQL alike.
-    query = query.where((eb) =>
+    // lower() on both sides: case-insensitive on SQLite and PostgreSQL alike. No index serves a substring:
+    // the list order's index is walked and rows filtered (the total is counted once per search).
+    base = base.where((eb) =>
       eb.or(['name', 'name_cn', 'location'].map((col) => sql<SqlBool>`lower(${sql.ref(col)}) like lower(${like}) escape '\\'`)),
     );
   }
-  return pageOf(
-    query,
+  const page = await keysetPage({
+    base,
+    keys: q.status ? ['selling_time', 'id'] : ['list_rank', 'selling_time', 'id'],
     q,
-    (b) =>
-      b
-        .selectAll()
-        .orderBy((eb) => eb.case().when('status', '=', 'in_progress').then(0).when('status', '=', 'presale').then(1).else(2).end())
-        .orderBy('selling_time', 'desc')
-        .orderBy('id', 'desc'),
-    (r) => toProject(r, now),
-  );
+    memo,
+    filter: JSON.stringify([q.status, q.type, q.q]),
+    select: (b) => b.selectAll(),
+    map: (r) => toProject(r, now),
+    // Without a search, the total is read from the counts the database keeps per rank and type.
+    count: q.q
+      ? undefined
+      : async () => {
+          let counts = db.selectFrom('project_list_counts').select((eb) => eb.fn.coalesce(eb.fn.sum<number>('n'), eb.lit(0)).as('n'));
+          counts = q.status ? counts.where('list_rank', '=', LIST_RANK[q.status as ProjectRow['status']]) : counts.where('list_rank', '>=', 1);
+          if (q.type) counts = counts.where('type', '=', q.type);
+          return Number((await counts.executeTakeFirstOrThrow()).n);
+        },
+  });
+  return { page, until: nextBoundary(page.list, now) };
 }
 
 export async function findVisibleProject(db: DB | Tx, id: number): Promise<ProjectRow | undefined> {
