@@ -3,9 +3,14 @@ import { createRoot } from 'react-dom/client';
 import { createRouter, RouterProvider } from '@tanstack/react-router';
 import { I18nProvider } from '@lingui/react';
 import { routeTree } from './route-tree.gen';
-import { activateLocale, i18n } from './lib/i18n';
+import { activateLocale, ensureAllMessages, i18n } from './lib/i18n';
 import { getStoredLocale } from './lib/storage';
+import { get } from './lib/api';
+import { db } from './lib/db';
+import { watchReachability } from './lib/online';
+import { PATHS } from '../shared/api';
 import { PendingView } from './components/pending-view';
+import { RouteError } from './components/error-state';
 import { LAZY_PAGE_DELAY_MS } from '../shared/constants';
 import { setupRuntime } from './app-runtime';
 import './styles/base.css';
@@ -17,6 +22,8 @@ const router = createRouter({
   defaultPendingMs: LAZY_PAGE_DELAY_MS,
   defaultPendingMinMs: 0,
   defaultPendingComponent: PendingView,
+  // A screen that throws (e.g. its cache read failed) says what happened instead of going blank.
+  defaultErrorComponent: RouteError,
   scrollRestoration: true,
 });
 
@@ -31,8 +38,21 @@ const socket = setupRuntime(() => {
 });
 // After every route change: open or close the live socket (SPEC section 4).
 router.subscribe('onResolved', () => socket.sync());
+// While the server cannot be reached, ask it again now and then (reads answered from the service worker's
+// cache would never tell the app it is back). baseconfig is small and never cached by the worker.
+watchReachability(() => get(PATHS.baseconfig, {}, { background: true }));
 
-void activateLocale(getStoredLocale()).then(() => {
+// The first screen's code, texts and data start together with the locale's core texts, instead of one
+// after another once React renders (core texts -> the router -> the rest of the texts -> the lazy route's
+// chunk -> its imports -> the IndexedDB open). Each import below is preloaded with its own imports
+// (Vite's modulepreload), all from the service worker's precache when offline.
+const locale = getStoredLocale();
+const firstPath = router.latestLocation.pathname;
+if (firstPath !== '/' && firstPath !== '/pages/index/index') void ensureAllMessages(locale).catch(() => undefined);
+for (const route of router.getMatchedRoutes(firstPath)[0]) void router.loadRouteChunk(route)?.catch(() => undefined);
+void db.open().catch(() => undefined); // a failure is the screen's to show, on its own read
+
+void activateLocale(locale).then(() => {
   const root = createRoot(document.getElementById('root')!);
   // A transition lets React yield while it renders the first screen, so the boot shell stays responsive
   // and no single long task blocks input (Total Blocking Time).

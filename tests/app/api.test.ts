@@ -22,7 +22,8 @@ const memoryStorage = vi.hoisted(() => {
   return storage;
 });
 
-import { configureApi, get, post, request } from '../../src/app/lib/api';
+import { configureApi, FROM_CACHE_HEADER, get, post, request } from '../../src/app/lib/api';
+import { isOnlineNow, noteReachable } from '../../src/app/lib/online';
 import { clearSession, getSession, KEYS, saveBaseSettings, saveLogin, type BaseSettings } from '../../src/app/lib/storage';
 import { API_BASE, PATHS } from '../../src/shared/api';
 import { REQUEST_TIMEOUT_MS } from '../../src/shared/constants';
@@ -84,6 +85,7 @@ beforeEach(() => {
   hooks.onSignedOut.mockReset();
   hooks.onTimeout.mockReset();
   (globalThis.navigator as { onLine: boolean }).onLine = true;
+  noteReachable(true);
   configureApi({ origin: server.url, ...hooks });
 });
 
@@ -140,21 +142,19 @@ describe('against the real server', () => {
 });
 
 describe('what goes on the wire', () => {
-  it('GET: data, lang, t and v in the query string; token, no-cache and JSON headers', async () => {
+  it('GET: data, lang and v in the query string, no timestamp (the URL is the cache key); token, no-cache and JSON headers', async () => {
     useEcho();
     login('tok-123456789012345678901234');
     saveBaseSettings(baseSettings('9.9.9'));
-    const before = Date.now();
     await get('/api/x/y', { page: 2, q: 'mangrove forest' });
-    const after = Date.now();
-    expect(seen).toHaveLength(1);
+    await get('/api/x/y', { page: 2, q: 'mangrove forest' });
+    expect(seen).toHaveLength(2);
     const r = seen[0]!;
     expect(r.method).toBe('GET');
     expect(r.url.pathname).toBe(`${API_BASE}/api/x/y`);
-    expect(Object.fromEntries(r.url.searchParams)).toMatchObject({ page: '2', q: 'mangrove forest', lang: 'en', v: '9.9.9' });
-    const t = Number(r.url.searchParams.get('t'));
-    expect(t).toBeGreaterThanOrEqual(before);
-    expect(t).toBeLessThanOrEqual(after);
+    expect(Object.fromEntries(r.url.searchParams)).toEqual({ page: '2', q: 'mangrove forest', lang: 'en', v: '9.9.9' });
+    // The same read twice is the same URL: the service worker's cache can answer it.
+    expect(seen[1]!.url.search).toBe(r.url.search);
     expect(r.headers.authorization).toBe('tok-123456789012345678901234');
     expect(r.headers['cache-control']).toBe('no-cache');
     expect(r.headers.pragma).toBe('no-cache');
@@ -271,6 +271,74 @@ describe('answers', () => {
   });
 });
 
+describe('answers from the service worker cache (FROM_CACHE header)', () => {
+  const envelope = (data: unknown) => JSON.stringify({ code: 0, msg: 'ok', data, time: 1000 });
+  const unreachable = async () => {
+    // A real refused connection marks the server unreachable, as the offline bar sees it.
+    const dead = http.createServer();
+    await new Promise<void>((r) => dead.listen(0, '127.0.0.1', () => r()));
+    const port = (dead.address() as AddressInfo).port;
+    await new Promise<void>((r) => dead.close(() => r()));
+    configureApi({ origin: `http://127.0.0.1:${port}` });
+    await get('/api/x', {}, { quiet: true });
+    expect(isOnlineNow()).toBe(false);
+    useEcho();
+  };
+
+  it('is returned at once, marked fromCache, and revalidated through the network at once', async () => {
+    useEcho();
+    // The worker answers the plain read from its cache; the revalidation reaches the network.
+    answer = () => (seen.length === 1 ? { headers: { [FROM_CACHE_HEADER]: '1' }, body: envelope({ n: 'cached' }) } : { body: envelope({ n: 'fresh' }) });
+    const res = await get<{ n: string }>('/api/project/lists', { page: 1 });
+    expect(res).toMatchObject({ code: 0, data: { n: 'cached' }, fromCache: true });
+    const fresh = await res.revalidated!;
+    expect(fresh).toMatchObject({ code: 0, data: { n: 'fresh' } });
+    expect(fresh.fromCache).toBeUndefined();
+    expect(fresh.revalidated).toBeUndefined();
+    expect(seen).toHaveLength(2);
+    expect(seen[1]!.url.search).toBe(seen[0]!.url.search);
+    expect(hooks.toast).not.toHaveBeenCalled();
+  });
+
+  it('never counts as the server being reachable; read while it is not, it is revalidated when it is back', async () => {
+    await unreachable();
+    answer = () => ({ headers: { [FROM_CACHE_HEADER]: '1' }, body: envelope({ n: 'cached' }) });
+    const res = await get<{ n: string }>('/api/project/detail', { id: 4 });
+    expect(res).toMatchObject({ data: { n: 'cached' }, fromCache: true });
+    expect(isOnlineNow()).toBe(false); // a cached answer says nothing about the server
+    // Two readers of the same URL meanwhile share one revalidation.
+    const again = await get<{ n: string }>('/api/project/detail', { id: 4 });
+    expect(again.revalidated).toBe(res.revalidated);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(seen).toHaveLength(2); // the two cached answers; nothing sent to a server known to be down
+    answer = () => ({ body: envelope({ n: 'fresh' }) });
+    noteReachable(true); // what the reachability probe does when the server answers
+    expect(await res.revalidated!).toMatchObject({ code: 0, data: { n: 'fresh' } });
+    expect(seen).toHaveLength(3);
+    expect(isOnlineNow()).toBe(true);
+  });
+
+  it('a fresh read the worker could only answer from its cache means the network failed: offline, no further revalidation', async () => {
+    useEcho();
+    answer = () => ({ headers: { [FROM_CACHE_HEADER]: '1' }, body: envelope({ n: 'cached' }) });
+    const res = await get<{ n: string }>('/api/project/detail', { id: 3 }, { fresh: true });
+    expect(res).toMatchObject({ code: 0, data: { n: 'cached' }, fromCache: true });
+    expect(res.revalidated).toBeUndefined();
+    expect(isOnlineNow()).toBe(false);
+    expect(seen).toHaveLength(1);
+  });
+
+  it('a revalidation that fails leaves the cached answer and marks the server unreachable, quietly', async () => {
+    useEcho();
+    answer = () => (seen.length === 1 ? { headers: { [FROM_CACHE_HEADER]: '1' }, body: envelope({ n: 'cached' }) } : { status: 502, body: '' });
+    const res = await get<{ n: string }>('/api/news/lists');
+    expect(res.data).toEqual({ n: 'cached' });
+    expect(await res.revalidated!).toMatchObject({ code: 502, data: null });
+    expect(isOnlineNow()).toBe(false);
+    expect(hooks.toast).not.toHaveBeenCalled();
+  });
+});
+
 /** Waits (on real I/O turns, not on the faked timers) until the echo server has seen n requests. */
 async function arrived(n: number) {
   for (let i = 0; seen.length < n; i++) {
@@ -295,6 +363,19 @@ describe('timeout', () => {
     expect(hooks.onTimeout).toHaveBeenCalledTimes(1);
     expect(hooks.toast).not.toHaveBeenCalled();
     expect(hooks.onSignedOut).not.toHaveBeenCalled();
+  });
+
+  it('a background read (revalidation, probe) that times out only marks the server unreachable: no retry overlay', async () => {
+    useEcho();
+    answer = () => 'hang';
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const pending = request('GET', '/api/slow', {}, { background: true });
+    await arrived(1);
+    await vi.advanceTimersByTimeAsync(REQUEST_TIMEOUT_MS);
+    expect(await pending).toMatchObject({ code: 2 });
+    expect(hooks.onTimeout).not.toHaveBeenCalled();
+    expect(hooks.toast).not.toHaveBeenCalled();
+    expect(isOnlineNow()).toBe(false);
   });
 
   it('keeps the 60 s timeout when the caller passes an AbortSignal', async () => {

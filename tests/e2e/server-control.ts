@@ -134,12 +134,19 @@ export async function waitReady(url: string, pid: number, logFile: string, timeo
  * Starts `node --import tsx src/server/main.ts` (one process, so its pid is the server) detached from the
  * caller, with PORT, DATA_DIR, HOST=127.0.0.1 and LOG_LEVEL=info, appending its output to logFile.
  */
-export async function spawnServer(opts: { port: number; dataDir: string; logFile: string; env?: Record<string, string> }): Promise<ServerState> {
+export async function spawnServer(opts: {
+  port: number;
+  dataDir: string;
+  logFile: string;
+  env?: Record<string, string>;
+  /** Another checkout to run (its src/server and dist/), e.g. a bench's baseline build; default ROOT. */
+  cwd?: string;
+}): Promise<ServerState> {
   fs.mkdirSync(path.dirname(opts.logFile), { recursive: true });
   const fd = fs.openSync(opts.logFile, 'a');
   fs.writeSync(fd, `\n==== ${new Date().toISOString()} starting server on port ${opts.port}, DATA_DIR=${opts.dataDir}\n`);
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
-    cwd: ROOT,
+    cwd: opts.cwd ?? ROOT,
     detached: true,
     stdio: ['ignore', fd, fd],
     env: {

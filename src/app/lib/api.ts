@@ -5,11 +5,16 @@ import { errorMessage } from '../../shared/errors';
 import { clearSession, getBaseSettings, getSession } from './storage';
 import { wireLang } from './i18n';
 import { noteServerTime } from './server-time';
-import { noteReachable } from './online';
+import { noteReachable, whenReachable } from './online';
 
 // The request layer of SPEC sections 7 and 8. Every call: base path /h5/api, 60 s timeout, credentials,
-// JSON, no-cache headers, the stored token in Authorization, and lang / t / v added to its data (GET in
-// the query string). Answers are normalised to {code, msg, data, wait, time}.
+// JSON, no-cache headers, the stored token in Authorization, and lang / v added to its data (GET in the
+// query string); a POST carries t too. Answers are normalised to {code, msg, data, wait, time}.
+//
+// GETs carry no timestamp: the service worker keeps public reads (projects, news, content) under stable
+// keys and answers them from its cache first (docs/decisions/scale.md, "Offline reads"). Such an answer
+// is marked with the FROM_CACHE header; it never counts as the server being reachable, and the read is
+// revalidated at once through the network (`revalidated`), whose outcome is what the offline bar shows.
 
 export interface ApiResult<T = unknown> {
   code: number;
@@ -17,7 +22,15 @@ export interface ApiResult<T = unknown> {
   data: T;
   wait: number;
   time: number | string;
+  /** The service worker answered from its cache (set only then). */
+  fromCache?: true;
+  /** With fromCache: the same read through the network, already under way (a failure when the network
+   *  fails). Apply it too, so the cache's copy does not last. */
+  revalidated?: Promise<ApiResult<T>>;
 }
+
+/** Set by the service worker on an answer it took from its cache (vite.config.ts, runtimeCaching). */
+export const FROM_CACHE_HEADER = 'X-From-Cache';
 
 export interface ApiHooks {
   /** A short message (SPEC: "Network error" toast with an error icon). */
@@ -42,6 +55,12 @@ export interface RequestOptions {
   /** Do not toast on a network failure (background refreshes). */
   quiet?: boolean;
   signal?: AbortSignal;
+  /** GET: ask the network, not the service worker's cached copy (a socket's invalidation says it changed).
+   *  Sent as the fetch cache mode `no-cache`, which the service worker routes network-first. */
+  fresh?: boolean;
+  /** Nobody waits on this read (a revalidation, a reachability probe): no toast, and a timeout only marks
+   *  the server unreachable instead of asking the user to retry. */
+  background?: boolean;
 }
 
 /** The session is over: forget it and tell the app (code -1 here, or the live socket's close 4001). */
@@ -50,8 +69,12 @@ export function signOut(): void {
   hooks.onSignedOut();
 }
 
-function common(data: Record<string, unknown> | undefined) {
-  return { ...(data ?? {}), lang: wireLang(), t: Date.now(), v: getBaseSettings()?.version ?? '' };
+function common(method: 'GET' | 'POST', data: Record<string, unknown> | undefined) {
+  const payload: Record<string, unknown> = { ...(data ?? {}), lang: wireLang(), v: getBaseSettings()?.version ?? '' };
+  // A GET's URL is its cache key: a timestamp would make every read a miss. Freshness comes from the
+  // socket's invalidations and the revalidation of every cached answer instead.
+  if (method === 'POST') payload.t = Date.now();
+  return payload;
 }
 
 function headers(opts: RequestOptions): Record<string, string> {
@@ -88,9 +111,11 @@ export async function request<T = unknown>(
   data?: Record<string, unknown>,
   opts: RequestOptions = {},
 ): Promise<ApiResult<T>> {
-  const payload = common(data);
+  const payload = common(method, data);
+  const quiet = opts.quiet || opts.background;
   let status = 0;
   let raw: unknown;
+  let fromCache = false;
   // Our own timeout signal: ofetch ignores its `timeout` option when a caller passes a signal.
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(new DOMException('The request timed out', 'TimeoutError')), REQUEST_TIMEOUT_MS);
@@ -107,22 +132,28 @@ export async function request<T = unknown>(
       ignoreResponseError: true,
       retry: 0,
       signal: controller.signal,
+      ...(method === 'GET' && opts.fresh ? { cache: 'no-cache' as const } : {}),
     });
     status = response.status;
     raw = response._data;
-    noteReachable(status > 0 && status < 500);
+    fromCache = response.headers.get(FROM_CACHE_HEADER) === '1';
+    // An answer from the service worker's cache says nothing about the server, unless a fresh read got
+    // it (a worker that falls back to its cache): then the network just failed.
+    if (!fromCache) noteReachable(status > 0 && status < 500);
+    else if (opts.fresh) noteReachable(false);
   } catch (err) {
     const isTimeout =
       (controller.signal.aborted && !opts.signal?.aborted) ||
       (err instanceof FetchError && (err.cause as { name?: string } | undefined)?.name === 'TimeoutError');
     if (isTimeout || (err as { name?: string }).name === 'TimeoutError') {
-      hooks.onTimeout();
+      if (opts.background) noteReachable(false);
+      else hooks.onTimeout();
       return { code: 2, msg: errorMessage('timeout_retry', wireLang()), data: null as T, wait: ENVELOPE_DEFAULT_WAIT, time: '' };
     }
     if ((err as { name?: string }).name === 'AbortError') throw err;
     noteReachable(false);
     const msg = errorMessage(isOffline() ? 'offline' : 'network_error', wireLang());
-    if (!opts.quiet) hooks.toast(errorMessage('network_error', wireLang()), 'error');
+    if (!quiet) hooks.toast(errorMessage('network_error', wireLang()), 'error');
     return { code: 1, msg, data: null as T, wait: ENVELOPE_DEFAULT_WAIT, time: '' };
   } finally {
     clearTimeout(timer);
@@ -136,7 +167,7 @@ export async function request<T = unknown>(
     if (env && env.code > 0) return { ...env, data: null as T };
   }
   if (status !== 200 && status !== 204) {
-    if (!opts.quiet) hooks.toast(errorMessage('network_error', wireLang()), 'error');
+    if (!quiet) hooks.toast(errorMessage('network_error', wireLang()), 'error');
     const env = normalise<T>(raw);
     return {
       code: status || env?.code || 1,
@@ -153,8 +184,34 @@ export async function request<T = unknown>(
     signOut();
     return result ?? { code: -1, msg: errorMessage('session_expired', wireLang()), data: null as T, wait: ENVELOPE_DEFAULT_WAIT, time: '' };
   }
-  noteServerTime(result.time);
-  return result;
+  if (!fromCache) {
+    noteServerTime(result.time);
+    return result;
+  }
+  // A fresh read that fell back to the cache: the network is down, there is nothing newer to wait for.
+  if (opts.fresh) return { ...result, fromCache: true };
+  return { ...result, fromCache: true, revalidated: revalidate<T>(method, path, data, opts) };
+}
+
+const revalidations = new Map<string, Promise<ApiResult<unknown>>>();
+
+/**
+ * Stale while revalidate: the cached answer now, the network's answer when it comes. Not cancelled with
+ * the caller (it refreshes the worker's cache for whoever reads next). While the server is known to be
+ * unreachable it waits until it is back (a probe, lib/online.ts), so an offline start does not spend its
+ * first moments on reads bound to fail, and what was read offline is brought up to date on return. One at
+ * a time per URL.
+ */
+function revalidate<T>(method: 'GET' | 'POST', path: string, data: Record<string, unknown> | undefined, opts: RequestOptions): Promise<ApiResult<T>> {
+  const key = `${wireLang()} ${path} ${JSON.stringify(data ?? {})}`;
+  let pending = revalidations.get(key);
+  if (!pending) {
+    pending = whenReachable()
+      .then(() => request<T>(method, path, data, { ...opts, signal: undefined, fresh: true, background: true }))
+      .finally(() => revalidations.delete(key));
+    revalidations.set(key, pending);
+  }
+  return pending as Promise<ApiResult<T>>;
 }
 
 export const get = <T>(path: string, data?: Record<string, unknown>, opts?: RequestOptions) => request<T>('GET', path, data, opts);
