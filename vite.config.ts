@@ -1,12 +1,11 @@
 /// <reference types="vitest/config" />
-import { defineConfig, type Plugin } from 'vite';
+import { defineConfig, type Plugin, type Rollup } from 'vite';
 import react from '@vitejs/plugin-react';
 import { tanstackRouter } from '@tanstack/router-plugin/vite';
 import { lingui } from '@lingui/vite-plugin';
 import { VitePWA } from 'vite-plugin-pwa';
+import { compression } from 'vite-plugin-compression2';
 import { transformAsync } from '@babel/core';
-import zlib from 'node:zlib';
-import fs from 'node:fs';
 import path from 'node:path';
 
 // Lingui macros (t, Trans, msg...) compiled by Babel, only in files that import them. plugin-react 6 has
@@ -31,19 +30,71 @@ function linguiMacro(): Plugin {
   };
 }
 
-// Writes a .gz beside every built text asset; the server sends it to clients that accept gzip.
-function precompress(): Plugin {
+// The service worker's cache of public API reads (runtimeCaching below). workbox-build copies the plugins'
+// source into sw.js, so they name nothing from outside themselves; the header is FROM_CACHE_HEADER of
+// src/app/lib/api.ts. No ExpirationPlugin: it writes its timestamps to IndexedDB on every cache hit, and
+// at an offline start those writes queue with the first screen's own IndexedDB reads (measured: +15 ms to
+// the first card on home). The cache keeps the 200 most recently written answers instead, trimmed on
+// write, with no age limit: a cached answer is only ever a first answer, revalidated at once, and never
+// written over Dexie (src/app/lib/sync.ts).
+const KEEP_NEWEST_200 = {
+  cacheDidUpdate: async ({ cacheName }: { cacheName: string }) => {
+    const cache = await caches.open(cacheName);
+    const keys = await cache.keys(); // oldest write first: a put moves its URL to the end
+    for (const key of keys.slice(0, Math.max(0, keys.length - 200))) await cache.delete(key);
+  },
+};
+const CONTENT_API_CACHE = {
+  cacheName: 'canopy-content-api',
+  cacheableResponse: { statuses: [200] },
+  // Hono's compress adds Vary: Accept-Encoding; the key is the URL alone.
+  matchOptions: { ignoreVary: true },
+};
+/** A plain read: the cached copy, marked. */
+const MARK_CACHED_ANSWER = {
+  cachedResponseWillBeUsed: async ({ cachedResponse }: { cachedResponse?: Response | null }) => {
+    if (!cachedResponse) return null;
+    const headers = new Headers(cachedResponse.headers);
+    headers.set('X-From-Cache', '1');
+    return new Response(cachedResponse.body, { status: cachedResponse.status, statusText: cachedResponse.statusText, headers });
+  },
+};
+/** A fresh read: the network's answer (stored for the next plain read) or a failure, never the cached copy
+ *  (the page already has it, and a failure is what tells it the server is unreachable). */
+const NETWORK_ANSWER_ONLY = { cachedResponseWillBeUsed: async () => null };
+
+// <link rel="modulepreload"> in index.html for the home screen's code (start_url) with everything it
+// imports, and the English core texts, so they load while the entry bundle is still compiling (offline
+// cold start, bench/offline-start.ts). main.tsx starts the chunks of whatever screen a start opens, a
+// little later. Not the other screens' code nor the rest of the texts: on home they cost more than they
+// save elsewhere (measured: +7 ms to home's first card, -2 ms to the project tab's) and would load JS the
+// home screen does not use (bench/lighthouse.ts budget).
+function preloadFirstScreens(): Plugin {
+  const first = [/\/src\/app\/routes\/index\.tsx\?tsr-split=component$/, /\/locales\/en\/core\.po$/];
   return {
-    name: 'canopy:precompress',
+    name: 'canopy:preload-first-screens',
     apply: 'build',
-    closeBundle() {
-      const out = path.join(here, 'dist');
-      const walk = (dir: string): string[] =>
-        fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(path.join(dir, e.name)) : [path.join(dir, e.name)]));
-      for (const file of walk(out)) {
-        if (!/\.(js|mjs|css|html|svg|json|webmanifest|txt)$/.test(file)) continue;
-        fs.writeFileSync(file + '.gz', zlib.gzipSync(fs.readFileSync(file), { level: 9 }));
-      }
+    transformIndexHtml: {
+      order: 'post',
+      handler(_html, ctx) {
+        if (!ctx.bundle) return;
+        const chunks = Object.values(ctx.bundle).filter((c): c is Rollup.OutputChunk => c.type === 'chunk');
+        const byFile = new Map(chunks.map((c) => [c.fileName, c]));
+        const closure = (roots: Rollup.OutputChunk[], skip = new Set<string>()) => {
+          const seen = new Set<string>();
+          const visit = (c: Rollup.OutputChunk) => {
+            if (seen.has(c.fileName) || skip.has(c.fileName)) return;
+            seen.add(c.fileName);
+            for (const f of c.imports) if (byFile.has(f)) visit(byFile.get(f)!);
+          };
+          roots.forEach(visit);
+          return seen;
+        };
+        // The entry and its static imports are linked by Vite already.
+        const linked = closure(chunks.filter((c) => c.isEntry));
+        const files = closure(chunks.filter((c) => c.facadeModuleId && first.some((re) => re.test(c.facadeModuleId!))), linked);
+        return [...files].map((f) => ({ tag: 'link', attrs: { rel: 'modulepreload', crossorigin: true, href: `/${f}` }, injectTo: 'head' as const }));
+      },
     },
   };
 }
@@ -92,21 +143,32 @@ export default defineConfig({
       },
       workbox: {
         globPatterns: ['**/*.{js,css,html,svg,png,webmanifest}'],
-        globIgnores: ['**/*.gz'],
+        globIgnores: ['**/*.gz', '**/*.br'],
         navigateFallback: '/index.html',
         // The API and the socket are never answered by the app shell.
         navigateFallbackDenylist: [/^\/h5\//],
         cleanupOutdatedCaches: true,
         runtimeCaching: [
+          // Public API reads, stale-while-revalidate split between the worker and the page (docs/decisions/
+          // scale.md, "Offline reads"): a plain read is answered from this cache when it holds the URL (the
+          // URL is the key: lang and the real parameters, no timestamp), marked X-From-Cache: 1 so the page
+          // never takes it for the server being reachable; the page then revalidates it with a fresh read
+          // (fetch cache mode no-cache), which goes to the network and refreshes this cache, or fails. The
+          // server's Cache-Control (no-store, or no-cache with an ETag) does not matter here: Workbox stores
+          // what cacheableResponse admits, and a fresh read's 304 reaches the worker as the HTTP cache's 200.
+          {
+            urlPattern: ({ url, request }) =>
+              request.method === 'GET' &&
+              (request.cache === 'no-cache' || request.cache === 'reload') &&
+              /^\/h5\/api\/api\/(project|news|content)\//.test(url.pathname),
+            handler: 'NetworkFirst',
+            options: { ...CONTENT_API_CACHE, plugins: [NETWORK_ANSWER_ONLY, KEEP_NEWEST_200] },
+          },
           {
             urlPattern: ({ url, request }) =>
               request.method === 'GET' && /^\/h5\/api\/api\/(project|news|content)\//.test(url.pathname),
-            handler: 'StaleWhileRevalidate',
-            options: {
-              cacheName: 'canopy-content-api',
-              expiration: { maxEntries: 200, maxAgeSeconds: 7 * 24 * 3600 },
-              cacheableResponse: { statuses: [200] },
-            },
+            handler: 'CacheFirst',
+            options: { ...CONTENT_API_CACHE, plugins: [MARK_CACHED_ANSWER, KEEP_NEWEST_200] },
           },
           {
             urlPattern: ({ url, request }) => request.destination === 'image' && url.pathname.startsWith('/img/'),
@@ -117,7 +179,10 @@ export default defineConfig({
       },
       devOptions: { enabled: false },
     }),
-    precompress(),
+    preloadFirstScreens(),
+    // A .br and a .gz beside every built text file (public/ too); the server sends the one the client accepts
+    // (serveStatic with precompressed, src/server/static.ts) and never compresses a file per request.
+    compression({ algorithms: ['brotliCompress', 'gzip'], include: /\.(js|mjs|css|html|svg|json|webmanifest|txt)$/ }),
   ],
   build: {
     outDir: path.join(here, 'dist'),

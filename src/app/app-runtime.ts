@@ -1,10 +1,12 @@
 import { configureApi, get, signOut } from './lib/api';
-import { getSession, saveBaseSettings, subscribeSession, type BaseSettings, getBaseSettings } from './lib/storage';
+import { getSession, saveBaseSettings, type BaseSettings, getBaseSettings } from './lib/storage';
 import { LiveSocket } from './lib/socket';
 import { applyInvalidation } from './lib/sync';
 import { showToast } from './components/toast';
 import { PATHS } from '../shared/api';
-import { clearPrivateCache } from './lib/db';
+import { clearPrivateCache, db } from './lib/db';
+import { reportDbError } from './lib/db-health';
+import { wipeOnMemberChange } from './lib/session-cache';
 import type { ServerMessage } from '../shared/socket-events';
 import { noteServerTime } from './lib/server-time';
 
@@ -13,6 +15,14 @@ import { noteServerTime } from './lib/server-time';
 let timeoutListener: (() => void) | null = null;
 export function onRequestTimeout(listener: () => void): void {
   timeoutListener = listener;
+}
+
+/** What the live socket's messages do: refresh the named tables, show a notification, note the server time. */
+export function onServerMessage(message: ServerMessage): Promise<void> {
+  if (message.type === 'invalidate') return applyInvalidation(message.tables, message.ids);
+  if (message.type === 'notification') showToast(message.title, 'info', 4000);
+  else if (message.type === 'hello') noteServerTime(message.time);
+  return Promise.resolve();
 }
 
 export function setupRuntime(navigateToLogin: () => void): LiveSocket {
@@ -40,11 +50,7 @@ export function setupRuntime(navigateToLogin: () => void): LiveSocket {
       const s = getSession();
       return { memId: s.login.mem_id, token: s.token };
     },
-    onMessage: (message: ServerMessage) => {
-      if (message.type === 'invalidate') void applyInvalidation(message.tables, message.ids);
-      else if (message.type === 'notification') showToast(message.title, 'info', 4000);
-      else if (message.type === 'hello') noteServerTime(message.time);
-    },
+    onMessage: (message: ServerMessage) => void onServerMessage(message),
     // Closed with 4001 (logout elsewhere, password change or reset, lock, freeze): the same sign-out as
     // an API answer with code -1 (clear the session and the private cache, go to login).
     onSessionEnded: signOut,
@@ -53,15 +59,13 @@ export function setupRuntime(navigateToLogin: () => void): LiveSocket {
   // Hidden or exiting closes the socket; coming back opens it again (as a route change would).
   document.addEventListener('visibilitychange', () => (document.visibilityState === 'hidden' ? socket.close() : socket.sync()));
   window.addEventListener('pagehide', () => socket.close());
-  // Another user's data must not stay in the cache after a sign-out or a new sign-in.
-  let lastMem = getSession().login.mem_id;
-  subscribeSession(() => {
-    const mem = getSession().login.mem_id;
-    if (mem !== lastMem) {
-      lastMem = mem;
-      void clearPrivateCache();
-    }
-    socket.sync();
+  // Another user's data must not stay in the cache after a sign-out or a new sign-in; the socket follows
+  // the session too.
+  wipeOnMemberChange(db, () => socket.sync());
+  // A cache write that failed for want of space (or an unusable database) is said in a banner
+  // (components/storage-alert.tsx) rather than lost in the console; the screen keeps what it has.
+  window.addEventListener('unhandledrejection', (event) => {
+    if (reportDbError(event.reason)) event.preventDefault();
   });
   return socket;
 }

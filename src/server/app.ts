@@ -2,12 +2,7 @@ import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { compress } from 'hono/compress';
 import { secureHeaders } from 'hono/secure-headers';
-import type { Config } from './config';
-import type { DB } from './db/connection';
-import type { Clock } from './lib/clock';
-import type { Logger } from './lib/log';
-import type { Mailer } from './lib/mail';
-import type { Limits } from './lib/limits';
+import type { AppEnv, Deps } from './env';
 import { AppError, errorBody } from './lib/http';
 import type { Lang } from '../shared/errors';
 import { API_BASE } from '../shared/api';
@@ -18,21 +13,9 @@ import { newsRoutes } from './modules/news/routes';
 import { contentRoutes } from './modules/content/routes';
 import { walletRoutes } from './modules/wallet/routes';
 import { orderRoutes } from './modules/order/routes';
+import { footprintRoutes } from './modules/footprint/routes';
 import { openApiDocument } from './openapi';
 import { staticRoutes } from './static';
-
-export interface Deps {
-  config: Config;
-  db: DB;
-  clock: Clock;
-  log: Logger;
-  mailer: Mailer;
-  limits: Limits;
-}
-
-export interface AppEnv {
-  Variables: { deps: Deps; lang: Lang };
-}
 
 async function requestLang(req: Request, query: string | undefined): Promise<Lang> {
   let lang = query;
@@ -53,6 +36,9 @@ function setApiHeaders(c: Context) {
   c.header('X-Content-Type-Options', 'nosniff');
 }
 
+/** GET and HEAD: the requests that carry no body we read. */
+const isRead = (c: Context) => c.req.method === 'GET' || c.req.method === 'HEAD';
+
 const TARPIT_MAX = 512;
 
 /** The whole HTTP app: API under /h5/api, the built PWA with history-mode fallback. No listening here. */
@@ -71,18 +57,27 @@ export function createApp(deps: Deps, opts: { staticDir?: string } = {}) {
   api.use('*', async (c, next) => {
     setApiHeaders(c);
     await next();
-    setApiHeaders(c);
+    // On the finished answer's own headers (c.header would rebuild a finished answer, body and all). A
+    // public answer of the response cache (the one kind with an ETag) says no-cache instead: a browser may
+    // keep it but asks each time, and gets 304 while it is current (lib/response-cache.ts).
+    const headers = c.res.headers;
+    if (!headers.has('ETag')) headers.set('Cache-Control', 'no-store');
+    headers.set('X-Content-Type-Options', 'nosniff');
   });
   api.use('*', compress({ threshold: 1024 }));
   api.use('*', secureHeaders({ crossOriginResourcePolicy: 'same-origin' }));
-  // The size limit comes first: nothing reads a body before it is known to be small.
-  api.use('*', bodyLimit({ maxSize: 64 * 1024, onError: (c) => c.json(errorBody('invalid_request', c.get('lang'), deps.clock.now()), 413) }));
+  // The size limit comes first: nothing reads a body before it is known to be small. GET and HEAD read no
+  // body and skip it (its check alone builds a whole Request per call), and take lang from the query only.
+  const limit = bodyLimit({ maxSize: 64 * 1024, onError: (c) => c.json(errorBody('invalid_request', c.get('lang'), deps.clock.now()), 413) });
+  api.use('*', (c, next) => (isRead(c) ? next() : limit(c, next)));
   api.use('*', async (c, next) => {
-    c.set('lang', await requestLang(c.req.raw, c.req.query('lang')));
+    const query = c.req.query('lang');
+    c.set('lang', isRead(c) ? (query === 'cn' ? 'cn' : 'en') : await requestLang(c.req.raw, query));
     await next();
   });
 
   api.route('/api/login', authRoutes);
+  api.route('/api/user/footprint', footprintRoutes);
   api.route('/api/user', userRoutes);
   api.route('/api/project', projectRoutes);
   api.route('/api/news', newsRoutes);

@@ -6,16 +6,11 @@ import { loginSchema, registerSchema, resetSchema, sendCodeSchema } from '../sha
 import { idQuery, newsListQuery, pageQuery, projectListQuery } from '../shared/schemas/content';
 import { WALLET_ENDPOINTS } from './modules/wallet/openapi';
 import { ORDER_ENDPOINTS } from './modules/order/openapi';
+import { FOOTPRINT_ENDPOINTS } from './modules/footprint/openapi';
+import type { Endpoint } from './lib/openapi-endpoint';
 
-// The OpenAPI document is built from the same valibot schemas the server validates with.
-export interface Endpoint {
-  method: 'get' | 'post';
-  path: string;
-  summary: string;
-  schema?: v.GenericSchema;
-  auth?: 'none' | 'session' | 'user';
-  gives: string;
-}
+// The OpenAPI document is built from the same valibot schemas the server validates with. Each module
+// hands its entries up (modules/<area>/openapi.ts); the Endpoint type sits in a leaf so they never import this.
 
 export const ENDPOINTS: Endpoint[] = [
   { method: 'get', path: PATHS.baseconfig, summary: 'App start-up settings', auth: 'none', gives: 'version, socket_host, currency, server time, limits' },
@@ -26,9 +21,9 @@ export const ENDPOINTS: Endpoint[] = [
   { method: 'post', path: PATHS.reset, summary: 'Reset the login password with an emailed code', schema: resetSchema, auth: 'none', gives: 'null' },
   { method: 'post', path: PATHS.logout, summary: 'Revoke this session', auth: 'session', gives: 'null' },
   { method: 'get', path: PATHS.userInfo, summary: 'Profile, grade, credit score, risk, locks and wallet', auth: 'session', gives: 'UserInfo' },
-  { method: 'get', path: PATHS.projectLists, summary: 'Projects, paged', schema: projectListQuery, auth: 'none', gives: '{list, total, page, page_size}' },
+  { method: 'get', path: PATHS.projectLists, summary: 'Projects, paged (by page number, or by cursor: the next_cursor of the page before)', schema: projectListQuery, auth: 'none', gives: '{list, total, page, page_size, next_cursor}' },
   { method: 'get', path: PATHS.projectDetail, summary: 'One project', schema: idQuery, auth: 'none', gives: 'Project' },
-  { method: 'get', path: PATHS.newsLists, summary: 'News, newest first', schema: newsListQuery, auth: 'none', gives: '{list, total, page, page_size}' },
+  { method: 'get', path: PATHS.newsLists, summary: 'News, newest first (by page number, or by cursor: the next_cursor of the page before)', schema: newsListQuery, auth: 'none', gives: '{list, total, page, page_size, next_cursor}' },
   { method: 'get', path: PATHS.newsDetail, summary: 'One news item', schema: idQuery, auth: 'none', gives: 'NewsItem' },
   { method: 'get', path: PATHS.faqLists, summary: 'Frequently asked questions', auth: 'none', gives: '{list}' },
   { method: 'get', path: PATHS.page, summary: 'About, protocol or privacy page', schema: pageQuery, auth: 'none', gives: 'ContentPage' },
@@ -36,6 +31,7 @@ export const ENDPOINTS: Endpoint[] = [
   { method: 'get', path: PATHS.openapi, summary: 'This document', auth: 'none', gives: 'OpenAPI 3.1 JSON (not enveloped)' },
   ...WALLET_ENDPOINTS,
   ...ORDER_ENDPOINTS,
+  ...FOOTPRINT_ENDPOINTS,
 ];
 
 function jsonSchema(schema: v.GenericSchema): object {

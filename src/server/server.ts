@@ -2,7 +2,8 @@ import path from 'node:path';
 import { serve, type ServerType } from '@hono/node-server';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createApp, type Deps } from './app';
+import { createApp } from './app';
+import type { Deps } from './env';
 import type { Config } from './config';
 import { openDatabase } from './db/connection';
 import { migrateToLatest } from './db/migrate';
@@ -10,6 +11,7 @@ import { seedDemo } from './db/seed';
 import { systemClock, type Clock } from './lib/clock';
 import { createLogger } from './lib/log';
 import { createMailer } from './lib/mail';
+import { createResponseCache } from './lib/response-cache';
 import { createLimits } from './lib/limits';
 import { serverSecret } from './lib/secret';
 import { createHub, type Hub } from './live/hub';
@@ -31,7 +33,8 @@ export async function startServer(config: Config, opts: { clock?: Clock; staticD
   await migrateToLatest(db);
   const mailer = createMailer({ db, clock, log, smtpUrl: config.SMTP_URL, from: config.SMTP_FROM });
   const limits = await createLimits(config, log);
-  const deps: Deps = { config, db, clock, log, mailer, limits };
+  // Public GETs answered from memory, invalidated by the hub below (it hands the cache every event it delivers).
+  const deps: Deps = { config, db, clock, log, mailer, limits, publicCache: createResponseCache({ clock }) };
   serverSecret(config); // made (or read) now: a bad key file stops the start, not a later request
   if (config.SEED_DEMO) await seedDemo(deps);
 

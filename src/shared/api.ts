@@ -28,6 +28,7 @@ export const PATHS = {
   orderDetail: '/api/order/detail',
   orderLimits: '/api/order/limits',
   notifications: '/api/user/notifications',
+  userFootprint: '/api/user/footprint',
   projectLists: '/api/project/lists',
   projectDetail: '/api/project/detail',
   newsLists: '/api/news/lists',
@@ -51,6 +52,9 @@ export interface Paged<T> {
   total: number;
   page: number;
   page_size: number;
+  /** Keyset lists (projects, news): an opaque position to pass back as `cursor` for the page after this
+   *  one, null on the last page. The page number keeps working beside it. */
+  next_cursor?: string | null;
 }
 
 /** Wire languages (SPEC: cn and en) and the app's BCP 47 locale ids. */

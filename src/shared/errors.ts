@@ -119,6 +119,17 @@ export const ERRORS = {
   final_payment_failed: { code: 1702, en: 'Final payment failed.', cn: '尾款支付失败。' },
   final_payment_expired: { code: 1703, en: 'The final payment period has expired.', cn: '尾款支付期限已过。' },
   sell_not_eligible: { code: 1704, en: 'You are not eligible to sell.', cn: '您没有出售资格。' },
+
+  // Carbon footprint questionnaire (the limits are FOOTPRINT_LIMITS in schemas/footprint.ts)
+  footprint_out_of_range: { code: 1901, en: 'This number is outside the range the calculator accepts. Please check it.', cn: '该数值超出计算器可接受的范围，请检查。' },
+  footprint_household_size: { code: 1902, en: 'Household size must be between 1 and 20 people.', cn: '家庭人数须在 1 至 20 人之间。' },
+  footprint_electricity_required: {
+    code: 1903,
+    en: "Please enter your household's monthly electricity use in kWh or your monthly bill in S$.",
+    cn: '请输入家庭每月用电量（千瓦时）或每月电费（新元）。',
+  },
+  footprint_car_fuel: { code: 1904, en: "Please choose your car's fuel type.", cn: '请选择汽车的燃料类型。' },
+  footprint_diet: { code: 1905, en: 'Please choose the diet closest to yours.', cn: '请选择最接近您的饮食类型。' },
 } as const satisfies Record<string, CatalogueEntry>;
 
 export type ErrorKey = keyof typeof ERRORS;

@@ -15,3 +15,21 @@ export function withdrawalFee(amount: number, limits: WithdrawalFeeLimits): numb
   const r = amount % 10_000;
   return limits.withdraw_fee + q * bp + Math.floor((r * bp) / 10_000);
 }
+
+// The marketplace's money rules, one copy for the server (what is charged and paid) and the client (what
+// the order screens preview). Integer cents, whole tons, basis points; rounded half up.
+
+/** Booking fee of a pre-sale: round(tons x pre-sale price x fee bp / 10000), half up. */
+export function bookingFee(tons: number, presalePrice: number, feeBp: number): number {
+  return Math.round((tons * presalePrice * feeBp) / 10_000);
+}
+
+/** The platform's standing buy-back price per ton (DECISIONS "Projects"): price x (1 + yield), half up. */
+export function buybackPrice(price: number, yieldBp: number): number {
+  return Math.round((price * (10_000 + yieldBp)) / 10_000);
+}
+
+/** Sale proceeds: tons x buy-back price. */
+export function saleProceeds(tons: number, price: number, yieldBp: number): number {
+  return tons * buybackPrice(price, yieldBp);
+}

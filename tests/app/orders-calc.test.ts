@@ -1,8 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
   ORDER_TABS,
-  bookingFee,
-  buybackPrice,
   clampTons,
   finalPayment,
   gradeRights,
@@ -11,7 +9,6 @@ import {
   orderStatusLabel,
   orderTotal,
   parseTons,
-  saleProceeds,
   sellStatusLabel,
   statusDescriptor,
   statusTone,
@@ -19,6 +16,7 @@ import {
   tonsProblem,
 } from '../../src/app/features/orders/order-calc';
 import { refineProjects } from '../../src/app/features/projects/project-search';
+import { bookingFee, buybackPrice, saleProceeds } from '../../src/shared/fees';
 import * as serverCalc from '../../src/server/modules/order/calc';
 import { ORDER_SIDES, ORDER_STATUSES } from '../../src/shared/schemas/order';
 import type { Project } from '../../src/shared/schemas/content';

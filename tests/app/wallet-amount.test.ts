@@ -1,14 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import {
-  amountDirection,
-  balanceText,
-  centsToInput,
-  parseAmount,
-  previewWithdrawal,
-  signedAmount,
-  type WithdrawalLimits,
-} from '../../src/app/features/wallet/amount';
+import { amountDirection, centsToInput, parseAmount, previewWithdrawal, type WithdrawalLimits } from '../../src/app/features/wallet/amount';
+import { formatAmount as balanceText, formatSigned as signedAmount } from '../../src/app/lib/format';
 import { withdrawalFee } from '../../src/shared/fees';
 import { parseSgdToCents } from '../../src/shared/money';
 import { AMOUNT_MAX_CENTS } from '../../src/shared/schemas/wallet';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import * as v from 'valibot';
-import { loginPasswordRules, withdrawPasswordRules } from '../../src/app/features/wallet/password-rules';
-import { keepsIntentKey } from '../../src/app/features/wallet/intent-key';
+import { loginPasswordRules, withdrawPasswordRules } from '../../src/app/features/account/password-rules';
+import { keepsIntentKey } from '../../src/app/lib/intent-key';
 import { loginPasswordSchema, withdrawalPasswordSchema } from '../../src/shared/schemas/auth';
 import { ERRORS } from '../../src/shared/errors';
 

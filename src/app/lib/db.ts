@@ -1,9 +1,11 @@
 import Dexie, { type EntityTable } from 'dexie';
 import type { Banner, ContentPage, FaqItem, NewsItem, Project } from '../../shared/schemas/content';
+import { clearDbProblem, reportDbProblem } from './db-health';
 
 // The offline cache (IndexedDB). What a user saw last is kept here and shown by useLiveQuery; the API
-// refreshes it. Schema versions: add a new db.version(n) block for every change, never edit an old one.
-//   v1: projects, news, orders, fundlogs, content (FAQ, pages, banners), meta.
+// refreshes it. Schema versions: add a new entry to SCHEMA for every change, never edit an old one (a
+// device upgrades from whatever version it has, keeping its rows; tests/app/db.test.ts opens the previous
+// version with rows and upgrades it).
 
 export interface CachedOrder {
   id: number;
@@ -17,6 +19,7 @@ export interface CachedFundLog {
   id: number;
   kind: string;
   created_at_ms: number;
+  owner: number; // the member whose log it is (the cache may outlive a session)
   [key: string]: unknown;
 }
 
@@ -26,10 +29,42 @@ export interface ContentEntry {
   saved_at: number;
 }
 
+/** Per-user snapshots (user info, credits), keyed by name. Everything in meta belongs to the signed-in user. */
 export interface MetaEntry {
   key: string;
   value: unknown;
 }
+
+/** meta keys. */
+export const USER_INFO_KEY = 'user_info';
+export const CREDITS_KEY = 'order_credits';
+
+/** Every schema version, oldest first: the stores (Dexie syntax) as of that version. */
+export const SCHEMA: ReadonlyArray<Record<string, string>> = [
+  // v1: projects, news, orders, fundlogs, content (FAQ, pages, banners), meta.
+  {
+    projects: 'id, status, type, selling_time_ms, updated_at',
+    news: 'id, published_at_ms',
+    orders: 'id, side, status, created_at_ms',
+    fundlogs: 'id, kind, created_at_ms',
+    content: 'key',
+    meta: 'key',
+  },
+  // v2: fund logs by owner (and owner + kind), so a member's list is an index read, not a scan.
+  {
+    projects: 'id, status, type, selling_time_ms, updated_at',
+    news: 'id, published_at_ms',
+    orders: 'id, side, status, created_at_ms',
+    fundlogs: 'id, kind, created_at_ms, owner, [owner+kind]',
+    content: 'key',
+    meta: 'key',
+  },
+];
+
+/** Tables anyone may read (the public catalogue); kept across sign-outs. */
+export const PUBLIC_TABLES = ['projects', 'news', 'content'] as const;
+/** Tables of the signed-in user: wiped when the user signs out or another signs in. */
+export const USER_TABLES = ['orders', 'fundlogs', 'meta'] as const;
 
 export class CanopyDb extends Dexie {
   projects!: EntityTable<Project, 'id'>;
@@ -39,26 +74,22 @@ export class CanopyDb extends Dexie {
   content!: EntityTable<ContentEntry, 'key'>;
   meta!: EntityTable<MetaEntry, 'key'>;
 
-  constructor(name = 'canopy') {
-    super(name);
-    this.version(1).stores({
-      projects: 'id, status, type, selling_time_ms, updated_at',
-      news: 'id, published_at_ms',
-      orders: 'id, side, status, created_at_ms',
-      fundlogs: 'id, kind, created_at_ms',
-      content: 'key',
-      meta: 'key',
-    });
+  constructor(name = 'canopy', options?: ConstructorParameters<typeof Dexie>[1]) {
+    super(name, options);
+    SCHEMA.forEach((stores, i) => this.version(i + 1).stores(stores));
+    // Another tab still has the old version open and does not let go: say so instead of waiting silently.
+    // (A tab asked to let go closes by Dexie's default and reopens at the new version on its next read.)
+    this.on('blocked', () => reportDbProblem('blocked'));
+    this.on('ready', () => clearDbProblem('blocked'));
   }
 }
 
 export const db = new CanopyDb();
 
-/** Whose data the cache holds: orders and fund logs belong to one user and are dropped on a change. */
+/** Drops whose data the cache holds: every user table, on sign-out or when another user signs in. */
 export async function clearPrivateCache(database: CanopyDb = db): Promise<void> {
-  await database.transaction('rw', database.orders, database.fundlogs, database.meta, async () => {
-    await database.orders.clear();
-    await database.fundlogs.clear();
-    await database.meta.delete('user_info');
+  const tables = USER_TABLES.map((name) => database.table(name));
+  await database.transaction('rw', tables, async () => {
+    for (const table of tables) await table.clear();
   });
 }

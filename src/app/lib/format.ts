@@ -33,3 +33,24 @@ export function formatDateTime(ms: number): string {
 export function formatTons(tons: number): string {
   return `${tons.toLocaleString('en-US')} t`;
 }
+
+/** "6%", "6.5%", "6.25%" from basis points, without floating-point noise. */
+export function formatYield(bp: number): string {
+  const whole = Math.trunc(bp / 100);
+  const frac = String(bp % 100).padStart(2, '0').replace(/0+$/, '');
+  return `${whole}${frac ? `.${frac}` : ''}%`;
+}
+
+const MINUS = '\u2212';
+
+/** An amount with its sign, in its unit: "+S$10.00", "−S$5.00", "+3 t". */
+export function formatSigned(amount: number, unit: 'cents' | 'tons'): string {
+  const sign = amount > 0 ? '+' : amount < 0 ? MINUS : '';
+  const abs = Math.abs(amount);
+  return sign + (unit === 'tons' ? formatTons(abs) : formatSgd(abs));
+}
+
+/** An amount in its unit (money or tons). */
+export function formatAmount(amount: number, unit: 'cents' | 'tons'): string {
+  return unit === 'tons' ? formatTons(amount) : formatSgd(amount);
+}

@@ -1,11 +1,59 @@
-import { get } from './api';
-import { db as defaultDb, type CanopyDb } from './db';
+import { get, type ApiResult } from './api';
+import { db as defaultDb, type CanopyDb, type ContentEntry } from './db';
+import type { EntityTable } from 'dexie';
+import { reportDbError } from './db-health';
 import { PATHS, type Paged } from '../../shared/api';
 import { ERRORS } from '../../shared/errors';
 import type { Banner, ContentPage, FaqItem, NewsItem, Project } from '../../shared/schemas/content';
 
 // Refreshes of the offline cache from the API. Screens read Dexie (useLiveQuery); these fill it.
 // A failed refresh leaves what was cached, so the screen keeps showing the last copy offline.
+
+export interface ReadOptions {
+  /** Skip the service worker's cached copy (a socket's invalidation says the server's data changed). */
+  fresh?: boolean;
+}
+
+/**
+ * One API read, applied to Dexie by `apply`. When the service worker answered it from its cache (which
+ * `apply` writes only into an emptied table, see restoreIfEmpty), the network's answer, already under way
+ * (lib/api.ts), is applied when it comes. Resolves with what the first answer gave, without waiting for the
+ * network: on a flaky connection the caller has its answer from the cache at once.
+ */
+function read<T, R>(path: string, data: Record<string, unknown>, opts: ReadOptions, apply: (res: ApiResult<T>) => Promise<R>): Promise<R> {
+  return get<T>(path, data, { quiet: true, fresh: opts.fresh }).then((res) => {
+    const first = apply(res);
+    void res.revalidated?.then(async (next) => {
+      await first.catch(() => undefined);
+      if (!next.fromCache) await apply(next);
+    });
+    return first;
+  });
+}
+
+// An answer from the service worker's cache is never newer than Dexie: every answer the app gets is
+// written here (deletions too), the worker keeps only some. So it is not written over Dexie: that would
+// cost the first screen a write and its live queries a second run for nothing, and could bring back rows
+// Dexie has since dropped. It only restores a table (or content entry) found empty, e.g. after the
+// browser evicted the database, and only once the first screen has settled and its reads are done; by
+// then, online, the network's answer (res.revalidated) has filled the table and the restore does nothing.
+function restoreIfEmpty<T extends { id: number }>(table: EntityTable<T, 'id'>, rows: T[]): void {
+  whenSettled(async () => {
+    if ((await table.count()) === 0) await table.bulkPut(rows);
+  });
+}
+
+function restoreIfMissing(database: CanopyDb, entry: ContentEntry): void {
+  whenSettled(async () => {
+    if (!(await database.content.get(entry.key))) await database.content.put(entry);
+  });
+}
+
+function whenSettled(job: () => Promise<void>): void {
+  const run = () => void job().catch(cacheFailure);
+  if (typeof requestIdleCallback === 'function') requestIdleCallback(run, { timeout: 2000 });
+  else setTimeout(run, 500);
+}
 
 export interface ProjectQuery {
   status?: string;
@@ -15,20 +63,25 @@ export interface ProjectQuery {
   page_size?: number;
 }
 
-export async function refreshProjects(query: ProjectQuery, database: CanopyDb = defaultDb): Promise<Paged<Project> | null> {
-  const res = await get<Paged<Project>>(PATHS.projectLists, { ...query }, { quiet: true });
-  if (res.code !== 0 || !res.data) return null;
-  const list = res.data.list;
-  await database.transaction('rw', database.projects, async () => {
-    // Page 1 of an unfiltered list is the whole head of the catalogue: drop ids the server no longer lists.
-    if ((query.page ?? 1) === 1 && !query.status && !query.type && !query.q && res.data.total <= list.length) {
-      const keep = new Set(list.map((p) => p.id));
-      const stale = (await database.projects.toCollection().primaryKeys()).filter((id) => !keep.has(id));
-      await database.projects.bulkDelete(stale);
+export function refreshProjects(query: ProjectQuery, database: CanopyDb = defaultDb, opts: ReadOptions = {}): Promise<Paged<Project> | null> {
+  return read<Paged<Project>, Paged<Project> | null>(PATHS.projectLists, { ...query }, opts, async (res) => {
+    if (res.code !== 0 || !res.data) return null;
+    const list = res.data.list;
+    if (res.fromCache) {
+      restoreIfEmpty(database.projects, list);
+      return res.data;
     }
-    await database.projects.bulkPut(list);
+    await database.transaction('rw', database.projects, async () => {
+      // Page 1 of an unfiltered list is the whole head of the catalogue: drop ids the server no longer lists.
+      if ((query.page ?? 1) === 1 && !query.status && !query.type && !query.q && res.data.total <= list.length) {
+        const keep = new Set(list.map((p) => p.id));
+        const stale = (await database.projects.toCollection().primaryKeys()).filter((id) => !keep.has(id));
+        await database.projects.bulkDelete(stale);
+      }
+      await database.projects.bulkPut(list);
+    });
+    return res.data;
   });
-  return res.data;
 }
 
 // Server list order: in progress, then pre-sale, then closed; newest selling time first; then id.
@@ -51,60 +104,84 @@ export async function cachedProjects(query: Pick<ProjectQuery, 'status' | 'type'
     .sort(compareProjects);
 }
 
-export async function refreshProject(id: number, database: CanopyDb = defaultDb): Promise<Project | null> {
-  const res = await get<Project>(PATHS.projectDetail, { id }, { quiet: true });
-  // The server no longer shows it (withdrawn for review, say): the cached copy must not linger.
-  if (res.code === ERRORS.not_found.code) await database.projects.delete(id);
-  if (res.code !== 0 || !res.data) return null;
-  await database.projects.put(res.data);
-  return res.data;
+export function refreshProject(id: number, database: CanopyDb = defaultDb, opts: ReadOptions = {}): Promise<Project | null> {
+  return read<Project, Project | null>(PATHS.projectDetail, { id }, opts, async (res) => {
+    // The server no longer shows it (withdrawn for review, say): the cached copy must not linger.
+    if (res.code === ERRORS.not_found.code && !res.fromCache) await database.projects.delete(id);
+    if (res.code !== 0 || !res.data) return null;
+    if (res.fromCache) restoreIfEmpty(database.projects, [res.data]);
+    else await database.projects.put(res.data);
+    return res.data;
+  });
 }
 
-export async function refreshNews(page = 1, database: CanopyDb = defaultDb, page_size = 10): Promise<Paged<NewsItem> | null> {
-  const res = await get<Paged<NewsItem>>(PATHS.newsLists, { page, page_size }, { quiet: true });
-  if (res.code !== 0 || !res.data) return null;
-  await database.news.bulkPut(res.data.list);
-  return res.data;
+export function refreshNews(page = 1, database: CanopyDb = defaultDb, page_size = 10, opts: ReadOptions = {}): Promise<Paged<NewsItem> | null> {
+  return read<Paged<NewsItem>, Paged<NewsItem> | null>(PATHS.newsLists, { page, page_size }, opts, async (res) => {
+    if (res.code !== 0 || !res.data) return null;
+    if (res.fromCache) restoreIfEmpty(database.news, res.data.list);
+    else await database.news.bulkPut(res.data.list);
+    return res.data;
+  });
 }
 
-export async function refreshNewsItem(id: number, database: CanopyDb = defaultDb): Promise<NewsItem | null> {
-  const res = await get<NewsItem>(PATHS.newsDetail, { id }, { quiet: true });
-  if (res.code === ERRORS.not_found.code) await database.news.delete(id);
-  if (res.code !== 0 || !res.data) return null;
-  await database.news.put(res.data);
-  return res.data;
+export function refreshNewsItem(id: number, database: CanopyDb = defaultDb): Promise<NewsItem | null> {
+  return read<NewsItem, NewsItem | null>(PATHS.newsDetail, { id }, {}, async (res) => {
+    if (res.code === ERRORS.not_found.code && !res.fromCache) await database.news.delete(id);
+    if (res.code !== 0 || !res.data) return null;
+    if (res.fromCache) restoreIfEmpty(database.news, [res.data]);
+    else await database.news.put(res.data);
+    return res.data;
+  });
 }
 
 /** Resolves true when the cache was refreshed, false when the server could not be reached (the cache stays). */
-export async function refreshFaq(database: CanopyDb = defaultDb): Promise<boolean> {
-  const res = await get<Paged<FaqItem>>(PATHS.faqLists, {}, { quiet: true });
-  if (res.code !== 0 || !res.data) return false;
-  await database.content.put({ key: 'faq', value: res.data.list, saved_at: Date.now() });
-  return true;
+export function refreshFaq(database: CanopyDb = defaultDb): Promise<boolean> {
+  return read<Paged<FaqItem>, boolean>(PATHS.faqLists, {}, {}, async (res) => {
+    if (res.code !== 0 || !res.data) return false;
+    const entry: ContentEntry = { key: 'faq', value: res.data.list, saved_at: Date.now() };
+    if (res.fromCache) restoreIfMissing(database, entry);
+    else await database.content.put(entry);
+    return true;
+  });
 }
 
-export async function refreshBanners(database: CanopyDb = defaultDb): Promise<void> {
-  const res = await get<Paged<Banner>>(PATHS.banners, {}, { quiet: true });
-  if (res.code === 0 && res.data) await database.content.put({ key: 'banners', value: res.data.list, saved_at: Date.now() });
+export function refreshBanners(database: CanopyDb = defaultDb): Promise<void> {
+  return read<Paged<Banner>, void>(PATHS.banners, {}, {}, async (res) => {
+    if (res.code !== 0 || !res.data) return;
+    const entry: ContentEntry = { key: 'banners', value: res.data.list, saved_at: Date.now() };
+    if (res.fromCache) restoreIfMissing(database, entry);
+    else await database.content.put(entry);
+  });
 }
 
-export async function refreshPage(slug: ContentPage['slug'], database: CanopyDb = defaultDb): Promise<boolean> {
-  const res = await get<ContentPage>(PATHS.page, { slug }, { quiet: true });
-  if (res.code !== 0 || !res.data) return false;
-  await database.content.put({ key: `page:${slug}`, value: res.data, saved_at: Date.now() });
-  return true;
+export function refreshPage(slug: ContentPage['slug'], database: CanopyDb = defaultDb): Promise<boolean> {
+  return read<ContentPage, boolean>(PATHS.page, { slug }, {}, async (res) => {
+    if (res.code !== 0 || !res.data) return false;
+    const entry: ContentEntry = { key: `page:${slug}`, value: res.data, saved_at: Date.now() };
+    if (res.fromCache) restoreIfMissing(database, entry);
+    else await database.content.put(entry);
+    return true;
+  });
 }
 
 /** What a socket invalidation asks for: refresh the named tables (and only the given ids where known). */
 export async function applyInvalidation(tables: string[], ids: number[] | undefined, database: CanopyDb = defaultDb): Promise<void> {
   const jobs: Promise<unknown>[] = [];
+  // The server says these changed: the service worker's cached copies are known stale, ask the network.
+  const fresh: ReadOptions = { fresh: true };
   if (tables.includes('projects')) {
-    if (ids?.length) for (const id of ids) jobs.push(refreshProject(id, database));
-    else jobs.push(refreshProjects({ page: 1, page_size: 20 }, database));
+    if (ids?.length) for (const id of ids) jobs.push(refreshProject(id, database, fresh));
+    else jobs.push(refreshProjects({ page: 1, page_size: 20 }, database, fresh));
   }
-  if (tables.includes('news')) jobs.push(refreshNews(1, database));
-  await Promise.all(jobs);
+  if (tables.includes('news')) jobs.push(refreshNews(1, database, undefined, fresh));
+  // A cache write that fails (storage full) is reported for the banner; the screens still hear the news.
+  await Promise.all(jobs.map((job) => job.catch(cacheFailure)));
   invalidationListeners.forEach((l) => l(tables));
+}
+
+/** A refresh that could not write the cache: reported when it is a storage problem, rethrown otherwise. */
+function cacheFailure(err: unknown): void {
+  if (!reportDbError(err)) throw err;
 }
 
 type InvalidationListener = (tables: string[]) => void;

@@ -3,6 +3,7 @@ import { createRootRoute, Outlet } from '@tanstack/react-router';
 import { Trans } from '@lingui/react/macro';
 import { ToastLayer } from '../components/toast';
 import { RetryOverlay } from '../components/pending-view';
+import { StorageAlert } from '../components/storage-alert';
 import { onRequestTimeout } from '../app-runtime';
 import { ensureAllMessages } from '../lib/i18n';
 
@@ -20,6 +21,7 @@ function Root() {
   }, []);
   return (
     <div className="app-shell">
+      <StorageAlert />
       <Outlet />
       <ToastLayer />
       {settled && (

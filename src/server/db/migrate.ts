@@ -5,6 +5,8 @@ import * as m002 from './migrations/002-idempotency';
 import * as m003 from './migrations/003-wallet';
 import * as m004 from './migrations/004-orders';
 import * as m005 from './migrations/005-retention';
+import * as m006 from './migrations/006-list-path';
+import * as m007 from './migrations/007-footprint';
 
 // Migrations are listed here in order (no directory scanning, so the bundle and tsx agree).
 const migrations: Record<string, Migration> = {
@@ -13,6 +15,8 @@ const migrations: Record<string, Migration> = {
   '003-wallet': m003,
   '004-orders': m004,
   '005-retention': m005,
+  '006-list-path': m006,
+  '007-footprint': m007,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

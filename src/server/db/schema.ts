@@ -1,4 +1,4 @@
-import type { Generated } from 'kysely';
+import type { ColumnType, Generated } from 'kysely';
 
 // Table types for Kysely. Times are epoch milliseconds (INTEGER); money integer cents; quantities whole tons.
 
@@ -100,6 +100,15 @@ export interface ProjectsTable {
   intro_cn: string;
   created_at: number;
   updated_at: number;
+  /** The list's status order, computed by the database from `status` (migration 006): read-only. */
+  list_rank: ColumnType<number, never, never>;
+}
+
+/** Projects per (list_rank, type), kept by triggers on projects (migration 006): the list's totals. */
+export interface ProjectListCountsTable {
+  list_rank: number;
+  type: string;
+  n: number;
 }
 
 export interface NewsTable {
@@ -298,7 +307,19 @@ export interface WithdrawalsTable {
   decided_at: number | null;
 }
 
+/** Saved carbon footprint results (migration 007); answers and breakdown are JSON text. */
+export interface FootprintsTable {
+  id: Generated<number>;
+  user_id: number;
+  answers: string; // FootprintAnswers
+  total_kg: number; // whole kg CO2e a year, computed by the server
+  breakdown: string; // FootprintBreakdown: kg per category
+  factors_version: string; // factors.json version that computed it
+  created_at: number;
+}
+
 export interface Database {
+  footprints: FootprintsTable;
   bank_accounts: BankAccountsTable;
   topups: TopupsTable;
   withdrawals: WithdrawalsTable;
@@ -311,6 +332,7 @@ export interface Database {
   outbox: OutboxTable;
   rate_events: RateEventsTable;
   projects: ProjectsTable;
+  project_list_counts: ProjectListCountsTable;
   news: NewsTable;
   faqs: FaqsTable;
   pages: PagesTable;

@@ -1,4 +1,4 @@
-import type { Deps } from '../app';
+import type { Deps } from '../env';
 import { hashPassword } from '../lib/crypto';
 import { argon2Params } from '../lib/hash-work';
 import { openPlatformAccounts, openUserAccounts, post, PLATFORM } from '../ledger/ledger';

@@ -1,5 +1,5 @@
 import type { Context } from 'hono';
-import type { AppEnv } from '../app';
+import type { AppEnv } from '../env';
 import { AppError, ok } from './http';
 import { hmac, serverSecret } from './secret';
 import { withEffectRecord, type Tx } from '../db/tx';

@@ -1,5 +1,5 @@
 import type { Context } from 'hono';
-import type { AppEnv, Deps } from '../app';
+import type { AppEnv, Deps } from '../env';
 import { newToken, sha256 } from '../lib/crypto';
 import { AppError } from '../lib/http';
 import type { UsersTable } from '../db/schema';

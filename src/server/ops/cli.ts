@@ -2,26 +2,11 @@ import { ConfigError, loadConfig } from '../config';
 import { openDatabase } from '../db/connection';
 import { migrateToLatest } from '../db/migrate';
 import { systemClock } from '../lib/clock';
-import { OpsError, UsageError, type Parsed } from './commands';
-import { COMMANDS } from './registry';
+import { OpsError, UsageError } from './commands';
+import { COMMANDS, parseCommandArgs } from './registry';
 import os from 'node:os';
 
 // `npm run ops -- <command> [args] [--json]`. Exit 0 done, 1 refused, 2 bad input. Honours DATA_DIR.
-
-function parseArgs(argv: string[]): Parsed {
-  const positionals: string[] = [];
-  const flags: Record<string, string | true> = {};
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
-    if (a.startsWith('--')) {
-      const [name, inline] = a.slice(2).split('=', 2) as [string, string | undefined];
-      if (inline !== undefined) flags[name] = inline;
-      else if (name !== 'json' && argv[i + 1] !== undefined && !argv[i + 1]!.startsWith('--')) flags[name] = argv[++i]!;
-      else flags[name] = true;
-    } else positionals.push(a);
-  }
-  return { positionals, flags };
-}
 
 function help(): string {
   const lines = Object.entries(COMMANDS).map(([, c]) => `  ${c.usage.padEnd(52)} ${c.summary}`);
@@ -30,7 +15,8 @@ function help(): string {
 
 async function main(): Promise<number> {
   const [name, ...rest] = process.argv.slice(2);
-  const args = parseArgs(rest);
+  const command = name && Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
+  const args = parseCommandArgs(command, rest);
   const json = args.flags.json === true;
   const out = (obj: unknown, text: string) => console.log(json ? JSON.stringify(obj, null, 2) : text);
   const fail = (code: number, message: string, data?: unknown) => {
@@ -42,7 +28,6 @@ async function main(): Promise<number> {
     console.log(help());
     return name ? 0 : 2;
   }
-  const command = COMMANDS[name];
   if (!command) return fail(2, `unknown command "${name}"\n\n${help()}`);
 
   let config;

@@ -36,7 +36,13 @@ export interface Parsed {
   flags: Record<string, string | true>;
 }
 
-export type Command = { usage: string; summary: string; run: (ctx: OpsContext, args: Parsed) => Promise<OpsResult> };
+export type Command = {
+  usage: string;
+  summary: string;
+  /** The `--name VALUE` options the command reads (node:util parseArgs string options); --json is every command's. */
+  flags?: readonly string[];
+  run: (ctx: OpsContext, args: Parsed) => Promise<OpsResult>;
+};
 
 export function arg(args: Parsed, i: number, name: string): string {
   const value = args.positionals[i];
@@ -124,6 +130,7 @@ const STATUS_MOVES: Record<(typeof PROJECT_STATUSES)[number], string[]> = {
 export const CORE_COMMANDS: Record<string, Command> = {
   outbox: {
     usage: 'outbox [--to EMAIL] [--limit N]',
+    flags: ['to', 'limit'],
     summary: 'Mail the server sent (verification codes included), newest first',
     async run({ db }, args) {
       let q = db.selectFrom('outbox').selectAll().orderBy('id', 'desc');
@@ -157,6 +164,7 @@ export const CORE_COMMANDS: Record<string, Command> = {
   },
   'throttle:list': {
     usage: 'throttle:list [--key TEXT]',
+    flags: ['key'],
     summary: 'Throttle counters this hour: which address or account used how much of which limit',
     async run({ db, dataDir }, args) {
       const rows = await readThrottles(db, dataDir, typeof args.flags.key === 'string' ? args.flags.key : undefined);

@@ -7,6 +7,7 @@ import { OpsError, UsageError, arg, positiveInt, type Command } from './commands
 export const MARKET_COMMANDS: Record<string, Command> = {
   'presale:allocate': {
     usage: 'presale:allocate ID --price CENTS',
+    flags: ['price'],
     summary: 'Allocate a pre-sale: final price, final tons per booking (pro rata when oversubscribed)',
     async run({ db, clock }, args) {
       const id = positiveInt(arg(args, 0, 'ID'), 'ID');
@@ -29,6 +30,7 @@ export const MARKET_COMMANDS: Record<string, Command> = {
   },
   'order:list': {
     usage: `order:list [--project ID] [--status ${ORDER_STATUSES.join('|')}] [--limit N]`,
+    flags: ['project', 'status', 'limit'],
     summary: 'Orders, newest first',
     async run({ db }, args) {
       let q = db.selectFrom('orders').selectAll().orderBy('id', 'desc');

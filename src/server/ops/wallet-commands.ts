@@ -50,6 +50,7 @@ async function emailOf(db: DB | Tx, userId: number): Promise<string> {
 export const WALLET_COMMANDS: Record<string, Command> = {
   'topup:list': {
     usage: `topup:list [--status ${TOPUP_STATUSES.join('|')}] [--limit N]`,
+    flags: ['status', 'limit'],
     summary: 'Top-ups, newest first (default: all statuses, 50)',
     async run({ db }, args) {
       const status = statusOf(args, TOPUP_STATUSES);
@@ -75,6 +76,7 @@ export const WALLET_COMMANDS: Record<string, Command> = {
   },
   'topup:reject': {
     usage: 'topup:reject ID [--reason TEXT]',
+    flags: ['reason'],
     summary: 'The money did not arrive: reject a pending top-up (nothing is credited)',
     async run({ db, clock }, args) {
       const id = positiveInt(arg(args, 0, 'ID'), 'ID');
@@ -86,6 +88,7 @@ export const WALLET_COMMANDS: Record<string, Command> = {
   },
   'withdrawal:list': {
     usage: `withdrawal:list [--status ${WITHDRAWAL_STATUSES.join('|')}] [--limit N]`,
+    flags: ['status', 'limit'],
     summary: 'Withdrawals with their payout accounts, newest first (default: all statuses, 50)',
     async run({ db }, args) {
       const status = statusOf(args, WITHDRAWAL_STATUSES);
@@ -115,6 +118,7 @@ export const WALLET_COMMANDS: Record<string, Command> = {
   },
   'withdrawal:refuse': {
     usage: 'withdrawal:refuse ID [--reason TEXT]',
+    flags: ['reason'],
     summary: 'Refuse a processing withdrawal: amount and fee go back to the user\'s available balance',
     async run({ db, clock }, args) {
       const id = positiveInt(arg(args, 0, 'ID'), 'ID');

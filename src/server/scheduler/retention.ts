@@ -1,4 +1,4 @@
-import type { Deps } from '../app';
+import type { Deps } from '../env';
 
 // Retention (issue 9): rows that only serve a short while are pruned; money tables (ledger entries, fund
 // logs, orders, top-ups, withdrawals) and the operator log never are. Run by the scheduler every

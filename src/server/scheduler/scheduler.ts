@@ -1,4 +1,4 @@
-import type { Deps } from '../app';
+import type { Deps } from '../env';
 import { completeCycle, expireFinalPayment, moveProjectByTime, settleSale } from '../modules/order/transitions';
 import { pruneOldRows, RETENTION_EVERY_MS } from './retention';
 

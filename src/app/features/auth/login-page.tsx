@@ -1,14 +1,17 @@
-import { useState, type ReactNode } from 'react';
+import { useState } from 'react';
 import { Link, useRouter } from '@tanstack/react-router';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { NavBar } from '../../components/nav-bar';
 import { showToast } from '../../components/toast';
 import { post, type ApiResult } from '../../lib/api';
 import { saveLogin } from '../../lib/storage';
-import { activateLocale } from '../../lib/i18n';
 import { useOnline } from '../../lib/online';
 import { useSchemaForm, type FieldErrors } from '../../lib/form';
 import { PATHS, localeToWire, type Locale } from '../../../shared/api';
+import { Field } from '../../components/forms/field';
+import { FormAlert } from '../../components/forms/form-alert';
+import { PasswordInput } from '../../components/forms/password-input';
+import { LanguageToggle } from '../../components/language-toggle';
 import { loginSchema, type LoginInfo } from '../../../shared/schemas/auth';
 import { TEXT_MAX_LENGTH } from '../../../shared/constants';
 import './auth.css';
@@ -131,77 +134,6 @@ export function LoginPage({ redirect }: { redirect?: string }) {
 
 /* Pieces shared by the login, register and reset forms. */
 
-/** A labelled form field with its error text (ids follow fieldA11y: `${form}-${name}`). */
-export function Field({
-  label,
-  name,
-  form = 'login',
-  errors,
-  hint,
-  children,
-}: {
-  label: ReactNode;
-  name: string;
-  form?: string;
-  errors: FieldErrors;
-  hint?: ReactNode;
-  children: ReactNode;
-}) {
-  const id = `${form}-${name}`;
-  return (
-    <div className="field">
-      <label className="field__label" htmlFor={id}>
-        {label}
-      </label>
-      {children}
-      {hint && !errors[name] && <p className="field__hint">{hint}</p>}
-      {errors[name] && (
-        <p className="field__error" id={`${id}-error`}>
-          {errors[name]}
-        </p>
-      )}
-    </div>
-  );
-}
-
-/** A password input with a show / hide switch. */
-export function PasswordInput({
-  value,
-  onChange,
-  autoComplete,
-  testId,
-  ...a11y
-}: {
-  testId?: string;
-  id: string;
-  name: string;
-  value: string;
-  onChange: (value: string) => void;
-  autoComplete: string;
-  'aria-invalid'?: boolean;
-  'aria-describedby'?: string;
-}) {
-  const { t } = useLingui();
-  const [shown, setShown] = useState(false);
-  return (
-    <div className="password">
-      <input
-        {...a11y}
-        data-testid={testId}
-        className="input"
-        type={shown ? 'text' : 'password'}
-        autoComplete={autoComplete}
-        maxLength={TEXT_MAX_LENGTH}
-        value={value}
-        onChange={(e) => onChange(e.target.value)}
-      />
-      <button type="button" className="password__toggle" onClick={() => setShown((s) => !s)} aria-pressed={shown} aria-label={t`Show password`}>
-        {shown ? <Trans>Hide</Trans> : <Trans>Show</Trans>}
-      </button>
-    </div>
-  );
-}
-
 /** Personal / Corporate (SPEC: login types; the visitor has its own button). */
 export function AccountTypeSwitch({ value, onChange }: { value: AccountType; onChange: (type: AccountType) => void }) {
   const { t } = useLingui();
@@ -245,31 +177,5 @@ export function TermsCheck({ form, checked, onChange, errors }: { form: string; 
         </p>
       )}
     </div>
-  );
-}
-
-/** The server's answer to a failed submit, under the form. */
-export function FormAlert({ id, message }: { id: string; message: string }) {
-  return (
-    <div id={id} className="form-alert" role="alert" hidden={!message}>
-      {message}
-    </div>
-  );
-}
-
-/** EN / 中文 switch for the nav bar; the choice is stored by activateLocale. */
-export function LanguageToggle() {
-  const { i18n } = useLingui();
-  const next: Locale = i18n.locale === 'zh-Hans' ? 'en' : 'zh-Hans';
-  return (
-    <button
-      type="button"
-      className="lang-toggle"
-      onClick={() => void activateLocale(next)}
-      lang={next}
-      aria-label={next === 'en' ? 'Switch to English' : '切换到中文'}
-    >
-      {next === 'en' ? 'EN' : '中文'}
-    </button>
   );
 }

@@ -1,9 +1,9 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Link, useRouter } from '@tanstack/react-router';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { NavBar } from '../../components/nav-bar';
 import { showToast } from '../../components/toast';
-import { newIdempotencyKey, post } from '../../lib/api';
+import { post } from '../../lib/api';
 import { getBaseSettings, saveLogin } from '../../lib/storage';
 import { useOnline } from '../../lib/online';
 import { useSchemaForm, validate } from '../../lib/form';
@@ -11,7 +11,11 @@ import { PATHS, localeToWire, type Locale } from '../../../shared/api';
 import { registerSchema, sendCodeSchema, type LoginInfo } from '../../../shared/schemas/auth';
 import type { Lang } from '../../../shared/errors';
 import { TEXT_MAX_LENGTH } from '../../../shared/constants';
-import { AccountTypeSwitch, Field, FormAlert, PasswordInput, TermsCheck } from './login-page';
+import { Field } from '../../components/forms/field';
+import { FormAlert } from '../../components/forms/form-alert';
+import { PasswordInput } from '../../components/forms/password-input';
+import { useIntentKey } from '../../lib/intent-key';
+import { AccountTypeSwitch, TermsCheck } from './login-page';
 import './auth.css';
 
 const RESEND_SECONDS = 60;
@@ -39,7 +43,7 @@ export function RegisterPage({ invite }: { invite?: string }) {
   );
   const [busy, setBusy] = useState(false);
   const [serverError, setServerError] = useState('');
-  const intent = useIntentKey();
+  const { keyFor: intent } = useIntentKey();
   const closed = getBaseSettings()?.registration_open === false;
 
   const onSubmit = async (e: React.FormEvent) => {
@@ -281,14 +285,4 @@ export function EmailWithCode({
       )}
     </div>
   );
-}
-
-/** One Idempotency-Key per user intent: the same payload sent again (a retry) reuses its key. */
-export function useIntentKey() {
-  const last = useRef<{ payload: string; key: string } | null>(null);
-  return (input: unknown): string => {
-    const payload = JSON.stringify(input);
-    if (last.current?.payload !== payload) last.current = { payload, key: newIdempotencyKey() };
-    return last.current.key;
-  };
 }

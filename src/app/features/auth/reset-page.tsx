@@ -9,8 +9,11 @@ import { useOnline } from '../../lib/online';
 import { useSchemaForm } from '../../lib/form';
 import { PATHS, localeToWire, type Locale } from '../../../shared/api';
 import { resetSchema } from '../../../shared/schemas/auth';
-import { Field, FormAlert, PasswordInput } from './login-page';
-import { CodeInput, EmailWithCode, useIntentKey } from './register-page';
+import { Field } from '../../components/forms/field';
+import { FormAlert } from '../../components/forms/form-alert';
+import { PasswordInput } from '../../components/forms/password-input';
+import { useIntentKey } from '../../lib/intent-key';
+import { CodeInput, EmailWithCode } from './register-page';
 import './auth.css';
 
 export function ResetPage({ email }: { email?: string }) {
@@ -21,7 +24,7 @@ export function ResetPage({ email }: { email?: string }) {
   const form = useSchemaForm('reset', resetSchema, { email: email ?? '', code: '', password: '', repassword: '' }, lang);
   const [busy, setBusy] = useState(false);
   const [serverError, setServerError] = useState('');
-  const intent = useIntentKey();
+  const { keyFor: intent } = useIntentKey();
 
   const onSubmit = async (e: React.FormEvent) => {
     e.preventDefault();

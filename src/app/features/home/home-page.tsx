@@ -8,7 +8,7 @@ import { NavBar } from '../../components/nav-bar';
 import { TabBar } from '../../components/tab-bar';
 import { OfflineBar } from '../../components/offline-bar';
 import { Swiper } from '../../components/swiper';
-import { ProjectCard } from '../projects/project-card';
+import { ProjectCard } from '../../components/project-card';
 import { formatDate, pick } from '../../lib/format';
 import type { Banner, Project } from '../../../shared/schemas/content';
 import './home.css';

@@ -1,23 +1,21 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useState } from 'react';
 import { useLiveQuery } from 'dexie-react-hooks';
 import { get, post, type ApiResult } from '../../lib/api';
-import { db, type CachedOrder } from '../../lib/db';
-import { onInvalidation, refreshProject } from '../../lib/sync';
+import { CREDITS_KEY, db, type CachedOrder } from '../../lib/db';
+import { refreshProject } from '../../lib/sync';
 import { useOnline } from '../../lib/online';
-import { getSession, useSession } from '../../lib/storage';
-import { refreshUserInfo } from '../profile/profile-page';
+import { getSession } from '../../lib/storage';
+import { refreshUserInfo } from '../../lib/user-info';
+import { useLiveRefresh } from '../../lib/live-refresh';
 import { PATHS, type Paged } from '../../../shared/api';
 import { ERRORS } from '../../../shared/errors';
-import type { Order, OrderCredits, OrderLimits, OrderSide, OrderStatus } from '../../../shared/schemas/order';
-import type { UserInfo } from '../../../shared/schemas/user';
+import type { Order, OrderCredits, OrderSide, OrderStatus } from '../../../shared/schemas/order';
 import { orderInTab, type OrderTab } from './order-calc';
 
 // The order endpoints, one fetcher each, and the hooks the screens read. Orders are cached in the Dexie
 // `orders` table (the whole Order record plus the indexed id / side / status / created_at_ms); the carbon
 // credit holdings and movements in `meta` under CREDITS_KEY (one snapshot per user), so both read offline.
 
-export const CREDITS_KEY = 'order_credits';
-const USER_INFO_KEY = 'user_info'; // written by features/profile refreshUserInfo
 export const ORDERS_PAGE_SIZE = 50;
 
 export type StoredOrder = CachedOrder & Order;
@@ -72,12 +70,6 @@ export async function refreshCredits(memId: number): Promise<ApiResult<OrderCred
   return res;
 }
 
-/** GET order/limits: the caller's remaining monthly and total tons on a project (online only). */
-export async function fetchLimits(projectId: number): Promise<OrderLimits | null> {
-  const res = await get<OrderLimits>(PATHS.orderLimits, { project_id: projectId }, { quiet: true });
-  return res.code === 0 ? res.data : null;
-}
-
 // ---------------------------------------------------------------- writes
 
 export interface WriteOutcome {
@@ -126,33 +118,6 @@ export async function placeSale(input: TonsInput, idempotencyKey: string): Promi
 }
 
 // ---------------------------------------------------------------- hooks
-
-/** Runs `load` now, when the connection returns, and when the socket says one of `tables` changed. */
-export function useLiveRefresh(load: () => unknown, tables: string[], enabled = true): void {
-  const online = useOnline();
-  const latest = useRef(load);
-  latest.current = load;
-  const key = tables.join(',');
-  useEffect(() => {
-    if (!enabled || !online) return;
-    void latest.current();
-    const watched = key.split(',');
-    return onInvalidation((changed) => {
-      if (changed.some((t) => watched.includes(t))) void latest.current();
-    });
-  }, [enabled, online, key]);
-}
-
-/** The signed-in user's info from the cache (meta 'user_info'), refreshed on open and on invalidation. */
-export function useUserInfo(): { info: UserInfo | null | undefined; member: boolean } {
-  const session = useSession();
-  const memId = session.login.mem_id;
-  const member = session.isLogin && memId > 0;
-  const entry = useLiveQuery(async () => ((await db.meta.get(USER_INFO_KEY))?.value as { info: UserInfo } | undefined) ?? null, []);
-  useLiveRefresh(refreshUserInfo, ['user', 'fundlogs', 'orders'], member);
-  const info = entry === undefined ? undefined : entry && entry.info.mem_id === memId ? entry.info : null;
-  return { info, member };
-}
 
 /** Orders of a tab from Dexie, newest first; pages are fetched from the API as the list is scrolled. */
 export function useOrders(tab: OrderTab, enabled: boolean) {
@@ -214,12 +179,3 @@ export function useCredits(memId: number, enabled: boolean) {
   return { credits: mine?.data, savedAt: mine?.saved_at, loading: entry === undefined, error };
 }
 
-/** The caller's limits on a project, fetched when online. */
-export function useLimits(projectId: number, enabled: boolean) {
-  const [limits, setLimits] = useState<OrderLimits | null>(null);
-  const load = useCallback(async () => {
-    if (projectId > 0) setLimits(await fetchLimits(projectId));
-  }, [projectId]);
-  useLiveRefresh(load, ['orders'], enabled && projectId > 0);
-  return { limits, reload: load };
-}

@@ -6,11 +6,15 @@ import { OfflineBar } from '../../components/offline-bar';
 import { formatSgd, formatTons, pick } from '../../lib/format';
 import type { Order } from '../../../shared/schemas/order';
 import type { Project } from '../../../shared/schemas/content';
-import { ProjectLoadState, useProject } from '../projects/project-parts';
-import { joinBlockLabel, statusLabel } from '../projects/project-labels';
-import { placeBuy, useLimits, useUserInfo } from './api';
+import { ProjectLoadState } from '../../components/project-load-state';
+import { SubmitButton } from '../../components/forms/submit-button';
+import { useProject } from '../../lib/project';
+import { joinBlockLabel, statusLabel } from '../../lib/project-labels';
+import { useLimits } from '../../lib/order-limits';
+import { useUserInfo } from '../../lib/user-info';
+import { placeBuy } from './api';
 import { orderTotal, tonsBounds } from './order-calc';
-import { AccountGate, AvailableBalance, ConfirmSheet, OrderCard, RemainingLimits, Summary, SubmitButton, TonsStepper, type SummaryRow } from './order-parts';
+import { AccountGate, AvailableBalance, OrderConfirmSheet, OrderCard, RemainingLimits, Summary, TonsStepper, type SummaryRow } from './order-parts';
 import { useTons } from './use-tons';
 import './orders.css';
 
@@ -151,7 +155,7 @@ function BuyForm({ project }: { project: Project }) {
           <Trans>Buy {formatTons(tons.tons)} for {formatSgd(total)}</Trans>
         </SubmitButton>
       </div>
-      <ConfirmSheet
+      <OrderConfirmSheet
         open={confirming}
         onClose={() => setConfirming(false)}
         title={<Trans>Confirm purchase</Trans>}
@@ -163,7 +167,7 @@ function BuyForm({ project }: { project: Project }) {
       >
         <p className="sheet__what">{pick(project, 'name')}</p>
         <Summary rows={rows} testIds={false} />
-      </ConfirmSheet>
+      </OrderConfirmSheet>
     </>
   );
 }

@@ -2,7 +2,7 @@ import { Link } from '@tanstack/react-router';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { NavBar } from '../../components/nav-bar';
 import { OfflineBar } from '../../components/offline-bar';
-import { useUserInfo } from './api';
+import { useUserInfo } from '../../lib/user-info';
 import { GRADES, gradeRights } from './order-calc';
 import './orders.css';
 

@@ -2,28 +2,15 @@ import { msg } from '@lingui/core/macro';
 import type { MessageDescriptor } from '@lingui/core';
 import type { Order, OrderLimits, OrderStatus } from '../../../shared/schemas/order';
 
-// Pure arithmetic and labels of the order screens. Money integer cents, quantities whole tons. The server
-// computes the same numbers (src/server/modules/order/calc.ts) and is the authority; these only preview them.
+// Pure arithmetic and labels of the order screens. Money integer cents, quantities whole tons. The money
+// rules (booking fee, buy-back price) are src/shared/fees.ts, the server's own; the server is the authority
+// and these only preview its numbers.
 
 /** tons x unit price, in cents. */
 export function orderTotal(tons: number, unitPrice: number): number {
   return tons * unitPrice;
 }
 
-/** Booking fee of a pre-sale: round(tons x pre-sale price x fee bp / 10000), half up (as the server). */
-export function bookingFee(tons: number, presalePrice: number, feeBp: number): number {
-  return Math.round((tons * presalePrice * feeBp) / 10_000);
-}
-
-/** The platform's standing buy-back price per ton: price x (1 + yield), rounded half up. */
-export function buybackPrice(price: number, yieldBp: number): number {
-  return Math.round((price * (10_000 + yieldBp)) / 10_000);
-}
-
-/** Sale proceeds: tons x buy-back price. */
-export function saleProceeds(tons: number, price: number, yieldBp: number): number {
-  return tons * buybackPrice(price, yieldBp);
-}
 
 export interface TonsBounds {
   min: number;

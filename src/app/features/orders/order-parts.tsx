@@ -1,12 +1,11 @@
-import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { Link } from '@tanstack/react-router';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Countdown } from '../../components/countdown';
 import { showToast } from '../../components/toast';
-import { useOnline } from '../../lib/online';
 import { formatDateTime, formatSgd, formatTons, pick } from '../../lib/format';
-import { FormAlert, PasswordInput } from '../auth/login-page';
-import { useIntentKey } from '../auth/register-page';
+import { ConfirmSheet } from '../../components/forms/confirm-sheet';
+import { useWrite } from '../../components/forms/use-write';
 import type { Order, OrderLimits } from '../../../shared/schemas/order';
 import type { UserInfo } from '../../../shared/schemas/user';
 import type { WriteOutcome } from './api';
@@ -125,11 +124,12 @@ export function Summary({ rows, label, testIds = true }: { rows: SummaryRow[]; l
 }
 
 /**
- * The confirm sheet: what is about to happen, the payment password (the withdrawal password) and the
- * confirm button. One Idempotency-Key per intent (`intent` without the password, as the server fingerprints
- * it); a refusal shows the server's message and keeps the sheet open; success closes it with a toast.
+ * The confirm step of an order or a final payment: what is about to happen, the payment password (the
+ * withdrawal password) and the confirm button (the kit's ConfirmSheet). One Idempotency-Key per intent
+ * (`intent` without the password, as the server fingerprints it); a refusal shows the server's message and
+ * keeps the sheet open; success closes it with a toast.
  */
-export function ConfirmSheet({
+export function OrderConfirmSheet({
   open,
   onClose,
   title,
@@ -151,98 +151,49 @@ export function ConfirmSheet({
   confirmLabel: ReactNode;
 }) {
   const { t } = useLingui();
-  const online = useOnline();
-  const ref = useRef<HTMLDialogElement>(null);
-  const titleId = useId();
-  const keyFor = useIntentKey();
-  const [password, setPassword] = useState('');
-  const [error, setError] = useState('');
-  const [busy, setBusy] = useState(false);
-
-  useEffect(() => {
-    const d = ref.current;
-    if (!d) return;
-    if (open && !d.open) {
-      setPassword('');
-      setError('');
-      if (typeof d.showModal === 'function') d.showModal();
-      else d.setAttribute('open', '');
-    } else if (!open && d.open) d.close();
-  }, [open]);
-
-  const confirm = async (e: React.FormEvent) => {
-    e.preventDefault();
-    if (busy || !online) return;
-    if (!password) {
-      setError(t`Enter your payment password.`);
-      document.getElementById('confirm-password')?.focus();
-      return;
-    }
-    setBusy(true);
-    setError('');
-    try {
-      const out = await submit(password, keyFor(intent));
-      if (out.ok && out.order) {
-        showToast(success, 'success');
-        onDone(out.order);
-        onClose();
-        return;
-      }
-      setError(out.msg);
-      if (out.code > 1000) showToast(out.msg, 'error');
-    } finally {
-      setBusy(false);
-    }
-  };
-
-  return (
-    <dialog ref={ref} className="sheet" aria-labelledby={titleId} onClose={onClose} onCancel={onClose} data-testid="confirm-sheet">
-      <form className="sheet__body" onSubmit={(e) => void confirm(e)} noValidate>
-        <div className="sheet__head">
-          <h2 id={titleId} className="sheet__title">
-            {title}
-          </h2>
-          <button type="button" className="sheet__close" onClick={onClose} aria-label={t`Close`} data-testid="confirm-close">
-            ×
-          </button>
-        </div>
-        {children}
-        <div className="field">
-          <label className="field__label" htmlFor="confirm-password">
-            <Trans>Payment password</Trans>
-          </label>
-          <PasswordInput
-            id="confirm-password"
-            name="password"
-            testId="payment-password"
-            autoComplete="off"
-            value={password}
-            onChange={setPassword}
-            aria-invalid={error ? true : undefined}
-            aria-describedby={error ? 'confirm-alert' : 'confirm-password-hint'}
-          />
-          {!error && (
-            <p className="field__hint" id="confirm-password-hint">
-              <Trans>Your withdrawal password is also your payment password.</Trans>
-            </p>
-          )}
-        </div>
-        <FormAlert id="confirm-alert" message={error} />
-        <button type="submit" className="btn btn--block" disabled={!online || busy} data-testid="confirm-submit">
-          {!online ? <Trans>Needs a connection</Trans> : busy ? <Trans>Processing…</Trans> : confirmLabel}
-        </button>
-      </form>
-    </dialog>
+  const write = useWrite<string, Order | null>(
+    async (password, key) => {
+      const out = await submit(password, key);
+      return { code: out.code, msg: out.msg, data: out.order, wait: 0, time: 0 };
+    },
+    () => intent,
   );
-}
-
-/** The primary button of an order form: says why it cannot be used (offline, signed out). */
-export function SubmitButton({ disabled, onClick, children, testId }: { disabled: boolean; onClick: () => void; children: ReactNode; testId: string }) {
-  const online = useOnline();
+  const close = () => {
+    write.setError('');
+    onClose();
+  };
+  const confirm = async (password: string): Promise<number | null> => {
+    const res = await write.run(password);
+    if (res?.code === 0 && res.data) {
+      showToast(success, 'success');
+      onDone(res.data);
+      close();
+    }
+    return res?.code ?? null;
+  };
   return (
-    <button type="button" className="btn btn--block" disabled={!online || disabled} onClick={onClick} data-testid={testId}>
-      {online ? children : <Trans>Needs a connection</Trans>}
-    </button>
+    <ConfirmSheet
+      open={open}
+      onClose={close}
+      title={title}
+      password={{
+        id: 'confirm-password',
+        testId: 'payment-password',
+        label: <Trans>Payment password</Trans>,
+        hint: <Trans>Your withdrawal password is also your payment password.</Trans>,
+        missing: t`Enter your payment password.`,
+      }}
+      busy={write.busy}
+      error={write.error}
+      confirmLabel={confirmLabel}
+      busyLabel={<Trans>Processing…</Trans>}
+      onConfirm={confirm}
+      testId="confirm-sheet"
+      submitTestId="confirm-submit"
+      closeTestId="confirm-close"
+    >
+      {children}
+    </ConfirmSheet>
   );
 }
 

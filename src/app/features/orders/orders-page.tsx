@@ -10,9 +10,10 @@ import { Countdown } from '../../components/countdown';
 import { useOnline } from '../../lib/online';
 import { formatDateTime, formatSgd, formatTons, pick } from '../../lib/format';
 import type { Order } from '../../../shared/schemas/order';
-import { payFinalBalance, refreshOrder, useOrders, useUserInfo } from './api';
+import { useUserInfo } from '../../lib/user-info';
+import { payFinalBalance, refreshOrder, useOrders } from './api';
 import { ORDER_TABS, finalPayment, type OrderTab } from './order-calc';
-import { AvailableBalance, ConfirmSheet, OrderCard, Summary, type SummaryRow } from './order-parts';
+import { AvailableBalance, OrderConfirmSheet, OrderCard, Summary, type SummaryRow } from './order-parts';
 import './orders.css';
 
 // /pages/profile/order: buy and sell records by status, with their countdowns, readable offline from Dexie.
@@ -105,7 +106,7 @@ export function FinalPaySheet({ order, onClose }: { order: Order; onClose: () =>
     [t`Amount due now`, formatSgd(due), { strong: true, key: 'due', testId: 'final-due' }],
   ];
   return (
-    <ConfirmSheet
+    <OrderConfirmSheet
       open
       onClose={onClose}
       title={<Trans>Pay the final balance</Trans>}
@@ -132,6 +133,6 @@ export function FinalPaySheet({ order, onClose }: { order: Order; onClose: () =>
       <p className="muted">
         <Trans>Unpaid by the deadline, the final-payment period expires and the booking fee is forfeited.</Trans>
       </p>
-    </ConfirmSheet>
+    </OrderConfirmSheet>
   );
 }

@@ -7,11 +7,17 @@ import { getBaseSettings } from '../../lib/storage';
 import { serverNow } from '../../lib/server-time';
 import type { Order } from '../../../shared/schemas/order';
 import type { Project } from '../../../shared/schemas/content';
-import { ProjectLoadState, SaleCountdown, useProject } from '../projects/project-parts';
-import { joinBlockLabel, statusLabel } from '../projects/project-labels';
-import { placeBooking, useLimits, useUserInfo } from './api';
-import { bookingFee, orderTotal, tonsBounds } from './order-calc';
-import { AccountGate, AvailableBalance, ConfirmSheet, RemainingLimits, Summary, SubmitButton, TonsStepper, type SummaryRow } from './order-parts';
+import { ProjectLoadState } from '../../components/project-load-state';
+import { SaleCountdown } from '../../components/sale-countdown';
+import { SubmitButton } from '../../components/forms/submit-button';
+import { useProject } from '../../lib/project';
+import { joinBlockLabel, statusLabel } from '../../lib/project-labels';
+import { useLimits } from '../../lib/order-limits';
+import { useUserInfo } from '../../lib/user-info';
+import { placeBooking } from './api';
+import { orderTotal, tonsBounds } from './order-calc';
+import { bookingFee } from '../../../shared/fees';
+import { AccountGate, AvailableBalance, OrderConfirmSheet, RemainingLimits, Summary, TonsStepper, type SummaryRow } from './order-parts';
 import { OrderPlaced, ProjectMini } from './buy-page';
 import { useTons } from './use-tons';
 import './orders.css';
@@ -156,7 +162,7 @@ function BookForm({ project, onTick }: { project: Project; onTick: () => void })
           </Trans>
         </SubmitButton>
       </div>
-      <ConfirmSheet
+      <OrderConfirmSheet
         open={confirming}
         onClose={() => setConfirming(false)}
         title={<Trans>Confirm booking</Trans>}
@@ -168,7 +174,7 @@ function BookForm({ project, onTick }: { project: Project; onTick: () => void })
       >
         <p className="sheet__what">{pick(project, 'name')}</p>
         <Summary rows={rows} testIds={false} />
-      </ConfirmSheet>
+      </OrderConfirmSheet>
     </>
   );
 }

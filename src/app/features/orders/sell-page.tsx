@@ -3,14 +3,18 @@ import { Link } from '@tanstack/react-router';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { NavBar } from '../../components/nav-bar';
 import { OfflineBar } from '../../components/offline-bar';
-import { formatSgd, formatTons, pick } from '../../lib/format';
+import { formatSgd, formatTons, formatYield, pick } from '../../lib/format';
 import { getBaseSettings, useSession } from '../../lib/storage';
 import type { Order } from '../../../shared/schemas/order';
 import type { Project } from '../../../shared/schemas/content';
-import { ProjectLoadState, formatYield, useProject } from '../projects/project-parts';
-import { placeSale, useCredits, useUserInfo } from './api';
-import { buybackPrice, gradeRights } from './order-calc';
-import { AccountGate, ConfirmSheet, Summary, SubmitButton, TonsStepper, type SummaryRow } from './order-parts';
+import { ProjectLoadState } from '../../components/project-load-state';
+import { SubmitButton } from '../../components/forms/submit-button';
+import { useProject } from '../../lib/project';
+import { useUserInfo } from '../../lib/user-info';
+import { placeSale, useCredits } from './api';
+import { gradeRights } from './order-calc';
+import { buybackPrice } from '../../../shared/fees';
+import { AccountGate, OrderConfirmSheet, Summary, TonsStepper, type SummaryRow } from './order-parts';
 import { OrderPlaced, ProjectMini } from './buy-page';
 import { useTons } from './use-tons';
 import './orders.css';
@@ -141,7 +145,7 @@ function SellForm({ project }: { project: Project }) {
           </Trans>
         </SubmitButton>
       </div>
-      <ConfirmSheet
+      <OrderConfirmSheet
         open={confirming}
         onClose={() => setConfirming(false)}
         title={<Trans>Confirm sale</Trans>}
@@ -153,7 +157,7 @@ function SellForm({ project }: { project: Project }) {
       >
         <p className="sheet__what">{pick(project, 'name')}</p>
         <Summary rows={rows} testIds={false} />
-      </ConfirmSheet>
+      </OrderConfirmSheet>
     </>
   );
 }

@@ -6,7 +6,8 @@ import { useOnline } from '../../lib/online';
 import { useSession } from '../../lib/storage';
 import { formatDateTime, formatSgd, formatTons, pick } from '../../lib/format';
 import type { CreditMovement } from '../../../shared/schemas/order';
-import { useCredits, useUserInfo } from './api';
+import { useUserInfo } from '../../lib/user-info';
+import { useCredits } from './api';
 import './orders.css';
 
 // /pages/profile/tons: the carbon credit balance, holdings per project and every credit movement (the newest

@@ -1,39 +1,22 @@
 import { useCallback, useEffect, useState, type ReactNode } from 'react';
 import { Link, useRouter, type LinkProps } from '@tanstack/react-router';
 import { Trans, useLingui } from '@lingui/react/macro';
-import { useLiveQuery } from 'dexie-react-hooks';
 import { NavBar } from '../../components/nav-bar';
 import { TabBar } from '../../components/tab-bar';
 import { OfflineBar } from '../../components/offline-bar';
 import { showToast } from '../../components/toast';
-import { get, post } from '../../lib/api';
-import { db } from '../../lib/db';
+import { post } from '../../lib/api';
+import { clearPrivateCache } from '../../lib/db';
+import { refreshUserInfo, useCachedUserInfo, type CachedUserInfo } from '../../lib/user-info';
 import { onInvalidation } from '../../lib/sync';
 import { clearSession, useSession } from '../../lib/storage';
 import { useOnline } from '../../lib/online';
 import { formatDateTime, formatSgd, formatTons } from '../../lib/format';
 import { PATHS } from '../../../shared/api';
-import type { UserInfo } from '../../../shared/schemas/user';
 import './profile.css';
 
-// The profile tab. The last user info is kept in Dexie (meta 'user_info') so the tab shows it offline; the
+// The profile tab. The last user info is kept in Dexie (lib/user-info.ts) so the tab shows it offline; the
 // API refreshes it on open and whenever the socket says the user's data changed.
-
-const USER_INFO_KEY = 'user_info';
-
-interface CachedUserInfo {
-  info: UserInfo;
-  saved_at: number;
-}
-
-export async function refreshUserInfo(): Promise<{ ok: boolean; msg: string }> {
-  const res = await get<UserInfo>(PATHS.userInfo, {}, { quiet: true });
-  if (res.code === 0 && res.data) {
-    await db.meta.put({ key: USER_INFO_KEY, value: { info: res.data, saved_at: Date.now() } satisfies CachedUserInfo });
-    return { ok: true, msg: '' };
-  }
-  return { ok: false, msg: res.msg };
-}
 
 /** Log out: the server revokes the token, then the device forgets the session and goes to the login page. */
 export function useLogout() {
@@ -48,7 +31,7 @@ export function useLogout() {
       // any answer from the server means the token is gone or no longer good.
       if (res.code > 0 && res.code < 1000) return;
       clearSession();
-      await db.meta.delete(USER_INFO_KEY);
+      await clearPrivateCache(); // every user table, not only what this screen shows
       showToast(t`You have logged out.`, 'success');
       void router.navigate({ to: '/pages/login/index', replace: true });
     } finally {
@@ -65,11 +48,9 @@ export function ProfilePage() {
   const memId = session.login.mem_id;
   const [loadError, setLoadError] = useState('');
 
-  // undefined while Dexie answers, null when nothing is cached yet.
-  const cached = useLiveQuery(async () => (await db.meta.get(USER_INFO_KEY)) ?? null, []);
-  const entry = cached?.value as CachedUserInfo | undefined;
-  // Never show another account's copy (the device may have switched users).
-  const mine = entry && entry.info.mem_id === memId ? entry : undefined;
+  // undefined while Dexie answers, null when nothing of this member is cached yet.
+  const cached = useCachedUserInfo(memId);
+  const mine = cached ?? undefined;
 
   useEffect(() => {
     if (!member) return;

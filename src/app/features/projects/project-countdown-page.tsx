@@ -4,7 +4,10 @@ import { NavBar } from '../../components/nav-bar';
 import { OfflineBar } from '../../components/offline-bar';
 import { serverNow } from '../../lib/server-time';
 import { formatDateTime, formatSgd, formatTons } from '../../lib/format';
-import { CycleText, FactList, ProjectAction, ProjectHero, ProjectIntro, ProjectLoadState, SaleCountdown, useProject } from './project-parts';
+import { useProject } from '../../lib/project';
+import { ProjectLoadState } from '../../components/project-load-state';
+import { SaleCountdown } from '../../components/sale-countdown';
+import { CycleText, FactList, ProjectAction, ProjectHero, ProjectIntro } from './project-parts';
 import './projects.css';
 
 // /pages/project/info: the countdown to a project's selling time, with the facts a buyer decides on.

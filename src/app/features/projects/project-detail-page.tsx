@@ -5,8 +5,11 @@ import { OfflineBar } from '../../components/offline-bar';
 import { serverNow } from '../../lib/server-time';
 import { useSession } from '../../lib/storage';
 import { useOnline } from '../../lib/online';
-import { useLimits } from '../orders/api';
-import { BuybackOffer, OrderTerms, ProjectAction, ProjectFacts, ProjectHero, ProjectIntro, ProjectLoadState, SaleCountdown, useProject } from './project-parts';
+import { useLimits } from '../../lib/order-limits';
+import { useProject } from '../../lib/project';
+import { ProjectLoadState } from '../../components/project-load-state';
+import { SaleCountdown } from '../../components/sale-countdown';
+import { BuybackOffer, OrderTerms, ProjectAction, ProjectFacts, ProjectHero, ProjectIntro } from './project-parts';
 import './projects.css';
 
 export function ProjectDetailPage({ id }: { id: number }) {

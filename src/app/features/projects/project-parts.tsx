@@ -1,92 +1,24 @@
-import { useCallback, useEffect, useState, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { Link } from '@tanstack/react-router';
 import { Plural, Trans, useLingui } from '@lingui/react/macro';
-import { useLiveQuery } from 'dexie-react-hooks';
-import { db } from '../../lib/db';
-import { refreshProject } from '../../lib/sync';
+import { formatDateTime, formatSgd, formatTons, formatYield, pick } from '../../lib/format';
 import { useOnline } from '../../lib/online';
-import { formatDateTime, formatSgd, formatTons, pick } from '../../lib/format';
-import { Countdown } from '../../components/countdown';
+import { joinBlockLabel, statusLabel, typeLabel } from '../../lib/project-labels';
+import { buybackPrice } from '../../../shared/fees';
 import type { OrderLimits } from '../../../shared/schemas/order';
 import type { Project } from '../../../shared/schemas/content';
-import { joinBlockLabel, statusLabel, typeLabel } from './project-labels';
 import './projects.css';
 
 // Pieces shared by the project detail (/pages/project/project) and countdown (/pages/project/info) screens.
 
-export type ProjectLoad =
-  | { state: 'loading' }
-  | { state: 'ready'; project: Project }
-  | { state: 'missing' } // the server does not show it (or the id is not a project)
-  | { state: 'unavailable' }; // offline and never cached
 
-/** One project from Dexie, refreshed from the API on open, on reconnect and on demand. */
-export function useProject(id: number): { load: ProjectLoad; refresh: () => Promise<void> } {
-  const online = useOnline();
-  // null = not in the cache; undefined = the cache has not answered yet.
-  const cached = useLiveQuery(() => (id ? db.projects.get(id).then((p) => p ?? null) : null), [id]);
-  const [fetched, setFetched] = useState<{ id: number; ok: boolean } | null>(null);
-  const refresh = useCallback(async () => {
-    if (!id) return;
-    const p = await refreshProject(id);
-    setFetched({ id, ok: p !== null });
-  }, [id]);
-  useEffect(() => {
-    if (online) void refresh();
-  }, [refresh, online]);
-
-  let load: ProjectLoad;
-  if (cached) load = { state: 'ready', project: cached };
-  else if (!id) load = { state: 'missing' };
-  else if (cached === undefined) load = { state: 'loading' };
-  else if (!online) load = { state: 'unavailable' };
-  else if (fetched?.id === id && !fetched.ok) load = { state: 'missing' };
-  else load = { state: 'loading' };
-  return { load, refresh };
-}
-
-export function ProjectLoadState({ load }: { load: Exclude<ProjectLoad, { state: 'ready' }> }) {
-  if (load.state === 'loading')
-    return (
-      <div className="pending" role="status">
-        <div className="spinner" aria-hidden="true" />
-        <span className="sr-only">
-          <Trans>Loading…</Trans>
-        </span>
-      </div>
-    );
-  return (
-    <div className="empty">
-      <p>
-        {load.state === 'unavailable' ? (
-          <Trans>This project is not saved on this device. Connect to the internet to see it.</Trans>
-        ) : (
-          <Trans>This project is not available.</Trans>
-        )}
-      </p>
-      <Link to="/pages/project/index" className="btn btn--ghost">
-        <Trans>All projects</Trans>
-      </Link>
-    </div>
-  );
-}
 
 /** The price a pre-sale books at, or the regular price. */
 export function unitPrice(p: Project): number {
   return p.status === 'presale' && p.presale_price ? p.presale_price : p.price;
 }
 
-/** "6%", "6.5%", "6.25%" from basis points, without floating-point noise. */
-export function formatYield(bp: number): string {
-  const whole = Math.trunc(bp / 100);
-  const frac = String(bp % 100).padStart(2, '0').replace(/0+$/, '');
-  return `${whole}${frac ? `.${frac}` : ''}%`;
-}
 
-/** DECISIONS "Projects": the platform's standing buy-back price, unit price x (1 + yield), in integer cents. */
-export function buybackPrice(p: Project): number {
-  return Math.round((p.price * (10_000 + p.yield_bp)) / 10_000);
-}
 
 export function CycleText({ project }: { project: Project }) {
   const n = project.cycle_value;
@@ -149,28 +81,12 @@ export function ProjectHero({ project, image = true }: { project: Project; image
   );
 }
 
-/** The countdown to the selling time while it is ahead; refreshes the project when it reaches zero. */
-export function SaleCountdown({ project, onDone, large = false, children }: { project: Project; onDone: () => void; large?: boolean; children?: ReactNode }) {
-  const opens = formatDateTime(project.selling_time_ms);
-  return (
-    <section className={large ? 'sale-countdown sale-countdown--large card' : 'sale-countdown card'} aria-labelledby="sale-countdown-title">
-      <h2 id="sale-countdown-title" className="sale-countdown__title">
-        {project.status === 'presale' ? <Trans>Pre-sale opens in</Trans> : <Trans>Sale opens in</Trans>}
-      </h2>
-      <Countdown to={project.selling_time_ms} onDone={onDone} className="sale-countdown__timer" />
-      <p className="muted sale-countdown__when">
-        <Trans>Opens {opens} (Singapore time)</Trans>
-      </p>
-      {children}
-    </section>
-  );
-}
 
 export function BuybackOffer({ project }: { project: Project }) {
   if (project.yield_bp <= 0) return null;
   const price = formatSgd(project.price);
   const yieldPct = formatYield(project.yield_bp);
-  const offer = formatSgd(buybackPrice(project));
+  const offer = formatSgd(buybackPrice(project.price, project.yield_bp));
   return (
     <p className="notice buyback" data-testid="buyback-offer">
       <Trans>

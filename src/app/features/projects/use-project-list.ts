@@ -54,9 +54,10 @@ export function useProjectList(search: ProjectSearch) {
     [key, status, type, q],
   );
 
-  // First page on a new filter, and again when the connection comes back.
+  // First page on a new filter, and again when the connection comes back. Offline too: the service
+  // worker answers a page it has seen from its cache, which Dexie may no longer hold.
   useEffect(() => {
-    if (online) void fetchPage(1);
+    void fetchPage(1);
   }, [fetchPage, online]);
 
   // A client-side standard filter or sort is only right over the whole catalogue: fetch the remaining pages

@@ -1,4 +1,4 @@
-import { formatSgd, parseSgdToCents } from '../../../shared/money';
+import { parseSgdToCents } from '../../../shared/money';
 import { withdrawalFee, type WithdrawalFeeLimits } from '../../../shared/fees';
 import { AMOUNT_MAX_CENTS } from '../../../shared/schemas/wallet';
 
@@ -48,20 +48,6 @@ export function previewWithdrawal(text: string, limits: WithdrawalLimits, availa
   else if (amount > limits.withdraw_max) problem = 'above_max';
   else if (available !== null && total > available) problem = 'insufficient';
   return { amount, fee, total, problem };
-}
-
-const MINUS = '\u2212';
-
-/** A fund log amount with its sign: "+S$10.00", "−S$5.00"; credits are tons ("+3 t"). */
-export function signedAmount(amount: number, unit: 'cents' | 'tons'): string {
-  const sign = amount > 0 ? '+' : amount < 0 ? MINUS : '';
-  const abs = Math.abs(amount);
-  return sign + (unit === 'tons' ? `${abs.toLocaleString('en-US')} t` : formatSgd(abs));
-}
-
-/** A balance in its unit (money or tons). */
-export function balanceText(amount: number, unit: 'cents' | 'tons'): string {
-  return unit === 'tons' ? `${amount.toLocaleString('en-US')} t` : formatSgd(amount);
 }
 
 /** +1 money in, -1 out, 0 none: the colour of a fund log amount (+ green, − neutral). */

@@ -2,59 +2,21 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { useLiveQuery } from 'dexie-react-hooks';
 import { get, post, type ApiResult } from '../../lib/api';
 import { db, type CachedFundLog } from '../../lib/db';
-import { onInvalidation } from '../../lib/sync';
-import { getBaseSettings, saveBaseSettings, useSession, type BaseSettings } from '../../lib/storage';
+import { getBaseSettings, saveBaseSettings, type BaseSettings } from '../../lib/storage';
 import { useOnline } from '../../lib/online';
 import { PATHS, type Paged } from '../../../shared/api';
 import { PAGE_SIZE } from '../../../shared/constants';
-import type { UserInfo } from '../../../shared/schemas/user';
 import type { BankCard, FundLogRow, TopupRecord, WithdrawalRecord } from '../../../shared/schemas/wallet';
-import { refreshUserInfo } from '../profile/profile-page';
+import { useMemberId } from '../../lib/user-info';
+import { useInvalidation } from '../../lib/live-refresh';
 
 // The wallet's endpoints: one fetcher per endpoint, each with its hook. Writes take the Idempotency-Key of
-// the user's intent (intent-key.ts). Fund logs go into Dexie (table `fundlogs`) so they read offline; the
-// other lists live in memory and load again when the screen opens.
-
-export { refreshUserInfo };
+// the user's intent (lib/intent-key.ts). Fund logs go into Dexie (table `fundlogs`, by owner) so they read
+// offline; the other lists live in memory and load again when the screen opens. The member's info (balances,
+// locks) is lib/user-info.ts, shared with the order and account screens.
 
 /** The tables of socket invalidations that mean "your money or account changed". */
 const WALLET_TABLES = ['user', 'fundlogs'];
-
-function useInvalidation(listener: () => void): void {
-  const latest = useRef(listener);
-  latest.current = listener;
-  useEffect(() => onInvalidation((tables) => tables.some((t) => WALLET_TABLES.includes(t)) && latest.current()), []);
-}
-
-/** The signed-in member's id, 0 for guests and visitors. */
-export function useMemberId(): number {
-  const session = useSession();
-  return session.isLogin ? session.login.mem_id : 0;
-}
-
-// ---------------------------------------------------------------- GET user/info (cached by the profile tab)
-
-// The profile tab keeps the last user info in Dexie meta under this key (profile-page.tsx).
-const USER_INFO_KEY = 'user_info';
-
-export interface UserInfoState {
-  info: UserInfo | undefined; // undefined until known
-  loading: boolean;
-}
-
-/** The member's info from the device cache, refreshed on open, when back online and on socket invalidations. */
-export function useUserInfo(): UserInfoState {
-  const memId = useMemberId();
-  const online = useOnline();
-  const cached = useLiveQuery(async () => (await db.meta.get(USER_INFO_KEY)) ?? null, []);
-  const info = (cached?.value as { info?: UserInfo } | undefined)?.info;
-  useEffect(() => {
-    if (memId > 0 && online) void refreshUserInfo();
-  }, [memId, online]);
-  useInvalidation(() => void refreshUserInfo());
-  const mine = info && info.mem_id === memId ? info : undefined;
-  return { info: mine, loading: cached === undefined };
-}
 
 // ---------------------------------------------------------------- GET login/baseconfig (limits)
 
@@ -100,7 +62,7 @@ export function useCard(): CardState {
   useEffect(() => {
     if (memId > 0 && online) reload();
   }, [memId, online, reload]);
-  useInvalidation(reload);
+  useInvalidation(WALLET_TABLES, reload);
   return { ...state, reload };
 }
 
@@ -113,27 +75,6 @@ export interface CardInput {
 
 export function bindCard(input: CardInput, idempotencyKey: string): Promise<ApiResult<BankCard>> {
   return post<BankCard>(PATHS.userCard, { ...input }, { idempotencyKey });
-}
-
-// ---------------------------------------------------------------- user/profile, user/withdpwd, user/loginpwd
-
-export interface ProfileInput {
-  first_name: string;
-  last_name: string;
-  mobile: string;
-  ic_number: string;
-}
-
-export function saveProfile(input: ProfileInput, idempotencyKey: string): Promise<ApiResult<ProfileInput & { realname: string }>> {
-  return post(PATHS.userProfile, { ...input }, { idempotencyKey });
-}
-
-export function setWithdrawPassword(input: { password: string; repassword: string; login_password: string }, idempotencyKey: string): Promise<ApiResult<null>> {
-  return post<null>(PATHS.userWithdpwd, { ...input }, { idempotencyKey });
-}
-
-export function changeLoginPassword(input: { old_password: string; password: string; repassword: string }, idempotencyKey: string): Promise<ApiResult<null>> {
-  return post<null>(PATHS.userLoginpwd, { ...input }, { idempotencyKey });
 }
 
 // ---------------------------------------------------------------- paged lists held in memory
@@ -176,7 +117,7 @@ function usePagedList<T extends { id: number }>(fetchPage: (page: number) => Pro
   useEffect(() => {
     if (memId > 0 && online) reload();
   }, [memId, online, reload]);
-  useInvalidation(reload);
+  useInvalidation(WALLET_TABLES, reload);
 
   const hasMore = state.total !== null && state.items.length < state.total;
   const loadMore = useCallback(() => {
@@ -219,7 +160,7 @@ export function useWithdrawals() {
 // ---------------------------------------------------------------- wallet/fundlogs (Dexie)
 
 /** A fund log as the device keeps it: the API row plus whose it is (the cache may outlive a session). */
-export type StoredFundLog = CachedFundLog & FundLogRow & { owner: number };
+export type StoredFundLog = CachedFundLog & FundLogRow;
 
 /** Fetches one page of fund logs (optionally of one kind) into Dexie; the total, or null when unreachable. */
 export async function fetchFundLogs(memId: number, page: number, kind = ''): Promise<number | null> {
@@ -252,8 +193,8 @@ export function useFundLogs(kind: string) {
   const busy = useRef(false);
 
   const rows = useLiveQuery(async () => {
-    const all = kind ? await db.fundlogs.where('kind').equals(kind).toArray() : await db.fundlogs.toArray();
-    return (all as StoredFundLog[]).filter((r) => r.owner === memId).sort(compareFundLogs);
+    const mine = kind ? db.fundlogs.where('[owner+kind]').equals([memId, kind]) : db.fundlogs.where('owner').equals(memId);
+    return ((await mine.toArray()) as StoredFundLog[]).sort(compareFundLogs);
   }, [kind, memId]);
 
   const fetchPage = useCallback(
@@ -272,7 +213,7 @@ export function useFundLogs(kind: string) {
     setLimit(PAGE_SIZE);
     if (online) void fetchPage(1);
   }, [fetchPage, online]);
-  useInvalidation(() => void fetchPage(1));
+  useInvalidation(WALLET_TABLES, () => void fetchPage(1));
 
   const current = server.kind === kind ? server : { pages: 0, total: null, loading: server.loading };
   const serverHasMore = current.total !== null && current.pages * PAGE_SIZE < current.total;

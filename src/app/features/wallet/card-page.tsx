@@ -8,9 +8,14 @@ import { localeToWire, type Locale } from '../../../shared/api';
 import { errorMessage } from '../../../shared/errors';
 import { bankCardSchema, sameName, type BankCard } from '../../../shared/schemas/wallet';
 import type { UserInfo } from '../../../shared/schemas/user';
-import { Field, FormAlert, PasswordInput } from '../auth/login-page';
-import { bindCard, refreshUserInfo, useCard, useUserInfo } from './api';
-import { SubmitButton, WalletPage, useWrite } from './wallet-parts';
+import { Field } from '../../components/forms/field';
+import { FormAlert } from '../../components/forms/form-alert';
+import { PasswordInput } from '../../components/forms/password-input';
+import { refreshUserInfo, useUserInfo } from '../../lib/user-info';
+import { bindCard, useCard } from './api';
+import { SubmitButton } from '../../components/forms/submit-button';
+import { useWrite } from '../../components/forms/use-write';
+import { WalletPage } from './wallet-parts';
 
 // /pages/profile/card: bind or change the payout account, a bank account or a PayNow number (8-digit
 // mobile; a UEN for corporate users). The server keeps one binding per user and a POST replaces it whole,
@@ -283,13 +288,9 @@ function CardForm({ info, names, card, onDone }: { info: UserInfo; names: string
       )}
 
       <div className="wallet-actions">
-        <SubmitButton
-          busy={write.busy}
-          label={<Trans>Save payout account</Trans>}
-          busyLabel={<Trans>Saving…</Trans>}
-          testId="card-submit"
-          disabled={names.length === 0}
-        />
+        <SubmitButton busy={write.busy} busyLabel={<Trans>Saving…</Trans>} testId="card-submit" disabled={names.length === 0}>
+          <Trans>Save payout account</Trans>
+        </SubmitButton>
         {card && (
           <button type="button" className="btn btn--ghost btn--block" onClick={onDone}>
             <Trans>Cancel</Trans>

@@ -1,10 +1,11 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useNavigate } from '@tanstack/react-router';
 import { InfiniteList } from '../../components/infinite-list';
-import { formatDateTime } from '../../lib/format';
+import { formatAmount, formatDateTime } from '../../lib/format';
 import { currentLocale } from '../../lib/i18n';
 import { useFundLogs, type StoredFundLog } from './api';
-import { amountDirection, balanceText, signedAmount } from './amount';
+import { amountDirection } from './amount';
+import { Amount } from '../../components/amount';
 import { FUND_LOG_KINDS, accountNameLabel, fundLogKindChip, kindLabel } from './labels';
 import { WalletPage } from './wallet-parts';
 
@@ -78,11 +79,11 @@ function FundLogItem({ row }: { row: StoredFundLog }) {
         {english && row.memo && <p className="fundlog__memo">{row.memo}</p>}
       </div>
       <div className="fundlog__figures">
-        <p className={`fundlog__amount fundlog__amount--${direction}`} data-testid="fundlog-amount">
-          {signedAmount(row.amount, row.unit)}
+        <p className={`fundlog__amount fundlog__amount--${direction}`}>
+          <Amount value={row.amount} unit={row.unit} signed testId="fundlog-amount" />
         </p>
         <p className="fundlog__balance">
-          <Trans>Balance {balanceText(row.balance_after, row.unit)}</Trans>
+          <Trans>Balance {formatAmount(row.balance_after, row.unit)}</Trans>
         </p>
       </div>
     </li>

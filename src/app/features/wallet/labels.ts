@@ -1,7 +1,6 @@
 import { msg } from '@lingui/core/macro';
 import type { MessageDescriptor } from '@lingui/core';
 import type { TopupStatus, WithdrawalStatus } from '../../../shared/schemas/wallet';
-import type { PasswordRule } from './password-rules';
 
 // Labels of the wallet's wire values. Fund log kinds are open-ended (the marketplace adds its own), so an
 // unknown kind reads as a generic "Balance change" rather than a raw identifier.
@@ -101,13 +100,4 @@ export const withdrawalStatusLabel: Record<WithdrawalStatus, MessageDescriptor> 
 export const topupMethodLabel: Record<'paynow' | 'bank', MessageDescriptor> = {
   paynow: msg`PayNow`,
   bank: msg`Bank transfer`,
-};
-
-/** The length rule carries its number, so the checklist words it itself. */
-export const passwordRuleLabel: Record<Exclude<PasswordRule, 'length'>, MessageDescriptor> = {
-  digit: msg`A digit (0–9)`,
-  upper: msg`An uppercase letter (A–Z)`,
-  lower: msg`A lowercase letter (a–z)`,
-  special: msg`A special character (e.g. ! @ # $)`,
-  differs: msg`Not the same as your login password`,
 };

@@ -8,12 +8,17 @@ import { localeToWire, type Locale } from '../../../shared/api';
 import { errorMessage } from '../../../shared/errors';
 import { requiredText } from '../../../shared/schemas/common';
 import { TOPUP_METHODS } from '../../../shared/schemas/wallet';
-import { Field, FormAlert } from '../auth/login-page';
-import { refreshUserInfo, requestTopup, useLimits, useMemberId, useTopups } from './api';
+import { Field } from '../../components/forms/field';
+import { FormAlert } from '../../components/forms/form-alert';
+import { refreshUserInfo, useMemberId } from '../../lib/user-info';
+import { requestTopup, useLimits, useTopups } from './api';
 import { parseAmount } from './amount';
 import { PLATFORM_PAYEE } from './payee';
 import { TopupList } from './records';
-import { AmountInput, FreshAfterSuccess, SubmitButton, WalletPage, useWrite } from './wallet-parts';
+import { FreshAfterSuccess } from '../../components/forms/fresh-after-success';
+import { SubmitButton } from '../../components/forms/submit-button';
+import { useWrite } from '../../components/forms/use-write';
+import { AmountInput, WalletPage } from './wallet-parts';
 
 // /pages/profile/topup (route chosen in the pattern of SPEC's profile screens): the top-up form, with the
 // platform's payee details for the chosen method, and the user's top-up records (pending / credited /
@@ -189,7 +194,9 @@ function TopupForm({ onDone }: { onDone: () => void }) {
       <p className="field__hint wallet-hint">
         <Trans>Send the money first, then tell us here. Your balance grows once we confirm the transfer.</Trans>
       </p>
-      <SubmitButton busy={write.busy} label={<Trans>I have sent the money</Trans>} busyLabel={<Trans>Sending…</Trans>} testId="topup-submit" />
+      <SubmitButton busy={write.busy} busyLabel={<Trans>Sending…</Trans>} testId="topup-submit">
+        <Trans>I have sent the money</Trans>
+      </SubmitButton>
       <FormAlert id="topup-alert" message={write.error} />
     </form>
   );

@@ -8,10 +8,13 @@ import { serverNow } from '../../lib/server-time';
 import { localeToWire, type Locale } from '../../../shared/api';
 import { errorMessage } from '../../../shared/errors';
 import type { BankCard, WithdrawalRecord } from '../../../shared/schemas/wallet';
-import { FormAlert, PasswordInput } from '../auth/login-page';
-import { refreshUserInfo, requestWithdrawal, useCard, useLimits, useUserInfo, useWithdrawals, type WalletLimits } from './api';
+import { refreshUserInfo, useUserInfo } from '../../lib/user-info';
+import { requestWithdrawal, useCard, useLimits, useWithdrawals, type WalletLimits } from './api';
 import { previewWithdrawal, type WithdrawalPreview } from './amount';
-import { AmountInput, Sheet, SubmitButton, SummaryRow, WalletPage, useWrite } from './wallet-parts';
+import { SubmitButton } from '../../components/forms/submit-button';
+import { ConfirmSheet } from '../../components/forms/confirm-sheet';
+import { useWrite } from '../../components/forms/use-write';
+import { AmountInput, SummaryRow, WalletPage } from './wallet-parts';
 
 // /pages/profile/withdraw: the withdrawal form ("apply for withdrawal"). SPEC lists both /pages/profile/withdraw
 // and /pages/profile/apply; here withdraw is the form and apply the withdrawal records. The handling fee and
@@ -179,13 +182,9 @@ function WithdrawScreen() {
 
         <FeeSummary preview={preview} />
 
-        <SubmitButton
-          busy={false}
-          label={<Trans>Continue</Trans>}
-          busyLabel={null}
-          testId="withdraw-submit"
-          disabled={!limits || blocked === true || card === undefined}
-        />
+        <SubmitButton testId="withdraw-submit" disabled={!limits || blocked === true || card === undefined}>
+          <Trans>Continue</Trans>
+        </SubmitButton>
       </form>
 
       <p className="wallet-links">
@@ -195,7 +194,7 @@ function WithdrawScreen() {
       </p>
 
       {preview && preview.amount !== null && payout && card && (
-        <ConfirmSheet
+        <WithdrawConfirmSheet
           open={confirming && online}
           onClose={() => setConfirming(false)}
           preview={preview}
@@ -295,7 +294,7 @@ function FeeSummary({ preview }: { preview: WithdrawalPreview | null }) {
   );
 }
 
-function ConfirmSheet({
+function WithdrawConfirmSheet({
   open,
   onClose,
   preview,
@@ -313,82 +312,51 @@ function ConfirmSheet({
   onDone: (record: WithdrawalRecord) => void;
 }) {
   const { t } = useLingui();
-  const [password, setPassword] = useState('');
   // The intent is this amount to this account; the password is not part of it (nor of the server's
   // fingerprint), and never kept beyond the sheet.
   const write = useWrite(requestWithdrawal, (input) => ({ amount: input.amount, method: input.method ?? '' }));
-  const [missing, setMissing] = useState(false);
 
   const close = () => {
-    setPassword('');
-    setMissing(false);
     write.setError('');
     onClose();
   };
 
-  const onSubmit = async (e: React.FormEvent) => {
-    e.preventDefault();
-    if (!password) {
-      setMissing(true);
-      return;
-    }
+  const confirm = async (password: string): Promise<number | null> => {
     const res = await write.run({ amount: preview.amount!, password, ...(method ? { method } : {}) });
-    if (res?.code === 0 && res.data) {
-      setPassword('');
-      onDone(res.data);
-    } else if (res && res.code > 1000) {
-      setPassword('');
-    }
+    if (res?.code === 0 && res.data) onDone(res.data);
+    return res?.code ?? null;
   };
 
   return (
-    <Sheet open={open} onClose={close} labelledBy="confirm-title" testId="withdraw-confirm">
-      <form onSubmit={onSubmit} noValidate>
-        <h2 className="sheet__title" id="confirm-title">
-          <Trans>Confirm withdrawal</Trans>
-        </h2>
-        <dl className="summary">
-          <SummaryRow label={<Trans>You receive</Trans>} value={formatSgd(preview.amount!)} />
-          <SummaryRow label={<Trans>Handling fee</Trans>} value={formatSgd(preview.fee!)} />
-          <SummaryRow label={<Trans>Total from available balance</Trans>} value={formatSgd(preview.total!)} strong />
-          <SummaryRow label={<Trans>Pay to</Trans>} value={payout === 'paynow' ? `PayNow ${card.paynow}` : `${card.bank_name} ${card.account_no}`} />
-        </dl>
-        <div className="field">
-          <label className="field__label" htmlFor="withdraw-password">
-            <Trans>Withdrawal password</Trans>
-          </label>
-          <PasswordInput
-            id="withdraw-password"
-            name="password"
-            testId="withdraw-password"
-            autoComplete="off"
-            value={password}
-            onChange={(value) => {
-              setPassword(value);
-              setMissing(false);
-            }}
-            aria-invalid={missing || undefined}
-            aria-describedby={missing ? 'withdraw-password-error' : undefined}
-          />
-          {missing && (
-            <p className="field__error" id="withdraw-password-error">
-              {t`Please enter your withdrawal password.`}
-            </p>
-          )}
-          <p className="field__hint">
-            <Trans>
-              Five wrong passwords lock withdrawals and freeze your balance. <Link to="/pages/profile/withdpwd">Forgot it? Set a new one</Link>
-            </Trans>
-          </p>
-        </div>
-        <FormAlert id="withdraw-alert" message={write.error} />
-        <div className="sheet__actions">
-          <SubmitButton busy={write.busy} label={<Trans>Confirm withdrawal</Trans>} busyLabel={<Trans>Sending…</Trans>} testId="withdraw-confirm-submit" />
-          <button type="button" className="btn btn--ghost btn--block" onClick={close} disabled={write.busy}>
-            <Trans>Cancel</Trans>
-          </button>
-        </div>
-      </form>
-    </Sheet>
+    <ConfirmSheet
+      open={open}
+      onClose={close}
+      title={<Trans>Confirm withdrawal</Trans>}
+      password={{
+        id: 'withdraw-password',
+        testId: 'withdraw-password',
+        label: <Trans>Withdrawal password</Trans>,
+        hint: (
+          <Trans>
+            Five wrong passwords lock withdrawals and freeze your balance. <Link to="/pages/profile/withdpwd">Forgot it? Set a new one</Link>
+          </Trans>
+        ),
+        missing: t`Please enter your withdrawal password.`,
+      }}
+      busy={write.busy}
+      error={write.error}
+      confirmLabel={<Trans>Confirm withdrawal</Trans>}
+      busyLabel={<Trans>Sending…</Trans>}
+      onConfirm={confirm}
+      testId="withdraw-confirm"
+      submitTestId="withdraw-confirm-submit"
+    >
+      <dl className="summary">
+        <SummaryRow label={<Trans>You receive</Trans>} value={formatSgd(preview.amount!)} />
+        <SummaryRow label={<Trans>Handling fee</Trans>} value={formatSgd(preview.fee!)} />
+        <SummaryRow label={<Trans>Total from available balance</Trans>} value={formatSgd(preview.total!)} strong />
+        <SummaryRow label={<Trans>Pay to</Trans>} value={payout === 'paynow' ? `PayNow ${card.paynow}` : `${card.bank_name} ${card.account_no}`} />
+      </dl>
+    </ConfirmSheet>
   );
 }

@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import type { AppEnv } from '../../app';
+import type { AppEnv } from '../../env';
 import { body, clientIp, ok } from '../../lib/http';
 import { loginSchema, registerSchema, resetSchema, sendCodeSchema } from '../../../shared/schemas/auth';
 import { login, register, resetPassword, sendCode, visitor } from './service';

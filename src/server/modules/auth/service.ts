@@ -1,4 +1,4 @@
-import type { Deps } from '../../app';
+import type { Deps } from '../../env';
 import { AppError, ipKey } from '../../lib/http';
 import { hashPassword, inviteCode, sha256, sixDigitCode } from '../../lib/crypto';
 import { argon2Params, checkIn, hashIn } from '../../lib/hash-work';

@@ -12,15 +12,8 @@ export function cycleMs(value: number, unit: keyof typeof UNIT_MS): number {
   return value * UNIT_MS[unit];
 }
 
-/** Booking fee of a pre-sale: round(tons x presale price x fee bp / 10000), half up. */
-export function bookingFee(tons: number, presalePrice: number, feeBp: number): number {
-  return Math.round((tons * presalePrice * feeBp) / 10_000);
-}
-
-/** The platform's standing buy-back price per ton: unit price x (1 + yield), rounded half up. */
-export function buybackPrice(price: number, yieldBp: number): number {
-  return Math.round((price * (10_000 + yieldBp)) / 10_000);
-}
+// The booking fee and the buy-back price are the client's preview too: one copy, in src/shared/fees.ts.
+export { bookingFee, buybackPrice } from '../../../shared/fees';
 
 /** Membership grade earned by completed purchases: how many thresholds the total reaches (P0..P5). */
 export function gradeForPurchases(totalCents: number, thresholds: readonly number[]): number {

@@ -1,4 +1,4 @@
-import type { Endpoint } from '../../openapi';
+import type { Endpoint } from '../../lib/openapi-endpoint';
 import { PATHS } from '../../../shared/api';
 import { idQuery } from '../../../shared/schemas/content';
 import {

@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import type { AppEnv } from '../../app';
+import type { AppEnv } from '../../env';
 import { idempotent } from '../../lib/idempotency';
 import { input, ok, parse, strictBody } from '../../lib/http';
 import { requireUser } from '../session';

@@ -1,7 +1,7 @@
 import { sql, type Insertable } from 'kysely';
 import { isCheck } from '../../db/errors';
 import { pageOf } from '../../db/paging';
-import type { Deps } from '../../app';
+import type { Deps } from '../../env';
 import type { Config } from '../../config';
 import type { DB } from '../../db/connection';
 import type { OrdersTable } from '../../db/schema';

@@ -1,5 +1,5 @@
 import type { Selectable } from 'kysely';
-import type { Deps } from '../../app';
+import type { Deps } from '../../env';
 import type { DB } from '../../db/connection';
 import { writeTx, type Tx } from '../../db/tx';
 import type { BankAccountsTable } from '../../db/schema';

@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import { pageOf } from '../../db/paging';
-import type { AppEnv } from '../../app';
+import type { AppEnv } from '../../env';
 import { input, ok, parse, strictBody } from '../../lib/http';
 import { idempotent } from '../../lib/idempotency';
 import { requireSession, requireUser } from '../session';

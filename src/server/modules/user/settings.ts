@@ -1,6 +1,6 @@
 import type { Selectable } from 'kysely';
 import { writeTx } from '../../db/tx';
-import type { Deps } from '../../app';
+import type { Deps } from '../../env';
 import type { NotificationsTable } from '../../db/schema';
 import { isoSgt } from '../../lib/clock';
 import type { NotificationItem } from '../../../shared/schemas/wallet';

@@ -1,6 +1,6 @@
 import type { Selectable } from 'kysely';
 import { isCheck, isUnique } from '../../db/errors';
-import type { Deps } from '../../app';
+import type { Deps } from '../../env';
 import type { Tx } from '../../db/tx';
 import { writeTx } from '../../db/tx';
 import type { TopupsTable, WithdrawalsTable } from '../../db/schema';

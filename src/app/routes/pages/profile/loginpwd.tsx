@@ -1,5 +1,5 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { LoginPasswordPage } from '../../../features/wallet/login-password-page';
+import { LoginPasswordPage } from '../../../features/account/login-password-page';
 
 // Login password (SPEC section 2): change it (old, new, repeat).
 export const Route = createFileRoute('/pages/profile/loginpwd')({ component: LoginPasswordPage });

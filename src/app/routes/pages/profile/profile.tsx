@@ -1,5 +1,5 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { PersonalInfoPage } from '../../../features/wallet/personal-info-page';
+import { PersonalInfoPage } from '../../../features/account/personal-info-page';
 
 // Personal information (SPEC section 2): name, mobile, IC number. The name is what payout holder names
 // must match, so it lives with the wallet screens.

@@ -5,9 +5,13 @@ import { useSchemaForm } from '../../lib/form';
 import { updateLoginInfo } from '../../lib/storage';
 import { localeToWire, type Locale } from '../../../shared/api';
 import { profileSchema } from '../../../shared/schemas/wallet';
-import { Field, FormAlert } from '../auth/login-page';
-import { refreshUserInfo, saveProfile, useUserInfo } from './api';
-import { SubmitButton, WalletPage, useWrite } from './wallet-parts';
+import { Field } from '../../components/forms/field';
+import { FormAlert } from '../../components/forms/form-alert';
+import { refreshUserInfo, useUserInfo } from '../../lib/user-info';
+import { saveProfile } from './api';
+import { SubmitButton } from '../../components/forms/submit-button';
+import { AccountPage } from './account-page';
+import { useWrite } from '../../components/forms/use-write';
 
 // /pages/profile/profile: personal information. The registered name (first + last) is what the bank or
 // PayNow holder name is checked against, so it is filled in here before an account can be bound.
@@ -17,9 +21,9 @@ const FORM = 'profile';
 export function PersonalInfoPage() {
   const { t } = useLingui();
   return (
-    <WalletPage title={t`Personal information`}>
+    <AccountPage title={t`Personal information`}>
       <PersonalInfoForm />
-    </WalletPage>
+    </AccountPage>
   );
 }
 
@@ -58,16 +62,16 @@ function PersonalInfoForm() {
 
   return (
     <div className="section">
-      <p className="notice wallet-notice">
+      <p className="notice account-notice">
         <Trans>Use your name exactly as your bank shows it: withdrawals go only to an account in this name.</Trans>
       </p>
-      <form className="card wallet-card" onSubmit={onSubmit} noValidate>
+      <form className="card account-card" onSubmit={onSubmit} noValidate>
         {info && (
           <div className="field">
             <span className="field__label">
               <Trans>Email</Trans>
             </span>
-            <p className="wallet-readonly">{info.email}</p>
+            <p className="account-readonly">{info.email}</p>
           </div>
         )}
         <Field label={t`First name`} name="first_name" form={FORM} errors={errors}>
@@ -117,7 +121,9 @@ function PersonalInfoForm() {
             onChange={(e) => set('ic_number', e.target.value.toUpperCase())}
           />
         </Field>
-        <SubmitButton busy={write.busy} label={<Trans>Save</Trans>} busyLabel={<Trans>Saving…</Trans>} testId="profile-submit" />
+        <SubmitButton busy={write.busy} busyLabel={<Trans>Saving…</Trans>} testId="profile-submit">
+          <Trans>Save</Trans>
+        </SubmitButton>
         <FormAlert id="profile-alert" message={write.error} />
       </form>
     </div>

@@ -1,6 +1,6 @@
 import { msg } from '@lingui/core/macro';
 import type { MessageDescriptor } from '@lingui/core';
-import type { JoinBlock, ProjectStatus, ProjectType } from '../../../shared/schemas/content';
+import type { JoinBlock, ProjectStatus, ProjectType } from '../../shared/schemas/content';
 
 export const statusLabel: Record<ProjectStatus, MessageDescriptor> = {
   pending_review: msg`Pending review`,

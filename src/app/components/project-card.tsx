@@ -1,9 +1,9 @@
 import { Link } from '@tanstack/react-router';
 import { useLingui } from '@lingui/react/macro';
-import type { Project } from '../../../shared/schemas/content';
-import { formatSgd, pick } from '../../lib/format';
-import { joinBlockLabel, statusLabel, typeLabel } from './project-labels';
-import './projects.css';
+import type { Project } from '../../shared/schemas/content';
+import { formatSgd, pick } from '../lib/format';
+import { joinBlockLabel, statusLabel, typeLabel } from '../lib/project-labels';
+import './project-card.css';
 
 export function ProjectCard({ project }: { project: Project }) {
   const { t, i18n } = useLingui();

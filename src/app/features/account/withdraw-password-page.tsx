@@ -3,10 +3,17 @@ import { showToast } from '../../components/toast';
 import { useSchemaForm } from '../../lib/form';
 import { localeToWire, type Locale } from '../../../shared/api';
 import { withdrawPasswordSetSchema } from '../../../shared/schemas/wallet';
-import { Field, FormAlert, PasswordInput } from '../auth/login-page';
-import { refreshUserInfo, setWithdrawPassword, useUserInfo } from './api';
+import { Field } from '../../components/forms/field';
+import { FormAlert } from '../../components/forms/form-alert';
+import { PasswordInput } from '../../components/forms/password-input';
+import { refreshUserInfo, useUserInfo } from '../../lib/user-info';
+import { setWithdrawPassword } from './api';
 import { WITHDRAW_PASSWORD_MIN, withdrawPasswordRules } from './password-rules';
-import { FreshAfterSuccess, PasswordChecklist, SubmitButton, WalletPage, useWrite } from './wallet-parts';
+import { FreshAfterSuccess } from '../../components/forms/fresh-after-success';
+import { PasswordChecklist } from './password-checklist';
+import { SubmitButton } from '../../components/forms/submit-button';
+import { AccountPage } from './account-page';
+import { useWrite } from '../../components/forms/use-write';
 
 // /pages/profile/withdpwd: set or change the withdrawal password (also the payment password of orders).
 // Rules (SPEC 5, DECISIONS "Accounts"): >= 10 characters with a digit, upper, lower and a special character;
@@ -18,9 +25,9 @@ const FORM = 'withdpwd';
 export function WithdrawPasswordPage() {
   const { t } = useLingui();
   return (
-    <WalletPage title={t`Withdrawal password`}>
+    <AccountPage title={t`Withdrawal password`}>
       <FreshAfterSuccess>{(done) => <WithdrawPasswordForm onDone={done} />}</FreshAfterSuccess>
-    </WalletPage>
+    </AccountPage>
   );
 }
 
@@ -49,18 +56,18 @@ function WithdrawPasswordForm({ onDone }: { onDone: () => void }) {
   return (
     <div className="section">
       {info?.locked && (
-        <p className="notice notice--warn wallet-notice" role="status">
+        <p className="notice notice--warn account-notice" role="status">
           <Trans>Withdrawals are locked after repeated wrong withdrawal passwords. Please contact the administrator to unlock your account.</Trans>
         </p>
       )}
-      <p className="notice wallet-notice">
+      <p className="notice account-notice">
         {hasOne ? (
           <Trans>You have a withdrawal password. Enter it and a new one to change it.</Trans>
         ) : (
           <Trans>Set a withdrawal password. You will need it to withdraw and to pay for orders.</Trans>
         )}
       </p>
-      <form className="card wallet-card" onSubmit={onSubmit} noValidate>
+      <form className="card account-card" onSubmit={onSubmit} noValidate>
         {hasOne && (
           <Field
             label={t`Current withdrawal password`}
@@ -112,13 +119,9 @@ function WithdrawPasswordForm({ onDone }: { onDone: () => void }) {
             onChange={(v) => set('login_password', v)}
           />
         </Field>
-        <SubmitButton
-          busy={write.busy}
-          label={hasOne ? <Trans>Change withdrawal password</Trans> : <Trans>Set withdrawal password</Trans>}
-          busyLabel={<Trans>Saving…</Trans>}
-          testId="withdpwd-submit"
-          disabled={info?.locked === true}
-        />
+        <SubmitButton busy={write.busy} busyLabel={<Trans>Saving…</Trans>} testId="withdpwd-submit" disabled={info?.locked === true}>
+          {hasOne ? <Trans>Change withdrawal password</Trans> : <Trans>Set withdrawal password</Trans>}
+        </SubmitButton>
         <FormAlert id="withdpwd-alert" message={write.error} />
       </form>
     </div>

@@ -3,10 +3,16 @@ import { showToast } from '../../components/toast';
 import { useSchemaForm } from '../../lib/form';
 import { localeToWire, type Locale } from '../../../shared/api';
 import { loginPasswordChangeSchema } from '../../../shared/schemas/wallet';
-import { Field, FormAlert, PasswordInput } from '../auth/login-page';
+import { Field } from '../../components/forms/field';
+import { FormAlert } from '../../components/forms/form-alert';
+import { PasswordInput } from '../../components/forms/password-input';
 import { changeLoginPassword } from './api';
 import { LOGIN_PASSWORD_MIN, loginPasswordRules } from './password-rules';
-import { FreshAfterSuccess, PasswordChecklist, SubmitButton, WalletPage, useWrite } from './wallet-parts';
+import { FreshAfterSuccess } from '../../components/forms/fresh-after-success';
+import { PasswordChecklist } from './password-checklist';
+import { SubmitButton } from '../../components/forms/submit-button';
+import { AccountPage } from './account-page';
+import { useWrite } from '../../components/forms/use-write';
 
 // /pages/profile/loginpwd: change the login password (old, new, repeat). The server signs out every other
 // session of the user; this one stays signed in.
@@ -16,9 +22,9 @@ const FORM = 'loginpwd';
 export function LoginPasswordPage() {
   const { t } = useLingui();
   return (
-    <WalletPage title={t`Login password`}>
+    <AccountPage title={t`Login password`}>
       <FreshAfterSuccess>{(done) => <LoginPasswordForm onDone={done} />}</FreshAfterSuccess>
-    </WalletPage>
+    </AccountPage>
   );
 }
 
@@ -42,7 +48,7 @@ function LoginPasswordForm({ onDone }: { onDone: () => void }) {
 
   return (
     <div className="section">
-      <form className="card wallet-card" onSubmit={onSubmit} noValidate>
+      <form className="card account-card" onSubmit={onSubmit} noValidate>
         <Field label={t`Current login password`} name="old_password" form={FORM} errors={errors}>
           <PasswordInput
             {...a11y('old_password')}
@@ -71,10 +77,12 @@ function LoginPasswordForm({ onDone }: { onDone: () => void }) {
             onChange={(v) => set('repassword', v)}
           />
         </Field>
-        <p className="field__hint wallet-hint">
+        <p className="field__hint account-hint">
           <Trans>It must differ from your withdrawal password. Other devices will be signed out.</Trans>
         </p>
-        <SubmitButton busy={write.busy} label={<Trans>Change login password</Trans>} busyLabel={<Trans>Saving…</Trans>} testId="loginpwd-submit" />
+        <SubmitButton busy={write.busy} busyLabel={<Trans>Saving…</Trans>} testId="loginpwd-submit">
+          <Trans>Change login password</Trans>
+        </SubmitButton>
         <FormAlert id="loginpwd-alert" message={write.error} />
       </form>
     </div>

@@ -1,0 +1,96 @@
+// Import direction for Canopy (docs/decisions/layout.md). Run by `npm run lint` (after eslint):
+//   depcruise src tests bench
+// Every rule is an error, so CI fails on the first violation. Type-only imports count too
+// (tsPreCompilationDeps): a circle through `import type` is still a circle a reader has to untangle.
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      severity: 'error',
+      comment: 'No import circles, type-only imports included. Move the shared part to a leaf module (e.g. server/env.ts).',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'feature-isolation',
+      severity: 'error',
+      comment:
+        'A feature imports only components/, lib/, src/shared and itself. What two features share belongs in components/ (UI) or lib/ (logic); routes compose features.',
+      from: { path: '^src/app/features/([^/]+)/' },
+      to: { path: '^src/app/', pathNot: ['^src/app/features/$1/', '^src/app/(components|lib|styles)/'] },
+    },
+    {
+      name: 'kit-below-features',
+      severity: 'error',
+      comment: 'components/ and lib/ are the kit the features build on: they never import a feature or a route.',
+      from: { path: '^src/app/(components|lib)/' },
+      to: { path: '^src/app/(features|routes)/' },
+    },
+    {
+      name: 'app-not-server',
+      severity: 'error',
+      comment: 'The PWA never imports server code (both may import src/shared).',
+      from: { path: '^src/app/' },
+      to: { path: '^src/server/' },
+    },
+    {
+      name: 'server-not-app',
+      severity: 'error',
+      comment: 'The server never imports app code (both may import src/shared).',
+      from: { path: '^src/server/' },
+      to: { path: '^src/app/' },
+    },
+    {
+      name: 'shared-imports-neither',
+      severity: 'error',
+      comment: 'src/shared runs in browser and Node: it imports neither app nor server.',
+      from: { path: '^src/shared/' },
+      to: { path: '^src/(app|server)/' },
+    },
+    {
+      name: 'server-modules-not-upward',
+      severity: 'error',
+      comment:
+        'Server parts below app.ts (modules, lib, db, ledger, live, scheduler) take their context type from server/env.ts and hand their routes and OpenAPI entries up; they never import app.ts or openapi.ts.',
+      from: { path: '^src/server/(modules|lib|db|ledger|live|scheduler)/' },
+      to: { path: '^src/server/(app|openapi|server|main)\\.ts$' },
+    },
+    {
+      name: 'no-orphans',
+      severity: 'error',
+      comment: 'A module nothing imports and that imports nothing is dead code (or a config that should be listed here).',
+      from: {
+        orphan: true,
+        pathNot: [
+          '(^|/)\\.[^/]+\\.(c|m)?js$', // dot files (this config)
+          '\\.d\\.ts$',
+          '(^|/)tsconfig\\.json$',
+          '^src/app/route-tree\\.gen\\.ts$',
+          '^tests/setup/', // vitest setupFiles: loaded by the runner, not imported
+        ],
+      },
+      to: {},
+    },
+    {
+      name: 'not-to-unresolvable',
+      severity: 'error',
+      comment: 'An import that resolves to nothing.',
+      from: {},
+      to: { couldNotResolve: true, pathNot: '^virtual:' }, // virtual: modules come from vite plugins
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '^(dist|dev-dist|node_modules|test-results)/' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+      mainFields: ['module', 'main', 'types', 'typings'],
+    },
+    skipAnalysisNotInRules: true,
+  },
+};

@@ -1,0 +1,25 @@
+import { formatAmount, formatSigned } from '../lib/format';
+
+// Money and tons as the app shows them everywhere: money in integer cents as S$, tons whole with "t"; a
+// signed amount gets "+" or a true minus sign. One place, so a unit or a sign reads the same on every screen.
+
+export type AmountUnit = 'cents' | 'tons';
+
+/** An amount in its unit, tabular figures; `signed` adds + / − (money in / out). */
+export function Amount({ value, unit = 'cents', signed = false, className, testId }: { value: number; unit?: AmountUnit; signed?: boolean; className?: string; testId?: string }) {
+  return (
+    <span className={className ? `amount ${className}` : 'amount'} data-testid={testId}>
+      {signed ? formatSigned(value, unit) : formatAmount(value, unit)}
+    </span>
+  );
+}
+
+/** S$ from integer cents. */
+export function Money({ cents, signed, testId }: { cents: number; signed?: boolean; testId?: string }) {
+  return <Amount value={cents} unit="cents" signed={signed} testId={testId} />;
+}
+
+/** Whole tons. */
+export function Tons({ tons, signed, testId }: { tons: number; signed?: boolean; testId?: string }) {
+  return <Amount value={tons} unit="tons" signed={signed} testId={testId} />;
+}

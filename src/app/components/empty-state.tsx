@@ -1,0 +1,24 @@
+import type { ReactNode } from 'react';
+import { Trans } from '@lingui/react/macro';
+
+/** Nothing to show (yet): a short sentence and, when there is one, the next step (a link or button). */
+export function EmptyState({ children, action, testId }: { children: ReactNode; action?: ReactNode; testId?: string }) {
+  return (
+    <div className="empty" data-testid={testId}>
+      <p>{children}</p>
+      {action}
+    </div>
+  );
+}
+
+/** Waiting for data: a spinner, announced once to screen readers. */
+export function LoadingState() {
+  return (
+    <div className="pending" role="status">
+      <div className="spinner" aria-hidden="true" />
+      <span className="sr-only">
+        <Trans>Loading…</Trans>
+      </span>
+    </div>
+  );
+}

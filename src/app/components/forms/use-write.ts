@@ -1,0 +1,39 @@
+import { useCallback, useRef, useState } from 'react';
+import type { ApiResult } from '../../lib/api';
+import { useIntentKey } from '../../lib/intent-key';
+import { showToast } from '../toast';
+
+/**
+ * One write of a form: the intent's Idempotency-Key, busy state, the server's refusal kept as returned (it is
+ * already in the user's language) and toasted; transport failures were toasted by the request layer.
+ */
+export function useWrite<I, O>(send: (input: I, key: string) => Promise<ApiResult<O>>, keyPayload: (input: I) => unknown = (input) => input) {
+  const { keyFor, settle } = useIntentKey();
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState('');
+  const inFlight = useRef(false);
+  const run = useCallback(
+    async (input: I): Promise<ApiResult<O> | null> => {
+      if (inFlight.current) return null;
+      inFlight.current = true;
+      setBusy(true);
+      setError('');
+      try {
+        const res = await send(input, keyFor(keyPayload(input)));
+        settle(res.code);
+        if (res.code !== 0) {
+          setError(res.msg);
+          if (res.code > 1000) showToast(res.msg, 'error');
+        }
+        return res;
+      } finally {
+        inFlight.current = false;
+        setBusy(false);
+      }
+    },
+    [send, keyFor, keyPayload, settle],
+  );
+  return { run, busy, error, setError };
+}
+
+export type Write<I, O> = ReturnType<typeof useWrite<I, O>>;

@@ -1,0 +1,23 @@
+import type { ReactNode } from 'react';
+import { Trans } from '@lingui/react/macro';
+import { Countdown } from './countdown';
+import { formatDateTime } from '../lib/format';
+import type { Project } from '../../shared/schemas/content';
+import './sale-countdown.css';
+
+/** The countdown to the selling time while it is ahead; refreshes the project when it reaches zero. */
+export function SaleCountdown({ project, onDone, large = false, children }: { project: Project; onDone: () => void; large?: boolean; children?: ReactNode }) {
+  const opens = formatDateTime(project.selling_time_ms);
+  return (
+    <section className={large ? 'sale-countdown sale-countdown--large card' : 'sale-countdown card'} aria-labelledby="sale-countdown-title">
+      <h2 id="sale-countdown-title" className="sale-countdown__title">
+        {project.status === 'presale' ? <Trans>Pre-sale opens in</Trans> : <Trans>Sale opens in</Trans>}
+      </h2>
+      <Countdown to={project.selling_time_ms} onDone={onDone} className="sale-countdown__timer" />
+      <p className="muted sale-countdown__when">
+        <Trans>Opens {opens} (Singapore time)</Trans>
+      </p>
+      {children}
+    </section>
+  );
+}

@@ -1,0 +1,21 @@
+import { clearPrivateCache, db as defaultDb, type CanopyDb } from './db';
+import { reportDbError } from './db-health';
+import { getSession, subscribeSession } from './storage';
+
+// Another user's data must not stay in the cache after a sign-out or a new sign-in: whenever the signed-in
+// member changes (log out, session ended by the server, another account logs in), every user table is wiped.
+
+/** Watches the session; returns the unsubscribe. `onChange` runs after each change of member (e.g. the socket). */
+export function wipeOnMemberChange(database: CanopyDb = defaultDb, onChange?: () => void): () => void {
+  let lastMem = getSession().login.mem_id;
+  return subscribeSession(() => {
+    const mem = getSession().login.mem_id;
+    if (mem !== lastMem) {
+      lastMem = mem;
+      void clearPrivateCache(database).catch((err: unknown) => {
+        if (!reportDbError(err)) throw err;
+      });
+    }
+    onChange?.();
+  });
+}

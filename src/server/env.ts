@@ -1,0 +1,29 @@
+import type { Config } from './config';
+import type { DB } from './db/connection';
+import type { Clock } from './lib/clock';
+import type { Logger } from './lib/log';
+import type { Mailer } from './lib/mail';
+import type { Limits } from './lib/limits';
+import type { ResponseCache } from './lib/response-cache';
+import type { Lang } from '../shared/errors';
+
+// The Hono context types, in a leaf module: app.ts composes the modules and the modules take their context
+// type from here, so no module imports app.ts (which imports them) and no import circle forms.
+
+/** What createApp(deps) is given and every handler reads from c.get('deps'). */
+export interface Deps {
+  config: Config;
+  db: DB;
+  clock: Clock;
+  log: Logger;
+  mailer: Mailer;
+  limits: Limits;
+  /** Public GETs' answers, kept in memory; invalidated by the live hub's events (startServer wires both).
+   *  Absent: every answer is made per request. */
+  publicCache?: ResponseCache;
+}
+
+/** The Hono environment of every router: the dependencies and the request's language. */
+export interface AppEnv {
+  Variables: { deps: Deps; lang: Lang };
+}
