@@ -88,9 +88,10 @@ class GroupCommit {
           await sql`release savepoint job`.execute(conn);
           done.push({ job, result });
         } catch (err) {
+          // Refused first: should the rollback itself fail, the group's catch below answers the others.
+          job.reject(err);
           await sql`rollback to savepoint job`.execute(conn);
           await sql`release savepoint job`.execute(conn);
-          job.reject(err);
         }
       }
       await sql`commit`.execute(conn);
