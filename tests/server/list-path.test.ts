@@ -63,6 +63,13 @@ async function expectedOrder(): Promise<number[]> {
   return rows.sort((a, b) => rank(a.status) - rank(b.status) || b.selling_time - a.selling_time || b.id - a.id).map((r) => r.id);
 }
 
+/** A project row to insert again: without its id and the columns the database computes (generated). */
+function insertable<R extends { id: number; list_rank: number }>(row: R): Omit<R, 'id' | 'list_rank'> {
+  const copy: Record<string, unknown> = { ...row };
+  for (const generated of ['id', 'list_rank', 'due_at']) delete copy[generated];
+  return copy as Omit<R, 'id' | 'list_rank'>;
+}
+
 async function walkByPage(pageSize: number): Promise<number[]> {
   const ids: number[] = [];
   for (let page = 1; page < 100; page++) {
@@ -267,7 +274,7 @@ describe('keyset paging', () => {
       expect((await data<Paged<Project>>(PATHS.projectLists, { page_size: 1 })).total, what).toBe(visible);
     };
     await check('as seeded');
-    const { id: _id, list_rank: _rank, ...copy } = await s.db.selectFrom('projects').selectAll().where('status', '=', 'presale').executeTakeFirstOrThrow();
+    const copy = insertable(await s.db.selectFrom('projects').selectAll().where('status', '=', 'presale').executeTakeFirstOrThrow());
     const { id } = await s.db.insertInto('projects').values({ ...copy, name: 'Counted' }).returning('id').executeTakeFirstOrThrow();
     try {
       await check('after an insert');
@@ -324,6 +331,42 @@ describe('keyset paging', () => {
     expect(page5.list.map((p) => p.id)).toEqual(expected.slice(8, 10));
     const past = await data<Paged<Project>>(PATHS.projectLists, { page: 99, page_size: 2 });
     expect(past).toMatchObject({ list: [], total: expected.length, page: 99, next_cursor: null });
+  });
+
+  it('cold page-number jumps past the remembered anchors (every 1,024th row) read the same rows as an OFFSET would', async () => {
+    const copy = insertable(await s.db.selectFrom('projects').selectAll().where('status', '=', 'presale').executeTakeFirstOrThrow());
+    const base = copy.selling_time;
+    const rows = Array.from({ length: 2300 }, (_, i) => ({ ...copy, name: `Anchor ${i}`, selling_time: base + (i % 97) * 60 }));
+    for (let i = 0; i < rows.length; i += 200) await s.db.insertInto('projects').values(rows.slice(i, i + 200)).execute();
+    try {
+      await changed(['projects']); // nothing remembered
+      const expected = await expectedOrder();
+      expect(expected.length).toBeGreaterThan(2300);
+      const size = 7;
+      // Far pages first (anchors found on the way), then pages on and around anchor boundaries, then nearer ones.
+      const pages = [330, 147, 146, 148, 293, 292, 294, 1, 2, 150, 200, 329, 12];
+      const check = async (what: string) => {
+        for (const page of pages) {
+          const d = await data<Paged<Project>>(PATHS.projectLists, { page, page_size: size, cold: `${what}${page}` });
+          expect(d.list.map((p) => p.id), `${what} page ${page}`).toEqual(expected.slice((page - 1) * size, page * size));
+        }
+      };
+      await check('first');
+      await check('again');
+      // A status change reorders: anchors are dropped with the rows' epoch, and the jumps follow the new order.
+      const moved = expected[1500]!;
+      await s.db.updateTable('projects').set({ status: 'in_progress' }).where('id', '=', moved).execute();
+      await changed(['projects']);
+      const reordered = await expectedOrder();
+      expect(reordered).not.toEqual(expected);
+      for (const page of pages) {
+        const d = await data<Paged<Project>>(PATHS.projectLists, { page, page_size: size, cold: `after${page}` });
+        expect(d.list.map((p) => p.id), `after page ${page}`).toEqual(reordered.slice((page - 1) * size, page * size));
+      }
+    } finally {
+      await s.db.deleteFrom('projects').where('name', 'like', 'Anchor %').execute();
+      await changed(['projects']);
+    }
   });
 
   it('pages the news by cursor too', async () => {

@@ -35,6 +35,9 @@ export interface ListMemo {
 
 export const NO_MEMO: ListMemo = { epoch: () => 0, get: () => undefined, set: () => undefined, memo: (_key, compute) => compute() };
 
+/** Rows between two remembered sort keys (see keysetPage's keyAt). */
+const ANCHOR_STRIDE = 1024;
+
 export interface KeysetQuery extends PageQuery {
   /** An earlier answer's next_cursor, or '' for a page by number. */
   cursor: string;
@@ -89,6 +92,34 @@ export async function keysetPage<DB, TB extends keyof DB, Row, Item>(opts: {
   const count = opts.count ?? (async () => Number(((await base.select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow()) as { n: number }).n));
   const totalP = memo.memo(`count:${filter}`, count);
 
+  const keyColumns = () => base.select(keys.map((k) => sql.ref<number>(k).as(k)));
+  const keyOf = (row: unknown) => keys.map((k) => Number((row as Record<string, unknown>)[k]));
+  /** The sort key of the row at `skip` rows after `from` (or after the start): an index-only walk. */
+  const walk = async (from: number[] | null, skip: number) => {
+    let query = keyColumns();
+    if (from) query = query.where(() => sql<SqlBool>`(${sql.join(keys.map((k) => sql.ref(k)))}) < (${sql.join(from)})`);
+    const row = await ordered(query).limit(1).offset(skip).executeTakeFirst();
+    return row ? keyOf(row) : null;
+  };
+  /** The sort key at 0-based `position`: walked from the nearest anchor before it. Anchors (the key at every
+   *  ANCHOR_STRIDE-th row) are found once per filter, as far as a jump has needed them, and kept in `memo`
+   *  until the rows change; so a cold jump to page 4,000 walks at most ANCHOR_STRIDE index entries once the
+   *  anchors before it are known, instead of every entry before it each time. */
+  const keyAt = async (position: number): Promise<number[] | null> => {
+    const slot = Math.floor((position + 1) / ANCHOR_STRIDE) - 1;
+    if (slot < 0) return walk(null, position);
+    const known = memo.get<number[][]>(`anchors:${filter}`) ?? [];
+    const anchors = known.slice();
+    while (anchors.length <= slot) {
+      const next = await walk(anchors.at(-1) ?? null, ANCHOR_STRIDE - 1);
+      if (!next) return null;
+      anchors.push(next);
+    }
+    if (anchors.length > known.length) memo.set(`anchors:${filter}`, anchors, epoch);
+    const anchorPosition = (slot + 1) * ANCHOR_STRIDE - 1;
+    return position === anchorPosition ? anchors[slot]! : walk(anchors[slot]!, position - anchorPosition - 1);
+  };
+
   let offset: number;
   let after: number[] | null = null;
   if (q.cursor) {
@@ -102,9 +133,8 @@ export async function keysetPage<DB, TB extends keyof DB, Row, Item>(opts: {
       if (offset >= total) return { list: [], total, page: q.page, page_size: size, next_cursor: null };
       after = memo.get<number[]>(`at:${filter}:${offset}`) ?? null;
       if (!after) {
-        const row = await ordered(base.select(keys.map((k) => sql.ref<number>(k).as(k)))).limit(1).offset(offset - 1).executeTakeFirst();
-        if (!row) return { list: [], total, page: q.page, page_size: size, next_cursor: null };
-        after = keys.map((k) => Number((row as Record<string, unknown>)[k]));
+        after = await keyAt(offset - 1);
+        if (!after) return { list: [], total, page: q.page, page_size: size, next_cursor: null };
         memo.set(`at:${filter}:${offset}`, after, epoch);
       }
     }

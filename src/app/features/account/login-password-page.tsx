@@ -3,9 +3,8 @@ import { showToast } from '../../components/toast';
 import { useSchemaForm } from '../../lib/form';
 import { localeToWire, type Locale } from '../../../shared/api';
 import { loginPasswordChangeSchema } from '../../../shared/schemas/wallet';
-import { Field } from '../../components/forms/field';
+import { PasswordField } from '../../components/forms/password-field';
 import { FormAlert } from '../../components/forms/form-alert';
-import { PasswordInput } from '../../components/forms/password-input';
 import { changeLoginPassword } from './api';
 import { LOGIN_PASSWORD_MIN, loginPasswordRules } from './password-rules';
 import { FreshAfterSuccess } from '../../components/forms/fresh-after-success';
@@ -33,7 +32,6 @@ function LoginPasswordForm({ onDone }: { onDone: () => void }) {
   const lang = localeToWire(i18n.locale as Locale);
   const form = useSchemaForm(FORM, loginPasswordChangeSchema, { old_password: '', password: '', repassword: '' }, lang);
   const write = useWrite(changeLoginPassword);
-  const { values, set, errors, a11y } = form;
 
   const onSubmit = async (e: React.FormEvent) => {
     e.preventDefault();
@@ -49,34 +47,10 @@ function LoginPasswordForm({ onDone }: { onDone: () => void }) {
   return (
     <div className="section">
       <form className="card account-card" onSubmit={onSubmit} noValidate>
-        <Field label={t`Current login password`} name="old_password" form={FORM} errors={errors}>
-          <PasswordInput
-            {...a11y('old_password')}
-            testId="loginpwd-old"
-            autoComplete="current-password"
-            value={values.old_password}
-            onChange={(v) => set('old_password', v)}
-          />
-        </Field>
-        <Field label={t`New login password`} name="password" form={FORM} errors={errors}>
-          <PasswordInput
-            {...a11y('password')}
-            testId="loginpwd-password"
-            autoComplete="new-password"
-            value={values.password}
-            onChange={(v) => set('password', v)}
-          />
-        </Field>
-        <PasswordChecklist id={`${FORM}-rules`} rules={loginPasswordRules(values.password)} min={LOGIN_PASSWORD_MIN} />
-        <Field label={t`Repeat new login password`} name="repassword" form={FORM} errors={errors}>
-          <PasswordInput
-            {...a11y('repassword')}
-            testId="loginpwd-repassword"
-            autoComplete="new-password"
-            value={values.repassword}
-            onChange={(v) => set('repassword', v)}
-          />
-        </Field>
+        <PasswordField form={form} formId={FORM} name="old_password" label={t`Current login password`} testId="loginpwd-old" autoComplete="current-password" />
+        <PasswordField form={form} formId={FORM} name="password" label={t`New login password`} testId="loginpwd-password" autoComplete="new-password" />
+        <PasswordChecklist id={`${FORM}-rules`} rules={loginPasswordRules(form.values.password)} min={LOGIN_PASSWORD_MIN} />
+        <PasswordField form={form} formId={FORM} name="repassword" label={t`Repeat new login password`} testId="loginpwd-repassword" autoComplete="new-password" />
         <p className="field__hint account-hint">
           <Trans>It must differ from your withdrawal password. Other devices will be signed out.</Trans>
         </p>

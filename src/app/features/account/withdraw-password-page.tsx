@@ -3,9 +3,8 @@ import { showToast } from '../../components/toast';
 import { useSchemaForm } from '../../lib/form';
 import { localeToWire, type Locale } from '../../../shared/api';
 import { withdrawPasswordSetSchema } from '../../../shared/schemas/wallet';
-import { Field } from '../../components/forms/field';
+import { PasswordField } from '../../components/forms/password-field';
 import { FormAlert } from '../../components/forms/form-alert';
-import { PasswordInput } from '../../components/forms/password-input';
 import { refreshUserInfo, useUserInfo } from '../../lib/user-info';
 import { setWithdrawPassword } from './api';
 import { WITHDRAW_PASSWORD_MIN, withdrawPasswordRules } from './password-rules';
@@ -37,8 +36,7 @@ function WithdrawPasswordForm({ onDone }: { onDone: () => void }) {
   const { info } = useUserInfo();
   const form = useSchemaForm(FORM, withdrawPasswordSetSchema, { password: '', repassword: '', login_password: '', old_password: '' }, lang);
   const write = useWrite(setWithdrawPassword);
-  const { values, set, errors, a11y } = form;
-  const rules = withdrawPasswordRules(values.password, values.login_password);
+  const rules = withdrawPasswordRules(form.values.password, form.values.login_password);
   const hasOne = info?.has_withdraw_password === true;
 
   const onSubmit = async (e: React.FormEvent) => {
@@ -69,56 +67,35 @@ function WithdrawPasswordForm({ onDone }: { onDone: () => void }) {
       </p>
       <form className="card account-card" onSubmit={onSubmit} noValidate>
         {hasOne && (
-          <Field
-            label={t`Current withdrawal password`}
+          <PasswordField
+            form={form}
+            formId={FORM}
             name="old_password"
-            form={FORM}
-            errors={errors}
+            label={t`Current withdrawal password`}
             hint={t`Forgotten it? Contact the administrator to reset it.`}
-          >
-            <PasswordInput
-              {...a11y('old_password')}
-              testId="withdpwd-old-password"
-              autoComplete="current-password"
-              value={values.old_password}
-              onChange={(v) => set('old_password', v)}
-            />
-          </Field>
-        )}
-        <Field label={hasOne ? t`New withdrawal password` : t`Withdrawal password`} name="password" form={FORM} errors={errors}>
-          <PasswordInput
-            {...a11y('password')}
-            testId="withdpwd-password"
-            autoComplete="new-password"
-            value={values.password}
-            onChange={(v) => set('password', v)}
-          />
-        </Field>
-        <PasswordChecklist id={`${FORM}-rules`} rules={rules} min={WITHDRAW_PASSWORD_MIN} />
-        <Field label={t`Repeat withdrawal password`} name="repassword" form={FORM} errors={errors}>
-          <PasswordInput
-            {...a11y('repassword')}
-            testId="withdpwd-repassword"
-            autoComplete="new-password"
-            value={values.repassword}
-            onChange={(v) => set('repassword', v)}
-          />
-        </Field>
-        <Field
-          label={t`Login password`}
-          name="login_password"
-          form={FORM}
-          errors={errors}
-          hint={t`To confirm it is you. Five wrong login passwords lock your login.`}
-        >
-          <PasswordInput
-            {...a11y('login_password')}
-            testId="withdpwd-login-password"
+            testId="withdpwd-old-password"
             autoComplete="current-password"
-            value={values.login_password}
-            onChange={(v) => set('login_password', v)}
           />
-        </Field>
+        )}
+        <PasswordField
+          form={form}
+          formId={FORM}
+          name="password"
+          label={hasOne ? t`New withdrawal password` : t`Withdrawal password`}
+          testId="withdpwd-password"
+          autoComplete="new-password"
+        />
+        <PasswordChecklist id={`${FORM}-rules`} rules={rules} min={WITHDRAW_PASSWORD_MIN} />
+        <PasswordField form={form} formId={FORM} name="repassword" label={t`Repeat withdrawal password`} testId="withdpwd-repassword" autoComplete="new-password" />
+        <PasswordField
+          form={form}
+          formId={FORM}
+          name="login_password"
+          label={t`Login password`}
+          hint={t`To confirm it is you. Five wrong login passwords lock your login.`}
+          testId="withdpwd-login-password"
+          autoComplete="current-password"
+        />
         <SubmitButton busy={write.busy} busyLabel={<Trans>Saving…</Trans>} testId="withdpwd-submit" disabled={info?.locked === true}>
           {hasOne ? <Trans>Change withdrawal password</Trans> : <Trans>Set withdrawal password</Trans>}
         </SubmitButton>
