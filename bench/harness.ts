@@ -8,6 +8,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import pg from 'pg';
 import { openDatabase, type DB } from '../src/server/db/connection';
 import { writeTx } from '../src/server/db/tx';
 import { newToken, sha256, type Argon2Params } from '../src/server/lib/crypto';
@@ -73,19 +74,23 @@ export interface BenchServer {
   stop(): Promise<void>;
 }
 
-/** Starts `src/server/main.ts` in a child process on 127.0.0.1 and a new temporary DATA_DIR. */
-export async function startServer(tag: string, env: Record<string, string>): Promise<BenchServer> {
+/** Starts `src/server/main.ts` in a child process on 127.0.0.1 and a new temporary DATA_DIR; on
+ *  `databaseUrl` (PostgreSQL, created by the caller) instead of the SQLite file in it when given; the
+ *  server of another checkout when `root` is given (a before/after in one run). */
+export async function startServer(tag: string, env: Record<string, string>, opts: { databaseUrl?: string; root?: string } = {}): Promise<BenchServer> {
+  const { databaseUrl, root = ROOT } = opts;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `canopy-bench-${tag}-`));
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const fullEnv = { DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'error', ...env };
+  const fullEnv: Record<string, string> = { DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'error', ...env };
+  if (databaseUrl) fullEnv.DATABASE_URL = databaseUrl;
   // BENCH_NODE_ARGS: extra node flags for the server, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
   const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  // The bench writes into the SQLite file: a DATABASE_URL in the environment must not send the server to PostgreSQL.
+  // The bench writes into the server's database: a DATABASE_URL in the bench's environment must not send the server elsewhere.
   const inherited = { ...process.env };
   delete inherited.DATABASE_URL;
   const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'src/server/main.ts'], {
-    cwd: ROOT,
+    cwd: root,
     env: { ...inherited, ...fullEnv },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
@@ -103,7 +108,7 @@ export async function startServer(tag: string, env: Record<string, string>): Pro
   };
   try {
     await waitUp(url, child);
-    db = openDatabase(path.join(dataDir, 'canopy.db')).db;
+    db = openDatabase(databaseUrl ?? path.join(dataDir, 'canopy.db'), { poolSize: 2 }).db;
   } catch (err) {
     await stop();
     throw err;
@@ -278,3 +283,25 @@ export function writeResult(file: string, out: unknown): void {
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** The PostgreSQL server the benchmarks use (trust auth on loopback on the project's machines). */
+export const BENCH_PG_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+/** Creates database `name` on BENCH_PG_URL's server anew (dropping one left by an earlier run) and returns
+ *  its URL and a drop function. */
+export async function freshPgDatabase(name: string): Promise<{ url: string; drop: () => Promise<void> }> {
+  const admin = async (text: string) => {
+    const client = new pg.Client({ connectionString: BENCH_PG_URL });
+    await client.connect();
+    try {
+      await client.query(text);
+    } finally {
+      await client.end();
+    }
+  };
+  await admin(`drop database if exists ${name} with (force)`);
+  await admin(`create database ${name}`);
+  const url = new URL(BENCH_PG_URL);
+  url.pathname = `/${name}`;
+  return { url: url.toString(), drop: () => admin(`drop database if exists ${name} with (force)`) };
+}

@@ -141,6 +141,14 @@ async function newPhoneContext(browser: Browser, baseURL: string): Promise<Brows
     serviceWorkers: 'allow',
   });
   await context.addInitScript({ content: WATCH_FIRST_CARD });
+  // A returning user: a fresh profile is a new install, which opens "/" on the start screen (docs/decisions/start.md).
+  await context.addInitScript(() => {
+    try {
+      if (localStorage.getItem('start_seen') === null) localStorage.setItem('start_seen', '1');
+    } catch {
+      // about:blank has no storage
+    }
+  });
   return context;
 }
 

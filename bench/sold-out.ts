@@ -12,12 +12,15 @@
 // admitting that many order requests costs the server without any hash (all must be refused).
 // HASH_CONCURRENCY_USER / HASH_MAX_WAIT_MS in the environment are passed to the server (to compare
 // settings); such a run writes bench/results/sold-out-variant.json instead.
-// Writes bench/results/sold-out-latest.json; exits 1 if an assertion fails.
+// Runs on SQLite and on PostgreSQL (a database canopy_bench_sold_out the bench creates and drops on
+// BENCH_PG_URL's server); BENCH_TARGETS=sqlite or =postgres runs one.
+// Writes bench/results/sold-out-sqlite.json and sold-out-postgres.json (sold-out-latest.json: the SQLite run
+// before PostgreSQL was added); exits 1 if an assertion fails.
 import http from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { hashPassword, OWASP_ARGON2 } from '../src/server/lib/crypto';
 import { PATHS } from '../src/shared/api';
-import { argon2Env, argon2Label, countBy, hashLanes, createProject, createUsers, latency, machine, outcome, postJson, round, startServer, writeResult, type Reply } from './harness';
+import { argon2Env, argon2Label, countBy, freshPgDatabase, hashLanes, createProject, createUsers, latency, machine, outcome, postJson, round, startServer, writeResult, type Reply } from './harness';
 
 const PASSWORD = 'Bench#SoldOut2026';
 const BUYERS = 1000;
@@ -26,8 +29,22 @@ const REQUEST_TIMEOUT_MS = 60_000;
 const WALL_GOAL_S = 15;
 
 async function main() {
+  const targets = (process.env.BENCH_TARGETS ?? 'sqlite,postgres').split(',').filter(Boolean);
+  for (const target of targets) {
+    if (target !== 'sqlite' && target !== 'postgres') throw new Error(`BENCH_TARGETS: unknown ${target}`);
+    const pgDb = target === 'postgres' ? await freshPgDatabase('canopy_bench_sold_out') : undefined;
+    try {
+      if (!(await burst(target, pgDb?.url))) process.exitCode = 1;
+    } finally {
+      await pgDb?.drop();
+    }
+  }
+}
+
+/** One burst on one database; false when a check failed. */
+async function burst(target: 'sqlite' | 'postgres', databaseUrl: string | undefined): Promise<boolean> {
   const lanes = hashLanes();
-  const server = await startServer('sold-out', argon2Env(OWASP_ARGON2));
+  const server = await startServer(`sold-out-${target}`, argon2Env(OWASP_ARGON2), { databaseUrl });
   const agent = new http.Agent({ keepAlive: false, maxSockets: BUYERS, maxTotalSockets: BUYERS });
   let failed = false;
   try {
@@ -84,10 +101,11 @@ async function main() {
     }
     const byOutcome = Object.fromEntries(Object.keys(outcomes).map((k) => [k, latency(replies.filter((r) => outcome(r) === k).map((r) => r.ms))]));
     const result = {
+      database: target,
       measured_at: new Date().toISOString(),
       machine: machine(),
       method:
-        `Server child process on 127.0.0.1, temp DATA_DIR, argon2id ${argon2Label(OWASP_ARGON2)}, HASH_CONCURRENCY_USER=${lanes.HASH_CONCURRENCY_USER}, ` +
+        `Server child process on 127.0.0.1, temp DATA_DIR, ${target === 'postgres' ? 'PostgreSQL 15 on loopback (a database made for the run)' : 'SQLite (WAL, synchronous=FULL)'}, argon2id ${argon2Label(OWASP_ARGON2)}, HASH_CONCURRENCY_USER=${lanes.HASH_CONCURRENCY_USER}, ` +
         `HASH_MAX_WAIT_MS=${lanes.HASH_MAX_WAIT_MS}. ${BUYERS} distinct users with money and sessions send one 1-t buy each at once (node:http, maxSockets ${BUYERS}) ` +
         `on a project with ${REMAINING} t remaining; each request bounded by ${REQUEST_TIMEOUT_MS / 1000} s.`,
       config: { buyers: BUYERS, remaining_tons: REMAINING, argon2: OWASP_ARGON2, ...lanes },
@@ -98,6 +116,9 @@ async function main() {
       checks,
       all_checks_passed: !failed,
       outcomes,
+      // Refused with the sold-out catalogue code (project_full 1609, or insufficient_remaining 1606 for the
+      // last tons), as opposed to the hash lane's 429 (refused at once: the wait would pass HASH_MAX_WAIT_MS).
+      refused_sold_out: refusals.filter((r) => r.code === 1609 || r.code === 1606).length,
       outcome_meaning: { '200/0': 'bought', '200/1609': 'project full (sold out)', '200/1606': 'insufficient remaining', '429/1004': 'hash lane full (HASH_MAX_WAIT_MS)' },
       final: { remaining_tons: project.remaining_tons, orders: Number(orders.n) },
       second_burst_after_sold_out: again.length
@@ -107,6 +128,7 @@ async function main() {
       latency: { successes: latency(successes.map((r) => r.ms)), refusals: latency(refusals.map((r) => r.ms)), all: latency(replies.map((r) => r.ms)), by_outcome: byOutcome },
     };
 
+    console.log(`\n${target}:`);
     console.log(
       [
         `| ${BUYERS} concurrent 1-t buys, ${REMAINING} t left | n | p50 ms | p95 ms | p99 ms | max ms |`,
@@ -117,18 +139,19 @@ async function main() {
       ].join('\n'),
     );
     for (const [step, row] of Object.entries(result.answered_by_time)) console.log(`answered by ${step} + 0.5 s: ${JSON.stringify(row)}`);
+    console.log(`refused as sold out (1609/1606): ${result.refused_sold_out} of ${refusals.length} refusals`);
     console.log(`\nsetup ${result.setup_s} s; wall ${result.wall_s} s (goal <= ${WALL_GOAL_S} s: ${result.wall_goal_met ? 'met' : 'MISSED'})`);
     console.log(`second burst of ${BUYERS} after the sell-out: ${again.length ? `${round(againS, 2)} s, ${JSON.stringify(countBy(again, outcome))}` : 'skipped (not sold out)'}`);
     console.log(`final: ${JSON.stringify(result.final)}; network errors: ${network.length} ${JSON.stringify(countBy(network, outcome))}`);
     for (const [name, ok] of Object.entries(checks)) console.log(`${ok ? 'PASS' : 'FAIL'} ${name}`);
     // A run with other lane settings than the defaults is kept apart from the reference figure.
     const variant = ['HASH_CONCURRENCY_USER', 'HASH_MAX_WAIT_MS', 'HASH_JOBS_PER_CLIENT'].some((k) => process.env[k]);
-    writeResult(variant ? 'sold-out-variant.json' : 'sold-out-latest.json', result);
+    writeResult(`sold-out-${variant ? 'variant' : target}.json`, result);
   } finally {
     agent.destroy();
     await server.stop();
   }
-  if (failed) process.exitCode = 1;
+  return !failed;
 }
 
 main().catch((err: unknown) => {

@@ -1,6 +1,6 @@
 import { configureApi, get, signOut } from './lib/api';
 import { getSession, saveBaseSettings, type BaseSettings, getBaseSettings } from './lib/storage';
-import { LiveSocket } from './lib/socket';
+import type { LiveSocket, SocketDeps } from './lib/socket';
 import { applyInvalidation } from './lib/sync';
 import { showToast } from './components/toast';
 import { PATHS } from '../shared/api';
@@ -9,6 +9,8 @@ import { reportDbError } from './lib/db-health';
 import { wipeOnMemberChange } from './lib/session-cache';
 import type { ServerMessage } from '../shared/socket-events';
 import { noteServerTime } from './lib/server-time';
+import { wireLang } from './lib/i18n';
+import { noticeText } from '../shared/schemas/notice-text';
 
 // Wiring of the app-wide services: the request layer's hooks, baseconfig at start, the live socket.
 
@@ -20,12 +22,56 @@ export function onRequestTimeout(listener: () => void): void {
 /** What the live socket's messages do: refresh the named tables, show a notification, note the server time. */
 export function onServerMessage(message: ServerMessage): Promise<void> {
   if (message.type === 'invalidate') return applyInvalidation(message.tables, message.ids);
-  if (message.type === 'notification') showToast(message.title, 'info', 4000);
-  else if (message.type === 'hello') noteServerTime(message.time);
+  if (message.type === 'notification') {
+    // In the reader's language (a notice carries its English and Chinese text); then the inbox and the
+    // badge refresh as for an invalidation of `notifications` (lib/notices.ts).
+    showToast(noticeText(message, wireLang()).title, 'info', 4000);
+    return applyInvalidation(['notifications'], undefined);
+  }
+  if (message.type === 'hello') noteServerTime(message.time);
   return Promise.resolve();
 }
 
-export function setupRuntime(navigateToLogin: () => void): LiveSocket {
+/** What the app asks of the live socket. */
+export interface SocketHandle {
+  sync(): void;
+  close(): void;
+}
+
+/** The live socket, its code loaded only when a signed-in member first needs it: a visitor's screens
+ *  (home among them, the JS budget's route) never load it. Calls made while it loads are kept as the one
+ *  wish that matters, open or closed. */
+function lazySocket(deps: SocketDeps): SocketHandle {
+  let live: LiveSocket | null = null;
+  let loading: Promise<void> | null = null;
+  let wanted = false;
+  const load = () =>
+    (loading ??= import('./lib/socket').then(
+      (m) => {
+        live = new m.LiveSocket(deps);
+      },
+      () => {
+        loading = null; // offline before the chunk was cached: the next sync tries again
+      },
+    ));
+  return {
+    sync() {
+      if (live) return live.sync();
+      const { memId, token } = deps.session();
+      if (memId <= 0 || !token) return;
+      wanted = true;
+      void load().then(() => {
+        if (wanted) live?.sync();
+      });
+    },
+    close() {
+      wanted = false;
+      live?.close();
+    },
+  };
+}
+
+export function setupRuntime(navigateToLogin: () => void): SocketHandle {
   configureApi({
     toast: showToast,
     onSignedOut: () => {
@@ -44,7 +90,7 @@ export function setupRuntime(navigateToLogin: () => void): LiveSocket {
     } else console.warn('baseconfig failed', res.code, res.msg);
   });
 
-  const socket = new LiveSocket({
+  const socket = lazySocket({
     socketHost: () => getBaseSettings()?.socket_host ?? null,
     session: () => {
       const s = getSession();

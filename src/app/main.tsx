@@ -13,8 +13,13 @@ import { PendingView } from './components/pending-view';
 import { RouteError } from './components/error-state';
 import { LAZY_PAGE_DELAY_MS } from '../shared/constants';
 import { setupRuntime } from './app-runtime';
+import { firstScreen } from './lib/first-run';
 import './styles/base.css';
 import './styles/kit.css';
+
+// A new install opening the root lands on the start screen once (docs/decisions/start.md); before the
+// router reads the location, so it never draws home first.
+if (firstScreen(location.pathname) !== location.pathname) history.replaceState(history.state, '', firstScreen(location.pathname));
 
 const router = createRouter({
   routeTree,

@@ -18,17 +18,22 @@ import { Route as PagesProfileChar91indexChar93RouteImport } from './routes/page
 import { Route as PagesProjectChar91indexChar93RouteImport } from './routes/pages/project/[index]'
 import { Route as PagesRegisterChar91indexChar93RouteImport } from './routes/pages/register/[index]'
 import { Route as PagesIndexFaqRouteImport } from './routes/pages/index/faq'
+import { Route as PagesIndexStartRouteImport } from './routes/pages/index/start'
 import { Route as PagesLoginResetRouteImport } from './routes/pages/login/reset'
 import { Route as PagesNewsInfoRouteImport } from './routes/pages/news/info'
 import { Route as PagesOtherPrivacyRouteImport } from './routes/pages/other/privacy'
 import { Route as PagesOtherProtocolRouteImport } from './routes/pages/other/protocol'
 import { Route as PagesProfileApplyRouteImport } from './routes/pages/profile/apply'
 import { Route as PagesProfileCardRouteImport } from './routes/pages/profile/card'
+import { Route as PagesProfileCropperRouteImport } from './routes/pages/profile/cropper'
+import { Route as PagesProfileFootprintRouteImport } from './routes/pages/profile/footprint'
 import { Route as PagesProfileFundlogsRouteImport } from './routes/pages/profile/fundlogs'
 import { Route as PagesProfileLoginpwdRouteImport } from './routes/pages/profile/loginpwd'
 import { Route as PagesProfileMembershipRouteImport } from './routes/pages/profile/membership'
+import { Route as PagesProfileNotificationsRouteImport } from './routes/pages/profile/notifications'
 import { Route as PagesProfileOrderRouteImport } from './routes/pages/profile/order'
 import { Route as PagesProfileProfileRouteImport } from './routes/pages/profile/profile'
+import { Route as PagesProfileResultRouteImport } from './routes/pages/profile/result'
 import { Route as PagesProfileSettingRouteImport } from './routes/pages/profile/setting'
 import { Route as PagesProfileTonsRouteImport } from './routes/pages/profile/tons'
 import { Route as PagesProfileTopupRouteImport } from './routes/pages/profile/topup'
@@ -92,6 +97,11 @@ const PagesIndexFaqRoute = PagesIndexFaqRouteImport.update({
   path: '/pages/index/faq',
   getParentRoute: () => rootRouteImport,
 } as any)
+const PagesIndexStartRoute = PagesIndexStartRouteImport.update({
+  id: '/pages/index/start',
+  path: '/pages/index/start',
+  getParentRoute: () => rootRouteImport,
+} as any)
 const PagesLoginResetRoute = PagesLoginResetRouteImport.update({
   id: '/pages/login/reset',
   path: '/pages/login/reset',
@@ -122,6 +132,16 @@ const PagesProfileCardRoute = PagesProfileCardRouteImport.update({
   path: '/pages/profile/card',
   getParentRoute: () => rootRouteImport,
 } as any)
+const PagesProfileCropperRoute = PagesProfileCropperRouteImport.update({
+  id: '/pages/profile/cropper',
+  path: '/pages/profile/cropper',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const PagesProfileFootprintRoute = PagesProfileFootprintRouteImport.update({
+  id: '/pages/profile/footprint',
+  path: '/pages/profile/footprint',
+  getParentRoute: () => rootRouteImport,
+} as any)
 const PagesProfileFundlogsRoute = PagesProfileFundlogsRouteImport.update({
   id: '/pages/profile/fundlogs',
   path: '/pages/profile/fundlogs',
@@ -137,6 +157,12 @@ const PagesProfileMembershipRoute = PagesProfileMembershipRouteImport.update({
   path: '/pages/profile/membership',
   getParentRoute: () => rootRouteImport,
 } as any)
+const PagesProfileNotificationsRoute =
+  PagesProfileNotificationsRouteImport.update({
+    id: '/pages/profile/notifications',
+    path: '/pages/profile/notifications',
+    getParentRoute: () => rootRouteImport,
+  } as any)
 const PagesProfileOrderRoute = PagesProfileOrderRouteImport.update({
   id: '/pages/profile/order',
   path: '/pages/profile/order',
@@ -145,6 +171,11 @@ const PagesProfileOrderRoute = PagesProfileOrderRouteImport.update({
 const PagesProfileProfileRoute = PagesProfileProfileRouteImport.update({
   id: '/pages/profile/profile',
   path: '/pages/profile/profile',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const PagesProfileResultRoute = PagesProfileResultRouteImport.update({
+  id: '/pages/profile/result',
+  path: '/pages/profile/result',
   getParentRoute: () => rootRouteImport,
 } as any)
 const PagesProfileSettingRoute = PagesProfileSettingRouteImport.update({
@@ -203,6 +234,7 @@ export interface FileRoutesByFullPath {
   '/pages/about/index': typeof PagesAboutChar91indexChar93Route
   '/pages/index/faq': typeof PagesIndexFaqRoute
   '/pages/index/index': typeof PagesIndexChar91indexChar93Route
+  '/pages/index/start': typeof PagesIndexStartRoute
   '/pages/login/index': typeof PagesLoginChar91indexChar93Route
   '/pages/login/reset': typeof PagesLoginResetRoute
   '/pages/news/index': typeof PagesNewsChar91indexChar93Route
@@ -211,12 +243,16 @@ export interface FileRoutesByFullPath {
   '/pages/other/protocol': typeof PagesOtherProtocolRoute
   '/pages/profile/apply': typeof PagesProfileApplyRoute
   '/pages/profile/card': typeof PagesProfileCardRoute
+  '/pages/profile/cropper': typeof PagesProfileCropperRoute
+  '/pages/profile/footprint': typeof PagesProfileFootprintRoute
   '/pages/profile/fundlogs': typeof PagesProfileFundlogsRoute
   '/pages/profile/index': typeof PagesProfileChar91indexChar93Route
   '/pages/profile/loginpwd': typeof PagesProfileLoginpwdRoute
   '/pages/profile/membership': typeof PagesProfileMembershipRoute
+  '/pages/profile/notifications': typeof PagesProfileNotificationsRoute
   '/pages/profile/order': typeof PagesProfileOrderRoute
   '/pages/profile/profile': typeof PagesProfileProfileRoute
+  '/pages/profile/result': typeof PagesProfileResultRoute
   '/pages/profile/setting': typeof PagesProfileSettingRoute
   '/pages/profile/tons': typeof PagesProfileTonsRoute
   '/pages/profile/topup': typeof PagesProfileTopupRoute
@@ -235,6 +271,7 @@ export interface FileRoutesByTo {
   '/pages/about/index': typeof PagesAboutChar91indexChar93Route
   '/pages/index/faq': typeof PagesIndexFaqRoute
   '/pages/index/index': typeof PagesIndexChar91indexChar93Route
+  '/pages/index/start': typeof PagesIndexStartRoute
   '/pages/login/index': typeof PagesLoginChar91indexChar93Route
   '/pages/login/reset': typeof PagesLoginResetRoute
   '/pages/news/index': typeof PagesNewsChar91indexChar93Route
@@ -243,12 +280,16 @@ export interface FileRoutesByTo {
   '/pages/other/protocol': typeof PagesOtherProtocolRoute
   '/pages/profile/apply': typeof PagesProfileApplyRoute
   '/pages/profile/card': typeof PagesProfileCardRoute
+  '/pages/profile/cropper': typeof PagesProfileCropperRoute
+  '/pages/profile/footprint': typeof PagesProfileFootprintRoute
   '/pages/profile/fundlogs': typeof PagesProfileFundlogsRoute
   '/pages/profile/index': typeof PagesProfileChar91indexChar93Route
   '/pages/profile/loginpwd': typeof PagesProfileLoginpwdRoute
   '/pages/profile/membership': typeof PagesProfileMembershipRoute
+  '/pages/profile/notifications': typeof PagesProfileNotificationsRoute
   '/pages/profile/order': typeof PagesProfileOrderRoute
   '/pages/profile/profile': typeof PagesProfileProfileRoute
+  '/pages/profile/result': typeof PagesProfileResultRoute
   '/pages/profile/setting': typeof PagesProfileSettingRoute
   '/pages/profile/tons': typeof PagesProfileTonsRoute
   '/pages/profile/topup': typeof PagesProfileTopupRoute
@@ -268,6 +309,7 @@ export interface FileRoutesById {
   '/pages/about/index': typeof PagesAboutChar91indexChar93Route
   '/pages/index/faq': typeof PagesIndexFaqRoute
   '/pages/index/index': typeof PagesIndexChar91indexChar93Route
+  '/pages/index/start': typeof PagesIndexStartRoute
   '/pages/login/index': typeof PagesLoginChar91indexChar93Route
   '/pages/login/reset': typeof PagesLoginResetRoute
   '/pages/news/index': typeof PagesNewsChar91indexChar93Route
@@ -276,12 +318,16 @@ export interface FileRoutesById {
   '/pages/other/protocol': typeof PagesOtherProtocolRoute
   '/pages/profile/apply': typeof PagesProfileApplyRoute
   '/pages/profile/card': typeof PagesProfileCardRoute
+  '/pages/profile/cropper': typeof PagesProfileCropperRoute
+  '/pages/profile/footprint': typeof PagesProfileFootprintRoute
   '/pages/profile/fundlogs': typeof PagesProfileFundlogsRoute
   '/pages/profile/index': typeof PagesProfileChar91indexChar93Route
   '/pages/profile/loginpwd': typeof PagesProfileLoginpwdRoute
   '/pages/profile/membership': typeof PagesProfileMembershipRoute
+  '/pages/profile/notifications': typeof PagesProfileNotificationsRoute
   '/pages/profile/order': typeof PagesProfileOrderRoute
   '/pages/profile/profile': typeof PagesProfileProfileRoute
+  '/pages/profile/result': typeof PagesProfileResultRoute
   '/pages/profile/setting': typeof PagesProfileSettingRoute
   '/pages/profile/tons': typeof PagesProfileTonsRoute
   '/pages/profile/topup': typeof PagesProfileTopupRoute
@@ -302,6 +348,7 @@ export interface FileRouteTypes {
     | '/pages/about/index'
     | '/pages/index/faq'
     | '/pages/index/index'
+    | '/pages/index/start'
     | '/pages/login/index'
     | '/pages/login/reset'
     | '/pages/news/index'
@@ -310,12 +357,16 @@ export interface FileRouteTypes {
     | '/pages/other/protocol'
     | '/pages/profile/apply'
     | '/pages/profile/card'
+    | '/pages/profile/cropper'
+    | '/pages/profile/footprint'
     | '/pages/profile/fundlogs'
     | '/pages/profile/index'
     | '/pages/profile/loginpwd'
     | '/pages/profile/membership'
+    | '/pages/profile/notifications'
     | '/pages/profile/order'
     | '/pages/profile/profile'
+    | '/pages/profile/result'
     | '/pages/profile/setting'
     | '/pages/profile/tons'
     | '/pages/profile/topup'
@@ -334,6 +385,7 @@ export interface FileRouteTypes {
     | '/pages/about/index'
     | '/pages/index/faq'
     | '/pages/index/index'
+    | '/pages/index/start'
     | '/pages/login/index'
     | '/pages/login/reset'
     | '/pages/news/index'
@@ -342,12 +394,16 @@ export interface FileRouteTypes {
     | '/pages/other/protocol'
     | '/pages/profile/apply'
     | '/pages/profile/card'
+    | '/pages/profile/cropper'
+    | '/pages/profile/footprint'
     | '/pages/profile/fundlogs'
     | '/pages/profile/index'
     | '/pages/profile/loginpwd'
     | '/pages/profile/membership'
+    | '/pages/profile/notifications'
     | '/pages/profile/order'
     | '/pages/profile/profile'
+    | '/pages/profile/result'
     | '/pages/profile/setting'
     | '/pages/profile/tons'
     | '/pages/profile/topup'
@@ -366,6 +422,7 @@ export interface FileRouteTypes {
     | '/pages/about/index'
     | '/pages/index/faq'
     | '/pages/index/index'
+    | '/pages/index/start'
     | '/pages/login/index'
     | '/pages/login/reset'
     | '/pages/news/index'
@@ -374,12 +431,16 @@ export interface FileRouteTypes {
     | '/pages/other/protocol'
     | '/pages/profile/apply'
     | '/pages/profile/card'
+    | '/pages/profile/cropper'
+    | '/pages/profile/footprint'
     | '/pages/profile/fundlogs'
     | '/pages/profile/index'
     | '/pages/profile/loginpwd'
     | '/pages/profile/membership'
+    | '/pages/profile/notifications'
     | '/pages/profile/order'
     | '/pages/profile/profile'
+    | '/pages/profile/result'
     | '/pages/profile/setting'
     | '/pages/profile/tons'
     | '/pages/profile/topup'
@@ -399,6 +460,7 @@ export interface RootRouteChildren {
   PagesAboutChar91indexChar93Route: typeof PagesAboutChar91indexChar93Route
   PagesIndexFaqRoute: typeof PagesIndexFaqRoute
   PagesIndexChar91indexChar93Route: typeof PagesIndexChar91indexChar93Route
+  PagesIndexStartRoute: typeof PagesIndexStartRoute
   PagesLoginChar91indexChar93Route: typeof PagesLoginChar91indexChar93Route
   PagesLoginResetRoute: typeof PagesLoginResetRoute
   PagesNewsChar91indexChar93Route: typeof PagesNewsChar91indexChar93Route
@@ -407,12 +469,16 @@ export interface RootRouteChildren {
   PagesOtherProtocolRoute: typeof PagesOtherProtocolRoute
   PagesProfileApplyRoute: typeof PagesProfileApplyRoute
   PagesProfileCardRoute: typeof PagesProfileCardRoute
+  PagesProfileCropperRoute: typeof PagesProfileCropperRoute
+  PagesProfileFootprintRoute: typeof PagesProfileFootprintRoute
   PagesProfileFundlogsRoute: typeof PagesProfileFundlogsRoute
   PagesProfileChar91indexChar93Route: typeof PagesProfileChar91indexChar93Route
   PagesProfileLoginpwdRoute: typeof PagesProfileLoginpwdRoute
   PagesProfileMembershipRoute: typeof PagesProfileMembershipRoute
+  PagesProfileNotificationsRoute: typeof PagesProfileNotificationsRoute
   PagesProfileOrderRoute: typeof PagesProfileOrderRoute
   PagesProfileProfileRoute: typeof PagesProfileProfileRoute
+  PagesProfileResultRoute: typeof PagesProfileResultRoute
   PagesProfileSettingRoute: typeof PagesProfileSettingRoute
   PagesProfileTonsRoute: typeof PagesProfileTonsRoute
   PagesProfileTopupRoute: typeof PagesProfileTopupRoute
@@ -492,6 +558,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof PagesIndexFaqRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/pages/index/start': {
+      id: '/pages/index/start'
+      path: '/pages/index/start'
+      fullPath: '/pages/index/start'
+      preLoaderRoute: typeof PagesIndexStartRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/pages/login/reset': {
       id: '/pages/login/reset'
       path: '/pages/login/reset'
@@ -534,6 +607,20 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof PagesProfileCardRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/pages/profile/cropper': {
+      id: '/pages/profile/cropper'
+      path: '/pages/profile/cropper'
+      fullPath: '/pages/profile/cropper'
+      preLoaderRoute: typeof PagesProfileCropperRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/pages/profile/footprint': {
+      id: '/pages/profile/footprint'
+      path: '/pages/profile/footprint'
+      fullPath: '/pages/profile/footprint'
+      preLoaderRoute: typeof PagesProfileFootprintRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/pages/profile/fundlogs': {
       id: '/pages/profile/fundlogs'
       path: '/pages/profile/fundlogs'
@@ -555,6 +642,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof PagesProfileMembershipRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/pages/profile/notifications': {
+      id: '/pages/profile/notifications'
+      path: '/pages/profile/notifications'
+      fullPath: '/pages/profile/notifications'
+      preLoaderRoute: typeof PagesProfileNotificationsRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/pages/profile/order': {
       id: '/pages/profile/order'
       path: '/pages/profile/order'
@@ -567,6 +661,13 @@ declare module '@tanstack/react-router' {
       path: '/pages/profile/profile'
       fullPath: '/pages/profile/profile'
       preLoaderRoute: typeof PagesProfileProfileRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/pages/profile/result': {
+      id: '/pages/profile/result'
+      path: '/pages/profile/result'
+      fullPath: '/pages/profile/result'
+      preLoaderRoute: typeof PagesProfileResultRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/pages/profile/setting': {
@@ -647,6 +748,7 @@ const rootRouteChildren: RootRouteChildren = {
   PagesAboutChar91indexChar93Route: PagesAboutChar91indexChar93Route,
   PagesIndexFaqRoute: PagesIndexFaqRoute,
   PagesIndexChar91indexChar93Route: PagesIndexChar91indexChar93Route,
+  PagesIndexStartRoute: PagesIndexStartRoute,
   PagesLoginChar91indexChar93Route: PagesLoginChar91indexChar93Route,
   PagesLoginResetRoute: PagesLoginResetRoute,
   PagesNewsChar91indexChar93Route: PagesNewsChar91indexChar93Route,
@@ -655,12 +757,16 @@ const rootRouteChildren: RootRouteChildren = {
   PagesOtherProtocolRoute: PagesOtherProtocolRoute,
   PagesProfileApplyRoute: PagesProfileApplyRoute,
   PagesProfileCardRoute: PagesProfileCardRoute,
+  PagesProfileCropperRoute: PagesProfileCropperRoute,
+  PagesProfileFootprintRoute: PagesProfileFootprintRoute,
   PagesProfileFundlogsRoute: PagesProfileFundlogsRoute,
   PagesProfileChar91indexChar93Route: PagesProfileChar91indexChar93Route,
   PagesProfileLoginpwdRoute: PagesProfileLoginpwdRoute,
   PagesProfileMembershipRoute: PagesProfileMembershipRoute,
+  PagesProfileNotificationsRoute: PagesProfileNotificationsRoute,
   PagesProfileOrderRoute: PagesProfileOrderRoute,
   PagesProfileProfileRoute: PagesProfileProfileRoute,
+  PagesProfileResultRoute: PagesProfileResultRoute,
   PagesProfileSettingRoute: PagesProfileSettingRoute,
   PagesProfileTonsRoute: PagesProfileTonsRoute,
   PagesProfileTopupRoute: PagesProfileTopupRoute,

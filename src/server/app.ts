@@ -5,7 +5,7 @@ import { secureHeaders } from 'hono/secure-headers';
 import type { AppEnv, Deps } from './env';
 import { AppError, errorBody } from './lib/http';
 import type { Lang } from '../shared/errors';
-import { API_BASE } from '../shared/api';
+import { API_BASE, PATHS } from '../shared/api';
 import { authRoutes } from './modules/auth/routes';
 import { userRoutes } from './modules/user/routes';
 import { projectRoutes } from './modules/project/routes';
@@ -14,7 +14,10 @@ import { contentRoutes } from './modules/content/routes';
 import { walletRoutes } from './modules/wallet/routes';
 import { orderRoutes } from './modules/order/routes';
 import { footprintRoutes } from './modules/footprint/routes';
+import { avatarFileRoute, avatarTooLarge, avatarUploadRoute } from './modules/avatar/routes';
 import { openApiDocument } from './openapi';
+import { healthRoutes } from './lib/health';
+import { metricsMiddleware, metricsRoutes } from './lib/metrics';
 import { staticRoutes } from './static';
 
 async function requestLang(req: Request, query: string | undefined): Promise<Lang> {
@@ -51,6 +54,12 @@ export function createApp(deps: Deps, opts: { staticDir?: string } = {}) {
     await next();
   });
 
+  // Metrics first, so they time everything else (only when METRICS_TOKEN is set; lib/metrics.ts).
+  if (deps.metrics) app.use('*', metricsMiddleware(deps.metrics));
+  // Liveness and readiness, outside the API's envelope (lib/health.ts); /metrics beside them.
+  app.route('/', healthRoutes(deps));
+  app.route('/', metricsRoutes(deps));
+
   const api = new Hono<AppEnv>();
   // First, so every API answer has them: the 413 of the size limit, throttles (429), refusals, 404 and
   // onError's 500 too. Before next() for answers made inside, again after it for any that replaced them.
@@ -69,7 +78,9 @@ export function createApp(deps: Deps, opts: { staticDir?: string } = {}) {
   // The size limit comes first: nothing reads a body before it is known to be small. GET and HEAD read no
   // body and skip it (its check alone builds a whole Request per call), and take lang from the query only.
   const limit = bodyLimit({ maxSize: 64 * 1024, onError: (c) => c.json(errorBody('invalid_request', c.get('lang'), deps.clock.now()), 413) });
-  api.use('*', (c, next) => (isRead(c) ? next() : limit(c, next)));
+  // The avatar upload alone takes a picture: its own, larger limit (AVATAR_MAX_BYTES, modules/avatar).
+  const avatarLimit = bodyLimit({ maxSize: deps.config.AVATAR_MAX_BYTES, onError: avatarTooLarge });
+  api.use('*', (c, next) => (isRead(c) ? next() : c.req.path === API_BASE + PATHS.userAvatar ? avatarLimit(c, next) : limit(c, next)));
   api.use('*', async (c, next) => {
     const query = c.req.query('lang');
     c.set('lang', isRead(c) ? (query === 'cn' ? 'cn' : 'en') : await requestLang(c.req.raw, query));
@@ -78,6 +89,8 @@ export function createApp(deps: Deps, opts: { staticDir?: string } = {}) {
 
   api.route('/api/login', authRoutes);
   api.route('/api/user/footprint', footprintRoutes);
+  api.post(PATHS.userAvatar, avatarUploadRoute);
+  api.get(PATHS.avatarFile, avatarFileRoute);
   api.route('/api/user', userRoutes);
   api.route('/api/project', projectRoutes);
   api.route('/api/news', newsRoutes);

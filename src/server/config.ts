@@ -57,6 +57,9 @@ const envSchema = v.object({
   SOCKETS_PER_TOKEN: int(5, 1, 1000),
   SOCKETS_PER_IP: int(100, 1, 100_000),
   SOCKET_MAX_FRAME_BYTES: int(4096, 64, 1_048_576),
+  // Per-message deflate on the live socket: off by default (its zlib contexts cost tens of KiB per socket,
+  // and the messages are a few dozen bytes).
+  SOCKET_PERMESSAGE_DEFLATE: bool(false),
   SEED_DEMO: bool(true),
   // Reverse proxies in front of the server: off (0) or the number of trusted hops; "true" means 1.
   TRUST_PROXY: v.pipe(
@@ -74,6 +77,11 @@ const envSchema = v.object({
   RESETS_PER_ACCOUNT_PER_HOUR: int(5, 1),
   // Login- and withdrawal-password changes per account: each compares a candidate with the other password.
   PASSWORD_CHANGES_PER_ACCOUNT_PER_HOUR: int(5, 1),
+  // Avatar uploads (modules/avatar): per account and hour, the body's size cap (5 MiB) and the decoded
+  // picture's size cap in megapixels (sharp's limitInputPixels, against decompression bombs).
+  AVATAR_UPLOADS_PER_ACCOUNT_PER_HOUR: int(30, 1),
+  AVATAR_MAX_BYTES: int(5 * 1024 * 1024, 1024, 64 * 1024 * 1024),
+  AVATAR_MAX_MEGAPIXELS: int(40, 1, 268),
   SESSION_TTL_DAYS: int(30, 1, 365),
   // argon2id (OWASP: m=19 MiB, t=2, p=1). Tests lower the memory for speed.
   ARGON2_MEMORY_KIB: int(19_456, 256, 4_194_304),
@@ -87,6 +95,11 @@ const envSchema = v.object({
   HASH_JOBS_PER_CLIENT: int(4, 1, 1000),
   // A throttle's 429 is answered after this delay (0: at once), so refused clients cannot loop fast.
   THROTTLE_DELAY_MS: int(500, 0, 10_000),
+  // On SIGTERM /readyz answers 503 at once and the server keeps serving for this long before it closes,
+  // so a proxy or orchestrator stops sending work first (SIGINT, Ctrl-C, closes at once).
+  SHUTDOWN_DRAIN_MS: int(5000, 0, 120_000),
+  // GET /metrics (Prometheus text) answers only `Authorization: Bearer <METRICS_TOKEN>`; unset: no endpoint.
+  METRICS_TOKEN: v.optional(v.pipe(v.string(), v.minLength(16, 'must be at least 16 characters'))),
   // Keys the fingerprints of idempotent requests (secrets in them are never stored in clear). Unset: a
   // random key kept in DATA_DIR/secret.key. Several instances must share one.
   SECRET_KEY: v.optional(v.pipe(v.string(), v.minLength(32, 'must be at least 32 characters'))),

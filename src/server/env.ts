@@ -5,6 +5,7 @@ import type { Logger } from './lib/log';
 import type { Mailer } from './lib/mail';
 import type { Limits } from './lib/limits';
 import type { ResponseCache } from './lib/response-cache';
+import type { Metrics } from './lib/metrics';
 import type { Lang } from '../shared/errors';
 
 // The Hono context types, in a leaf module: app.ts composes the modules and the modules take their context
@@ -21,6 +22,10 @@ export interface Deps {
   /** Public GETs' answers, kept in memory; invalidated by the live hub's events (startServer wires both).
    *  Absent: every answer is made per request. */
   publicCache?: ResponseCache;
+  /** Set when the server starts draining (SIGTERM): /readyz answers 503 from then on. */
+  lifecycle?: { draining: boolean };
+  /** Prometheus metrics (lib/metrics.ts); present when METRICS_TOKEN is set. */
+  metrics?: Metrics;
 }
 
 /** The Hono environment of every router: the dependencies and the request's language. */

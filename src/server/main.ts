@@ -25,8 +25,12 @@ async function main() {
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
-    console.log(`${signal}: shutting down`);
-    running.close().then(
+    // SIGTERM (an orchestrator, a deploy): readiness fails first and the server keeps answering for
+    // SHUTDOWN_DRAIN_MS, so the proxy moves traffic away before connections close. Ctrl-C closes at once.
+    const drainMs = signal === 'SIGTERM' ? config.SHUTDOWN_DRAIN_MS : 0;
+    console.log(`${signal}: ${drainMs ? `draining for ${drainMs} ms, then ` : ''}shutting down`);
+    running.drain();
+    new Promise((resolve) => setTimeout(resolve, drainMs)).then(() => running.close()).then(
       () => process.exit(0),
       () => process.exit(1),
     );

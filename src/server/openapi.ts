@@ -7,6 +7,8 @@ import { idQuery, newsListQuery, pageQuery, projectListQuery } from '../shared/s
 import { WALLET_ENDPOINTS } from './modules/wallet/openapi';
 import { ORDER_ENDPOINTS } from './modules/order/openapi';
 import { FOOTPRINT_ENDPOINTS } from './modules/footprint/openapi';
+import { NOTICE_ENDPOINTS } from './modules/user/notifications-openapi';
+import { AVATAR_ENDPOINTS } from './modules/avatar/openapi';
 import type { Endpoint } from './lib/openapi-endpoint';
 
 // The OpenAPI document is built from the same valibot schemas the server validates with. Each module
@@ -32,6 +34,8 @@ export const ENDPOINTS: Endpoint[] = [
   ...WALLET_ENDPOINTS,
   ...ORDER_ENDPOINTS,
   ...FOOTPRINT_ENDPOINTS,
+  ...NOTICE_ENDPOINTS,
+  ...AVATAR_ENDPOINTS,
 ];
 
 function jsonSchema(schema: v.GenericSchema): object {

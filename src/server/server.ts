@@ -13,6 +13,7 @@ import { createLogger } from './lib/log';
 import { createMailer } from './lib/mail';
 import { createResponseCache } from './lib/response-cache';
 import { createLimits } from './lib/limits';
+import { createMetrics } from './lib/metrics';
 import { serverSecret } from './lib/secret';
 import { createHub, type Hub } from './live/hub';
 import { createScheduler } from './scheduler/scheduler';
@@ -22,6 +23,8 @@ export interface RunningServer {
   port: number;
   deps: Deps;
   hub: Hub;
+  /** Readiness answers 503 from now on (SIGTERM): the proxy stops sending work; requests still get answers. */
+  drain(): void;
   close(): Promise<void>;
 }
 
@@ -34,7 +37,8 @@ export async function startServer(config: Config, opts: { clock?: Clock; staticD
   const mailer = createMailer({ db, clock, log, smtpUrl: config.SMTP_URL, from: config.SMTP_FROM });
   const limits = await createLimits(config, log);
   // Public GETs answered from memory, invalidated by the hub below (it hands the cache every event it delivers).
-  const deps: Deps = { config, db, clock, log, mailer, limits, publicCache: createResponseCache({ clock }) };
+  const lifecycle = { draining: false };
+  const deps: Deps = { config, db, clock, log, mailer, limits, publicCache: createResponseCache({ clock }), lifecycle, ...(config.METRICS_TOKEN ? { metrics: createMetrics() } : {}) };
   serverSecret(config); // made (or read) now: a bad key file stops the start, not a later request
   if (config.SEED_DEMO) await seedDemo(deps);
 
@@ -59,7 +63,11 @@ export async function startServer(config: Config, opts: { clock?: Clock; staticD
     port,
     deps,
     hub,
+    drain() {
+      lifecycle.draining = true;
+    },
     async close() {
+      lifecycle.draining = true;
       await scheduler.stop();
       await hub.close();
       await new Promise<void>((resolve) => {

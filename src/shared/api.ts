@@ -28,7 +28,11 @@ export const PATHS = {
   orderDetail: '/api/order/detail',
   orderLimits: '/api/order/limits',
   notifications: '/api/user/notifications',
+  notificationsRead: '/api/user/notifications/read',
   userFootprint: '/api/user/footprint',
+  userAvatar: '/api/user/avatar',
+  /** GET /avatar/<sha256>.webp: a stored avatar (the URL the user's `avatar` field holds). */
+  avatarFile: '/avatar/:name',
   projectLists: '/api/project/lists',
   projectDetail: '/api/project/detail',
   newsLists: '/api/news/lists',

@@ -1,22 +1,14 @@
+import { TRANSPORT_ERRORS, type CatalogueEntry, type Lang } from './errors-transport';
+
 // The one error catalogue. Server answers carry `code` and `msg` (in the request's lang); client-side
 // validation uses the same keys, so a rule broken in the form and on the server reads the same.
 // Codes are stable: never renumber, only add. code < 0 means the session is invalid (SPEC section 8).
 
-export type Lang = 'en' | 'cn';
-
-export interface CatalogueEntry {
-  readonly code: number;
-  readonly en: string;
-  readonly cn: string;
-}
+export type { CatalogueEntry, Lang };
 
 export const ERRORS = {
-  // Session and transport
-  session_expired: { code: -1, en: 'You have logged out or your login session has expired.', cn: '您已退出登录或登录已过期。' },
-  network_error: { code: 1, en: 'Network error', cn: '网络错误' },
-  timeout_retry: { code: 2, en: 'The connection timed out. Tap the screen to retry.', cn: '连接超时，请点击屏幕重试。' },
-  server_error: { code: 3, en: 'Something went wrong on our side. Please try again.', cn: '服务器出错了，请稍后重试。' },
-  offline: { code: 4, en: 'You are offline. This needs a connection.', cn: '您处于离线状态，此操作需要网络连接。' },
+  // Session and transport (in errors-transport.ts, which the client loads on every screen)
+  ...TRANSPORT_ERRORS,
 
   // General input
   required: { code: 1001, en: 'Required fields cannot be empty.', cn: '必填项不能为空。' },
@@ -26,8 +18,6 @@ export const ERRORS = {
   guest_forbidden: { code: 1005, en: 'Guests cannot perform this operation. Please log in.', cn: '游客无法执行此操作，请先登录。' },
   risk_forbidden: { code: 1006, en: 'This account is under risk control and cannot perform the operation.', cn: '风险账户无法执行此操作。' },
   idempotency_mismatch: { code: 1007, en: 'This request was already sent with different details.', cn: '该请求已使用不同的内容提交过。' },
-  idempotency_in_progress: { code: 1008, en: 'This request is already being processed.', cn: '该请求正在处理中。' },
-  not_found: { code: 1009, en: 'Not found.', cn: '未找到。' },
   terms_required: { code: 1010, en: 'Please read and agree to the terms first.', cn: '请先阅读并同意协议。' },
   invalid_number: { code: 1011, en: 'Please enter a whole number.', cn: '请输入整数。' },
   invalid_amount: { code: 1012, en: 'Please enter a valid amount.', cn: '请输入有效金额。' },
@@ -130,6 +120,15 @@ export const ERRORS = {
   },
   footprint_car_fuel: { code: 1904, en: "Please choose your car's fuel type.", cn: '请选择汽车的燃料类型。' },
   footprint_diet: { code: 1905, en: 'Please choose the diet closest to yours.', cn: '请选择最接近您的饮食类型。' },
+
+  // Avatar upload (modules/avatar; the limits are AVATAR_MAX_BYTES and AVATAR_MAX_MEGAPIXELS in config)
+  avatar_too_large: { code: 2001, en: 'The picture is too large. Please choose one under {n} MB.', cn: '图片太大，请选择小于 {n} MB 的图片。' },
+  avatar_not_image: { code: 2002, en: 'This file is not a picture we can use. Please choose a JPEG, PNG or WebP image.', cn: '该文件不是可用的图片，请选择 JPEG、PNG 或 WebP 图片。' },
+  avatar_too_many_pixels: { code: 2003, en: 'The picture has too many pixels. Please choose one under {n} megapixels.', cn: '图片像素过多，请选择小于 {n} 百万像素的图片。' },
+  avatar_unreadable: { code: 2004, en: 'The picture is damaged or incomplete. Please choose another one.', cn: '图片已损坏或不完整，请选择其他图片。' },
+
+  // Notifications inbox (modules/user/notifications.ts)
+  notice_not_found: { code: 2101, en: 'This notice does not exist.', cn: '该通知不存在。' },
 } as const satisfies Record<string, CatalogueEntry>;
 
 export type ErrorKey = keyof typeof ERRORS;

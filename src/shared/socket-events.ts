@@ -1,9 +1,10 @@
 // Server -> client socket messages, one map from type to payload (DECISIONS "Live socket").
-export type InvalidationTable = 'projects' | 'news' | 'orders' | 'fundlogs' | 'user';
+export type InvalidationTable = 'projects' | 'news' | 'orders' | 'fundlogs' | 'user' | 'notifications';
 
 export interface ServerEvents {
   invalidate: { tables: InvalidationTable[]; ids?: number[] };
-  notification: { id: number; title: string; body: string; created_at: number };
+  /** A new notice, in both languages (the app shows the reader's); id 0 for a broadcast. */
+  notification: { id: number; title: string; body: string; title_cn?: string; body_cn?: string; created_at: number };
   hello: { mem_id: number; time: number };
   /** Sessions that ended (logout, password change or reset, lock, freeze): the hub closes their sockets
    *  with SOCKET_CLOSE_SESSION_ENDED; `sessions` absent means every session of the user. Never sent to

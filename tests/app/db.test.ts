@@ -129,7 +129,10 @@ describe('schema upgrade', () => {
     const current = new CanopyDb(name);
     await current.open();
     expect(current.verno).toBe(SCHEMA.length);
-    expect(await counts(current)).toEqual(before);
+    // A table new in this version starts empty; every other keeps its rows.
+    const after = await counts(current);
+    for (const t of Object.keys(after)) if (!(t in before)) expect(after[t], t).toBe(0);
+    expect(Object.fromEntries(Object.entries(after).filter(([t]) => t in before))).toEqual(before);
     expect((await current.projects.get(1))?.name).toBe('Kalimantan');
     // The new index (v2: fund logs by owner) answers for rows written before it existed.
     expect((await current.fundlogs.where('owner').equals(42).primaryKeys()).sort()).toEqual([20, 21]);

@@ -15,7 +15,7 @@ import {
   tonsBounds,
   tonsProblem,
 } from '../../src/app/features/orders/order-calc';
-import { refineProjects } from '../../src/app/features/projects/project-search';
+import { refineProjects } from '../../src/app/features/projects/project-refine';
 import { bookingFee, buybackPrice, saleProceeds } from '../../src/shared/fees';
 import * as serverCalc from '../../src/server/modules/order/calc';
 import { ORDER_SIDES, ORDER_STATUSES } from '../../src/shared/schemas/order';

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import os from 'node:os';
 import Database from 'better-sqlite3';
-import { test as base, expect, type Page } from '@playwright/test';
+import { test as base, expect, type APIRequestContext, type BrowserContext, type Page } from '@playwright/test';
 import { ROOT, killServer, readState, spawnServer, writeState, type ServerState } from './server-control';
 
 // Helpers for the browser tests. The server is started by global-setup.ts; its address and data directory
@@ -19,13 +19,31 @@ export const baseUrl = (): string => env('CANOPY_E2E_BASE_URL');
 export const dataDir = (): string => env('CANOPY_E2E_DATA_DIR');
 const stateFile = (): string => env('CANOPY_E2E_STATE');
 
-/** `test` with baseURL pointing at the server the global setup started, so page.goto('/pages/...') works. */
-export const test = base.extend({
+/** `test` with baseURL pointing at the server the global setup started, so page.goto('/pages/...') works.
+ *  Its context has seen the start screen (a fresh context is a new install, which opens "/" on the start
+ *  screen: docs/decisions/start.md); `test.use({ startSeen: false })` tests the first run itself. */
+export const test = base.extend<{ startSeen: boolean }>({
+  startSeen: [true, { option: true }],
   // eslint-disable-next-line no-empty-pattern -- Playwright reads a fixture's dependencies from this pattern
   baseURL: async ({}, use) => {
     await use(baseUrl());
   },
+  context: async ({ context, startSeen }, use) => {
+    if (startSeen) await markStartSeen(context);
+    await use(context);
+  },
 });
+
+/** Marks the start screen seen in every page of `context` before the app's scripts run. */
+export async function markStartSeen(context: BrowserContext): Promise<void> {
+  await context.addInitScript(() => {
+    try {
+      if (localStorage.getItem('start_seen') === null) localStorage.setItem('start_seen', '1');
+    } catch {
+      // about:blank has no storage
+    }
+  });
+}
 export { expect };
 
 // ---------------------------------------------------------------- outbox
@@ -177,4 +195,37 @@ export async function createProject(fields: Record<string, unknown>): Promise<nu
   } finally {
     fs.rmSync(file, { force: true });
   }
+}
+
+// ---------------------------------------------------------------- sign-in without the forms
+
+export const E2E_PASSWORD = 'Forest2026ok';
+
+/** Registers a user through the API and stores the session the way the app does (SPEC section 4 keys), in
+ *  every page of `context` opened from now on. */
+export async function registerViaApi(context: BrowserContext, request: APIRequestContext, email: string): Promise<{ token: string }> {
+  const api = (p: string) => `${baseUrl()}/h5/api${p}`;
+  const sent = (await (await request.post(api('/api/login/sendcode'), { data: { email, scene: 'register', lang: 'en' } })).json()) as { code: number; msg: string };
+  expect(sent.code, sent.msg).toBe(0);
+  const code = await readCode(email);
+  const res = await request.post(api('/api/login/register'), {
+    data: { email, code, password: E2E_PASSWORD, repassword: E2E_PASSWORD, type: 'personal', agree: true, lang: 'en' },
+  });
+  const body = (await res.json()) as {
+    code: number;
+    msg: string;
+    data: { token: string; mem_id: number; realname: string; account: string; mobile: string; avatar: string; type: string };
+  };
+  expect(body.code, body.msg).toBe(0);
+  const { token, mem_id, realname, account, mobile, avatar, type } = body.data;
+  await context.addInitScript(
+    ([t, l]) => {
+      if (localStorage.getItem('token')) return;
+      localStorage.setItem('token', JSON.stringify(t));
+      localStorage.setItem('login_info', JSON.stringify(l));
+      localStorage.setItem('isLogin', 'true');
+    },
+    [token, { mem_id, realname, account, mobile, avatar, type }] as const,
+  );
+  return { token };
 }

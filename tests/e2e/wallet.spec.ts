@@ -1,6 +1,6 @@
-import { type APIRequestContext, type BrowserContext, type Page } from '@playwright/test';
+import { type Page } from '@playwright/test';
 import { ERRORS, errorMessage } from '../../src/shared/errors';
-import { baseUrl, expect, ops, readCode, shot, startServer, stopServer, test, uniqueEmail, waitForServiceWorkerControl } from './helpers';
+import { E2E_PASSWORD, expect, ops, registerViaApi, shot, startServer, stopServer, test, uniqueEmail, waitForServiceWorkerControl } from './helpers';
 
 // Issue 3 (wallet), browser half: a new user fills personal information, binds a bank account, sets the
 // withdrawal password, tops up, an operator confirms (the screen follows over the socket), withdraws (or,
@@ -15,38 +15,8 @@ import { baseUrl, expect, ops, readCode, shot, startServer, stopServer, test, un
 // withdraw-amount / withdraw-fee / withdraw-total / withdraw-submit, dialog withdraw-confirm with
 // withdraw-password / withdraw-confirm-submit; withdrawal-record; fundlog-row[data-kind] / fundlog-amount.
 
-const PASSWORD = 'Forest2026ok';
+const PASSWORD = E2E_PASSWORD;
 const TRADE_PASSWORD = 'Canopy#Trade26';
-
-/** Registers a user through the API and stores the session the way the app does (SPEC section 4 keys). */
-async function registerViaApi(context: BrowserContext, request: APIRequestContext, email: string): Promise<void> {
-  const api = (p: string) => `${baseUrl()}/h5/api${p}`;
-  const sent = (await (await request.post(api('/api/login/sendcode'), { data: { email, scene: 'register', lang: 'en' } })).json()) as {
-    code: number;
-    msg: string;
-  };
-  expect(sent.code, sent.msg).toBe(0);
-  const code = await readCode(email);
-  const res = await request.post(api('/api/login/register'), {
-    data: { email, code, password: PASSWORD, repassword: PASSWORD, type: 'personal', agree: true, lang: 'en' },
-  });
-  const body = (await res.json()) as {
-    code: number;
-    msg: string;
-    data: { token: string; mem_id: number; realname: string; account: string; mobile: string; avatar: string; type: string };
-  };
-  expect(body.code, body.msg).toBe(0);
-  const { token, mem_id, realname, account, mobile, avatar, type } = body.data;
-  await context.addInitScript(
-    ([t, l]) => {
-      if (localStorage.getItem('token')) return;
-      localStorage.setItem('token', JSON.stringify(t));
-      localStorage.setItem('login_info', JSON.stringify(l));
-      localStorage.setItem('isLogin', 'true');
-    },
-    [token, { mem_id, realname, account, mobile, avatar, type }] as const,
-  );
-}
 
 async function settle(page: Page): Promise<void> {
   await page.waitForLoadState('networkidle').catch(() => undefined);
@@ -134,36 +104,45 @@ test('wallet: personal info, bank card, withdrawal password, top-up, confirm, wi
   await page.goto('/pages/profile/withdraw');
   await expect(page.getByTestId('withdraw-available')).toHaveText('S$250.00');
   await expect(page.getByTestId('payout-account')).toContainText('******7890');
-  await page.getByTestId('withdraw-amount').fill('100');
-  await expect(page.getByTestId('withdraw-fee')).toHaveText('S$2.00');
-  await expect(page.getByTestId('withdraw-total')).toHaveText('S$102.00');
-  await shot(page, 'en-wallet-withdraw');
-  await page.getByTestId('withdraw-submit').click();
-  const sheet = page.getByRole('dialog', { name: 'Confirm withdrawal' });
-  await expect(sheet).toBeVisible();
-  await sheet.getByTestId('withdraw-password').fill(TRADE_PASSWORD);
-  await shot(page, 'en-wallet-withdraw-confirm');
-  const answer = page.waitForResponse((r) => r.url().includes('/h5/api/api/wallet/withdraw') && r.request().method() === 'POST');
-  await sheet.getByTestId('withdraw-confirm-submit').click();
-  const result = (await (await answer).json()) as { code: number; msg: string };
   let withdrew = false;
-  if (result.code === ERRORS.withdraw_weekend.code || result.code === ERRORS.withdraw_holiday.code) {
-    // Not a working day in Singapore (today may well be a weekend): the server's message, shown as returned.
-    if (result.code === ERRORS.withdraw_weekend.code) expect(['Sat', 'Sun']).toContain(sgtWeekday());
-    const expected = result.code === ERRORS.withdraw_weekend.code ? ERRORS.withdraw_weekend.en : ERRORS.withdraw_holiday.en;
-    await expect(sheet.getByRole('alert')).toHaveText(expected);
-    await shot(page, 'en-wallet-withdraw-refused');
-    test.info().annotations.push({ type: 'note', description: `withdrawal refused as expected on ${sgtWeekday()} SGT: ${expected}` });
-    await sheet.getByRole('button', { name: 'Cancel' }).click();
-    await expect(sheet).toBeHidden();
-    await expect(page.getByTestId('withdraw-available')).toHaveText('S$250.00'); // nothing moved
+  // On a Singapore weekend or public holiday the form says so up front, with the next possible day, and stays
+  // closed (issue 12); the server's own refusal is covered by tests/server/wallet.test.ts.
+  if (['Sat', 'Sun'].includes(sgtWeekday()) || (await page.getByTestId('withdraw-next').isVisible())) {
+    await expect(page.getByTestId('withdraw-next')).toContainText('Next withdrawal possible on');
+    await expect(page.getByTestId('withdraw-submit')).toBeDisabled();
+    await shot(page, 'en-wallet-withdraw-closed');
+    test.info().annotations.push({ type: 'note', description: `withdrawal form closed on ${sgtWeekday()} SGT` });
   } else {
-    expect(result.code, result.msg).toBe(0);
-    withdrew = true;
-    await expect(page).toHaveURL(/\/pages\/profile\/apply/);
-    const w = page.getByTestId('withdrawal-record').first();
-    await expect(w).toContainText('S$100.00');
-    await expect(w.getByTestId('status-chip')).toHaveAttribute('data-status', 'processing');
+    await page.getByTestId('withdraw-amount').fill('100');
+    await expect(page.getByTestId('withdraw-fee')).toHaveText('S$2.00');
+    await expect(page.getByTestId('withdraw-total')).toHaveText('S$102.00');
+    await shot(page, 'en-wallet-withdraw');
+    await page.getByTestId('withdraw-submit').click();
+    const sheet = page.getByRole('dialog', { name: 'Confirm withdrawal' });
+    await expect(sheet).toBeVisible();
+    await sheet.getByTestId('withdraw-password').fill(TRADE_PASSWORD);
+    await shot(page, 'en-wallet-withdraw-confirm');
+    const answer = page.waitForResponse((r) => r.url().includes('/h5/api/api/wallet/withdraw') && r.request().method() === 'POST');
+    await sheet.getByTestId('withdraw-confirm-submit').click();
+    const result = (await (await answer).json()) as { code: number; msg: string };
+    if (result.code === ERRORS.withdraw_weekend.code || result.code === ERRORS.withdraw_holiday.code) {
+      // Not a working day in Singapore (today may well be a weekend): the server's message, shown as returned.
+      if (result.code === ERRORS.withdraw_weekend.code) expect(['Sat', 'Sun']).toContain(sgtWeekday());
+      const expected = result.code === ERRORS.withdraw_weekend.code ? ERRORS.withdraw_weekend.en : ERRORS.withdraw_holiday.en;
+      await expect(sheet.getByRole('alert')).toHaveText(expected);
+      await shot(page, 'en-wallet-withdraw-refused');
+      test.info().annotations.push({ type: 'note', description: `withdrawal refused as expected on ${sgtWeekday()} SGT: ${expected}` });
+      await sheet.getByRole('button', { name: 'Cancel' }).click();
+      await expect(sheet).toBeHidden();
+      await expect(page.getByTestId('withdraw-available')).toHaveText('S$250.00'); // nothing moved
+    } else {
+      expect(result.code, result.msg).toBe(0);
+      withdrew = true;
+      await expect(page).toHaveURL(/\/pages\/profile\/apply/);
+      const w = page.getByTestId('withdrawal-record').first();
+      await expect(w).toContainText('S$100.00');
+      await expect(w.getByTestId('status-chip')).toHaveAttribute('data-status', 'processing');
+    }
   }
   await page.goto('/pages/profile/apply');
   await settle(page);

@@ -145,7 +145,7 @@ describe('project lists', () => {
   it('treats % and _ in the search text literally', async () => {
     const now = s.clock.now();
     const base = await s.db.selectFrom('projects').selectAll().where('status', '=', 'in_progress').executeTakeFirstOrThrow();
-    const { id: _id, list_rank: _rank, ...rest } = base; // list_rank: computed by the database
+    const { id: _id, list_rank: _rank, due_at: _due, ...rest } = base; // list_rank, due_at: computed by the database
     const inserted = await s.db
       .insertInto('projects')
       .values({ ...rest, name: 'Solar 100% Community_Grid', name_cn: '', location: 'Test', created_at: now, updated_at: now })

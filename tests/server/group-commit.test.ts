@@ -97,9 +97,17 @@ it('a COMMIT that fails fails every job it carried, and none of them exists', as
     }),
   );
   const results = await Promise.allSettled(jobs);
-  // They were all waiting when the commit began, so they shared it: all refused, none written.
-  expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(0);
-  expect(await rows()).toEqual([]);
+  // They were all waiting when the commit began, so they share it unless it reached its time limit first
+  // (a loaded machine): the jobs before that boundary commit in an earlier group. Whatever the split, the
+  // failed commit's group is a run of jobs around 5, every one of them refused with the commit's error and
+  // none written; every job answered ok is written.
+  const refused = results.flatMap((r, i) => (r.status === 'rejected' ? [i] : []));
+  expect(refused).toContain(5);
+  expect(refused).toEqual(Array.from({ length: refused.length }, (_, k) => refused[0]! + k));
+  for (const i of refused) expect(String((results[i] as PromiseRejectedResult).reason)).toMatch(/foreign key|FOREIGN KEY/);
+  const kept = results.flatMap((r, i) => (r.status === 'fulfilled' ? [2000 + i] : []));
+  expect(await rows()).toEqual(kept);
+  await sql`delete from gc_rows`.execute(db);
   // And the next write works.
   expect(await writeTx(db, async (tx) => (await sql`insert into gc_rows (n) values (3000)`.execute(tx), 'ok'))).toBe('ok');
   expect(await rows()).toEqual([3000]);

@@ -417,7 +417,8 @@ describe('operator CLI (child process)', () => {
     const log = await s.db.selectFrom('operator_log').selectAll().orderBy('id', 'desc').limit(3).execute();
     // Every run is in the operator log, refusals included.
     expect(log.slice(0, 3).map((l) => `${l.command} ${l.ok}`).sort()).toEqual(['topup:confirm 0', 'topup:confirm 1', 'withdrawal:complete 0']);
-  });
+    // Three child processes (npx + tsx start-up each): seconds apiece alone, far more on a loaded machine.
+  }, 180_000);
 });
 
 describe('fund logs', () => {
@@ -461,25 +462,40 @@ describe('live notifications', () => {
     const w = ok(await withdraw(u, { amount: 10_000, password: WITHDRAW_PASSWORD })) as WithdrawalRecord;
     const host = (ok(await s.api('GET', PATHS.baseconfig)) as { socket_host: string }).socket_host;
     const ws = new WebSocket(`${host}?mem_id=${u.id}&token=${encodeURIComponent(u.token)}&v=4`);
-    const messages: { type: string; title?: string }[] = [];
-    await new Promise<void>((resolve, reject) => {
-      ws.on('message', (data) => {
-        const m = JSON.parse(data.toString()) as { type: string };
-        messages.push(m);
-        if (m.type === 'hello') resolve();
+    const messages: { type: string; title?: string; tables?: string[] }[] = [];
+    // Waiters run on every message as it arrives: a wait ends on the event it names, never on a timer.
+    const waiters = new Set<() => void>();
+    const waitFor = (what: string, found: () => boolean, timeoutMs = 15_000) =>
+      new Promise<void>((resolve, reject) => {
+        const check = () => {
+          if (!found()) return;
+          waiters.delete(check);
+          clearTimeout(timer);
+          resolve();
+        };
+        const timer = setTimeout(() => {
+          waiters.delete(check);
+          reject(new Error(`no ${what} over the socket within ${timeoutMs} ms; got ${JSON.stringify(messages)}`));
+        }, timeoutMs);
+        waiters.add(check);
+        check();
       });
-      ws.once('error', reject);
+    ws.on('message', (data) => {
+      messages.push(JSON.parse(data.toString()) as { type: string });
+      for (const check of [...waiters]) check();
     });
+    const failed = new Promise<never>((_, reject) => ws.once('error', reject));
+    failed.catch(() => undefined); // a later error fails the waits below instead
+    await Promise.race([waitFor('hello', () => messages.some((m) => m.type === 'hello')), failed]);
     try {
       await ops(s, 'withdrawal:complete', [String(w.id)]); // through live_events, as from the CLI process
-      const deadline = Date.now() + 3000;
-      // Wait for THIS notice (the top-up's own "credited" notice may arrive first) and its invalidation.
-      const arrived = () =>
-        messages.some((m) => m.type === 'notification' && m.title === 'Withdrawal completed') &&
-        messages.filter((m) => m.type === 'invalidate').length > 0;
-      while (!arrived() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-      expect(messages).toContainEqual(expect.objectContaining({ type: 'notification', title: 'Withdrawal completed', title_cn: '提现已完成' }));
-      expect(messages).toContainEqual({ type: 'invalidate', tables: ['user', 'fundlogs'] });
+      // THIS notice (the top-up's "credited" and the application's own events may arrive too, before or
+      // after the hello), then the invalidation published with it: the first one after the notice.
+      const notice = () => messages.findIndex((m) => m.type === 'notification' && m.title === 'Withdrawal completed');
+      await waitFor('"Withdrawal completed" notice', () => notice() >= 0);
+      await waitFor('invalidation after the notice', () => messages.slice(notice() + 1).some((m) => m.type === 'invalidate'));
+      expect(messages[notice()]).toMatchObject({ type: 'notification', title: 'Withdrawal completed', title_cn: '提现已完成' });
+      expect(messages.slice(notice() + 1).find((m) => m.type === 'invalidate')).toEqual({ type: 'invalidate', tables: ['user', 'fundlogs'] });
     } finally {
       ws.close();
     }

@@ -3,7 +3,7 @@ import { useRouter } from '@tanstack/react-router';
 import { useLingui } from '@lingui/react/macro';
 
 // The custom navigation bar on every page (SPEC section 2).
-export function NavBar({ title, back = true, right, brand = false }: { title: ReactNode; back?: boolean; right?: ReactNode; brand?: boolean }) {
+export function NavBar({ title, back = true, left, right, brand = false }: { title: ReactNode; back?: boolean; left?: ReactNode; right?: ReactNode; brand?: boolean }) {
   const router = useRouter();
   const { t } = useLingui();
   const goBack = () => {
@@ -19,7 +19,7 @@ export function NavBar({ title, back = true, right, brand = false }: { title: Re
           </svg>
         </button>
       ) : (
-        <span />
+        <div>{left}</div>
       )}
       <h1 className="navbar__title">{title}</h1>
       <div>{right}</div>

@@ -11,12 +11,19 @@ export function SaleCountdown({ project, onDone, large = false, children }: { pr
   return (
     <section className={large ? 'sale-countdown sale-countdown--large card' : 'sale-countdown card'} aria-labelledby="sale-countdown-title">
       <h2 id="sale-countdown-title" className="sale-countdown__title">
-        {project.status === 'presale' ? <Trans>Pre-sale opens in</Trans> : <Trans>Sale opens in</Trans>}
+        {project.status === 'presale' ? <Trans>Buying opens in</Trans> : <Trans>Sale opens in</Trans>}
       </h2>
       <Countdown to={project.selling_time_ms} onDone={onDone} className="sale-countdown__timer" />
       <p className="muted sale-countdown__when">
         <Trans>Opens {opens} (Singapore time)</Trans>
       </p>
+      {project.status === 'presale' && (
+        // A pre-sale takes bookings until its selling time (DECISIONS "Pre-sale"); the time ahead is when it
+        // opens for buying, so the countdown must not read as "cannot join yet" beside a working Book button.
+        <p className="sale-countdown__now" data-testid="presale-booking-open">
+          <Trans>Pre-sale bookings are open now.</Trans>
+        </p>
+      )}
       {children}
     </section>
   );

@@ -1,7 +1,7 @@
 import { ofetch, FetchError } from 'ofetch';
 import { API_BASE, type Envelope } from '../../shared/api';
 import { ENVELOPE_DEFAULT_WAIT, REQUEST_TIMEOUT_MS } from '../../shared/constants';
-import { errorMessage } from '../../shared/errors';
+import { transportMessage as errorMessage } from '../../shared/errors-transport';
 import { clearSession, getBaseSettings, getSession } from './storage';
 import { wireLang } from './i18n';
 import { noteServerTime } from './server-time';

@@ -1,5 +1,7 @@
 import Dexie, { type EntityTable } from 'dexie';
 import type { Banner, ContentPage, FaqItem, NewsItem, Project } from '../../shared/schemas/content';
+import type { FootprintAnswers, FootprintResult } from '../../shared/schemas/footprint';
+import type { NotificationItem } from '../../shared/schemas/wallet';
 import { clearDbProblem, reportDbProblem } from './db-health';
 
 // The offline cache (IndexedDB). What a user saw last is kept here and shown by useLiveQuery; the API
@@ -35,9 +37,23 @@ export interface MetaEntry {
   value: unknown;
 }
 
+/** A carbon footprint computed on this device (features/footprint): kept for its owner, saved to the
+ *  account once signed in, with one Idempotency-Key per result so a retried save is recognised. */
+export interface LocalFootprint {
+  id?: number; // local, auto-incremented
+  owner: number; // the member who computed it (0: a visitor)
+  answers: FootprintAnswers;
+  result: FootprintResult;
+  created_at_ms: number;
+  intent_key: string;
+  server_id: number | null; // the account's copy, once saved
+}
+
 /** meta keys. */
 export const USER_INFO_KEY = 'user_info';
 export const CREDITS_KEY = 'order_credits';
+/** The signed-in member's unread notice count (a number), from GET user/notifications. */
+export const NOTICES_UNREAD_KEY = 'notices_unread';
 
 /** Every schema version, oldest first: the stores (Dexie syntax) as of that version. */
 export const SCHEMA: ReadonlyArray<Record<string, string>> = [
@@ -59,12 +75,34 @@ export const SCHEMA: ReadonlyArray<Record<string, string>> = [
     content: 'key',
     meta: 'key',
   },
+  // v3: carbon footprints computed on the device (issue 9), newest first per owner.
+  {
+    projects: 'id, status, type, selling_time_ms, updated_at',
+    news: 'id, published_at_ms',
+    orders: 'id, side, status, created_at_ms',
+    fundlogs: 'id, kind, created_at_ms, owner, [owner+kind]',
+    content: 'key',
+    meta: 'key',
+    footprints: '++id, owner, created_at_ms',
+  },
+  // v4: the notifications inbox (issue 9), newest first; the unread count is meta NOTICES_UNREAD_KEY.
+  {
+    projects: 'id, status, type, selling_time_ms, updated_at',
+    news: 'id, published_at_ms',
+    orders: 'id, side, status, created_at_ms',
+    fundlogs: 'id, kind, created_at_ms, owner, [owner+kind]',
+    content: 'key',
+    meta: 'key',
+    footprints: '++id, owner, created_at_ms',
+    notices: 'id, created_at_ms',
+  },
 ];
 
 /** Tables anyone may read (the public catalogue); kept across sign-outs. */
 export const PUBLIC_TABLES = ['projects', 'news', 'content'] as const;
 /** Tables of the signed-in user: wiped when the user signs out or another signs in. */
-export const USER_TABLES = ['orders', 'fundlogs', 'meta'] as const;
+// Footprints are personal (diet, spending): a visitor's results go with the next sign-in, as the rest.
+export const USER_TABLES = ['orders', 'fundlogs', 'meta', 'footprints', 'notices'] as const;
 
 export class CanopyDb extends Dexie {
   projects!: EntityTable<Project, 'id'>;
@@ -73,6 +111,8 @@ export class CanopyDb extends Dexie {
   fundlogs!: EntityTable<CachedFundLog, 'id'>;
   content!: EntityTable<ContentEntry, 'key'>;
   meta!: EntityTable<MetaEntry, 'key'>;
+  footprints!: EntityTable<LocalFootprint, 'id'>;
+  notices!: EntityTable<NotificationItem, 'id'>;
 
   constructor(name = 'canopy', options?: ConstructorParameters<typeof Dexie>[1]) {
     super(name, options);

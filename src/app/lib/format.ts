@@ -27,11 +27,15 @@ export function formatDateTime(ms: number): string {
     day: 'numeric',
     hour: '2-digit',
     minute: '2-digit',
+    // 24-hour in Chinese ("2026年11月24日 14:30"), not "下午02:30"; English keeps "2:30 pm".
+    ...(currentLocale() === 'zh-Hans' ? { hourCycle: 'h23' as const } : {}),
   }).format(ms);
 }
 
+/** Whole tons: "1,250 t" in English, "1,250 吨" in Chinese (a bare "t" is no unit to a Chinese reader). */
 export function formatTons(tons: number): string {
-  return `${tons.toLocaleString('en-US')} t`;
+  const n = tons.toLocaleString('en-US');
+  return currentLocale() === 'zh-Hans' ? `${n} 吨` : `${n} t`;
 }
 
 /** "6%", "6.5%", "6.25%" from basis points, without floating-point noise. */

@@ -1,6 +1,6 @@
 import { useCallback, useRef } from 'react';
 import { newIdempotencyKey } from './api';
-import { ERRORS } from '../../shared/errors';
+import { TRANSPORT_ERRORS as ERRORS } from '../../shared/errors-transport';
 
 // One Idempotency-Key per user intent (DECISIONS "Writes and retries"). The key is kept while the same
 // intent is retried after a transport failure (no answer, timeout, HTTP error: the first request may have

@@ -34,6 +34,7 @@ export interface BaseSettings {
     topup_min: number;
     presale_fee_bp: number;
     settlement_working_days: number;
+    public_holidays?: string[]; // YYYY-MM-DD; absent in settings cached by an older version
   };
 }
 

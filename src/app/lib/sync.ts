@@ -3,7 +3,7 @@ import { db as defaultDb, type CanopyDb, type ContentEntry } from './db';
 import type { EntityTable } from 'dexie';
 import { reportDbError } from './db-health';
 import { PATHS, type Paged } from '../../shared/api';
-import { ERRORS } from '../../shared/errors';
+import { TRANSPORT_ERRORS as ERRORS } from '../../shared/errors-transport';
 import type { Banner, ContentPage, FaqItem, NewsItem, Project } from '../../shared/schemas/content';
 
 // Refreshes of the offline cache from the API. Screens read Dexie (useLiveQuery); these fill it.

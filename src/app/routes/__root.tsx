@@ -22,7 +22,10 @@ function Root() {
   return (
     <div className="app-shell">
       <StorageAlert />
-      <Outlet />
+      {/* One main landmark around every screen (its header and tab bar stay their own landmarks inside). */}
+      <main className="app-main">
+        <Outlet />
+      </main>
       <ToastLayer />
       {settled && (
         <Suspense fallback={null}>

@@ -7,6 +7,8 @@ import * as m004 from './migrations/004-orders';
 import * as m005 from './migrations/005-retention';
 import * as m006 from './migrations/006-list-path';
 import * as m007 from './migrations/007-footprint';
+import * as m008 from './migrations/008-scheduler-index';
+import * as m011 from './migrations/011-operator-audit';
 
 // Migrations are listed here in order (no directory scanning, so the bundle and tsx agree).
 const migrations: Record<string, Migration> = {
@@ -17,7 +19,12 @@ const migrations: Record<string, Migration> = {
   '005-retention': m005,
   '006-list-path': m006,
   '007-footprint': m007,
+  '008-scheduler-index': m008,
+  '011-operator-audit': m011,
 };
+
+/** The newest migration's name: a database whose last applied migration is this one is at head. */
+export const HEAD_MIGRATION = Object.keys(migrations).sort().at(-1)!;
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 

@@ -102,6 +102,8 @@ export interface ProjectsTable {
   updated_at: number;
   /** The list's status order, computed by the database from `status` (migration 006): read-only. */
   list_rank: ColumnType<number, never, never>;
+  /** When the scheduler next moves it by time (null: never), computed by the database (migration 008): read-only. */
+  due_at: ColumnType<number | null, never, never>;
 }
 
 /** Projects per (list_rank, type), kept by triggers on projects (migration 006): the list's totals. */
@@ -178,6 +180,11 @@ export interface OperatorLogTable {
   ok: number;
   result: string;
   created_at: number;
+  /** The row a change touched ('project:12', 'user:7', 'notice:all'); '' for commands that change nothing. */
+  target: ColumnType<string, string | undefined, string>;
+  /** Its fields as JSON before and after the change (null before a create, after a withdrawal). */
+  before: ColumnType<string | null, string | null | undefined, string | null>;
+  after: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** One row per balance: a user's (available, frozen, credits, presale, unavailable) or a platform account. */

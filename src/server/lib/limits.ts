@@ -15,7 +15,7 @@ import type { ErrorKey } from '../../shared/errors';
 // rate_limits of the same database, through their own small pool, so limits hold across instances. A refusal is HTTP 429 with Retry-After
 // and the catalogue message; each one is logged as "throttled <limit> <key>" for the operator.
 
-export type LimitName = 'login_ip' | 'login_account' | 'code_ip' | 'code_account' | 'register_ip' | 'reset_ip' | 'reset_account' | 'password_change_account';
+export type LimitName = 'login_ip' | 'login_account' | 'code_ip' | 'code_account' | 'register_ip' | 'reset_ip' | 'reset_account' | 'password_change_account' | 'avatar_account';
 
 const HOUR_S = 3600;
 
@@ -30,6 +30,7 @@ export function limitTable(config: Config): Record<LimitName, { points: number; 
     reset_ip: { points: config.RESETS_PER_IP_PER_HOUR, configKey: 'RESETS_PER_IP_PER_HOUR', message: 'too_many_requests' },
     reset_account: { points: config.RESETS_PER_ACCOUNT_PER_HOUR, configKey: 'RESETS_PER_ACCOUNT_PER_HOUR', message: 'too_many_requests' },
     password_change_account: { points: config.PASSWORD_CHANGES_PER_ACCOUNT_PER_HOUR, configKey: 'PASSWORD_CHANGES_PER_ACCOUNT_PER_HOUR', message: 'too_many_requests' },
+    avatar_account: { points: config.AVATAR_UPLOADS_PER_ACCOUNT_PER_HOUR, configKey: 'AVATAR_UPLOADS_PER_ACCOUNT_PER_HOUR', message: 'too_many_requests' },
   };
 }
 

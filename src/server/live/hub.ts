@@ -1,6 +1,6 @@
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { WebSocketServer, type WebSocket } from 'ws';
+import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import { PING, PONG, SOCKET_CLOSE_SESSION_ENDED, type ServerMessage } from '../../shared/socket-events';
 import { SOCKET_PATH, SOCKET_RECONNECT_INTERVAL_MS, SOCKET_VERSION } from '../../shared/constants';
 import type { Deps } from '../env';
@@ -26,6 +26,8 @@ const POLL_MS = 500;
 /** How often open sockets' sessions are checked for expiry. */
 const SWEEP_MS = 30_000;
 const RETRY_AFTER_S = Math.ceil(SOCKET_RECONNECT_INTERVAL_MS / 1000);
+/** A pre-encoded message is sent as a text frame. */
+const SEND_TEXT = { binary: false } as const;
 
 export interface Hub {
   attach(server: Server): void;
@@ -38,7 +40,7 @@ export interface Hub {
 }
 
 interface Conn {
-  ws: WebSocket;
+  ws: WebSocket & { [CONN]?: Conn };
   userId: number;
   sessionId: number;
   address: string;
@@ -46,6 +48,9 @@ interface Conn {
    *  not expired (revocation arrives as session_end). */
   expiresAt: number;
 }
+
+/** The Conn of a socket, kept on the socket so its event handlers can be shared (no closures per socket). */
+const CONN = Symbol('conn');
 
 function originOf(url: string | undefined): string | null {
   if (!url) return null;
@@ -90,8 +95,18 @@ function bump(map: Map<string | number, number>, key: string | number, by: numbe
 
 export function createHub(deps: Deps): Hub {
   const { config } = deps;
-  const wss = new WebSocketServer({ noServer: true, maxPayload: config.SOCKET_MAX_FRAME_BYTES, perMessageDeflate: false });
+  // Small per socket: no per-message deflate unless configured (a zlib context per socket and direction),
+  // no client tracking (byUser and `all` already hold every socket), no per-socket timers (the client pings;
+  // the session sweep is one interval for all).
+  const wss = new WebSocketServer({
+    noServer: true,
+    maxPayload: config.SOCKET_MAX_FRAME_BYTES,
+    perMessageDeflate: config.SOCKET_PERMESSAGE_DEFLATE,
+    clientTracking: false,
+  });
   const byUser = new Map<number, Set<Conn>>();
+  /** Every open socket, for messages to everyone (no array built per event). */
+  const all = new Set<Conn>();
   // Sockets per session and per client address, counted from the moment a handshake passes its check
   // (not only once open), so concurrent handshakes cannot slip past a cap together.
   const perSession = new Map<string | number, number>();
@@ -137,7 +152,7 @@ export function createHub(deps: Deps): Hub {
       gaps.delete(row.id);
       if (row.id > lastId + 1 && row.id - lastId <= 1000) for (let g = lastId + 1; g < row.id; g++) if (!gaps.has(g)) gaps.set(g, seenAt);
       lastId = Math.max(lastId, row.id);
-      const targets = row.user_id === null ? [...byUser.values()].flatMap((s) => [...s]) : [...(byUser.get(row.user_id) ?? [])];
+      const targets: Iterable<Conn> = row.user_id === null ? all : (byUser.get(row.user_id) ?? []);
       let message: ServerMessage | null = null;
       try {
         message = JSON.parse(row.payload) as ServerMessage;
@@ -147,14 +162,17 @@ export function createHub(deps: Deps): Hub {
       // The public answers kept in memory follow the same events as the sockets (lib/response-cache.ts).
       if (message) deps.publicCache?.onLiveMessage(message);
       if (message?.type === 'session_end') {
-        endSessions(targets, Array.isArray(message.sessions) ? message.sessions : undefined);
+        endSessions([...targets], Array.isArray(message.sessions) ? message.sessions : undefined);
         continue;
       }
       // A socket whose session may have expired since its last check gets nothing until it is checked.
       const now = deps.clock.now();
-      const stale = targets.filter((c) => c.expiresAt <= now);
+      const stale: Conn[] = [];
+      for (const c of targets) if (c.expiresAt <= now) stale.push(c);
       if (stale.length > 0) await recheck(stale);
-      for (const { ws } of targets) if (ws.readyState === ws.OPEN) ws.send(row.payload);
+      // Encoded once for every socket (the row's JSON as it was published: no stringify per socket).
+      const frame = Buffer.from(row.payload, 'utf8');
+      for (const { ws } of targets) if (ws.readyState === ws.OPEN) ws.send(frame, SEND_TEXT);
     }
   }
 
@@ -248,7 +266,28 @@ export function createHub(deps: Deps): Hub {
 
   /** Every open socket's session, read again (every SWEEP_MS). */
   function sweep(): Promise<void> {
-    return recheck([...byUser.values()].flatMap((set) => [...set]));
+    return recheck([...all]);
+  }
+
+  // One set of handlers for every socket (`this` is the socket), not three closures per socket.
+  function onMessage(this: Conn['ws'], data: RawData, isBinary: boolean) {
+    if (!isBinary && data.toString() === PING) this.send(PONG);
+  }
+  function onClose(this: Conn['ws']) {
+    const conn = this[CONN];
+    if (!conn) return;
+    this[CONN] = undefined;
+    all.delete(conn);
+    const set = byUser.get(conn.userId);
+    set?.delete(conn);
+    if (set?.size === 0) byUser.delete(conn.userId);
+    bump(perSession, conn.sessionId, -1);
+    bump(perAddress, conn.address, -1);
+  }
+  // A protocol error (an oversized frame: 1009) is already being closed by ws with its code; anything else
+  // ends the connection.
+  function onError(this: Conn['ws']) {
+    if (this.readyState === this.OPEN) this.terminate();
   }
   const sweeper = setInterval(() => {
     sweep().catch((err: unknown) => deps.log.error('live hub session sweep failed', err));
@@ -288,26 +327,18 @@ export function createHub(deps: Deps): Hub {
       bump(perSession, sessionKey, 1);
       const userId = session.user.id;
       const sessionId = session.id;
-      wss.handleUpgrade(req, socket, head, (ws) => {
+      const expiresAt = session.expires_at;
+      wss.handleUpgrade(req, socket, head, (ws: Conn['ws']) => {
         registered = true;
-        const conn: Conn = { ws, userId, sessionId, address, expiresAt: session.expires_at };
+        const conn: Conn = { ws, userId, sessionId, address, expiresAt };
+        ws[CONN] = conn;
         let set = byUser.get(userId);
         if (!set) byUser.set(userId, (set = new Set()));
         set.add(conn);
-        ws.on('message', (data, isBinary) => {
-          if (!isBinary && data.toString() === PING) ws.send(PONG);
-        });
-        ws.on('close', () => {
-          set.delete(conn);
-          if (set.size === 0 && byUser.get(userId) === set) byUser.delete(userId);
-          bump(perSession, sessionId, -1);
-          bump(perAddress, address, -1);
-        });
-        // A protocol error (an oversized frame: 1009) is already being closed by ws with its code; anything
-        // else ends the connection.
-        ws.on('error', () => {
-          if (ws.readyState === ws.OPEN) ws.terminate();
-        });
+        all.add(conn);
+        ws.on('message', onMessage);
+        ws.on('close', onClose);
+        ws.on('error', onError);
         ws.send(JSON.stringify({ type: 'hello', mem_id: userId, time: deps.clock.now() }));
         // Checked once more now that it is registered: a session that ended between the handshake's check
         // and the registration published its session_end before this socket could get it.
@@ -335,7 +366,7 @@ export function createHub(deps: Deps): Hub {
       });
     },
     flush,
-    connections: () => [...byUser.values()].reduce((n, s) => n + s.size, 0),
+    connections: () => all.size,
     sweep,
     async close() {
       closing = true;
@@ -346,7 +377,7 @@ export function createHub(deps: Deps): Hub {
       clearInterval(sweeper);
       if (timer) clearTimeout(timer);
       timer = null;
-      for (const set of byUser.values()) for (const conn of set) conn.ws.terminate();
+      for (const conn of [...all]) conn.ws.terminate();
       await new Promise<void>((resolve) => wss.close(() => resolve()));
     },
   };

@@ -2,8 +2,7 @@ import { ConfigError, loadConfig } from '../config';
 import { openDatabase } from '../db/connection';
 import { migrateToLatest } from '../db/migrate';
 import { systemClock } from '../lib/clock';
-import { OpsError, UsageError } from './commands';
-import { COMMANDS, parseCommandArgs } from './registry';
+import { COMMANDS, parseCommandArgs, runOps } from './registry';
 import os from 'node:os';
 
 // `npm run ops -- <command> [args] [--json]`. Exit 0 done, 1 refused, 2 bad input. Honours DATA_DIR.
@@ -40,28 +39,12 @@ async function main(): Promise<number> {
   const { db } = openDatabase(config.DB_TARGET, { poolSize: 2 });
   try {
     await migrateToLatest(db);
-    const clock = systemClock;
-    const log = (ok: boolean, result: unknown) =>
-      db
-        .insertInto('operator_log')
-        .values({ command: name, args: JSON.stringify(rest), actor: process.env.OPERATOR ?? os.userInfo().username, ok: ok ? 1 : 0, result: JSON.stringify(result).slice(0, 4000), created_at: clock.now() })
-        .execute();
-    try {
-      const result = await command.run({ db, clock, dataDir: config.DATA_DIR }, args);
-      await log(true, result.data);
-      out({ ok: true, data: result.data }, result.text);
+    const outcome = await runOps({ db, clock: systemClock, dataDir: config.DATA_DIR }, name, rest, process.env.OPERATOR ?? os.userInfo().username);
+    if (outcome.ok) {
+      out({ ok: true, data: outcome.data }, outcome.text);
       return 0;
-    } catch (err) {
-      if (err instanceof UsageError) {
-        await log(false, err.message);
-        return fail(2, `${err.message}\nusage: npm run ops -- ${command.usage}`);
-      }
-      if (err instanceof OpsError) {
-        await log(false, err.message);
-        return fail(1, err.message, (err as OpsError & { data?: unknown }).data);
-      }
-      throw err;
     }
+    return fail(outcome.exit, outcome.exit === 2 ? `${outcome.error}\nusage: npm run ops -- ${command.usage}` : outcome.error, outcome.data);
   } finally {
     await db.destroy();
   }

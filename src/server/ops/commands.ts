@@ -29,6 +29,14 @@ export interface OpsContext {
 export interface OpsResult {
   data: unknown;
   text: string;
+  /** What a change changed, for the operator audit (operator_log.target, before, after). */
+  audit?: Audit;
+}
+
+export interface Audit {
+  target: string;
+  before: unknown;
+  after: unknown;
 }
 
 export interface Parsed {
@@ -43,6 +51,11 @@ export type Command = {
   flags?: readonly string[];
   run: (ctx: OpsContext, args: Parsed) => Promise<OpsResult>;
 };
+
+/** An audit side (before or after) as stored: JSON, or null for "nothing" (before a create). */
+export function auditJson(value: unknown): string | null {
+  return value === null || value === undefined ? null : JSON.stringify(value);
+}
 
 export function arg(args: Parsed, i: number, name: string): string {
   const value = args.positionals[i];
@@ -61,7 +74,7 @@ function email(text: string): string {
   return r.output;
 }
 
-const limitNames: Record<LimitName, true> = { login_ip: true, login_account: true, code_ip: true, code_account: true, register_ip: true, reset_ip: true, reset_account: true, password_change_account: true };
+const limitNames: Record<LimitName, true> = { login_ip: true, login_account: true, code_ip: true, code_account: true, register_ip: true, reset_ip: true, reset_account: true, password_change_account: true, avatar_account: true };
 
 type ThrottleRow = { limit: string; key: string; points: number; resets_at: number };
 
@@ -159,7 +172,15 @@ export const CORE_COMMANDS: Record<string, Command> = {
         await publish(tx, { type: 'invalidate', tables: ['user', 'fundlogs'] }, user.id, now);
         return cents;
       });
-      return { data: { id: user.id, email: user.email, unlocked: true, unfrozen_cents: unfrozen }, text: `unlocked ${user.email}${unfrozen ? `; unfroze ${unfrozen} cents` : ''}` };
+      return {
+        data: { id: user.id, email: user.email, unlocked: true, unfrozen_cents: unfrozen },
+        text: `unlocked ${user.email}${unfrozen ? `; unfroze ${unfrozen} cents` : ''}`,
+        audit: {
+          target: `user:${user.id}`,
+          before: { login_locked: user.login_locked, login_fails: user.login_fails, trade_locked: user.trade_locked, trade_fails: user.trade_fails },
+          after: { login_locked: 0, login_fails: 0, trade_locked: 0, trade_fails: 0, unfrozen_cents: unfrozen },
+        },
+      };
     },
   },
   'throttle:list': {
@@ -207,7 +228,11 @@ export const CORE_COMMANDS: Record<string, Command> = {
         await tx.updateTable('users').set({ withdraw_password_hash: null, trade_fails: 0, updated_at: now }).where('id', '=', user.id).execute();
         await publish(tx, { type: 'invalidate', tables: ['user'] }, user.id, now);
       });
-      return { data: { id: user.id, email: user.email, withdraw_password: 'unset' }, text: `withdrawal password of ${user.email} removed; they set a new one in the app` };
+      return {
+        data: { id: user.id, email: user.email, withdraw_password: 'unset' },
+        text: `withdrawal password of ${user.email} removed; they set a new one in the app`,
+        audit: { target: `user:${user.id}`, before: { withdraw_password: user.withdraw_password_hash ? 'set' : 'unset' }, after: { withdraw_password: 'unset' } },
+      };
     },
   },
   'user:risk': {
@@ -219,7 +244,11 @@ export const CORE_COMMANDS: Record<string, Command> = {
       if (mode !== 'on' && mode !== 'off') throw new UsageError(`expected on or off, got "${mode}"`);
       await db.updateTable('users').set({ risk: mode === 'on' ? 1 : 0, updated_at: clock.now() }).where('id', '=', user.id).execute();
       await publish(db, { type: 'invalidate', tables: ['user'] }, user.id, clock.now());
-      return { data: { id: user.id, email: user.email, risk: mode === 'on' }, text: `risk ${mode} for ${user.email}` };
+      return {
+        data: { id: user.id, email: user.email, risk: mode === 'on' },
+        text: `risk ${mode} for ${user.email}`,
+        audit: { target: `user:${user.id}`, before: { risk: user.risk === 1 }, after: { risk: mode === 'on' } },
+      };
     },
   },
   'user:grade': {
@@ -231,7 +260,11 @@ export const CORE_COMMANDS: Record<string, Command> = {
       if (!/^[0-5]$/.test(text)) throw new UsageError(`grade must be 0 to 5, got "${text}"`);
       await db.updateTable('users').set({ grade: Number(text), updated_at: clock.now() }).where('id', '=', user.id).execute();
       await publish(db, { type: 'invalidate', tables: ['user'] }, user.id, clock.now());
-      return { data: { id: user.id, email: user.email, grade: Number(text) }, text: `${user.email} is now P${text}` };
+      return {
+        data: { id: user.id, email: user.email, grade: Number(text) },
+        text: `${user.email} is now P${text}`,
+        audit: { target: `user:${user.id}`, before: { grade: user.grade }, after: { grade: Number(text) } },
+      };
     },
   },
   'project:create': {
@@ -248,10 +281,14 @@ export const CORE_COMMANDS: Record<string, Command> = {
       const row = await db
         .insertInto('projects')
         .values({ ...input, remaining_tons: input.total_tons, selling_time: selling, end_time: end, created_at: now, updated_at: now })
-        .returning(['id', 'name', 'status'])
+        .returningAll()
         .executeTakeFirstOrThrow();
       await publish(db, { type: 'invalidate', tables: ['projects'], ids: [row.id] }, null, now);
-      return { data: row, text: `created project #${row.id} ${row.name} (${row.status})` };
+      return {
+        data: { id: row.id, name: row.name, status: row.status },
+        text: `created project #${row.id} ${row.name} (${row.status})`,
+        audit: { target: `project:${row.id}`, before: null, after: row },
+      };
     },
   },
   'project:status': {
@@ -287,7 +324,7 @@ export const CORE_COMMANDS: Record<string, Command> = {
         await publish(tx, { type: 'invalidate', tables: ['projects'], ids: [id] }, null, now);
         return { id, from: before.status, to: status };
       });
-      return { data: result, text: `project #${id}: ${result.from} -> ${result.to}` };
+      return { data: result, text: `project #${id}: ${result.from} -> ${result.to}`, audit: { target: `project:${id}`, before: { status: result.from }, after: { status: result.to } } };
     },
   },
   'news:publish': {
@@ -309,10 +346,10 @@ export const CORE_COMMANDS: Record<string, Command> = {
           published_at: input.published_at ? Date.parse(input.published_at) : now,
           created_at: now,
         })
-        .returning(['id', 'title'])
+        .returningAll()
         .executeTakeFirstOrThrow();
       await publish(db, { type: 'invalidate', tables: ['news'], ids: [row.id] }, null, now);
-      return { data: row, text: `published news #${row.id} ${row.title}` };
+      return { data: { id: row.id, title: row.title }, text: `published news #${row.id} ${row.title}`, audit: { target: `news:${row.id}`, before: null, after: row } };
     },
   },
   'ledger:check': {

@@ -1,9 +1,10 @@
 import { parseArgs } from 'node:util';
-import { CORE_COMMANDS, type Command, type Parsed } from './commands';
+import { CORE_COMMANDS, OpsError, UsageError, auditJson, type Command, type OpsContext, type Parsed } from './commands';
 import { WALLET_COMMANDS } from './wallet-commands';
 import { MARKET_COMMANDS } from './market-commands';
+import { CONTENT_COMMANDS } from './content-commands';
 
-export const COMMANDS: Record<string, Command> = { ...CORE_COMMANDS, ...WALLET_COMMANDS, ...MARKET_COMMANDS };
+export const COMMANDS: Record<string, Command> = { ...CORE_COMMANDS, ...WALLET_COMMANDS, ...MARKET_COMMANDS, ...CONTENT_COMMANDS };
 
 /**
  * A command's arguments (everything after its name) split by node:util parseArgs: the command's declared
@@ -21,4 +22,41 @@ export function parseCommandArgs(command: Pick<Command, 'flags'> | undefined, ar
     else if (typeof value === 'string') flags[name] = value;
   }
   return { positionals, flags };
+}
+
+export type OpsOutcome = { ok: true; data: unknown; text: string } | { ok: false; exit: 1 | 2; error: string; data?: unknown };
+
+/**
+ * Runs one operator command and writes its operator_log row: who, when, the command and its arguments,
+ * the outcome, and for a change its target row with the fields before and after (the audit). The CLI
+ * runs every command through here; so do the tests. A refusal (OpsError, exit 1) or bad input (UsageError,
+ * exit 2) is logged too; anything else is a bug and is thrown.
+ */
+export async function runOps(ctx: OpsContext, name: string, argv: readonly string[], actor: string): Promise<OpsOutcome> {
+  const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
+  if (!command) return { ok: false, exit: 2, error: `unknown command "${name}"` };
+  const log = (ok: boolean, result: unknown, audit?: { target: string; before: unknown; after: unknown }) =>
+    ctx.db
+      .insertInto('operator_log')
+      .values({
+        command: name,
+        args: JSON.stringify(argv),
+        actor,
+        ok: ok ? 1 : 0,
+        result: JSON.stringify(result ?? null).slice(0, 4000),
+        created_at: ctx.clock.now(),
+        ...(audit ? { target: audit.target, before: auditJson(audit.before), after: auditJson(audit.after) } : {}),
+      })
+      .execute();
+  try {
+    const result = await command.run(ctx, parseCommandArgs(command, argv));
+    await log(true, result.data, result.audit);
+    return { ok: true, data: result.data, text: result.text };
+  } catch (err) {
+    if (err instanceof UsageError || err instanceof OpsError) {
+      await log(false, err.message);
+      return { ok: false, exit: err instanceof UsageError ? 2 : 1, error: err.message, data: (err as OpsError & { data?: unknown }).data };
+    }
+    throw err;
+  }
 }

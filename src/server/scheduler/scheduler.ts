@@ -36,27 +36,22 @@ export async function runDueWork(deps: Deps): Promise<DueWorkReport> {
   const report: DueWorkReport = { projects: 0, completed: 0, expired: 0, settled: 0, failed: 0 };
   const now = clock.now();
 
-  const projects = await db
-    .selectFrom('projects')
-    .select('id')
-    .where((eb) =>
-      eb.or([
-        eb.and([eb('status', 'in', ['presale', 'in_progress']), eb('end_time', '<=', now)]),
-        eb.and([eb('status', '=', 'in_progress'), eb('remaining_tons', '<=', 0)]),
-        eb.and([eb('status', '=', 'presale'), eb('selling_time', '<=', now)]),
-      ]),
-    )
-    .execute();
+  // Due projects by the indexed due_at (migration 008: the next time each live project moves by time), so a
+  // tick reads only what is due, not every live project.
+  const projects = await db.selectFrom('projects').select('id').where('due_at', '<=', now).orderBy('due_at').execute();
   // A pre-sale past both its selling and end time moves twice (opened, then closed): loop until quiet.
   for (let pass = 0; pass < 2; pass++) await each(deps, projects.map((p) => p.id), (id) => moveProjectByTime(db, id, now), report, 'projects');
 
+  // Each batch in order of its due time (then id): the time column's index gives that order as it finds the
+  // rows (a bare ORDER BY id tempted SQLite to walk the whole table in id order instead, scanning every
+  // order in progress on each tick).
   for (;;) {
     const before = report.completed + report.expired + report.settled;
-    const cycles = await db.selectFrom('orders').select('id').where('status', 'in', ['in_progress', 'final_payment_made']).where('side', '=', 'buy').where('cycle_end', '<=', now).orderBy('id').limit(BATCH).execute();
+    const cycles = await db.selectFrom('orders').select('id').where('status', 'in', ['in_progress', 'final_payment_made']).where('side', '=', 'buy').where('cycle_end', '<=', now).orderBy('cycle_end').orderBy('id').limit(BATCH).execute();
     await each(deps, cycles.map((o) => o.id), (id) => completeCycle(db, id, now, config.GRADE_THRESHOLDS_CENTS), report, 'completed');
-    const deadlines = await db.selectFrom('orders').select('id').where('status', '=', 'pending_final_payment').where('final_deadline', '<=', now).orderBy('id').limit(BATCH).execute();
+    const deadlines = await db.selectFrom('orders').select('id').where('status', '=', 'pending_final_payment').where('final_deadline', '<=', now).orderBy('final_deadline').orderBy('id').limit(BATCH).execute();
     await each(deps, deadlines.map((o) => o.id), (id) => expireFinalPayment(db, id, now), report, 'expired');
-    const sales = await db.selectFrom('orders').select('id').where('status', '=', 'in_progress').where('side', '=', 'sell').where('settle_at', '<=', now).orderBy('id').limit(BATCH).execute();
+    const sales = await db.selectFrom('orders').select('id').where('status', '=', 'in_progress').where('side', '=', 'sell').where('settle_at', '<=', now).orderBy('settle_at').orderBy('id').limit(BATCH).execute();
     await each(deps, sales.map((o) => o.id), (id) => settleSale(db, id, now), report, 'settled');
     // Only successes are progress: a full batch that keeps failing must not be retried in a loop.
     const done = report.completed + report.expired + report.settled - before;

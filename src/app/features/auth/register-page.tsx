@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { Link, useRouter } from '@tanstack/react-router';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { NavBar } from '../../components/nav-bar';
+import { LanguageToggle } from '../../components/language-toggle';
 import { showToast } from '../../components/toast';
 import { post } from '../../lib/api';
 import { getBaseSettings, saveLogin } from '../../lib/storage';
@@ -70,7 +71,7 @@ export function RegisterPage({ invite }: { invite?: string }) {
   const { values, set, errors, a11y } = form;
   return (
     <div className="page auth-page">
-      <NavBar title={t`Create account`} />
+      <NavBar title={t`Create account`} right={<LanguageToggle />} />
       <div className="auth-hero auth-hero--compact">
         <h2 className="auth-hero__title">
           <Trans>Join Canopy</Trans>

@@ -5,6 +5,7 @@ import { useLiveQuery } from 'dexie-react-hooks';
 import { db } from '../../lib/db';
 import { refreshBanners, refreshNews, refreshProjects } from '../../lib/sync';
 import { NavBar } from '../../components/nav-bar';
+import { LanguageToggle } from '../../components/language-toggle';
 import { TabBar } from '../../components/tab-bar';
 import { OfflineBar } from '../../components/offline-bar';
 import { Swiper } from '../../components/swiper';
@@ -45,7 +46,7 @@ export function HomePage() {
 
   return (
     <div className="page page--tabbed">
-      <NavBar title="Canopy" back={false} brand right={<Link to="/pages/index/faq" className="navbar__btn" aria-label={t`FAQ`} style={{ color: '#fff' }}>?</Link>} />
+      <NavBar title="Canopy" back={false} brand left={<LanguageToggle />} right={<Link to="/pages/index/faq" className="navbar__btn" aria-label={t`FAQ`} style={{ color: '#fff' }}>?</Link>} />
       <OfflineBar />
       <div className="section">
         <Swiper

@@ -59,7 +59,8 @@ export function OrderPlaced({ order, title }: { order: Order; title: React.React
   );
 }
 
-export function BuyPage({ id }: { id: number }) {
+/** `tons`: a quantity to start with (the footprint's "Offset it"); the form still holds it to the limits. */
+export function BuyPage({ id, tons }: { id: number; tons?: number }) {
   const { t } = useLingui();
   const { load } = useProject(id);
   const project = load.state === 'ready' ? load.project : null;
@@ -67,19 +68,19 @@ export function BuyPage({ id }: { id: number }) {
     <div className="page order-page">
       <NavBar title={t`Buy by the ton`} />
       <OfflineBar />
-      {project ? <BuyForm project={project} /> : load.state !== 'ready' && <ProjectLoadState load={load} />}
+      {project ? <BuyForm project={project} initialTons={tons} /> : load.state !== 'ready' && <ProjectLoadState load={load} />}
     </div>
   );
 }
 
-function BuyForm({ project }: { project: Project }) {
+function BuyForm({ project, initialTons }: { project: Project; initialTons?: number }) {
   const { t, i18n } = useLingui();
   const { info, member } = useUserInfo();
   const { limits } = useLimits(project.id, member);
   const [placed, setPlaced] = useState<Order | null>(null);
   const [confirming, setConfirming] = useState(false);
   const bounds = tonsBounds(project, limits);
-  const tons = useTons(bounds);
+  const tons = useTons(bounds, initialTons);
 
   if (placed) return <OrderPlaced order={placed} title={t`Order placed`} />;
 

@@ -139,10 +139,15 @@ function SellForm({ project }: { project: Project }) {
         </p>
       </form>
       <div className="action-bar">
-        <SubmitButton testId="sell-submit" disabled={blocked || !tons.valid} onClick={() => setConfirming(true)}>
-          <Trans>
-            Sell {formatTons(tons.tons)} for {formatSgd(proceeds)}
-          </Trans>
+        {/* Nothing sellable (0 t held, or none this grade may sell): no price, no amount, a closed button. */}
+        <SubmitButton testId="sell-submit" disabled={blocked || !tons.valid || sellable === 0} onClick={() => setConfirming(true)}>
+          {sellable > 0 ? (
+            <Trans>
+              Sell {formatTons(tons.tons)} for {formatSgd(proceeds)}
+            </Trans>
+          ) : (
+            <Trans>Nothing to sell</Trans>
+          )}
         </SubmitButton>
       </div>
       <OrderConfirmSheet

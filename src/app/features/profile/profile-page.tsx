@@ -101,10 +101,16 @@ function MemberProfile({ entry, loading, loadError, fallbackName }: { entry?: Ca
   return (
     <>
       <section className="profile-head" aria-label={t`Your account`}>
-        <Avatar name={name} src={info?.avatar} />
+        <Link to="/pages/profile/cropper" className="profile-head__avatar" aria-label={t`Change profile photo`} data-testid="profile-avatar-link"><Avatar name={name} src={info?.avatar} /></Link>
         <div className="profile-head__who">
-          <h2 className="profile-head__name">{name || '—'}</h2>
-          {info && info.realname && <p className="profile-head__email">{info.email}</p>}
+          <h2 className={info && !info.realname ? 'profile-head__name profile-head__name--email' : 'profile-head__name'}>
+            {info && !info.realname ? <Email address={info.email} /> : name || '—'}
+          </h2>
+          {info && info.realname && (
+            <p className="profile-head__email">
+              <Email address={info.email} />
+            </p>
+          )}
           {info && (
             <div className="profile-head__badges">
               <span className="badge badge--grade" title={t`Membership grade`}>
@@ -194,6 +200,7 @@ function MemberProfile({ entry, loading, loadError, fallbackName }: { entry?: Ca
         </section>
 
         <nav className="menu card" aria-label={t`Account`}>
+          <MenuItem to="/pages/profile/notifications" icon="info"><Trans>Notifications</Trans></MenuItem>
           <MenuItem to="/pages/profile/profile" icon="user">
             <Trans>Personal information</Trans>
           </MenuItem>
@@ -220,13 +227,13 @@ function MemberProfile({ entry, loading, loadError, fallbackName }: { entry?: Ca
           <MenuItem to="/pages/profile/fundlogs" icon="list">
             <Trans>Fund logs</Trans>
           </MenuItem>
-          <MenuItem href="/pages/profile/order" icon="bag">
+          <MenuItem to="/pages/profile/order" icon="bag">
             <Trans>Orders</Trans>
           </MenuItem>
-          <MenuItem href="/pages/profile/tons" icon="leaf">
+          <MenuItem to="/pages/profile/tons" icon="leaf">
             <Trans>Carbon credits</Trans>
           </MenuItem>
-          <MenuItem href="/pages/profile/membership" icon="star">
+          <MenuItem to="/pages/profile/membership" icon="star">
             <Trans>Membership</Trans>
           </MenuItem>
         </nav>
@@ -323,23 +330,28 @@ const chevron = (
   </svg>
 );
 
-/** A menu row: a router Link for screens that exist, a plain link for ones later issues add. */
-function MenuItem({ to, href, icon, children }: { to?: LinkProps['to']; href?: string; icon: keyof typeof icons; children: ReactNode }) {
-  const body = (
-    <>
+/** A menu row: a router Link, so a tap is a client-side navigation, never a reload of the app. */
+function MenuItem({ to, icon, children }: { to: LinkProps['to']; icon: keyof typeof icons; children: ReactNode }) {
+  return (
+    <Link to={to} className="menu__item">
       <Icon name={icon} />
       <span className="menu__text">{children}</span>
       {chevron}
-    </>
-  );
-  return to ? (
-    <Link to={to} className="menu__item">
-      {body}
     </Link>
-  ) : (
-    <a href={href} className="menu__item">
-      {body}
-    </a>
+  );
+}
+
+/** An e-mail address that wraps only before its "@", never inside a word; a part wider than the line ends
+ *  in an ellipsis (the full address stays in the title). */
+function Email({ address }: { address: string }) {
+  const at = address.lastIndexOf('@');
+  if (at <= 0) return <span className="email-part">{address}</span>;
+  return (
+    <span className="email" title={address}>
+      <span className="email-part">{address.slice(0, at)}</span>
+      <wbr />
+      <span className="email-part">{address.slice(at)}</span>
+    </span>
   );
 }
 

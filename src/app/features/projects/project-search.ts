@@ -1,5 +1,4 @@
 import { PROJECT_STANDARDS, PROJECT_TYPES, PUBLIC_PROJECT_STATUSES, type ProjectType } from '../../../shared/content-values';
-import type { Project } from '../../../shared/schemas/content';
 
 // The project tab's filters live in the URL (?status=&type=&standard=&sort=&q=), so a shared or reloaded link
 // shows the same list. The server's list query knows status, type and q; standard and sort are applied here,
@@ -16,26 +15,6 @@ export interface ProjectSearch {
   standard?: ProjectStandard;
   sort?: ProjectSort;
   q?: string;
-}
-
-/** The price a list sorts by: what a buyer pays per ton now (the pre-sale price during a pre-sale). */
-const listPrice = (p: Project) => (p.status === 'presale' && p.presale_price ? p.presale_price : p.price);
-
-/** The client-side part of the list query: standard filter and sort (stable; ties keep the server's order). */
-export function refineProjects(rows: Project[], search: Pick<ProjectSearch, 'standard' | 'sort'>): Project[] {
-  const out = search.standard ? rows.filter((p) => p.standard === search.standard) : rows.slice();
-  switch (search.sort) {
-    case 'price_asc':
-      return out.sort((a, b) => listPrice(a) - listPrice(b));
-    case 'price_desc':
-      return out.sort((a, b) => listPrice(b) - listPrice(a));
-    case 'selling_soon':
-      return out.sort((a, b) => a.selling_time_ms - b.selling_time_ms);
-    case 'selling_latest':
-      return out.sort((a, b) => b.selling_time_ms - a.selling_time_ms);
-    default:
-      return out;
-  }
 }
 
 const isOneOf = <T extends string>(list: readonly T[], value: unknown): value is T => typeof value === 'string' && (list as readonly string[]).includes(value);

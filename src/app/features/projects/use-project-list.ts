@@ -4,7 +4,8 @@ import { cachedProjects, refreshProjects } from '../../lib/sync';
 import { useOnline } from '../../lib/online';
 import { PAGE_SIZE } from '../../../shared/constants';
 import type { Project } from '../../../shared/schemas/content';
-import { refineProjects, type ProjectSearch } from './project-search';
+import type { ProjectSearch } from './project-search';
+import { refineProjects } from './project-refine';
 
 interface Paging {
   key: string;

@@ -54,3 +54,17 @@ export function previewWithdrawal(text: string, limits: WithdrawalLimits, availa
 export function amountDirection(amount: number): 'in' | 'out' | 'none' {
   return amount > 0 ? 'in' : amount < 0 ? 'out' : 'none';
 }
+
+/** Kinds that move the member's own money out of the available balance into a held one (pre-sale balance,
+ *  frozen): on the held side the row is money set aside, not money received. */
+const HOLD_KINDS: ReadonlySet<string> = new Set(['presale_booking', 'withdrawal_apply', 'lock_freeze']);
+const HELD_ACCOUNTS: ReadonlySet<string> = new Set(['presale', 'frozen']);
+
+export type FundLogDirection = 'in' | 'out' | 'none' | 'held';
+
+/** How a fund log row reads: a green "+" only for money that really came in; the held side of a booking fee,
+ *  a withdrawal or a freeze is "held" (unsigned, neutral), since for the member it is money out. */
+export function fundLogDirection(row: { kind: string; account_name: string; amount: number }): FundLogDirection {
+  if (row.amount > 0 && HOLD_KINDS.has(row.kind) && HELD_ACCOUNTS.has(row.account_name)) return 'held';
+  return amountDirection(row.amount);
+}

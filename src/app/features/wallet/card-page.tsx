@@ -16,6 +16,7 @@ import { bindCard, useCard } from './api';
 import { SubmitButton } from '../../components/forms/submit-button';
 import { useWrite } from '../../components/forms/use-write';
 import { WalletPage } from './wallet-parts';
+import { maskPaynow } from './mask';
 
 // /pages/profile/card: bind or change the payout account, a bank account or a PayNow number (8-digit
 // mobile; a UEN for corporate users). The server keeps one binding per user and a POST replaces it whole,
@@ -99,7 +100,7 @@ function BoundAccount({ card, onChange }: { card: BankCard; onChange: () => void
         {card.paynow && (
           <div className="summary__row">
             <dt>PayNow</dt>
-            <dd className="mono">{card.paynow_type === 'mobile' ? `+65 ${card.paynow.slice(0, 4)} ${card.paynow.slice(4)}` : card.paynow}</dd>
+            <dd className="mono">{maskPaynow(card.paynow, card.paynow_type)}</dd>
           </div>
         )}
         <div className="summary__row">

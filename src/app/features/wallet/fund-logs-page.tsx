@@ -4,7 +4,7 @@ import { InfiniteList } from '../../components/infinite-list';
 import { formatAmount, formatDateTime } from '../../lib/format';
 import { currentLocale } from '../../lib/i18n';
 import { useFundLogs, type StoredFundLog } from './api';
-import { amountDirection } from './amount';
+import { fundLogDirection } from './amount';
 import { Amount } from '../../components/amount';
 import { FUND_LOG_KINDS, accountNameLabel, fundLogKindChip, kindLabel } from './labels';
 import { WalletPage } from './wallet-parts';
@@ -65,7 +65,7 @@ function FundLogsScreen({ kind }: { kind: string }) {
 
 function FundLogItem({ row }: { row: StoredFundLog }) {
   const { i18n } = useLingui();
-  const direction = amountDirection(row.amount);
+  const direction = fundLogDirection(row);
   const english = currentLocale() === 'en';
   return (
     <li className="fundlog" data-testid="fundlog-row" data-kind={row.kind}>
@@ -80,8 +80,13 @@ function FundLogItem({ row }: { row: StoredFundLog }) {
       </div>
       <div className="fundlog__figures">
         <p className={`fundlog__amount fundlog__amount--${direction}`}>
-          <Amount value={row.amount} unit={row.unit} signed testId="fundlog-amount" />
+          <Amount value={row.amount} unit={row.unit} signed={direction !== 'held'} testId="fundlog-amount" />
         </p>
+        {direction === 'held' && (
+          <p className="fundlog__held">
+            <Trans>Set aside</Trans>
+          </p>
+        )}
         <p className="fundlog__balance">
           <Trans>Balance {formatAmount(row.balance_after, row.unit)}</Trans>
         </p>

@@ -3,7 +3,7 @@ import { Link, useRouter } from '@tanstack/react-router';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { showToast } from '../../components/toast';
 import { useOnline } from '../../lib/online';
-import { formatSgd } from '../../lib/format';
+import { formatDate, formatSgd } from '../../lib/format';
 import { serverNow } from '../../lib/server-time';
 import { localeToWire, type Locale } from '../../../shared/api';
 import { errorMessage } from '../../../shared/errors';
@@ -15,6 +15,8 @@ import { SubmitButton } from '../../components/forms/submit-button';
 import { ConfirmSheet } from '../../components/forms/confirm-sheet';
 import { useWrite } from '../../components/forms/use-write';
 import { AmountInput, SummaryRow, WalletPage } from './wallet-parts';
+import { sgtDay, withdrawalDay } from './withdraw-day';
+import { maskPaynow } from './mask';
 
 // /pages/profile/withdraw: the withdrawal form ("apply for withdrawal"). SPEC lists both /pages/profile/withdraw
 // and /pages/profile/apply; here withdraw is the form and apply the withdrawal records. The handling fee and
@@ -22,20 +24,6 @@ import { AmountInput, SummaryRow, WalletPage } from './wallet-parts';
 // The server decides every rule (SPEC 4, 6, 8); its refusals are shown as returned (already translated).
 
 const FORM = 'withdraw';
-
-/** The SGT calendar day and weekday of a moment (withdrawals: Mon-Fri, once a day, in Singapore time). */
-export function sgtDay(ms: number): { date: string; weekend: boolean } {
-  const parts = new Intl.DateTimeFormat('en-CA', {
-    timeZone: 'Asia/Singapore',
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    weekday: 'short',
-  }).formatToParts(ms);
-  const part = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
-  const weekday = part('weekday');
-  return { date: `${part('year')}-${part('month')}-${part('day')}`, weekend: weekday === 'Sat' || weekday === 'Sun' };
-}
 
 export function WithdrawPage() {
   const { t } = useLingui();
@@ -66,13 +54,18 @@ function WithdrawScreen() {
   // Too much (over the maximum or the balance) shows while typing; too little or unreadable after Continue.
   const amountError = tried || problem === 'above_max' || problem === 'insufficient' ? problemText(problem, limits, lang) : '';
 
-  const today = sgtDay(serverNow());
-  const withdrawnToday = recent.items.some((r) => r.status !== 'refused' && sgtDay(r.created_at_ms).date === today.date);
+  const now = serverNow();
+  const todayDate = sgtDay(now).date;
+  const withdrawnToday = recent.items.some((r) => r.status !== 'refused' && sgtDay(r.created_at_ms).date === todayDate);
+  // Said up front (weekend, public holiday, already one today), with the next possible day; the form is
+  // closed until then rather than refusing on submit.
+  const day = withdrawalDay(now, { withdrawnToday, holidays: limits?.public_holidays });
+  const nextDate = formatDate(day.nextMs);
   const hasBank = Boolean(card?.bank_name && card.account_no);
   const hasPaynow = Boolean(card?.paynow);
   const payout: 'bank' | 'paynow' | null = method ?? (hasBank ? 'bank' : hasPaynow ? 'paynow' : null);
 
-  const blocked = info?.risk || info?.locked || card === null || info?.has_withdraw_password === false;
+  const blocked = info?.risk || info?.locked || card === null || info?.has_withdraw_password === false || day.block !== null;
 
   const onContinue = (e: React.FormEvent) => {
     e.preventDefault();
@@ -129,25 +122,24 @@ function WithdrawScreen() {
 
       <p className="notice wallet-notice" data-testid="withdraw-rules">
         <Trans>Withdrawals are processed Monday to Friday (Singapore time), at most once a day, not on public holidays.</Trans>
-        {today.weekend && (
-          <>
-            {' '}
-            <strong>
-              <Trans>Today is a weekend in Singapore: please come back on Monday.</Trans>
-            </strong>
-          </>
-        )}
-        {withdrawnToday && (
-          <>
-            {' '}
-            <strong>
-              <Trans>You have already applied for a withdrawal today.</Trans>
-            </strong>
-          </>
-        )}
       </p>
+      {day.block && (
+        <p className="notice notice--warn wallet-notice" role="status" id="withdraw-next" data-testid="withdraw-next">
+          {day.block === 'weekend' ? (
+            <Trans>Today is a weekend in Singapore.</Trans>
+          ) : day.block === 'holiday' ? (
+            <Trans>Today is a public holiday in Singapore.</Trans>
+          ) : (
+            <Trans>You have already applied for a withdrawal today.</Trans>
+          )}
+          <strong className="wallet-notice__next">
+            <Trans>Next withdrawal possible on {nextDate}.</Trans>
+          </strong>
+        </p>
+      )}
 
       <form className="card wallet-card" onSubmit={onContinue} noValidate data-testid="withdraw-form">
+        <fieldset className="wallet-fieldset" disabled={day.block !== null} aria-describedby={day.block ? 'withdraw-next' : undefined}>
         <PayoutAccount card={card} payout={payout} hasBank={hasBank} hasPaynow={hasPaynow} onMethod={setMethod} />
 
         <div className="field">
@@ -185,6 +177,7 @@ function WithdrawScreen() {
         <SubmitButton testId="withdraw-submit" disabled={!limits || blocked === true || card === undefined}>
           <Trans>Continue</Trans>
         </SubmitButton>
+        </fieldset>
       </form>
 
       <p className="wallet-links">
@@ -267,7 +260,7 @@ function PayoutAccount({
       <div className="payout" data-testid="payout-account">
         <span className="payout__what">
           {payout === 'paynow' ? (
-            <span className="mono">PayNow {card.paynow}</span>
+            <span className="mono">PayNow {maskPaynow(card.paynow, card.paynow_type)}</span>
           ) : (
             <>
               {card.bank_name} <span className="mono">{card.account_no}</span>

@@ -31,6 +31,8 @@ authRoutes.get('/baseconfig', (c) => {
       topup_min: config.TOPUP_MIN_CENTS,
       presale_fee_bp: config.PRESALE_FEE_BP,
       settlement_working_days: config.SETTLEMENT_WORKING_DAYS,
+      // Singapore public holidays (no withdrawals): the withdraw screen names the next possible day.
+      public_holidays: config.PUBLIC_HOLIDAYS,
     },
   });
 });

@@ -80,14 +80,15 @@ export async function notify(tx: Tx, userId: number, text: NoticeText, now: numb
     .values({ user_id: userId, ...text, created_at: now, read_at: null })
     .returning('id')
     .executeTakeFirstOrThrow();
-  await publish(tx, { type: 'notification', id: row.id, title: text.title, body: text.body, created_at: now }, userId, now);
+  await publish(tx, { type: 'notification', id: row.id, title: text.title, body: text.body, title_cn: text.title_cn, body_cn: text.body_cn, created_at: now }, userId, now);
 }
 
-/** What an order change makes stale: the owner's orders, wallet and fund logs; the project for everyone
- *  when its remaining supply moved. */
+/** What an order change makes stale: the owner's orders, wallet and fund logs (one message: the client
+ *  reads `ids` only for projects, and each message is two round trips on PostgreSQL, insert and
+ *  NOTIFY, inside the write transaction every other order waits for); the project for everyone when its
+ *  remaining supply moved. */
 export async function invalidateOrder(tx: Tx, userId: number, orderId: number, now: number, projectId?: number): Promise<void> {
-  const wallet: InvalidationTable[] = ['user', 'fundlogs'];
-  await publish(tx, { type: 'invalidate', tables: ['orders'], ids: [orderId] }, userId, now);
-  await publish(tx, { type: 'invalidate', tables: wallet }, userId, now);
+  const tables: InvalidationTable[] = ['orders', 'user', 'fundlogs'];
+  await publish(tx, { type: 'invalidate', tables, ids: [orderId] }, userId, now);
   if (projectId !== undefined) await publish(tx, { type: 'invalidate', tables: ['projects'], ids: [projectId] }, null, now);
 }

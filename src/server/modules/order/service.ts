@@ -61,8 +61,8 @@ async function projectOf(db: DB | Tx, id: number): Promise<ProjectRow> {
 }
 
 /** Tons a user has bought or booked of a project (expired pre-sales do not count; an allocated pre-sale
- *  counts its final tons), since `since` when given. */
-async function usedTons(db: DB | Tx, userId: number, projectId: number, since?: number): Promise<number> {
+ *  counts its final tons), since `since` when given: a subquery, so one round trip can carry several. */
+function usedTonsQuery(db: DB | Tx, userId: number, projectId: number, since?: number) {
   let q = db
     .selectFrom('orders')
     .select(sql<number>`coalesce(sum(case when kind = 'presale' then coalesce(final_tons, tons) else tons end), 0)`.as('n'))
@@ -71,8 +71,34 @@ async function usedTons(db: DB | Tx, userId: number, projectId: number, since?: 
     .where('side', '=', 'buy')
     .where('status', '!=', 'final_payment_expired');
   if (since !== undefined) q = q.where('created_at', '>=', since);
-  const row = await q.executeTakeFirstOrThrow();
+  return q;
+}
+
+async function usedTons(db: DB | Tx, userId: number, projectId: number, since?: number): Promise<number> {
+  const row = await usedTonsQuery(db, userId, projectId, since).executeTakeFirstOrThrow();
   return Number(row.n);
+}
+
+/** What a buy is checked against, read in ONE query (inside the write transaction each round trip is
+ *  time every other order waits; ~0.1-0.3 ms on PostgreSQL): the visible project, the user's tons of it
+ *  this month and in all, their available balance, and the next order id (final inside the write
+ *  transaction, where nobody else writes). */
+async function purchaseFacts(db: DB | Tx, userId: number, projectId: number, now: number) {
+  const row = await db
+    .selectFrom('projects')
+    .selectAll('projects')
+    .select((eb) => [
+      eb.fn.coalesce(usedTonsQuery(db, userId, projectId, sgtMonthStart(now)), eb.lit(0)).as('monthly_used'),
+      eb.fn.coalesce(usedTonsQuery(db, userId, projectId), eb.lit(0)).as('total_used'),
+      eb.fn.coalesce(db.selectFrom('ledger_accounts').select('balance').where('owner_id', '=', userId).where('name', '=', 'available'), eb.lit(0)).as('available'),
+      db.selectFrom('orders').select(sql<number>`coalesce(max(id), 0) + 1`.as('next')).as('next_order_id'),
+    ])
+    .where('id', '=', projectId)
+    .where('status', '!=', 'pending_review') // as findVisibleProject
+    .executeTakeFirst();
+  if (!row) throw new AppError('not_found');
+  const { monthly_used, total_used, available, next_order_id, ...p } = row;
+  return { p: p as ProjectRow, monthlyUsed: Number(monthly_used), totalUsed: Number(total_used), available: Number(available), nextOrderId: Number(next_order_id) };
 }
 
 async function checkLimits(db: DB | Tx, user: User, p: ProjectRow, tons: number, now: number): Promise<void> {
@@ -91,10 +117,10 @@ async function checkAvailable(db: DB | Tx, userId: number, cents: number): Promi
   if ((await walletOf(db, userId)).available < cents) throw new AppError('insufficient_balance');
 }
 
-async function insertOrder(tx: Tx, values: Omit<Insertable<OrdersTable>, 'id' | 'order_no'>): Promise<OrderRow> {
-  // Inside BEGIN IMMEDIATE nobody else writes, so max(id) + 1 is this row's id and the number is final.
-  const { next } = await tx.selectFrom('orders').select(sql<number>`coalesce(max(id), 0) + 1`.as('next')).executeTakeFirstOrThrow();
-  const id = Number(next);
+async function insertOrder(tx: Tx, values: Omit<Insertable<OrdersTable>, 'id' | 'order_no'>, nextId?: number): Promise<OrderRow> {
+  // Inside the write transaction nobody else writes, so max(id) + 1 is this row's id and the number is
+  // final (`nextId`: max(id) + 1 already read in this transaction).
+  const id = nextId ?? Number((await tx.selectFrom('orders').select(sql<number>`coalesce(max(id), 0) + 1`.as('next')).executeTakeFirstOrThrow()).next);
   return tx
     .insertInto('orders')
     .values({ ...values, id, order_no: orderNumber(values.kind, id, values.created_at) })
@@ -119,7 +145,7 @@ async function takeSupply(tx: Tx, projectId: number, tons: number, now: number):
 
 async function validatePurchase(db: DB | Tx, user: User, input: OrderInput, now: number) {
   assertCanTrade(user);
-  const p = await projectOf(db, input.project_id);
+  const { p, monthlyUsed, totalUsed, available, nextOrderId } = await purchaseFacts(db, user.id, input.project_id, now);
   // Sold out before its end time reads "full" even once the scheduler has closed it (DECISIONS: sold out
   // -> closed); otherwise the reason the project card shows.
   const block = p.remaining_tons <= 0 && now < p.end_time ? 'full' : joinBlock(p, now);
@@ -127,11 +153,13 @@ async function validatePurchase(db: DB | Tx, user: User, input: OrderInput, now:
   if (p.status !== 'in_progress') throw new AppError('project_not_started'); // a pre-sale still taking bookings
   checkTons(p, input.tons);
   if (user.grade < p.required_grade) throw new AppError('grade_not_met');
-  await checkLimits(db, user, p, input.tons, now);
+  // The limits and the balance as checkLimits and checkAvailable check them, from the facts read above.
+  if (monthlyUsed + input.tons > p.monthly_limit) throw new AppError('monthly_limit', { n: p.monthly_limit });
+  if (totalUsed + input.tons > p.total_limit) throw new AppError('total_limit', { n: p.total_limit });
   if (input.tons > p.remaining_tons) throw new AppError('insufficient_remaining');
   const total = input.tons * p.price;
-  await checkAvailable(db, user.id, total);
-  return { p, total };
+  if (available < total) throw new AppError('insufficient_balance');
+  return { p, total, nextOrderId };
 }
 
 export async function placePurchase(deps: Deps, user: User, input: OrderInput): Promise<Order> {
@@ -144,22 +172,10 @@ export async function placePurchase(deps: Deps, user: User, input: OrderInput): 
   return orderTx(db, 'insufficient_balance', async (tx) => {
     const now = clock.now();
     const u = await freshUser(tx, user.id);
-    const { p, total } = await validatePurchase(tx, u, input, now);
+    const { p, total, nextOrderId } = await validatePurchase(tx, u, input, now);
     await takeSupply(tx, p.id, input.tons, now);
-    const order = await insertOrder(tx, {
-      user_id: u.id,
-      project_id: p.id,
-      side: 'buy',
-      kind: 'purchase',
-      status: 'in_progress',
-      unit_price: p.price,
-      tons: input.tons,
-      total,
-      booking_fee: 0,
-      cycle_end: now + cycleMs(p.cycle_value, p.cycle_unit),
-      created_at: now,
-      updated_at: now,
-    });
+    const values = { user_id: u.id, project_id: p.id, side: 'buy', kind: 'purchase', status: 'in_progress', unit_price: p.price, tons: input.tons, total } as const;
+    const order = await insertOrder(tx, { ...values, booking_fee: 0, cycle_end: now + cycleMs(p.cycle_value, p.cycle_unit), created_at: now, updated_at: now }, nextOrderId);
     await post(tx, {
       kind: 'order_buy',
       ref_type: 'order',
@@ -172,8 +188,9 @@ export async function placePurchase(deps: Deps, user: User, input: OrderInput): 
       ],
     });
     await invalidateOrder(tx, u.id, order.id, now, p.id);
-    // The answer, read inside the transaction: stored with the Idempotency-Key as it commits.
-    return (await loadOrder(tx, order.id))!;
+    // The answer, made from the rows this transaction wrote and read (no read back): stored with the
+    // Idempotency-Key as it commits.
+    return toOrder(order, p);
   });
 }
 

@@ -1,16 +1,14 @@
 import { Hono } from 'hono';
-import { pageOf } from '../../db/paging';
 import type { AppEnv } from '../../env';
-import { input, ok, parse, strictBody } from '../../lib/http';
+import { ok, strictBody } from '../../lib/http';
 import { idempotent } from '../../lib/idempotency';
 import { requireSession, requireUser } from '../session';
 import { walletOf } from '../../ledger/ledger';
-import type { Paged } from '../../../shared/api';
 import type { UserInfo } from '../../../shared/schemas/user';
-import { pageSchema } from '../../../shared/schemas/common';
-import { bankCardSchema, loginPasswordChangeSchema, profileSchema, withdrawPasswordSetSchema, type NotificationItem } from '../../../shared/schemas/wallet';
+import { bankCardSchema, loginPasswordChangeSchema, profileSchema, withdrawPasswordSetSchema } from '../../../shared/schemas/wallet';
 import { bankCardView, bindPayoutAccount, payoutAccountOf } from './card';
-import { changeLoginPassword, notificationItem, setWithdrawPassword, updateProfile } from './settings';
+import { changeLoginPassword, setWithdrawPassword, updateProfile } from './settings';
+import { notificationRoutes } from './notifications';
 
 export const userRoutes = new Hono<AppEnv>();
 
@@ -80,11 +78,5 @@ userRoutes.post('/card', async (c) => {
   return idempotent(c, user.id, raw, () => bindPayoutAccount(c.get('deps'), user, data));
 });
 
-userRoutes.get('/notifications', async (c) => {
-  const { user } = await requireUser(c);
-  const q = parse(pageSchema, await input(c));
-  const { db } = c.get('deps');
-  const base = db.selectFrom('notifications').where('user_id', '=', user.id);
-  const page: Paged<NotificationItem> = await pageOf(base, q, (b) => b.selectAll().orderBy('id', 'desc'), notificationItem);
-  return ok(c, page);
-});
+// The notifications inbox: list with the unread count, mark read (notifications.ts).
+userRoutes.route('/notifications', notificationRoutes);

@@ -1,6 +1,5 @@
 import type { Endpoint } from '../../lib/openapi-endpoint';
 import { PATHS } from '../../../shared/api';
-import { pageSchema } from '../../../shared/schemas/common';
 import {
   bankCardSchema,
   fundLogQuery,
@@ -21,7 +20,6 @@ export const WALLET_ENDPOINTS: Endpoint[] = [
   { method: 'post', path: PATHS.userProfile, summary: 'Personal information: name, mobile, IC number', schema: profileSchema, auth: 'user', gives: '{first_name, last_name, realname, mobile, ic_number}' },
   { method: 'get', path: PATHS.userCard, summary: 'The bound bank account / PayNow (account number masked)', auth: 'user', gives: 'BankCard or null' },
   { method: 'post', path: PATHS.userCard, summary: 'Bind or replace the bank account / PayNow', schema: bankCardSchema, auth: 'user', gives: 'BankCard' },
-  { method: 'get', path: PATHS.notifications, summary: 'Notifications, newest first', schema: pageSchema, auth: 'user', gives: '{list: NotificationItem[], total, page, page_size}' },
   { method: 'post', path: PATHS.walletTopup, summary: 'Declare a top-up (pending until an operator confirms)', schema: topupSchema, auth: 'user', gives: 'TopupRecord' },
   { method: 'get', path: PATHS.walletTopups, summary: 'Top-ups, newest first', schema: topupListQuery, auth: 'user', gives: '{list: TopupRecord[], total, page, page_size}' },
   { method: 'post', path: PATHS.walletWithdraw, summary: 'Apply for a withdrawal (amount + fee frozen)', schema: withdrawSchema, auth: 'user', gives: 'WithdrawalRecord' },

@@ -1,0 +1,5 @@
+import { createFileRoute } from '@tanstack/react-router';
+import { StartPage } from '../../../features/start/start-page';
+
+// The first screen of a new install (docs/decisions/start.md).
+export const Route = createFileRoute('/pages/index/start')({ component: StartPage });

@@ -1,0 +1,31 @@
+import * as v from 'valibot';
+import type { Paged } from '../api';
+import { idSchema } from './common';
+import type { NotificationItem } from './wallet';
+
+// The notifications inbox (issue 9). Notices are stored with their English and Chinese text
+// (docs/decisions/inbox.md); the reader's language picks one of the two, in the inbox and in toasts.
+
+/** POST user/notifications/read: one notice ({id}) or every notice ({all: true}) of the caller. */
+export const noticeReadSchema = v.pipe(
+  v.object({
+    id: v.optional(idSchema),
+    all: v.optional(v.pipe(v.union([v.boolean(), v.picklist(['true', 'false', '1', '0'])], 'invalid_request'), v.transform((x) => x === true || x === 'true' || x === '1'))),
+  }),
+  v.check((x) => (x.id !== undefined) !== (x.all === true), 'invalid_request'),
+);
+
+export type NoticeReadInput = v.InferInput<typeof noticeReadSchema>;
+
+/** GET user/notifications: a page of notices, newest first, with the caller's unread count. */
+export interface NoticePage extends Paged<NotificationItem> {
+  unread: number;
+}
+
+/** The answer of a mark-read: how many notices this write marked (0 on a repeat) and what stays unread. */
+export interface NoticeReadResult {
+  marked: number;
+  unread: number;
+}
+
+export { noticeText } from './notice-text';
