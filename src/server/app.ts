@@ -77,7 +77,9 @@ export function createApp(deps: Deps, opts: { staticDir?: string } = {}) {
   api.use('*', secureHeaders({ crossOriginResourcePolicy: 'same-origin' }));
   // The size limit comes first: nothing reads a body before it is known to be small. GET and HEAD read no
   // body and skip it (its check alone builds a whole Request per call), and take lang from the query only.
-  const limit = bodyLimit({ maxSize: 64 * 1024, onError: (c) => c.json(errorBody('invalid_request', c.get('lang'), deps.clock.now()), 413) });
+  // A 413 is answered before the rest of the body is read, so the connection cannot carry another request:
+  // say so (Connection: close), or a keep-alive client reuses a socket the server is about to drop.
+  const limit = bodyLimit({ maxSize: 64 * 1024, onError: (c) => c.json(errorBody('invalid_request', c.get('lang'), deps.clock.now()), 413, { Connection: 'close' }) });
   // The avatar upload alone takes a picture: its own, larger limit (AVATAR_MAX_BYTES, modules/avatar).
   const avatarLimit = bodyLimit({ maxSize: deps.config.AVATAR_MAX_BYTES, onError: avatarTooLarge });
   api.use('*', (c, next) => (isRead(c) ? next() : c.req.path === API_BASE + PATHS.userAvatar ? avatarLimit(c, next) : limit(c, next)));

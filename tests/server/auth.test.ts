@@ -110,8 +110,12 @@ describe('envelope and transport', () => {
     const big = JSON.stringify({ email: 'big@example.sg', password: 'x'.repeat(70 * 1024), agree: true });
     const res = await s.raw('POST', PATHS.login, { headers: { 'Content-Type': 'application/json' }, body: big });
     expect(res.status).toBe(413);
+    // The rest of the body was never read: the connection ends with this answer, and the client knows it.
+    expect(res.headers.get('connection')).toBe('close');
     expect(await res.json()).toMatchObject(refusal('invalid_request', 'en'));
     expect(await dbSnapshot(s.db)).toEqual(before);
+    // The next request (a new connection) is answered normally.
+    expect((await s.api('GET', PATHS.baseconfig)).code).toBe(0);
   });
 
   it('refuses an endless chunked body once it passes 64 KB, without waiting for its end', async () => {

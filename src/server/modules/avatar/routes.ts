@@ -26,7 +26,7 @@ export async function avatarUploadRoute(c: Context<AppEnv>): Promise<Response> {
 export function avatarTooLarge(c: Context<AppEnv>) {
   const { config, clock } = c.get('deps');
   const lang = c.req.query('lang') === 'cn' ? 'cn' : 'en';
-  return c.json(errorBody('avatar_too_large', lang, clock.now(), { n: Math.floor(config.AVATAR_MAX_BYTES / 1024 / 1024) }), 413);
+  return c.json(errorBody('avatar_too_large', lang, clock.now(), { n: Math.floor(config.AVATAR_MAX_BYTES / 1024 / 1024) }), 413, { Connection: 'close' });
 }
 
 // GET /avatar/<sha256>.webp: a stored avatar. Its name is its content's hash, so it never changes: cached a
