@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
-import { type APIRequestContext, type BrowserContext, type Page } from '@playwright/test';
+import { type APIRequestContext, type Page } from '@playwright/test';
 import { ROOT } from './server-control';
-import { baseUrl, expect, readCode, test, uniqueEmail } from './helpers';
+import { baseUrl, expect, registerViaApi, test, uniqueEmail } from './helpers';
 
 // Issue 9, the avatar (/pages/profile/cropper), at 390x844 in English and Chinese: from the profile's
 // avatar to the cropper, pick a file, move the crop with the keyboard, rotate, upload (the progress bar
@@ -15,35 +15,12 @@ import { baseUrl, expect, readCode, test, uniqueEmail } from './helpers';
 // avatar-current, avatar-file, avatar-camera, avatar-cropper, avatar-zoom, avatar-rotate, avatar-upload,
 // avatar-progress, avatar-cancel, avatar-note, avatar-offline.
 
-const PASSWORD = 'Forest2026ok';
 const SHOTS = path.join(ROOT, 'test-results', 'screenshots-avatar');
 const UPLOAD_URL = '**/h5/api/api/user/avatar?*';
 
 async function shot(page: Page, name: string): Promise<void> {
   fs.mkdirSync(SHOTS, { recursive: true });
   await page.screenshot({ path: path.join(SHOTS, `${name}.png`), animations: 'disabled' });
-}
-
-/** Registers through the API and stores the session the way the app does; returns the token. */
-async function registerViaApi(context: BrowserContext, request: APIRequestContext, email: string): Promise<string> {
-  const api = (p: string) => `${baseUrl()}/h5/api${p}`;
-  const sent = (await (await request.post(api('/api/login/sendcode'), { data: { email, scene: 'register', lang: 'en' } })).json()) as { code: number; msg: string };
-  expect(sent.code, sent.msg).toBe(0);
-  const code = await readCode(email);
-  const res = await request.post(api('/api/login/register'), { data: { email, code, password: PASSWORD, repassword: PASSWORD, type: 'personal', agree: true, lang: 'en' } });
-  const body = (await res.json()) as { code: number; msg: string; data: { token: string; mem_id: number; realname: string; account: string; mobile: string; avatar: string; type: string } };
-  expect(body.code, body.msg).toBe(0);
-  const { token, mem_id, realname, account, mobile, avatar, type } = body.data;
-  await context.addInitScript(
-    ([t, l]) => {
-      if (localStorage.getItem('token')) return;
-      localStorage.setItem('token', JSON.stringify(t));
-      localStorage.setItem('login_info', JSON.stringify(l));
-      localStorage.setItem('isLogin', 'true');
-    },
-    [token, { mem_id, realname, account, mobile, avatar, type }] as const,
-  );
-  return token;
 }
 
 async function serverAvatar(request: APIRequestContext, token: string): Promise<string> {
@@ -68,7 +45,7 @@ async function pick(page: Page): Promise<void> {
 
 for (const lang of ['en', 'cn'] as const) {
   test(`avatar crop and upload with progress, shown after reload (${lang})`, async ({ page, context, request }) => {
-    const token = await registerViaApi(context, request, uniqueEmail(`avatar-${lang}`));
+    const { token } = await registerViaApi(context, request, uniqueEmail(`avatar-${lang}`));
     if (lang === 'cn') await context.addInitScript(() => localStorage.setItem('language', JSON.stringify('cn')));
     const tag = lang === 'cn' ? 'zh' : 'en';
 

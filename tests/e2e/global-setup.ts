@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { ROOT, ensureBuilt, freePort, freshDataDir, killServer, readState, spawnServer, writeState } from './server-control';
+import { E2E_SERVER_ENV, ROOT, ensureBuilt, freePort, freshDataDir, killServer, readState, spawnServer, writeState } from './server-control';
 
 // Playwright global setup: build the app if needed, start the real server on a free port with a fresh
 // DATA_DIR under the OS temp dir, and tell the tests where it is through environment variables (set here,
@@ -19,7 +19,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   fs.mkdirSync(path.dirname(logFile), { recursive: true });
   fs.writeFileSync(logFile, '');
   const stateFile = path.join(dataDir, 'e2e-server.json');
-  const state = await spawnServer({ port, dataDir, logFile });
+  const state = await spawnServer({ port, dataDir, logFile, env: E2E_SERVER_ENV });
   writeState(stateFile, state);
   process.env.CANOPY_E2E_BASE_URL = state.url;
   process.env.CANOPY_E2E_DATA_DIR = dataDir;

@@ -4,7 +4,7 @@ import path from 'node:path';
 import os from 'node:os';
 import Database from 'better-sqlite3';
 import { test as base, expect, type APIRequestContext, type BrowserContext, type Page } from '@playwright/test';
-import { ROOT, killServer, readState, spawnServer, writeState, type ServerState } from './server-control';
+import { E2E_SERVER_ENV, ROOT, killServer, readState, spawnServer, writeState, type ServerState } from './server-control';
 
 // Helpers for the browser tests. The server is started by global-setup.ts; its address and data directory
 // arrive in CANOPY_E2E_BASE_URL / CANOPY_E2E_DATA_DIR / CANOPY_E2E_STATE.
@@ -90,7 +90,7 @@ export async function stopServer(): Promise<void> {
 export async function startServer(): Promise<void> {
   const state = currentState();
   if (state.pid) return;
-  const next = await spawnServer({ port: state.port, dataDir: state.dataDir, logFile: state.logFile });
+  const next = await spawnServer({ port: state.port, dataDir: state.dataDir, logFile: state.logFile, env: E2E_SERVER_ENV });
   writeState(stateFile(), next);
 }
 

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { type APIRequestContext, type BrowserContext, type Page, type WebSocket } from '@playwright/test';
-import { baseUrl, expect, ops, readCode, startServer, stopServer, test, uniqueEmail, waitForServiceWorkerControl } from './helpers';
+import { type Page, type WebSocket } from '@playwright/test';
+import { expect, ops, registerViaApi, startServer, stopServer, test, uniqueEmail, waitForServiceWorkerControl } from './helpers';
 import { ROOT } from './server-control';
 
 // Issue 9, the notifications inbox in the browser: an operator's notice arrives live (the inbox lists it,
@@ -13,34 +13,12 @@ import { ROOT } from './server-control';
 // SELECTOR CONTRACT (src/app/features/inbox, components/tab-bar.tsx): inbox-list, inbox-item[data-read],
 // inbox-unread, inbox-mark-all, inbox-empty; unread-badge on the profile tab.
 
-const PASSWORD = 'Forest2026ok';
 const SHOTS = path.join(ROOT, 'test-results', 'screenshots-inbox');
 
 async function shot(page: Page, name: string): Promise<void> {
   fs.mkdirSync(SHOTS, { recursive: true });
   await expect(page.locator('.toast')).toHaveCount(0, { timeout: 10_000 }); // the screen, not the toast over it
   await page.screenshot({ path: path.join(SHOTS, `${name}.png`), animations: 'disabled' });
-}
-
-/** Registers a user through the API and stores the session the way the app does (SPEC section 4 keys). */
-async function registerViaApi(context: BrowserContext, request: APIRequestContext, email: string): Promise<void> {
-  const api = (p: string) => `${baseUrl()}/h5/api${p}`;
-  const sent = (await (await request.post(api('/api/login/sendcode'), { data: { email, scene: 'register', lang: 'en' } })).json()) as { code: number; msg: string };
-  expect(sent.code, sent.msg).toBe(0);
-  const code = await readCode(email);
-  const res = await request.post(api('/api/login/register'), { data: { email, code, password: PASSWORD, repassword: PASSWORD, type: 'personal', agree: true, lang: 'en' } });
-  const body = (await res.json()) as { code: number; msg: string; data: { token: string; mem_id: number; realname: string; account: string; mobile: string; avatar: string; type: string } };
-  expect(body.code, body.msg).toBe(0);
-  const { token, mem_id, realname, account, mobile, avatar, type } = body.data;
-  await context.addInitScript(
-    ([t, l]) => {
-      if (localStorage.getItem('token')) return;
-      localStorage.setItem('token', JSON.stringify(t));
-      localStorage.setItem('login_info', JSON.stringify(l));
-      localStorage.setItem('isLogin', 'true');
-    },
-    [token, { mem_id, realname, account, mobile, avatar, type }] as const,
-  );
 }
 
 /** Sends a notice to one user with the operator CLI. */
