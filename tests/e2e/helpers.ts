@@ -217,15 +217,38 @@ export async function registerViaApi(context: BrowserContext, request: APIReques
     data: { token: string; mem_id: number; realname: string; account: string; mobile: string; avatar: string; type: string };
   };
   expect(body.code, body.msg).toBe(0);
-  const { token, mem_id, realname, account, mobile, avatar, type } = body.data;
+  await storeSession(context, body.data);
+  return { token: body.data.token };
+}
+
+type LoginData = { token: string; mem_id: number; realname: string; account: string; mobile: string; avatar: string; type: string };
+
+/** Stores a session the way the app does (SPEC section 4 keys) in every page of `context` opened from now
+ *  on, and with `lang` the language too (wire value: 'en' or 'cn'). */
+export async function storeSession(context: BrowserContext, data: LoginData, lang?: 'en' | 'cn'): Promise<void> {
+  const { token, mem_id, realname, account, mobile, avatar, type } = data;
   await context.addInitScript(
-    ([t, l]) => {
+    ([t, l, wire]) => {
+      if (wire) localStorage.setItem('language', JSON.stringify(wire));
       if (localStorage.getItem('token')) return;
       localStorage.setItem('token', JSON.stringify(t));
       localStorage.setItem('login_info', JSON.stringify(l));
       localStorage.setItem('isLogin', 'true');
     },
-    [token, { mem_id, realname, account, mobile, avatar, type }] as const,
+    [token, { mem_id, realname, account, mobile, avatar, type }, lang ?? null] as const,
   );
-  return { token };
+}
+
+/** The seeded demo member (src/server/db/seed.ts). */
+export const DEMO = { email: 'demo@canopy.sg', password: 'Canopy2026', pay: 'Canopy#2026x' };
+
+/** Logs the demo member in through the API and stores the session and language before the first load. */
+export async function loginDemo(context: BrowserContext, request: APIRequestContext, lang: 'en' | 'cn' = 'en'): Promise<string> {
+  const res = await request.post(`${baseUrl()}/h5/api/api/login/login`, {
+    data: { email: DEMO.email, password: DEMO.password, type: 'personal', agree: true, lang: 'en', t: Date.now() },
+  });
+  const body = (await res.json()) as { code: number; msg: string; data: LoginData };
+  expect(body.code, body.msg).toBe(0);
+  await storeSession(context, body.data, lang);
+  return body.data.token;
 }

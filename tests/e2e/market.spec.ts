@@ -1,5 +1,5 @@
-import type { APIRequestContext, BrowserContext, Page } from '@playwright/test';
-import { baseUrl, createProject, expect, ops, shot, test } from './helpers';
+import type { APIRequestContext, Page } from '@playwright/test';
+import { DEMO, baseUrl, createProject, expect, loginDemo, ops, shot, test } from './helpers';
 
 // Issue 4 (marketplace), browser half: browse, filter, open a project, buy, see the order and its countdown,
 // book a pre-sale, the operator allocates, pay the final balance, sell back; then every market screen in
@@ -20,32 +20,11 @@ import { baseUrl, createProject, expect, ops, shot, test } from './helpers';
 //   /pages/profile/order  order-tab-<tab>, order-card (data-order-id), final-pay-open, final-due
 //   /pages/profile/tons   credits-balance, holding (holding-sell link), credit-move
 
-const DEMO = { email: 'demo@canopy.sg', password: 'Canopy2026', pay: 'Canopy#2026x' };
 
 interface Envelope<T> {
   code: number;
   msg: string;
   data: T;
-}
-
-async function login(context: BrowserContext, request: APIRequestContext, lang: 'en' | 'cn' = 'en'): Promise<string> {
-  const res = await request.post(`${baseUrl()}/h5/api/api/login/login`, {
-    data: { email: DEMO.email, password: DEMO.password, type: 'personal', agree: true, lang: 'en', t: Date.now() },
-  });
-  const body = (await res.json()) as Envelope<{ token: string; mem_id: number; realname: string; account: string; mobile: string; avatar: string; type: string }>;
-  expect(body.code, body.msg).toBe(0);
-  const { token, mem_id, realname, account, mobile, avatar, type } = body.data;
-  await context.addInitScript(
-    ([t, l, wire]) => {
-      localStorage.setItem('language', JSON.stringify(wire));
-      if (localStorage.getItem('token')) return;
-      localStorage.setItem('token', JSON.stringify(t));
-      localStorage.setItem('login_info', JSON.stringify(l));
-      localStorage.setItem('isLogin', 'true');
-    },
-    [token, { mem_id, realname, account, mobile, avatar, type }, lang] as const,
-  );
-  return token;
 }
 
 async function api<T>(request: APIRequestContext, token: string, method: 'GET' | 'POST', p: string, data: Record<string, unknown> = {}): Promise<Envelope<T>> {
@@ -76,7 +55,7 @@ async function order(page: Page, submit: string, tons: number): Promise<void> {
 test.describe.configure({ mode: 'serial' });
 
 test('browse, filter, open a project, buy by the ton, see the order and its countdown', async ({ page, context, request }) => {
-  await login(context, request);
+  await loginDemo(context, request);
   await page.goto('/pages/project/index');
   await expect(page.getByTestId('project-card').first()).toBeVisible();
   await shot(page, 'market-en-list');
@@ -134,7 +113,7 @@ test('browse, filter, open a project, buy by the ton, see the order and its coun
 });
 
 test('book a pre-sale, the operator allocates, pay the final balance', async ({ page, context, request }) => {
-  await login(context, request);
+  await loginDemo(context, request);
   const now = Date.now();
   const id = await createProject({
     name: `E2E Pre-sale ${now.toString(36)}`,
@@ -179,7 +158,7 @@ test('book a pre-sale, the operator allocates, pay the final balance', async ({ 
 
 test('sell back credits once a purchase completes its cycle', async ({ page, context, request }) => {
   test.setTimeout(240_000);
-  const token = await login(context, request);
+  const token = await loginDemo(context, request);
   const id = await createProject({ name: `E2E One-minute Forest ${Date.now().toString(36)}`, name_cn: 'E2E 一分钟森林', price: 2000, yield_bp: 500 });
   const bought = await api<{ id: number }>(request, token, 'POST', '/api/order/buy', { project_id: id, tons: 3, password: DEMO.pay });
   expect(bought.code, bought.msg).toBe(0);
@@ -218,7 +197,7 @@ test('every market screen in English and Chinese', async ({ browser }) => {
   for (const lang of ['en', 'cn'] as const) {
     const context = await browser.newContext({ baseURL: baseUrl(), viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
     const page = await context.newPage();
-    await login(context, context.request, lang);
+    await loginDemo(context, context.request, lang);
     const tag = lang === 'cn' ? 'zh' : 'en';
     const screens: [string, string][] = [
       ['list', '/pages/project/index?standard=VCS&sort=price_desc'],

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { APIRequestContext, BrowserContext, Page } from '@playwright/test';
-import { baseUrl, expect, test, waitForServiceWorkerControl } from './helpers';
+import type { APIRequestContext, Page } from '@playwright/test';
+import { baseUrl, expect, loginDemo, test, waitForServiceWorkerControl } from './helpers';
 import { ROOT } from './server-control';
 
 // Issue 9, the start screen and the carbon footprint, on a 390x844 phone in English and Chinese: a new
@@ -11,7 +11,6 @@ import { ROOT } from './server-control';
 // in test-results/screenshots-screens/.
 
 const SHOTS = path.join(ROOT, 'test-results', 'screenshots-screens');
-const DEMO = { email: 'demo@canopy.sg', password: 'Canopy2026' };
 
 async function shot(page: Page, name: string, fullPage = false): Promise<void> {
   fs.mkdirSync(SHOTS, { recursive: true });
@@ -26,27 +25,6 @@ interface Envelope<T> {
   code: number;
   msg: string;
   data: T;
-}
-
-/** Logs the demo member in through the API and stores the session as the app does, before the first load. */
-async function login(context: BrowserContext, request: APIRequestContext, lang: 'en' | 'cn'): Promise<string> {
-  const res = await request.post(`${baseUrl()}/h5/api/api/login/login`, {
-    data: { email: DEMO.email, password: DEMO.password, type: 'personal', agree: true, lang: 'en', t: Date.now() },
-  });
-  const body = (await res.json()) as Envelope<{ token: string; mem_id: number; realname: string; account: string; mobile: string; avatar: string; type: string }>;
-  expect(body.code, body.msg).toBe(0);
-  const { token, mem_id, realname, account, mobile, avatar, type } = body.data;
-  await context.addInitScript(
-    ([t, l, wire]) => {
-      localStorage.setItem('language', JSON.stringify(wire));
-      if (localStorage.getItem('token')) return;
-      localStorage.setItem('token', JSON.stringify(t));
-      localStorage.setItem('login_info', JSON.stringify(l));
-      localStorage.setItem('isLogin', 'true');
-    },
-    [token, { mem_id, realname, account, mobile, avatar, type }, lang] as const,
-  );
-  return token;
 }
 
 async function savedCount(request: APIRequestContext, token: string): Promise<number> {
@@ -110,7 +88,7 @@ test.describe('a new install', () => {
 });
 
 test('footprint: banner to the form, result with chart and comparison, saved to the account, "Offset it" on the buy screen', async ({ page, context, request }) => {
-  const token = await login(context, request, 'en');
+  const token = await loginDemo(context, request, 'en');
   const before = await savedCount(request, token);
 
   await page.goto('/');
