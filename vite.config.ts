@@ -190,6 +190,18 @@ export default defineConfig({
     target: 'es2022',
     sourcemap: false,
     chunkSizeWarningLimit: 400,
+    // Home (start_url) and everything it imports in one chunk beside the entry: left to the automatic
+    // split, home's code came as 21 files (router pieces and kit parts each cut out because some lazy screen
+    // shares them), and the extra round trips cost home's Lighthouse score 93 -> 85-90 (first paint 2.7 s
+    // against 2.1 s with one chunk, same machine, same run: bench/lighthouse.ts, issue 12). Other screens
+    // import the parts they share from it; they would have loaded most of them anyway.
+    rolldownOptions: {
+      output: {
+        codeSplitting: {
+          groups: [{ name: 'home', test: /\/src\/app\/routes\/index\.tsx\?tsr-split=component$/ }],
+        },
+      },
+    },
   },
   test: {
     root: here,

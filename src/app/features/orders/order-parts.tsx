@@ -64,7 +64,7 @@ export function TonsStepper({
           disabled={disabled}
         />
         <span className="stepper__unit" aria-hidden="true">
-          t
+          {t({ message: 't', comment: 'The unit after the tons field: metric tons, as short as possible (zh: 吨)' })}
         </span>
         <button type="button" className="stepper__btn" onClick={() => step(1)} disabled={disabled || (n !== null && n >= bounds.max)} aria-label={t`One ton more`} data-testid="tons-plus">
           +
