@@ -211,6 +211,8 @@ export default defineConfig({
     hookTimeout: 60_000,
     pool: 'forks',
     setupFiles: ['tests/setup/env.ts'],
+    // Contract tests: counts the OpenAPI operations the server tests saw answer (tests/helpers/contract.ts).
+    globalSetup: ['tests/setup/contract-global.ts'],
   },
   server: {
     proxy: {

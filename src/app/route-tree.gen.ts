@@ -10,6 +10,8 @@
 
 import { Route as rootRouteImport } from './routes/__root'
 import { Route as IndexRouteImport } from './routes/index'
+import { Route as TransparencyRouteImport } from './routes/transparency'
+import { Route as CertificateIdRouteImport } from './routes/certificate/$id'
 import { Route as PagesAboutChar91indexChar93RouteImport } from './routes/pages/about/[index]'
 import { Route as PagesIndexChar91indexChar93RouteImport } from './routes/pages/index/[index]'
 import { Route as PagesLoginChar91indexChar93RouteImport } from './routes/pages/login/[index]'
@@ -25,6 +27,7 @@ import { Route as PagesOtherPrivacyRouteImport } from './routes/pages/other/priv
 import { Route as PagesOtherProtocolRouteImport } from './routes/pages/other/protocol'
 import { Route as PagesProfileApplyRouteImport } from './routes/pages/profile/apply'
 import { Route as PagesProfileCardRouteImport } from './routes/pages/profile/card'
+import { Route as PagesProfileCertificatesRouteImport } from './routes/pages/profile/certificates'
 import { Route as PagesProfileCropperRouteImport } from './routes/pages/profile/cropper'
 import { Route as PagesProfileFootprintRouteImport } from './routes/pages/profile/footprint'
 import { Route as PagesProfileFundlogsRouteImport } from './routes/pages/profile/fundlogs'
@@ -34,6 +37,7 @@ import { Route as PagesProfileNotificationsRouteImport } from './routes/pages/pr
 import { Route as PagesProfileOrderRouteImport } from './routes/pages/profile/order'
 import { Route as PagesProfileProfileRouteImport } from './routes/pages/profile/profile'
 import { Route as PagesProfileResultRouteImport } from './routes/pages/profile/result'
+import { Route as PagesProfileRetireRouteImport } from './routes/pages/profile/retire'
 import { Route as PagesProfileSettingRouteImport } from './routes/pages/profile/setting'
 import { Route as PagesProfileTonsRouteImport } from './routes/pages/profile/tons'
 import { Route as PagesProfileTopupRouteImport } from './routes/pages/profile/topup'
@@ -48,6 +52,16 @@ import { Route as PagesProjectProjectRouteImport } from './routes/pages/project/
 const IndexRoute = IndexRouteImport.update({
   id: '/',
   path: '/',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const TransparencyRoute = TransparencyRouteImport.update({
+  id: '/transparency',
+  path: '/transparency',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const CertificateIdRoute = CertificateIdRouteImport.update({
+  id: '/certificate/$id',
+  path: '/certificate/$id',
   getParentRoute: () => rootRouteImport,
 } as any)
 const PagesAboutChar91indexChar93Route =
@@ -132,6 +146,12 @@ const PagesProfileCardRoute = PagesProfileCardRouteImport.update({
   path: '/pages/profile/card',
   getParentRoute: () => rootRouteImport,
 } as any)
+const PagesProfileCertificatesRoute =
+  PagesProfileCertificatesRouteImport.update({
+    id: '/pages/profile/certificates',
+    path: '/pages/profile/certificates',
+    getParentRoute: () => rootRouteImport,
+  } as any)
 const PagesProfileCropperRoute = PagesProfileCropperRouteImport.update({
   id: '/pages/profile/cropper',
   path: '/pages/profile/cropper',
@@ -176,6 +196,11 @@ const PagesProfileProfileRoute = PagesProfileProfileRouteImport.update({
 const PagesProfileResultRoute = PagesProfileResultRouteImport.update({
   id: '/pages/profile/result',
   path: '/pages/profile/result',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const PagesProfileRetireRoute = PagesProfileRetireRouteImport.update({
+  id: '/pages/profile/retire',
+  path: '/pages/profile/retire',
   getParentRoute: () => rootRouteImport,
 } as any)
 const PagesProfileSettingRoute = PagesProfileSettingRouteImport.update({
@@ -231,6 +256,8 @@ const PagesProjectProjectRoute = PagesProjectProjectRouteImport.update({
 
 export interface FileRoutesByFullPath {
   '/': typeof IndexRoute
+  '/transparency': typeof TransparencyRoute
+  '/certificate/$id': typeof CertificateIdRoute
   '/pages/about/index': typeof PagesAboutChar91indexChar93Route
   '/pages/index/faq': typeof PagesIndexFaqRoute
   '/pages/index/index': typeof PagesIndexChar91indexChar93Route
@@ -243,6 +270,7 @@ export interface FileRoutesByFullPath {
   '/pages/other/protocol': typeof PagesOtherProtocolRoute
   '/pages/profile/apply': typeof PagesProfileApplyRoute
   '/pages/profile/card': typeof PagesProfileCardRoute
+  '/pages/profile/certificates': typeof PagesProfileCertificatesRoute
   '/pages/profile/cropper': typeof PagesProfileCropperRoute
   '/pages/profile/footprint': typeof PagesProfileFootprintRoute
   '/pages/profile/fundlogs': typeof PagesProfileFundlogsRoute
@@ -253,6 +281,7 @@ export interface FileRoutesByFullPath {
   '/pages/profile/order': typeof PagesProfileOrderRoute
   '/pages/profile/profile': typeof PagesProfileProfileRoute
   '/pages/profile/result': typeof PagesProfileResultRoute
+  '/pages/profile/retire': typeof PagesProfileRetireRoute
   '/pages/profile/setting': typeof PagesProfileSettingRoute
   '/pages/profile/tons': typeof PagesProfileTonsRoute
   '/pages/profile/topup': typeof PagesProfileTopupRoute
@@ -268,6 +297,8 @@ export interface FileRoutesByFullPath {
 }
 export interface FileRoutesByTo {
   '/': typeof IndexRoute
+  '/transparency': typeof TransparencyRoute
+  '/certificate/$id': typeof CertificateIdRoute
   '/pages/about/index': typeof PagesAboutChar91indexChar93Route
   '/pages/index/faq': typeof PagesIndexFaqRoute
   '/pages/index/index': typeof PagesIndexChar91indexChar93Route
@@ -280,6 +311,7 @@ export interface FileRoutesByTo {
   '/pages/other/protocol': typeof PagesOtherProtocolRoute
   '/pages/profile/apply': typeof PagesProfileApplyRoute
   '/pages/profile/card': typeof PagesProfileCardRoute
+  '/pages/profile/certificates': typeof PagesProfileCertificatesRoute
   '/pages/profile/cropper': typeof PagesProfileCropperRoute
   '/pages/profile/footprint': typeof PagesProfileFootprintRoute
   '/pages/profile/fundlogs': typeof PagesProfileFundlogsRoute
@@ -290,6 +322,7 @@ export interface FileRoutesByTo {
   '/pages/profile/order': typeof PagesProfileOrderRoute
   '/pages/profile/profile': typeof PagesProfileProfileRoute
   '/pages/profile/result': typeof PagesProfileResultRoute
+  '/pages/profile/retire': typeof PagesProfileRetireRoute
   '/pages/profile/setting': typeof PagesProfileSettingRoute
   '/pages/profile/tons': typeof PagesProfileTonsRoute
   '/pages/profile/topup': typeof PagesProfileTopupRoute
@@ -306,6 +339,8 @@ export interface FileRoutesByTo {
 export interface FileRoutesById {
   __root__: typeof rootRouteImport
   '/': typeof IndexRoute
+  '/transparency': typeof TransparencyRoute
+  '/certificate/$id': typeof CertificateIdRoute
   '/pages/about/index': typeof PagesAboutChar91indexChar93Route
   '/pages/index/faq': typeof PagesIndexFaqRoute
   '/pages/index/index': typeof PagesIndexChar91indexChar93Route
@@ -318,6 +353,7 @@ export interface FileRoutesById {
   '/pages/other/protocol': typeof PagesOtherProtocolRoute
   '/pages/profile/apply': typeof PagesProfileApplyRoute
   '/pages/profile/card': typeof PagesProfileCardRoute
+  '/pages/profile/certificates': typeof PagesProfileCertificatesRoute
   '/pages/profile/cropper': typeof PagesProfileCropperRoute
   '/pages/profile/footprint': typeof PagesProfileFootprintRoute
   '/pages/profile/fundlogs': typeof PagesProfileFundlogsRoute
@@ -328,6 +364,7 @@ export interface FileRoutesById {
   '/pages/profile/order': typeof PagesProfileOrderRoute
   '/pages/profile/profile': typeof PagesProfileProfileRoute
   '/pages/profile/result': typeof PagesProfileResultRoute
+  '/pages/profile/retire': typeof PagesProfileRetireRoute
   '/pages/profile/setting': typeof PagesProfileSettingRoute
   '/pages/profile/tons': typeof PagesProfileTonsRoute
   '/pages/profile/topup': typeof PagesProfileTopupRoute
@@ -345,6 +382,8 @@ export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
   fullPaths:
     | '/'
+    | '/transparency'
+    | '/certificate/$id'
     | '/pages/about/index'
     | '/pages/index/faq'
     | '/pages/index/index'
@@ -357,6 +396,7 @@ export interface FileRouteTypes {
     | '/pages/other/protocol'
     | '/pages/profile/apply'
     | '/pages/profile/card'
+    | '/pages/profile/certificates'
     | '/pages/profile/cropper'
     | '/pages/profile/footprint'
     | '/pages/profile/fundlogs'
@@ -367,6 +407,7 @@ export interface FileRouteTypes {
     | '/pages/profile/order'
     | '/pages/profile/profile'
     | '/pages/profile/result'
+    | '/pages/profile/retire'
     | '/pages/profile/setting'
     | '/pages/profile/tons'
     | '/pages/profile/topup'
@@ -382,6 +423,8 @@ export interface FileRouteTypes {
   fileRoutesByTo: FileRoutesByTo
   to:
     | '/'
+    | '/transparency'
+    | '/certificate/$id'
     | '/pages/about/index'
     | '/pages/index/faq'
     | '/pages/index/index'
@@ -394,6 +437,7 @@ export interface FileRouteTypes {
     | '/pages/other/protocol'
     | '/pages/profile/apply'
     | '/pages/profile/card'
+    | '/pages/profile/certificates'
     | '/pages/profile/cropper'
     | '/pages/profile/footprint'
     | '/pages/profile/fundlogs'
@@ -404,6 +448,7 @@ export interface FileRouteTypes {
     | '/pages/profile/order'
     | '/pages/profile/profile'
     | '/pages/profile/result'
+    | '/pages/profile/retire'
     | '/pages/profile/setting'
     | '/pages/profile/tons'
     | '/pages/profile/topup'
@@ -419,6 +464,8 @@ export interface FileRouteTypes {
   id:
     | '__root__'
     | '/'
+    | '/transparency'
+    | '/certificate/$id'
     | '/pages/about/index'
     | '/pages/index/faq'
     | '/pages/index/index'
@@ -431,6 +478,7 @@ export interface FileRouteTypes {
     | '/pages/other/protocol'
     | '/pages/profile/apply'
     | '/pages/profile/card'
+    | '/pages/profile/certificates'
     | '/pages/profile/cropper'
     | '/pages/profile/footprint'
     | '/pages/profile/fundlogs'
@@ -441,6 +489,7 @@ export interface FileRouteTypes {
     | '/pages/profile/order'
     | '/pages/profile/profile'
     | '/pages/profile/result'
+    | '/pages/profile/retire'
     | '/pages/profile/setting'
     | '/pages/profile/tons'
     | '/pages/profile/topup'
@@ -457,6 +506,8 @@ export interface FileRouteTypes {
 }
 export interface RootRouteChildren {
   IndexRoute: typeof IndexRoute
+  TransparencyRoute: typeof TransparencyRoute
+  CertificateIdRoute: typeof CertificateIdRoute
   PagesAboutChar91indexChar93Route: typeof PagesAboutChar91indexChar93Route
   PagesIndexFaqRoute: typeof PagesIndexFaqRoute
   PagesIndexChar91indexChar93Route: typeof PagesIndexChar91indexChar93Route
@@ -469,6 +520,7 @@ export interface RootRouteChildren {
   PagesOtherProtocolRoute: typeof PagesOtherProtocolRoute
   PagesProfileApplyRoute: typeof PagesProfileApplyRoute
   PagesProfileCardRoute: typeof PagesProfileCardRoute
+  PagesProfileCertificatesRoute: typeof PagesProfileCertificatesRoute
   PagesProfileCropperRoute: typeof PagesProfileCropperRoute
   PagesProfileFootprintRoute: typeof PagesProfileFootprintRoute
   PagesProfileFundlogsRoute: typeof PagesProfileFundlogsRoute
@@ -479,6 +531,7 @@ export interface RootRouteChildren {
   PagesProfileOrderRoute: typeof PagesProfileOrderRoute
   PagesProfileProfileRoute: typeof PagesProfileProfileRoute
   PagesProfileResultRoute: typeof PagesProfileResultRoute
+  PagesProfileRetireRoute: typeof PagesProfileRetireRoute
   PagesProfileSettingRoute: typeof PagesProfileSettingRoute
   PagesProfileTonsRoute: typeof PagesProfileTonsRoute
   PagesProfileTopupRoute: typeof PagesProfileTopupRoute
@@ -500,6 +553,20 @@ declare module '@tanstack/react-router' {
       path: '/'
       fullPath: '/'
       preLoaderRoute: typeof IndexRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/transparency': {
+      id: '/transparency'
+      path: '/transparency'
+      fullPath: '/transparency'
+      preLoaderRoute: typeof TransparencyRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/certificate/$id': {
+      id: '/certificate/$id'
+      path: '/certificate/$id'
+      fullPath: '/certificate/$id'
+      preLoaderRoute: typeof CertificateIdRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/pages/about/index': {
@@ -607,6 +674,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof PagesProfileCardRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/pages/profile/certificates': {
+      id: '/pages/profile/certificates'
+      path: '/pages/profile/certificates'
+      fullPath: '/pages/profile/certificates'
+      preLoaderRoute: typeof PagesProfileCertificatesRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/pages/profile/cropper': {
       id: '/pages/profile/cropper'
       path: '/pages/profile/cropper'
@@ -668,6 +742,13 @@ declare module '@tanstack/react-router' {
       path: '/pages/profile/result'
       fullPath: '/pages/profile/result'
       preLoaderRoute: typeof PagesProfileResultRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/pages/profile/retire': {
+      id: '/pages/profile/retire'
+      path: '/pages/profile/retire'
+      fullPath: '/pages/profile/retire'
+      preLoaderRoute: typeof PagesProfileRetireRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/pages/profile/setting': {
@@ -745,6 +826,8 @@ declare module '@tanstack/react-router' {
 
 const rootRouteChildren: RootRouteChildren = {
   IndexRoute: IndexRoute,
+  TransparencyRoute: TransparencyRoute,
+  CertificateIdRoute: CertificateIdRoute,
   PagesAboutChar91indexChar93Route: PagesAboutChar91indexChar93Route,
   PagesIndexFaqRoute: PagesIndexFaqRoute,
   PagesIndexChar91indexChar93Route: PagesIndexChar91indexChar93Route,
@@ -757,6 +840,7 @@ const rootRouteChildren: RootRouteChildren = {
   PagesOtherProtocolRoute: PagesOtherProtocolRoute,
   PagesProfileApplyRoute: PagesProfileApplyRoute,
   PagesProfileCardRoute: PagesProfileCardRoute,
+  PagesProfileCertificatesRoute: PagesProfileCertificatesRoute,
   PagesProfileCropperRoute: PagesProfileCropperRoute,
   PagesProfileFootprintRoute: PagesProfileFootprintRoute,
   PagesProfileFundlogsRoute: PagesProfileFundlogsRoute,
@@ -767,6 +851,7 @@ const rootRouteChildren: RootRouteChildren = {
   PagesProfileOrderRoute: PagesProfileOrderRoute,
   PagesProfileProfileRoute: PagesProfileProfileRoute,
   PagesProfileResultRoute: PagesProfileResultRoute,
+  PagesProfileRetireRoute: PagesProfileRetireRoute,
   PagesProfileSettingRoute: PagesProfileSettingRoute,
   PagesProfileTonsRoute: PagesProfileTonsRoute,
   PagesProfileTopupRoute: PagesProfileTopupRoute,

@@ -60,6 +60,8 @@ const envSchema = v.object({
   // Per-message deflate on the live socket: off by default (its zlib contexts cost tens of KiB per socket,
   // and the messages are a few dozen bytes).
   SOCKET_PERMESSAGE_DEFLATE: bool(false),
+  // The live hub's fallback read of live_events; events normally arrive by push (src/server/live/hub.ts).
+  LIVE_POLL_MS: int(500, 50, 600_000),
   SEED_DEMO: bool(true),
   // Reverse proxies in front of the server: off (0) or the number of trusted hops; "true" means 1.
   TRUST_PROXY: v.pipe(
@@ -100,6 +102,9 @@ const envSchema = v.object({
   SHUTDOWN_DRAIN_MS: int(5000, 0, 120_000),
   // GET /metrics (Prometheus text) answers only `Authorization: Bearer <METRICS_TOKEN>`; unset: no endpoint.
   METRICS_TOKEN: v.optional(v.pipe(v.string(), v.minLength(16, 'must be at least 16 characters'))),
+  // The scheduler recomputes every balance from its fund logs this often (checkLedger; the result is logged
+  // and exposed as canopy_ledger_check_ok). 0: never. Default 10 minutes.
+  LEDGER_CHECK_INTERVAL_MS: int(600_000, 0, 86_400_000),
   // Keys the fingerprints of idempotent requests (secrets in them are never stored in clear). Unset: a
   // random key kept in DATA_DIR/secret.key. Several instances must share one.
   SECRET_KEY: v.optional(v.pipe(v.string(), v.minLength(32, 'must be at least 32 characters'))),
@@ -109,6 +114,14 @@ const envSchema = v.object({
   WITHDRAW_FEE_BP: int(0, 0, 10_000),
   TOPUP_MIN_CENTS: int(1000, 1),
   TOPUP_AUTO_CONFIRM: bool(false),
+  // PayNow QR of every top-up (issue 15): the payee's UEN and the name bank apps show (at most 25
+  // characters, printable ASCII), and how long a top-up request stays payable.
+  PAYNOW_UEN: v.optional(v.pipe(v.string(), v.regex(/^(\d{8}[A-Z]|\d{9}[A-Z]|[TSR]\d{2}[A-Z]{2}\d{4}[A-Z])$/, 'must be a UEN, e.g. 202612345K')), '202612345K'),
+  PAYNOW_NAME: v.optional(
+    v.pipe(v.string(), v.nonEmpty('must not be empty'), v.maxLength(25, 'must be at most 25 characters'), v.regex(/^[\x20-\x7e]+$/, 'must be printable ASCII')),
+    'Canopy Pte. Ltd.',
+  ),
+  TOPUP_EXPIRY_MINUTES: int(30, 1, 7 * 24 * 60),
   PRESALE_FEE_BP: int(1000, 0, 10_000),
   PRESALE_PAY_HOURS: int(72, 1),
   SETTLEMENT_WORKING_DAYS: int(2, 1, 3),

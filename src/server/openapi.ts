@@ -1,96 +1,421 @@
-import { toJsonSchema } from '@valibot/to-json-schema';
-import type * as v from 'valibot';
+import { toJsonSchema, type ConversionConfig, type JsonSchema } from '@valibot/to-json-schema';
+import * as v from 'valibot';
 import { API_BASE, PATHS } from '../shared/api';
-import { ERRORS } from '../shared/errors';
-import { loginSchema, registerSchema, resetSchema, sendCodeSchema } from '../shared/schemas/auth';
-import { idQuery, newsListQuery, pageQuery, projectListQuery } from '../shared/schemas/content';
+import { ERRORS, isErrorKey, type ErrorKey } from '../shared/errors';
+import { baseConfigSchema, loginInfoSchema, loginSchema, registerSchema, resetSchema, sendCodeSchema } from '../shared/schemas/auth';
+import {
+  bannerPageSchema,
+  bannerSchema,
+  contentPageSchema,
+  faqItemSchema,
+  faqPageSchema,
+  idQuery,
+  newsItemSchema,
+  newsListQuery,
+  newsPageSchema,
+  pageQuery,
+  projectListQuery,
+  projectPageSchema,
+  projectSchema,
+} from '../shared/schemas/content';
+import { avatarAnswerSchema, userInfoSchema, walletBalancesSchema } from '../shared/schemas/user';
+import {
+  bankCardViewSchema,
+  fundLogPageSchema,
+  fundLogRowSchema,
+  notificationItemSchema,
+  profileViewSchema,
+  topupPageSchema,
+  topupRecordSchema,
+  withdrawalPageSchema,
+  withdrawalRecordSchema,
+} from '../shared/schemas/wallet';
+import { creditHoldingSchema, creditMovementSchema, orderCreditsSchema, orderLimitsSchema, orderPageSchema, orderSchema } from '../shared/schemas/order';
+import { noticePageSchema, noticeReadResultSchema } from '../shared/schemas/inbox';
+import { footprintBreakdownSchema, footprintPageSchema, footprintRecordSchema } from '../shared/schemas/footprint';
 import { WALLET_ENDPOINTS } from './modules/wallet/openapi';
 import { ORDER_ENDPOINTS } from './modules/order/openapi';
 import { FOOTPRINT_ENDPOINTS } from './modules/footprint/openapi';
 import { NOTICE_ENDPOINTS } from './modules/user/notifications-openapi';
 import { AVATAR_ENDPOINTS } from './modules/avatar/openapi';
+import { DOCS_ENDPOINTS } from './modules/docs/openapi';
+import { USER_ENDPOINTS } from './modules/user/openapi';
+import { RETIRE_ENDPOINTS } from './modules/retire/openapi';
 import type { Endpoint } from './lib/openapi-endpoint';
+import type { Config } from './config';
 
-// The OpenAPI document is built from the same valibot schemas the server validates with. Each module
-// hands its entries up (modules/<area>/openapi.ts); the Endpoint type sits in a leaf so they never import this.
+// The OpenAPI document, generated from the same valibot schemas the server validates requests with and
+// the shared answer schemas its types are inferred from (issue 14; docs/decisions/api-contract.md). Each
+// module hands its entries up (modules/<area>/openapi.ts); the Endpoint type sits in a leaf so they never
+// import this.
 
 export const ENDPOINTS: Endpoint[] = [
-  { method: 'get', path: PATHS.baseconfig, summary: 'App start-up settings', auth: 'none', gives: 'version, socket_host, currency, server time, limits' },
-  { method: 'post', path: PATHS.sendcode, summary: 'Email a 6-digit verification code', schema: sendCodeSchema, auth: 'none', gives: 'null' },
-  { method: 'post', path: PATHS.register, summary: 'Register with email and code', schema: registerSchema, auth: 'none', gives: 'login info' },
-  { method: 'post', path: PATHS.login, summary: 'Log in', schema: loginSchema, auth: 'none', gives: 'login info (token, mem_id, realname, account, mobile, avatar)' },
-  { method: 'post', path: PATHS.visitor, summary: 'A guest session', auth: 'none', gives: 'login info with mem_id 0' },
-  { method: 'post', path: PATHS.reset, summary: 'Reset the login password with an emailed code', schema: resetSchema, auth: 'none', gives: 'null' },
-  { method: 'post', path: PATHS.logout, summary: 'Revoke this session', auth: 'session', gives: 'null' },
-  { method: 'get', path: PATHS.userInfo, summary: 'Profile, grade, credit score, risk, locks and wallet', auth: 'session', gives: 'UserInfo' },
-  { method: 'get', path: PATHS.projectLists, summary: 'Projects, paged (by page number, or by cursor: the next_cursor of the page before)', schema: projectListQuery, auth: 'none', gives: '{list, total, page, page_size, next_cursor}' },
-  { method: 'get', path: PATHS.projectDetail, summary: 'One project', schema: idQuery, auth: 'none', gives: 'Project' },
-  { method: 'get', path: PATHS.newsLists, summary: 'News, newest first (by page number, or by cursor: the next_cursor of the page before)', schema: newsListQuery, auth: 'none', gives: '{list, total, page, page_size, next_cursor}' },
-  { method: 'get', path: PATHS.newsDetail, summary: 'One news item', schema: idQuery, auth: 'none', gives: 'NewsItem' },
-  { method: 'get', path: PATHS.faqLists, summary: 'Frequently asked questions', auth: 'none', gives: '{list}' },
-  { method: 'get', path: PATHS.page, summary: 'About, protocol or privacy page', schema: pageQuery, auth: 'none', gives: 'ContentPage' },
-  { method: 'get', path: PATHS.banners, summary: 'Home banners', auth: 'none', gives: '{list}' },
-  { method: 'get', path: PATHS.openapi, summary: 'This document', auth: 'none', gives: 'OpenAPI 3.1 JSON (not enveloped)' },
+  { method: 'get', path: PATHS.baseconfig, operationId: 'loginBaseconfig', tag: 'Auth', summary: 'App start-up settings', auth: 'none', answer: baseConfigSchema, gives: 'version, socket_host, currency, server time, limits' },
+  {
+    method: 'post',
+    path: PATHS.sendcode,
+    operationId: 'loginSendcode',
+    tag: 'Auth',
+    summary: 'Email a 6-digit verification code',
+    schema: sendCodeSchema,
+    auth: 'none',
+    answer: v.null(),
+    errors: ['registration_closed', 'email_exists', 'email_not_in_use', 'code_too_soon', 'bulk_registration', 'too_many_requests'],
+    gives: 'null',
+  },
+  {
+    method: 'post',
+    path: PATHS.register,
+    operationId: 'loginRegister',
+    tag: 'Auth',
+    summary: 'Register with email and code',
+    schema: registerSchema,
+    auth: 'none',
+    answer: loginInfoSchema,
+    errors: ['registration_closed', 'email_exists', 'invite_invalid', 'code_incorrect', 'bulk_registration'],
+    gives: 'login info',
+  },
+  {
+    method: 'post',
+    path: PATHS.login,
+    operationId: 'loginLogin',
+    tag: 'Auth',
+    summary: 'Log in',
+    schema: loginSchema,
+    auth: 'none',
+    answer: loginInfoSchema,
+    errors: ['login_incorrect', 'user_disabled', 'login_locked', 'too_many_requests'],
+    gives: 'login info (token, mem_id, realname, account, mobile, avatar)',
+  },
+  { method: 'post', path: PATHS.visitor, operationId: 'loginVisitor', tag: 'Auth', summary: 'A guest session', auth: 'none', answer: loginInfoSchema, gives: 'login info with mem_id 0' },
+  {
+    method: 'post',
+    path: PATHS.reset,
+    operationId: 'loginReset',
+    tag: 'Auth',
+    summary: 'Reset the login password with an emailed code',
+    schema: resetSchema,
+    auth: 'none',
+    answer: v.null(),
+    errors: ['email_not_in_use', 'user_disabled', 'code_incorrect', 'too_many_requests'],
+    gives: 'null',
+  },
+  { method: 'post', path: PATHS.logout, operationId: 'loginLogout', tag: 'Auth', summary: 'Revoke this session', auth: 'session', answer: v.null(), gives: 'null' },
+  { method: 'get', path: PATHS.userInfo, operationId: 'userInfo', tag: 'Account', summary: 'Profile, grade, credit score, risk, locks and wallet', auth: 'session', answer: userInfoSchema, gives: 'UserInfo' },
+  {
+    method: 'get',
+    path: PATHS.projectLists,
+    operationId: 'projectLists',
+    tag: 'Projects',
+    summary: 'Projects, paged (by page number, or by cursor: the next_cursor of the page before)',
+    schema: projectListQuery,
+    auth: 'none',
+    answer: projectPageSchema,
+    gives: '{list, total, page, page_size, next_cursor}',
+  },
+  { method: 'get', path: PATHS.projectDetail, operationId: 'projectDetail', tag: 'Projects', summary: 'One project', schema: idQuery, auth: 'none', answer: projectSchema, errors: ['not_found'], gives: 'Project' },
+  {
+    method: 'get',
+    path: PATHS.newsLists,
+    operationId: 'newsLists',
+    tag: 'News',
+    summary: 'News, newest first (by page number, or by cursor: the next_cursor of the page before)',
+    schema: newsListQuery,
+    auth: 'none',
+    answer: newsPageSchema,
+    gives: '{list, total, page, page_size, next_cursor}',
+  },
+  { method: 'get', path: PATHS.newsDetail, operationId: 'newsDetail', tag: 'News', summary: 'One news item', schema: idQuery, auth: 'none', answer: newsItemSchema, errors: ['not_found'], gives: 'NewsItem' },
+  { method: 'get', path: PATHS.faqLists, operationId: 'contentFaq', tag: 'Content', summary: 'Frequently asked questions', auth: 'none', answer: faqPageSchema, gives: '{list}' },
+  { method: 'get', path: PATHS.page, operationId: 'contentPage', tag: 'Content', summary: 'About, protocol or privacy page', schema: pageQuery, auth: 'none', answer: contentPageSchema, errors: ['not_found'], gives: 'ContentPage' },
+  { method: 'get', path: PATHS.banners, operationId: 'contentBanners', tag: 'Content', summary: 'Home banners', auth: 'none', answer: bannerPageSchema, gives: '{list}' },
+  { method: 'get', path: PATHS.openapi, operationId: 'openapiDocument', tag: 'Reference', summary: 'This document', auth: 'none', bare: ['application/json'], gives: 'OpenAPI 3.1 JSON (not enveloped)' },
   ...WALLET_ENDPOINTS,
   ...ORDER_ENDPOINTS,
   ...FOOTPRINT_ENDPOINTS,
   ...NOTICE_ENDPOINTS,
   ...AVATAR_ENDPOINTS,
+  ...USER_ENDPOINTS,
+  ...RETIRE_ENDPOINTS,
+  ...DOCS_ENDPOINTS,
 ];
 
-function jsonSchema(schema: v.GenericSchema): object {
-  // Transforms (trim, lowercase, string-to-number) have no JSON Schema form; the input shape is what matters.
-  return toJsonSchema(schema, { errorMode: 'ignore' }) as object;
+/** Answer schemas with a name of their own in components.schemas (referenced wherever they occur). An
+ *  endpoint can name another with `answerName`. */
+const NAMED_SCHEMAS: Record<string, v.GenericSchema> = {
+  BaseConfig: baseConfigSchema,
+  LoginInfo: loginInfoSchema,
+  UserInfo: userInfoSchema,
+  WalletBalances: walletBalancesSchema,
+  AvatarAnswer: avatarAnswerSchema,
+  Project: projectSchema,
+  ProjectPage: projectPageSchema,
+  NewsItem: newsItemSchema,
+  NewsPage: newsPageSchema,
+  FaqItem: faqItemSchema,
+  FaqPage: faqPageSchema,
+  ContentPage: contentPageSchema,
+  Banner: bannerSchema,
+  BannerPage: bannerPageSchema,
+  ProfileView: profileViewSchema,
+  BankCard: bankCardViewSchema,
+  TopupRecord: topupRecordSchema,
+  TopupPage: topupPageSchema,
+  WithdrawalRecord: withdrawalRecordSchema,
+  WithdrawalPage: withdrawalPageSchema,
+  FundLogRow: fundLogRowSchema,
+  FundLogPage: fundLogPageSchema,
+  Order: orderSchema,
+  OrderPage: orderPageSchema,
+  CreditHolding: creditHoldingSchema,
+  CreditMovement: creditMovementSchema,
+  OrderCredits: orderCreditsSchema,
+  OrderLimits: orderLimitsSchema,
+  NotificationItem: notificationItemSchema,
+  NoticePage: noticePageSchema,
+  NoticeReadResult: noticeReadResultSchema,
+  FootprintBreakdown: footprintBreakdownSchema,
+  FootprintRecord: footprintRecordSchema,
+  FootprintPage: footprintPageSchema,
+};
+
+/** One line per tag in the reference; a tag without a line here gets a generic one. */
+const TAG_DESCRIPTIONS: Record<string, string> = {
+  Auth: 'Verification codes, registration, login, guest sessions, logout and start-up settings.',
+  Account: "The signed-in member's profile, passwords, payout account and avatar.",
+  Projects: 'Carbon-credit projects on the marketplace (public).',
+  News: 'News items (public).',
+  Content: 'FAQ, about/protocol/privacy pages and home banners (public).',
+  Wallet: 'Top-ups, withdrawals and fund logs. Money in integer cents (SGD).',
+  Orders: 'Buying, pre-sale booking, final payment, selling back; orders, credits and limits.',
+  Footprint: 'Saved carbon-footprint results, recomputed by the server.',
+  Notifications: "The member's notifications inbox.",
+  Reference: 'This document.',
+};
+
+const COMPONENT_PREFIX = '#/components/schemas/';
+
+/** The OpenAPI path of a PATHS entry: `:name` segments as `{name}`. */
+export function openApiPath(path: string): string {
+  return API_BASE + path.replace(/:([A-Za-z_]\w*)/g, '{$1}');
 }
 
-let cached: object | null = null;
+/** A readable camelCase fallback for an entry without an operationId (a test requires real ones). */
+function fallbackOperationId(e: Endpoint): string {
+  const words = e.path.split(/[^A-Za-z0-9]+/).filter((w) => w && w !== 'api');
+  return e.method + words.map((w) => w[0]!.toUpperCase() + w.slice(1)).join('');
+}
 
-export function openApiDocument(): object {
-  if (cached) return cached;
-  const paths: Record<string, Record<string, unknown>> = {};
-  for (const e of ENDPOINTS) {
-    const params = [
-      { name: 'lang', in: 'query', schema: { type: 'string', enum: ['en', 'cn'] }, description: 'Language of msg (default en)' },
-      { name: 't', in: 'query', schema: { type: 'integer' }, description: 'Client timestamp in ms' },
-      { name: 'v', in: 'query', schema: { type: 'string' }, description: 'App version' },
-    ];
-    const op: Record<string, unknown> = {
-      summary: e.summary,
-      security: e.auth === 'none' ? [] : [{ token: [] }],
-      responses: {
-        '200': {
-          description: `Envelope {code, msg, data, wait, time}; data on success: ${e.gives}. code > 0: a catalogue error; code < 0: session invalid.`,
-          content: { 'application/json': { schema: { $ref: '#/components/schemas/Envelope' } } },
-        },
-      },
-    };
-    if (e.method === 'get') {
-      op.parameters = [...params, ...(e.schema ? [{ name: 'data', in: 'query', style: 'form', explode: true, schema: jsonSchema(e.schema) }] : [])];
-    } else {
-      op.parameters = e.method === 'post' ? [{ name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string' } }] : [];
-      op.requestBody = { content: { 'application/json': { schema: e.schema ? jsonSchema(e.schema) : { type: 'object' } } } };
-    }
-    (paths[API_BASE + e.path] ??= {})[e.method] = op;
+function strip(schema: JsonSchema): Record<string, unknown> {
+  const { $schema: _s, $defs: _d, ...rest } = schema as Record<string, unknown>;
+  return rest;
+}
+
+/** The catalogue keys a request schema can answer with: every message in it that is a catalogue key,
+ *  and `required` for an object with a field that must be present. */
+export function schemaErrorKeys(schema: unknown, out = new Set<ErrorKey>(), seen = new Set<unknown>()): Set<ErrorKey> {
+  if (!schema || typeof schema !== 'object' || seen.has(schema)) return out;
+  seen.add(schema);
+  const s = schema as Record<string, unknown>;
+  if (typeof s.message === 'string' && isErrorKey(s.message)) out.add(s.message);
+  if (s.type === 'object' || s.type === 'strict_object') {
+    const entries = (s.entries ?? {}) as Record<string, { type?: string }>;
+    if (Object.values(entries).some((x) => x.type !== 'optional' && x.type !== 'nullish')) out.add('required');
   }
-  cached = {
+  for (const key of ['entries', 'pipe', 'wrapped', 'options', 'item', 'rest']) {
+    const child = s[key];
+    if (Array.isArray(child)) for (const c of child) schemaErrorKeys(c, out, seen);
+    else if (child && typeof child === 'object') {
+      if (key === 'entries') for (const c of Object.values(child)) schemaErrorKeys(c, out, seen);
+      else schemaErrorKeys(child, out, seen);
+    }
+  }
+  return out;
+}
+
+/** Every catalogue key an operation can answer with, by code. */
+export function operationErrors(e: Endpoint): ErrorKey[] {
+  const keys = new Set<ErrorKey>(['server_error']);
+  if (e.schema || e.method === 'post') keys.add('invalid_request');
+  if (e.schema && e.method === 'post') keys.add('text_malformed');
+  if (e.schema) schemaErrorKeys(e.schema, keys);
+  if (e.auth === 'session' || e.auth === 'user') keys.add('session_expired');
+  if (e.auth === 'user') keys.add('guest_forbidden');
+  if (e.idempotent) {
+    keys.add('idempotency_mismatch');
+    keys.add('idempotency_in_progress');
+  }
+  if (e.bare && !e.bare.includes('application/json')) keys.add('not_found');
+  for (const k of e.errors ?? []) keys.add(k);
+  return [...keys].sort((a, b) => ERRORS[a].code - ERRORS[b].code);
+}
+
+const errorRef = { $ref: `${COMPONENT_PREFIX}ErrorEnvelope` };
+const transportParams = [{ $ref: '#/components/parameters/Lang' }, { $ref: '#/components/parameters/ClientTime' }, { $ref: '#/components/parameters/AppVersion' }];
+
+function buildDocument(publicUrl: string): Record<string, unknown> {
+  const named: Record<string, v.GenericSchema> = { ...NAMED_SCHEMAS };
+  for (const e of ENDPOINTS) if (e.answer && e.answerName && !Object.values(named).includes(e.answer)) named[e.answerName] = e.answer;
+  const answerConfig: ConversionConfig = {
+    target: 'draft-2020-12',
+    errorMode: 'throw',
+    definitions: named,
+    overrideRef: ({ referenceId }) => COMPONENT_PREFIX + referenceId,
+  };
+  // Transforms (trim, lowercase, string-to-number) have no JSON Schema form: requests are described as
+  // the client sends them.
+  const requestConfig: ConversionConfig = { target: 'draft-2020-12', typeMode: 'input', errorMode: 'ignore' };
+  const requestJson = (schema: v.GenericSchema) => strip(toJsonSchema(schema, requestConfig));
+
+  // Every answer in one conversion (the named definitions are converted once, not once per answer): one
+  // property per endpoint, read back below; the definitions become components.schemas.
+  const answers = toJsonSchema(v.object(Object.fromEntries(ENDPOINTS.map((e, i) => [String(i), e.answer ?? v.unknown()]))), answerConfig) as {
+    properties: Record<string, Record<string, unknown>>;
+    $defs?: Record<string, unknown>;
+  };
+  const answerJson = (i: number) => answers.properties[String(i)]!;
+  const components: Record<string, unknown> = { ...(answers.$defs ?? {}) };
+
+  const paths: Record<string, Record<string, unknown>> = {};
+  const tags = new Set<string>();
+  for (const [i, e] of ENDPOINTS.entries()) {
+    const tag = e.tag ?? 'Other';
+    tags.add(tag);
+    const errors = operationErrors(e);
+    const errorList = errors.map((k) => ({ code: ERRORS[k].code, key: k, message: ERRORS[k].en }));
+    const parameters: unknown[] = [];
+    const pathParams = [...e.path.matchAll(/:([A-Za-z_]\w*)/g)].map((m) => m[1]!);
+    for (const name of pathParams) parameters.push({ name, in: 'path', required: true, schema: { type: 'string' }, description: `The ${name}` });
+    if (!e.bare && !e.upload) parameters.push(...(e.method === 'get' ? transportParams : [transportParams[0]]));
+    if (e.upload) parameters.push(transportParams[0]);
+    if (e.idempotent) parameters.push({ $ref: '#/components/parameters/IdempotencyKey' });
+    const op: Record<string, unknown> = {
+      operationId: e.operationId ?? fallbackOperationId(e),
+      tags: [tag],
+      summary: e.summary,
+      description: [
+        `Answers: ${e.gives}.`,
+        e.bare ? '' : `Refusals (the envelope's code and its English msg):\n\n${errorList.map((x) => `- ${x.code} \`${x.key}\`: ${x.message}`).join('\n')}`,
+      ]
+        .filter(Boolean)
+        .join('\n\n'),
+      security: e.auth === 'session' || e.auth === 'user' ? [{ token: [] }] : [],
+    };
+    if (!e.bare) op['x-error-codes'] = errorList;
+    if (e.method === 'get' && e.schema) {
+      const query = requestJson(e.schema) as { properties?: Record<string, Record<string, unknown>>; required?: string[] };
+      for (const [name, schema] of Object.entries(query.properties ?? {})) {
+        const { description, ...rest } = schema;
+        parameters.push({ name, in: 'query', required: (query.required ?? []).includes(name), schema: rest, ...(description ? { description } : {}) });
+      }
+    }
+    if (e.method === 'post') {
+      if (e.upload) {
+        op.requestBody = { required: true, content: Object.fromEntries(e.upload.map((t) => [t, { schema: { type: 'string', format: 'binary' } }])) };
+      } else if (e.schema) {
+        const body = requestJson(e.schema) as { required?: string[] };
+        op.requestBody = { required: (body.required ?? []).length > 0, content: { 'application/json': { schema: body } } };
+      }
+    }
+    op.parameters = parameters;
+    if (e.bare && !e.bare.includes('application/json')) {
+      op.responses = {
+        '200': { description: e.gives, content: Object.fromEntries(e.bare.map((t) => [t, { schema: { type: 'string', ...(t.startsWith('text/') ? {} : { format: 'binary' }) } }])) },
+        ...(pathParams.length ? { '304': { description: 'Not modified (If-None-Match)' }, '404': { description: 'No such file (the error envelope)', content: { 'application/json': { schema: errorRef } } } } : {}),
+        '4XX': { description: 'Refused (the error envelope)', content: { 'application/json': { schema: errorRef } } },
+      };
+    } else if (e.bare) {
+      op.responses = {
+        '200': { description: e.gives, content: { 'application/json': { schema: { type: 'object' } } } },
+        '4XX': { description: 'Refused (the error envelope)', content: { 'application/json': { schema: errorRef } } },
+      };
+    } else {
+      const data = e.answer ? answerJson(i) : {};
+      const success = {
+        type: 'object',
+        additionalProperties: false,
+        // time is absent from public answers kept by the response cache (the same bytes for everyone).
+        required: ['code', 'msg', 'data', 'wait'],
+        properties: {
+          code: { const: 0 },
+          msg: { type: 'string' },
+          data,
+          wait: { type: 'integer' },
+          time: { type: 'integer', description: 'Server time, epoch milliseconds (absent from cached public answers)' },
+        },
+      };
+      op.responses = {
+        '200': {
+          description: `The envelope: on success code 0 and data; a refusal is also HTTP 200, with a catalogue code (listed above) and msg in the request's language (code < 0: the session is invalid, log in again).`,
+          content: { 'application/json': { schema: { anyOf: [success, errorRef] } } },
+        },
+        '4XX': {
+          description: '413: the body is too large; 429: throttled (Retry-After says when to retry); 404: no such path. The error envelope.',
+          content: { 'application/json': { schema: errorRef } },
+        },
+        '5XX': { description: 'server_error: something went wrong on the server. The error envelope.', content: { 'application/json': { schema: errorRef } } },
+      };
+    }
+    (paths[openApiPath(e.path)] ??= {})[e.method] = op;
+  }
+
+  return {
     openapi: '3.1.0',
-    info: { title: 'Canopy API', version: '1.0.0', description: 'Carbon-credit marketplace API. Money in integer cents (SGD), quantities in whole tons.' },
+    info: {
+      title: 'Canopy API',
+      version: '1.0.0',
+      description:
+        'Carbon-credit marketplace API. Money in integer cents (SGD), quantities in whole tons, times as ISO 8601 SGT with an epoch-ms twin. Every answer under /h5/api is the envelope {code, msg, data, wait, time}; code 0 is success.',
+      contact: { name: 'Canopy', url: publicUrl },
+      license: { name: 'Proprietary', url: `${publicUrl}/pages/content/index?slug=protocol` },
+    },
+    servers: [{ url: publicUrl, description: 'This instance (PUBLIC_URL)' }],
+    tags: [...tags].sort().map((name) => ({ name, description: TAG_DESCRIPTIONS[name] ?? `${name} operations.` })),
     paths,
     components: {
-      securitySchemes: { token: { type: 'apiKey', in: 'header', name: 'Authorization' } },
-      schemas: {
-        Envelope: {
-          type: 'object',
-          required: ['code', 'msg', 'data'],
-          properties: { code: { type: 'integer' }, msg: { type: 'string' }, data: {}, wait: { type: 'integer' }, time: { type: 'integer' } },
-        },
-        ErrorCatalogue: {
-          type: 'object',
-          description: 'Stable error codes with their messages',
-          example: Object.fromEntries(Object.entries(ERRORS).map(([k, e]) => [e.code, { key: k, en: e.en, cn: e.cn }])),
+      securitySchemes: { token: { type: 'apiKey', in: 'header', name: 'Authorization', description: 'The token of login, register or visitor' } },
+      parameters: {
+        Lang: { name: 'lang', in: 'query', required: false, schema: { type: 'string', enum: ['en', 'cn'] }, description: 'Language of msg (default en)' },
+        ClientTime: { name: 't', in: 'query', required: false, schema: { type: 'integer' }, description: 'Client timestamp in ms' },
+        AppVersion: { name: 'v', in: 'query', required: false, schema: { type: 'string' }, description: 'App version' },
+        IdempotencyKey: {
+          name: 'Idempotency-Key',
+          in: 'header',
+          required: false,
+          schema: { type: 'string', maxLength: 200 },
+          description: 'One key per intent: a retry with the same key and body gets the first answer again and has no second effect.',
         },
       },
+      schemas: {
+        ErrorEnvelope: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['code', 'msg', 'data'],
+          description: 'A refusal: code is a catalogue code (x-error-catalogue), never 0; code < 0 means the session is invalid.',
+          properties: {
+            code: { type: 'integer', not: { const: 0 } },
+            msg: { type: 'string' },
+            data: { description: 'null, or details such as {field} naming the field concerned' },
+            wait: { type: 'integer' },
+            time: { type: 'integer' },
+          },
+        },
+        ...components,
+      },
     },
+    'x-error-catalogue': Object.entries(ERRORS).map(([key, e]) => ({ code: e.code, key, en: e.en, cn: e.cn })),
   };
-  return cached;
+}
+
+const documents = new WeakMap<object, { url: string; doc: Record<string, unknown> }>();
+
+/** The document for this configuration: `servers` is its PUBLIC_URL (server.ts fills it in at start when
+ *  unset). Built once per configuration and URL. */
+export function openApiDocument(config: Pick<Config, 'PUBLIC_URL' | 'PORT'>): Record<string, unknown> {
+  const url = config.PUBLIC_URL ?? `http://localhost:${config.PORT}`;
+  const kept = documents.get(config);
+  if (kept && kept.url === url) return kept.doc;
+  const doc = buildDocument(url);
+  documents.set(config, { url, doc });
+  return doc;
 }

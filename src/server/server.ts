@@ -16,13 +16,16 @@ import { createLimits } from './lib/limits';
 import { createMetrics } from './lib/metrics';
 import { serverSecret } from './lib/secret';
 import { createHub, type Hub } from './live/hub';
-import { createScheduler } from './scheduler/scheduler';
+import { createScheduler, type Scheduler } from './scheduler/scheduler';
+import { observeWriteTx } from './db/tx';
 
 export interface RunningServer {
   url: string;
   port: number;
   deps: Deps;
   hub: Hub;
+  /** The time-driven work and the periodic ledger check (tests stop it, or run a check now). */
+  scheduler: Scheduler;
   /** Readiness answers 503 from now on (SIGTERM): the proxy stops sending work; requests still get answers. */
   drain(): void;
   close(): Promise<void>;
@@ -35,10 +38,18 @@ export async function startServer(config: Config, opts: { clock?: Clock; staticD
   const { db } = openDatabase(config.DB_TARGET, { poolSize: config.DB_POOL_SIZE });
   await migrateToLatest(db);
   const mailer = createMailer({ db, clock, log, smtpUrl: config.SMTP_URL, from: config.SMTP_FROM });
-  const limits = await createLimits(config, log);
+  // Metrics only with METRICS_TOKEN: without it no middleware and no hook records anything (lib/metrics.ts).
+  const metrics = config.METRICS_TOKEN ? createMetrics() : undefined;
+  const limits = await createLimits(config, log, metrics);
   // Public GETs answered from memory, invalidated by the hub below (it hands the cache every event it delivers).
   const lifecycle = { draining: false };
-  const deps: Deps = { config, db, clock, log, mailer, limits, publicCache: createResponseCache({ clock }), lifecycle, ...(config.METRICS_TOKEN ? { metrics: createMetrics() } : {}) };
+  const deps: Deps = { config, db, clock, log, mailer, limits, publicCache: createResponseCache({ clock }), lifecycle, ...(metrics ? { metrics } : {}) };
+  if (metrics) {
+    observeWriteTx(db, {
+      tx: (seconds, committed) => metrics.dbWriteTx.observe({ outcome: committed ? 'commit' : 'rollback' }, seconds),
+      group: (seconds) => metrics.dbCommitGroup.observe(seconds),
+    });
+  }
   serverSecret(config); // made (or read) now: a bad key file stops the start, not a later request
   if (config.SEED_DEMO) await seedDemo(deps);
 
@@ -63,6 +74,7 @@ export async function startServer(config: Config, opts: { clock?: Clock; staticD
     port,
     deps,
     hub,
+    scheduler,
     drain() {
       lifecycle.draining = true;
     },

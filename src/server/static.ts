@@ -180,7 +180,8 @@ export function staticRoutes(dir: string, config?: Pick<Config, 'SOCKET_HOST' | 
   // History-mode fallback: the app's own routes get index.html; anything else is a real 404.
   app.get('*', async (c) => {
     const urlPath = c.req.path;
-    if (urlPath === '/' || urlPath.startsWith('/pages/') || urlPath === '/index.html') {
+    // Issue 11: the public certificate (/certificate/<id>) and transparency pages are app routes too.
+    if (urlPath === '/' || urlPath.startsWith('/pages/') || urlPath === '/index.html' || urlPath === '/transparency' || /^\/certificate\/[A-Za-z0-9_-]{1,64}$/.test(urlPath)) {
       const answer = fromMemory(c, path.join(root, 'index.html'));
       if (answer) return answer;
       const shell = serve()?.shell;

@@ -10,6 +10,7 @@ export const PATHS = {
   reset: '/api/login/reset',
   logout: '/api/login/logout',
   userInfo: '/api/user/info',
+  userMembership: '/api/user/membership',
   userWithdpwd: '/api/user/withdpwd',
   userCard: '/api/user/card',
   userProfile: '/api/user/profile',
@@ -40,7 +41,15 @@ export const PATHS = {
   faqLists: '/api/content/faq',
   page: '/api/content/page',
   banners: '/api/content/banners',
+  creditRetire: '/api/credit/retire',
+  creditRetirements: '/api/credit/retirements',
+  /** GET /api/public/certificate/<id>: one retirement's public certificate (no session). */
+  publicCertificate: '/api/public/certificate/:id',
+  publicTransparency: '/api/public/transparency',
   openapi: '/openapi.json',
+  /** GET: the interactive API reference (Swagger UI) and its files (issue 14). */
+  docs: '/docs',
+  docsAsset: '/docs/:file',
 } as const;
 
 export interface Envelope<T = unknown> {

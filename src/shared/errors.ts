@@ -129,6 +129,41 @@ export const ERRORS = {
 
   // Notifications inbox (modules/user/notifications.ts)
   notice_not_found: { code: 2101, en: 'This notice does not exist.', cn: '该通知不存在。' },
+
+  // PayNow top-ups and reconciliation (issue 15: modules/wallet, src/shared/paynow.ts)
+  topup_reference_invalid: {
+    code: 2301,
+    en: 'A top-up reference has 1 to 25 characters: capital letters A-Z, digits and "-". Leave it out and we assign one.',
+    cn: '充值参考号须为 1 至 25 个字符，只能包含大写字母 A-Z、数字和“-”。不填写则由系统分配。',
+  },
+  topup_reference_taken: {
+    code: 2302,
+    en: 'This reference is already used by another top-up. Leave it out and we assign a new one.',
+    cn: '该参考号已被其他充值使用。不填写则由系统分配新的参考号。',
+  },
+
+  // Retirement and certificates (issue 11: modules/retire). A wrong payment password reuses project_password_incorrect.
+  retire_insufficient_credits: {
+    code: 2201,
+    en: 'Not enough credits of this project to retire: you hold {n} t.',
+    cn: '该项目的碳积分不足，无法注销：您持有 {n} 吨。',
+  },
+  retire_pending_sale: {
+    code: 2202,
+    en: '{n} t of this project are pending sale and cannot be retired. You can retire up to {m} t.',
+    cn: '该项目有 {n} 吨正在出售中，无法注销。您最多可注销 {m} 吨。',
+  },
+  retire_not_retirable: { code: 2203, en: 'Credits of this project cannot be retired.', cn: '该项目的碳积分无法注销。' },
+  retire_beneficiary_required: { code: 2204, en: "Please enter the beneficiary's name.", cn: '请输入受益人名称。' },
+  retire_beneficiary_too_long: { code: 2205, en: "The beneficiary's name can have at most 100 characters.", cn: '受益人名称不能超过 100 个字符。' },
+  retire_beneficiary_invalid: {
+    code: 2206,
+    en: "The beneficiary's name contains control characters that cannot be printed on a certificate.",
+    cn: '受益人名称包含无法打印在证书上的控制字符。',
+  },
+  retire_reason_too_long: { code: 2207, en: 'The reason can have at most 200 characters.', cn: '注销原因不能超过 200 个字符。' },
+  retire_tons_invalid: { code: 2208, en: 'Please enter a whole number of tons, at least 1.', cn: '请输入至少为 1 的整数吨数。' },
+  certificate_not_found: { code: 2209, en: 'This certificate does not exist.', cn: '该证书不存在。' },
 } as const satisfies Record<string, CatalogueEntry>;
 
 export type ErrorKey = keyof typeof ERRORS;

@@ -1,5 +1,5 @@
 // Server -> client socket messages, one map from type to payload (DECISIONS "Live socket").
-export type InvalidationTable = 'projects' | 'news' | 'orders' | 'fundlogs' | 'user' | 'notifications';
+export type InvalidationTable = 'projects' | 'news' | 'orders' | 'fundlogs' | 'user' | 'notifications' | 'retirements';
 
 export interface ServerEvents {
   invalidate: { tables: InvalidationTable[]; ids?: number[] };

@@ -5,22 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 
 // The module reads localStorage (login info, token, language, base settings) and navigator.onLine.
-const memoryStorage = vi.hoisted(() => {
-  const store = new Map<string, string>();
-  const storage = {
-    getItem: (k: string) => (store.has(k) ? store.get(k)! : null),
-    setItem: (k: string, v: string) => void store.set(k, String(v)),
-    removeItem: (k: string) => void store.delete(k),
-    clear: () => store.clear(),
-    key: (i: number) => [...store.keys()][i] ?? null,
-    get length() {
-      return store.size;
-    },
-  };
-  Object.defineProperty(globalThis, 'localStorage', { value: storage, configurable: true });
-  Object.defineProperty(globalThis, 'navigator', { value: { onLine: true }, configurable: true, writable: true });
-  return storage;
-});
+import { storage as memoryStorage } from './browser-globals';
 
 import { configureApi, FROM_CACHE_HEADER, get, post, request } from '../../src/app/lib/api';
 import { isOnlineNow, noteReachable } from '../../src/app/lib/online';

@@ -10,22 +10,7 @@ import { renderToString } from 'react-dom/server';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 
 // lib/storage reads localStorage; lib/i18n sets document.documentElement.lang; the request layer reads navigator.
-vi.hoisted(() => {
-  const store = new Map<string, string>();
-  const storage = {
-    getItem: (k: string) => (store.has(k) ? store.get(k)! : null),
-    setItem: (k: string, v: string) => void store.set(k, String(v)),
-    removeItem: (k: string) => void store.delete(k),
-    clear: () => store.clear(),
-    key: (i: number) => [...store.keys()][i] ?? null,
-    get length() {
-      return store.size;
-    },
-  };
-  Object.defineProperty(globalThis, 'localStorage', { value: storage, configurable: true });
-  Object.defineProperty(globalThis, 'navigator', { value: { onLine: true }, configurable: true, writable: true });
-  Object.defineProperty(globalThis, 'document', { value: { documentElement: { lang: 'en' } }, configurable: true, writable: true });
-});
+import './browser-globals';
 
 import Dexie, { liveQuery } from 'dexie';
 import { I18nProvider } from '@lingui/react';
@@ -53,6 +38,11 @@ async function fill(database: Dexie): Promise<void> {
   await database.table('projects').bulkPut([project(1, 'Kalimantan'), project(2, 'Mekong')]);
   await database.table('news').bulkPut([news(1, 'Carbon tax')]);
   await database.table('content').put({ key: 'faq', value: [], saved_at: 1 });
+  // Issue 11: public certificates and answers seen on this device (kept across sign-outs).
+  if (database.tables.some((t) => t.name === 'certificates')) {
+    await database.table('certificates').put({ id: 'AAAAAAAAAAAAAAAAAAAAAA', retired_at_ms: 1 });
+    await database.table('public_answers').put({ key: 'transparency', value: {}, saved_at: 1 });
+  }
   await database.table('orders').bulkPut([{ id: 10, side: 'buy', status: 'completed', created_at_ms: 5 }]);
   await database.table('fundlogs').bulkPut([
     { id: 20, kind: 'topup', created_at_ms: 6, owner: 42, amount: 1000 },
@@ -200,6 +190,36 @@ describe('signing out', () => {
       expect(syncs).toHaveBeenCalled();
     } finally {
       stop();
+    }
+  });
+
+  it('a guest who signs in keeps the footprints computed as a guest; the next member does not get them', async () => {
+    await clearPrivateCache(db);
+    clearSession();
+    const footprint = (owner: number, at: number) => ({
+      owner,
+      answers: {} as never,
+      result: { total_kg: 5000 } as never,
+      created_at_ms: at,
+      intent_key: `k-${owner}-${at}`,
+      server_id: null,
+    });
+    await db.footprints.bulkAdd([footprint(0, 1), footprint(0, 2), footprint(7, 3)]);
+    const stop = wipeOnMemberChange(db);
+    try {
+      saveLogin({ token: 'g'.repeat(32), mem_id: 42, realname: 'Mei', account: 'mei@example.sg', mobile: '', avatar: '', type: 'personal', expires_at: Date.now() + 3_600_000 } as LoginInfo);
+      await until(async () => (await db.footprints.where('owner').equals(42).count()) === 2, 'the adoption');
+      const mine = await db.footprints.toArray();
+      expect(mine.map((r) => [r.owner, r.created_at_ms, r.server_id])).toEqual([
+        [42, 1, null],
+        [42, 2, null],
+      ]);
+      // From one member to another: nothing passes on.
+      saveLogin({ token: 'h'.repeat(32), mem_id: 43, realname: 'Raj', account: 'raj@example.sg', mobile: '', avatar: '', type: 'personal', expires_at: Date.now() + 3_600_000 } as LoginInfo);
+      await until(async () => (await db.footprints.count()) === 0, 'the wipe');
+    } finally {
+      stop();
+      clearSession();
     }
   });
 

@@ -2,23 +2,9 @@
 // (S$ to cents, skipped answers count 0, only the chosen electricity figure), the schema's messages land on
 // the form's fields in en and cn, the offline result is the shared arithmetic's, and "Offset it" rounds up
 // within the project's limits. First run: which opens land on the start screen.
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 
-vi.hoisted(() => {
-  const store = new Map<string, string>();
-  const storage = {
-    getItem: (k: string) => (store.has(k) ? store.get(k)! : null),
-    setItem: (k: string, v: string) => void store.set(k, String(v)),
-    removeItem: (k: string) => void store.delete(k),
-    clear: () => store.clear(),
-    key: (i: number) => [...store.keys()][i] ?? null,
-    get length() {
-      return store.size;
-    },
-  };
-  Object.defineProperty(globalThis, 'localStorage', { value: storage, configurable: true });
-  Object.defineProperty(globalThis, 'document', { value: { documentElement: { lang: 'en' } }, configurable: true, writable: true });
-});
+import './browser-globals';
 
 import { validate } from '../../src/app/lib/form';
 import { EMPTY_FORM, footprintFormSchema, toAnswersInput, toFormValues, type FootprintFormValues } from '../../src/app/features/footprint/form-values';

@@ -2,24 +2,9 @@
 // newest first; an upgrade from v2 keeps every cached row; saved to the account once each, with the key
 // they were given (a retry after a lost answer sends the same key); wiped with the other user tables.
 import 'fake-indexeddb/auto';
-import { afterAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 
-vi.hoisted(() => {
-  const store = new Map<string, string>();
-  const storage = {
-    getItem: (k: string) => (store.has(k) ? store.get(k)! : null),
-    setItem: (k: string, v: string) => void store.set(k, String(v)),
-    removeItem: (k: string) => void store.delete(k),
-    clear: () => store.clear(),
-    key: (i: number) => [...store.keys()][i] ?? null,
-    get length() {
-      return store.size;
-    },
-  };
-  Object.defineProperty(globalThis, 'localStorage', { value: storage, configurable: true });
-  Object.defineProperty(globalThis, 'navigator', { value: { onLine: true }, configurable: true, writable: true });
-  Object.defineProperty(globalThis, 'document', { value: { documentElement: { lang: 'en' } }, configurable: true, writable: true });
-});
+import './browser-globals';
 
 import Dexie from 'dexie';
 import { CanopyDb, SCHEMA, USER_TABLES, clearPrivateCache } from '../../src/app/lib/db';

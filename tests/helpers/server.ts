@@ -13,6 +13,7 @@ import type { DB } from '../../src/server/db/connection';
 import { API_BASE, PATHS } from '../../src/shared/api';
 import { errorMessage, ERRORS, type ErrorKey, type Lang, type MessageParams } from '../../src/shared/errors';
 import type { LoginInfo } from '../../src/shared/schemas/auth';
+import { checkAnswer } from './contract';
 
 export const REPO_ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
 
@@ -74,9 +75,28 @@ export async function startTestServer(overrides: Record<string, string> = {}, op
   const running = await startServer(config, { clock, staticDir: opts.staticDir ?? path.join(dataDir, 'no-static') });
   const url = running.url;
 
+  // Every answer from the API is checked against the OpenAPI document (contract.ts): raw() reads a copy.
+  async function fetchChecked(method: string, full: string, init: RequestInit): Promise<Response> {
+    const res = await fetch(full, init);
+    if (new URL(full).pathname.startsWith(API_BASE + '/')) {
+      const type = res.headers.get('content-type');
+      const text = (type ?? '').includes('application/json') && method !== 'HEAD' ? await res.clone().text() : null;
+      let body: unknown = null;
+      if (text !== null) {
+        try {
+          body = JSON.parse(text);
+        } catch {
+          throw new Error(`contract: ${method} ${full} answered ${res.status} with a body that is not JSON: ${text.slice(0, 200)}`);
+        }
+      }
+      checkAnswer(method, full, res.status, type, body);
+    }
+    return res;
+  }
+
   async function raw(method: string, p: string, init: { body?: string | Uint8Array; headers?: Record<string, string>; query?: string } = {}) {
     const full = url + (p.startsWith('/h5/') ? p : API_BASE + p) + (init.query ? `?${init.query}` : '');
-    return fetch(full, { method, headers: init.headers, body: init.body as BodyInit | undefined });
+    return fetchChecked(method, full, { method, headers: init.headers, body: init.body as BodyInit | undefined });
   }
 
   async function api<T = any>(method: 'GET' | 'POST', p: string, data: Record<string, unknown> = {}, o: ApiOptions = {}): Promise<Envelope<T>> {

@@ -431,8 +431,8 @@ describe('held: idempotency keys', () => {
     const a = await newUser(s);
     const b = await newUser(s);
     const key = newKey();
-    const ra = await write(s, PATHS.walletTopup, { amount: 5000, method: 'bank', reference: 'A' }, a, { key });
-    const rb = await write(s, PATHS.walletTopup, { amount: 5000, method: 'bank', reference: 'A' }, b, { key });
+    const ra = await write(s, PATHS.walletTopup, { amount: 5000, method: 'bank' }, a, { key });
+    const rb = await write(s, PATHS.walletTopup, { amount: 5000, method: 'bank' }, b, { key });
     expect(ra.code).toBe(0);
     expect(rb.code).toBe(0);
     expect((rb.data as { id: number }).id).not.toBe((ra.data as { id: number }).id);

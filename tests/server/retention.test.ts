@@ -45,3 +45,25 @@ it('prunes old events, keys, sessions, codes and sent mail; keeps recent ones an
   expect(later.idempotency_keys).toBeGreaterThan(0);
   expect(await count('orders')).toBe(money.orders);
 });
+
+it('prunes avatar pictures no user has any more, a day after they were written; keeps the ones in use and new ones', async () => {
+  const { avatarDir, avatarUrl } = await import('../../src/server/modules/avatar/service');
+  const fs = await import('node:fs');
+  const path = await import('node:path');
+  const dir = avatarDir(s.running.deps.config);
+  fs.mkdirSync(dir, { recursive: true });
+  const name = (c: string) => `${c.repeat(64)}.webp`;
+  const [inUse, replaced, fresh] = [name('a'), name('b'), name('c')];
+  for (const f of [inUse, replaced, fresh]) fs.writeFileSync(path.join(dir, f), 'RIFF....WEBP');
+  fs.writeFileSync(path.join(dir, 'notes.txt'), 'not a picture of ours');
+  const old = new Date(s.clock.now() - 2 * DAY);
+  for (const f of [inUse, replaced, 'notes.txt']) fs.utimesSync(path.join(dir, f), old, old);
+  fs.utimesSync(path.join(dir, fresh), new Date(s.clock.now()), new Date(s.clock.now()));
+  const u = await makeUser(s);
+  await s.db.updateTable('users').set({ avatar: avatarUrl(inUse) }).where('id', '=', u.id).execute();
+
+  const report = await pruneOldRows(s.running.deps);
+  expect(report.avatar_files).toBe(1);
+  expect(fs.readdirSync(dir).sort()).toEqual([inUse, fresh, 'notes.txt'].sort());
+  expect((await pruneOldRows(s.running.deps)).avatar_files).toBe(0);
+});

@@ -177,6 +177,28 @@ describe('live socket', () => {
     }
   });
 
+  it.skipIf(!cliExists())('pushes another process\'s write without waiting for the poll (SQLite: the WAL file\'s change; PostgreSQL: NOTIFY)', async () => {
+    // The fallback poll set to ten minutes: the event can only come by push.
+    const quiet = await startTestServer({ LIVE_POLL_MS: '600000' });
+    try {
+      const host = (await quiet.api('GET', PATHS.baseconfig)).data.socket_host as string;
+      const u = await registerUser(quiet, `push.${++n}@example.sg`);
+      const c = await connect({ mem_id: u.mem_id, token: u.token, v: 4 }, host);
+      try {
+        await c.next();
+        const project = await quiet.db.selectFrom('projects').select(['id']).where('status', '=', 'in_progress').executeTakeFirstOrThrow();
+        const res = await runCli(['project:status', String(project.id), 'closed'], { DATA_DIR: quiet.dataDir });
+        expect(res.code, res.stderr).toBe(0);
+        const msg = JSON.parse(await c.next(20_000, (m) => m.includes('invalidate')));
+        expect(msg).toEqual({ type: 'invalidate', tables: ['projects'], ids: [project.id] });
+      } finally {
+        c.close();
+      }
+    } finally {
+      await quiet.close();
+    }
+  }, 60_000);
+
   it('closes the sockets when the server closes', async () => {
     const other = await startTestServer();
     const demo = (await other.api('POST', PATHS.login, { email: 'demo@canopy.sg', password: 'Canopy2026', agree: true })).data;

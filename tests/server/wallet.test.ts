@@ -101,6 +101,13 @@ describe('top-ups', () => {
       created_at_ms: T0,
       decided_at: null,
       decided_at_ms: null,
+      // Issue 15: the PayNow QR of this top-up and its expiry (TOPUP_EXPIRY_MINUTES, 30 by default).
+      paynow_qr: expect.stringMatching(/^000201010212.*PN-77.*6304[0-9A-F]{4}$/),
+      expires_at: '2026-03-02T10:30:00.000+08:00',
+      expires_at_ms: T0 + 30 * 60_000,
+      received_amount: null,
+      flag: '',
+      first_topup_id: null,
     });
     expect(await balances(s, u)).toMatchObject({ available: 0, frozen: 0 });
     expect(await userLogs(u)).toEqual([]);

@@ -1,9 +1,28 @@
-import { useEffect, useRef, type ReactNode } from 'react';
+import { useEffect, useRef, type KeyboardEvent, type ReactNode } from 'react';
 import './sheet.css';
 
+const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]):not([type="hidden"]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
+
+/** Tab from the last control goes to the first, Shift+Tab from the first to the last: the native modal
+ *  dialog would let focus leave to the browser's own controls, and a keyboard user lose the sheet. */
+function wrapFocus(e: KeyboardEvent<HTMLDialogElement>) {
+  if (e.key !== 'Tab') return;
+  const items = Array.from(e.currentTarget.querySelectorAll<HTMLElement>(FOCUSABLE)).filter((el) => el.offsetParent !== null || el === document.activeElement);
+  if (items.length === 0) return;
+  const first = items[0]!;
+  const last = items[items.length - 1]!;
+  if (e.shiftKey && (document.activeElement === first || !e.currentTarget.contains(document.activeElement))) {
+    e.preventDefault();
+    last.focus();
+  } else if (!e.shiftKey && document.activeElement === last) {
+    e.preventDefault();
+    first.focus();
+  }
+}
+
 /**
- * A bottom sheet on the native <dialog> (modal: focus stays inside, Escape closes, the page behind is inert,
- * and focus returns to what opened it). A tap on the backdrop closes it too. The content is mounted only
+ * A bottom sheet on the native <dialog> (modal: focus stays inside, wrapping from the last control to the
+ * first, Escape closes, the page behind is inert, and focus returns to what opened it). A tap on the backdrop closes it too. The content is mounted only
  * while the sheet is open, so it starts fresh each time.
  */
 export function Sheet({
@@ -36,6 +55,7 @@ export function Sheet({
       aria-labelledby={labelledBy}
       data-testid={testId}
       onClose={onClose}
+      onKeyDown={wrapFocus}
       onCancel={(e) => {
         e.preventDefault();
         onClose();

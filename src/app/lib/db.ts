@@ -2,6 +2,7 @@ import Dexie, { type EntityTable } from 'dexie';
 import type { Banner, ContentPage, FaqItem, NewsItem, Project } from '../../shared/schemas/content';
 import type { FootprintAnswers, FootprintResult } from '../../shared/schemas/footprint';
 import type { NotificationItem } from '../../shared/schemas/wallet';
+import type { Certificate } from '../../shared/schemas/retire';
 import { clearDbProblem, reportDbProblem } from './db-health';
 
 // The offline cache (IndexedDB). What a user saw last is kept here and shown by useLiveQuery; the API
@@ -49,9 +50,17 @@ export interface LocalFootprint {
   server_id: number | null; // the account's copy, once saved
 }
 
+/** A public answer kept for offline reading (issue 11: the transparency figures under 'transparency'). */
+export interface PublicAnswerEntry {
+  key: string;
+  value: unknown;
+  saved_at: number;
+}
+
 /** meta keys. */
 export const USER_INFO_KEY = 'user_info';
 export const CREDITS_KEY = 'order_credits';
+export const MEMBERSHIP_KEY = 'membership';
 /** The signed-in member's unread notice count (a number), from GET user/notifications. */
 export const NOTICES_UNREAD_KEY = 'notices_unread';
 
@@ -96,10 +105,24 @@ export const SCHEMA: ReadonlyArray<Record<string, string>> = [
     footprints: '++id, owner, created_at_ms',
     notices: 'id, created_at_ms',
   },
+  {
+    projects: 'id, status, type, selling_time_ms, updated_at',
+    news: 'id, published_at_ms',
+    orders: 'id, side, status, created_at_ms',
+    fundlogs: 'id, kind, created_at_ms, owner, [owner+kind]',
+    content: 'key',
+    meta: 'key',
+    footprints: '++id, owner, created_at_ms',
+    notices: 'id, created_at_ms',
+    // Issue 11: public retirement certificates seen on this device, and the transparency figures (key
+    // 'transparency'), so both open offline once seen. Public: kept across sign-outs.
+    certificates: 'id, retired_at_ms',
+    public_answers: 'key',
+  },
 ];
 
 /** Tables anyone may read (the public catalogue); kept across sign-outs. */
-export const PUBLIC_TABLES = ['projects', 'news', 'content'] as const;
+export const PUBLIC_TABLES = ['projects', 'news', 'content', 'certificates', 'public_answers'] as const;
 /** Tables of the signed-in user: wiped when the user signs out or another signs in. */
 // Footprints are personal (diet, spending): a visitor's results go with the next sign-in, as the rest.
 export const USER_TABLES = ['orders', 'fundlogs', 'meta', 'footprints', 'notices'] as const;
@@ -113,6 +136,8 @@ export class CanopyDb extends Dexie {
   meta!: EntityTable<MetaEntry, 'key'>;
   footprints!: EntityTable<LocalFootprint, 'id'>;
   notices!: EntityTable<NotificationItem, 'id'>;
+  certificates!: EntityTable<Certificate, 'id'>;
+  public_answers!: EntityTable<PublicAnswerEntry, 'key'>;
 
   constructor(name = 'canopy', options?: ConstructorParameters<typeof Dexie>[1]) {
     super(name, options);
@@ -127,9 +152,14 @@ export class CanopyDb extends Dexie {
 export const db = new CanopyDb();
 
 /** Drops whose data the cache holds: every user table, on sign-out or when another user signs in. */
-export async function clearPrivateCache(database: CanopyDb = db): Promise<void> {
+export async function clearPrivateCache(database: CanopyDb = db, opts: { adoptGuestFootprintsAs?: number } = {}): Promise<void> {
   const tables = USER_TABLES.map((name) => database.table(name));
+  const member = opts.adoptGuestFootprintsAs ?? 0;
   await database.transaction('rw', tables, async () => {
+    // A guest who signs in keeps the footprints computed as a guest on this device: they become the
+    // member's, not yet saved to the account (the footprint screens save them). Another member's never do.
+    const adopted = member > 0 ? await database.footprints.where('owner').belowOrEqual(0).toArray() : [];
     for (const table of tables) await table.clear();
+    for (const { id: _id, ...row } of adopted) await database.footprints.add({ ...row, owner: member, server_id: null });
   });
 }

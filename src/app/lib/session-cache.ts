@@ -4,6 +4,7 @@ import { getSession, subscribeSession } from './storage';
 
 // Another user's data must not stay in the cache after a sign-out or a new sign-in: whenever the signed-in
 // member changes (log out, session ended by the server, another account logs in), every user table is wiped.
+// Only a guest's own footprints (computed before signing in) pass to the member who signs in on this device.
 
 /** Watches the session; returns the unsubscribe. `onChange` runs after each change of member (e.g. the socket). */
 export function wipeOnMemberChange(database: CanopyDb = defaultDb, onChange?: () => void): () => void {
@@ -11,8 +12,9 @@ export function wipeOnMemberChange(database: CanopyDb = defaultDb, onChange?: ()
   return subscribeSession(() => {
     const mem = getSession().login.mem_id;
     if (mem !== lastMem) {
+      const fromGuest = lastMem <= 0;
       lastMem = mem;
-      void clearPrivateCache(database).catch((err: unknown) => {
+      void clearPrivateCache(database, { adoptGuestFootprintsAs: fromGuest && mem > 0 ? mem : 0 }).catch((err: unknown) => {
         if (!reportDbError(err)) throw err;
       });
     }

@@ -1,5 +1,5 @@
 import { useSyncExternalStore } from 'react';
-import type { LoginInfo } from '../../shared/schemas/auth';
+import type { BaseConfig, LoginInfo } from '../../shared/schemas/auth';
 import type { Locale } from '../../shared/api';
 
 // Local storage keys of SPEC section 4: login info, token, language, isLogin flag, base settings.
@@ -11,32 +11,14 @@ export const KEYS = {
   baseSettings: 'base_settings',
 } as const;
 
-export interface StoredLoginInfo {
-  mem_id: number;
-  realname: string;
-  account: string;
-  mobile: string;
-  avatar: string;
-  type: LoginInfo['type'];
-}
+/** The login info as stored: the answer of login/register without the token (kept under its own key). */
+export type StoredLoginInfo = Pick<LoginInfo, 'mem_id' | 'realname' | 'account' | 'mobile' | 'avatar' | 'type'>;
 
-export interface BaseSettings {
-  version: string;
-  socket_host: string;
-  currency: string;
-  server_time_ms: number;
-  registration_open: boolean;
-  limits: {
-    withdraw_min: number;
-    withdraw_max: number;
-    withdraw_fee: number;
-    withdraw_fee_bp: number;
-    topup_min: number;
-    presale_fee_bp: number;
-    settlement_working_days: number;
-    public_holidays?: string[]; // YYYY-MM-DD; absent in settings cached by an older version
-  };
-}
+/** Base settings as stored: baseconfig's answer; public_holidays may be absent in settings an older
+ *  version cached. */
+export type BaseSettings = Pick<BaseConfig, 'version' | 'socket_host' | 'currency' | 'server_time_ms' | 'registration_open'> & {
+  limits: Omit<BaseConfig['limits'], 'public_holidays'> & { public_holidays?: string[] };
+};
 
 export const EMPTY_LOGIN: StoredLoginInfo = { mem_id: 0, realname: '', account: '', mobile: '', avatar: '', type: 'visitor' };
 

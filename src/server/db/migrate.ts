@@ -9,6 +9,9 @@ import * as m006 from './migrations/006-list-path';
 import * as m007 from './migrations/007-footprint';
 import * as m008 from './migrations/008-scheduler-index';
 import * as m011 from './migrations/011-operator-audit';
+import * as m012 from './migrations/012-retirement';
+import * as m013 from './migrations/013-topup-reconcile';
+import * as m014 from './migrations/014-footprint-banner';
 
 // Migrations are listed here in order (no directory scanning, so the bundle and tsx agree).
 const migrations: Record<string, Migration> = {
@@ -21,7 +24,13 @@ const migrations: Record<string, Migration> = {
   '007-footprint': m007,
   '008-scheduler-index': m008,
   '011-operator-audit': m011,
+  '012-retirement': m012,
+  '013-topup-reconcile': m013,
+  '014-footprint-banner': m014,
 };
+
+/** Every migration this version knows, oldest first. */
+export const MIGRATION_NAMES: readonly string[] = Object.keys(migrations).sort();
 
 /** The newest migration's name: a database whose last applied migration is this one is at head. */
 export const HEAD_MIGRATION = Object.keys(migrations).sort().at(-1)!;

@@ -94,6 +94,9 @@ export interface ProjectsTable {
   registry_id: string;
   methodology: string;
   vintage: number;
+  /** Issue 11 (migration 012): the registry that lists it (Verra, Gold Standard) and its country. */
+  registry: ColumnType<string, string | undefined, string>;
+  country: ColumnType<string, string | undefined, string>;
   size_ha: number;
   image: string;
   intro: string;
@@ -293,6 +296,33 @@ export interface TopupsTable {
   created_at: number;
   updated_at: number;
   decided_at: number | null;
+  /** Issue 15 (migration 013): the reference as matched (upper case, no spaces), unique; null for a top-up
+   *  made for a second payment or assigned by hand. */
+  ref_key: ColumnType<string | null, string | null | undefined, string | null>;
+  expires_at: ColumnType<number | null, number | null | undefined, number | null>;
+  flag: ColumnType<TopupFlag, TopupFlag | undefined, TopupFlag>;
+  first_topup_id: ColumnType<number | null, number | null | undefined, number | null>;
+  received_amount: ColumnType<number | null, number | null | undefined, number | null>;
+}
+
+export type TopupFlag = '' | 'amount' | 'late' | 'double' | 'manual';
+
+/** A credit line of an imported bank statement (issue 15); `identity` is unique: credited once, ever. */
+export interface StatementLinesTable {
+  id: Generated<number>;
+  identity: string;
+  format: string;
+  booked_on: string;
+  description: string;
+  amount: number;
+  balance: number | null;
+  bank_ref: string;
+  status: 'matched' | 'flagged' | 'unmatched' | 'assigned';
+  topup_id: number | null;
+  user_id: number | null;
+  note: string;
+  created_at: number;
+  decided_at: number | null;
 }
 
 /** A withdrawal keeps a copy of the payout account it was made to. */
@@ -325,10 +355,34 @@ export interface FootprintsTable {
   created_at: number;
 }
 
+/** A retirement of credits on a beneficiary's behalf (issue 11, migration 012). `id`: 128 random bits,
+ *  base64url; the public certificate is found by it. Never updated or deleted. */
+export interface RetirementsTable {
+  id: string;
+  user_id: number;
+  project_id: number;
+  tons: number;
+  beneficiary: string;
+  reason: string;
+  entry_id: number; // the ledger entry that moved the tons to the project's retirement account
+  created_at: number;
+}
+
+/** A range of a project's serial sequences (1..total_tons) that one retirement took. */
+export interface RetirementSerialsTable {
+  retirement_id: string;
+  project_id: number;
+  first_seq: number;
+  last_seq: number;
+}
+
 export interface Database {
+  retirements: RetirementsTable;
+  retirement_serials: RetirementSerialsTable;
   footprints: FootprintsTable;
   bank_accounts: BankAccountsTable;
   topups: TopupsTable;
+  statement_lines: StatementLinesTable;
   withdrawals: WithdrawalsTable;
   orders: OrdersTable;
   credit_holdings: CreditHoldingsTable;

@@ -29,6 +29,7 @@ const projectFile = v.strictObject({
   name: text,
   name_cn: text,
   location: text,
+  country: text, // issue 11: named on retirement certificates
   type: v.picklist(PROJECT_TYPES),
   standard: v.picklist(PROJECT_STANDARDS),
   status: v.picklist(PROJECT_STATUSES),
@@ -47,6 +48,7 @@ const projectFile = v.strictObject({
   monthly_limit: v.pipe(whole, v.minValue(1)),
   total_limit: v.pipe(whole, v.minValue(1)),
   company: text,
+  registry: text, // issue 11: the registry that lists it (Verra, Gold Standard)
   registry_id: text,
   methodology: text,
   vintage: whole,

@@ -19,6 +19,21 @@ export function withEffectRecord<T>(record: EffectRecord, fn: () => Promise<T>):
   return effectRecord.run(record, fn);
 }
 
+/** Timings of one database's write transactions (startServer hands them to its metrics; lib/metrics.ts). */
+export interface WriteTxObserver {
+  /** One writeTx call, from the call to its answer: the wait for the shared commit included. */
+  tx(seconds: number, committed: boolean): void;
+  /** One shared database transaction of the group commit: BEGIN (PostgreSQL: and its advisory lock) to COMMIT or ROLLBACK. */
+  group(seconds: number): void;
+}
+
+const observers = new WeakMap<DB, WriteTxObserver>();
+
+/** Reports the timings of `db`'s write transactions to `observer` from now on (both dialects). */
+export function observeWriteTx(db: DB, observer: WriteTxObserver): void {
+  observers.set(db, observer);
+}
+
 /** Key of the PostgreSQL advisory lock every write transaction takes (see writeTx). */
 const WRITE_LOCK = 0x63616e6f; // "cano"
 
@@ -45,8 +60,23 @@ class GroupCommit {
   constructor(private readonly db: DB) {}
 
   run<T>(fn: (tx: Tx) => Promise<T>, record: EffectRecord | undefined): Promise<T> {
+    const observer = observers.get(this.db);
     return new Promise<T>((resolve, reject) => {
-      this.queue.push({ fn, record, resolve: resolve as (v: unknown) => void, reject });
+      if (observer) {
+        const t0 = performance.now();
+        this.queue.push({
+          fn,
+          record,
+          resolve: (v) => {
+            observer.tx((performance.now() - t0) / 1000, true);
+            resolve(v as T);
+          },
+          reject: (err) => {
+            observer.tx((performance.now() - t0) / 1000, false);
+            reject(err);
+          },
+        });
+      } else this.queue.push({ fn, record, resolve: resolve as (v: unknown) => void, reject });
       if (!this.running) void this.drain();
     });
   }
@@ -73,6 +103,16 @@ class GroupCommit {
 
   private async group(conn: Tx): Promise<void> {
     const postgres = dialectOf(this.db) === 'postgres';
+    const observer = observers.get(this.db);
+    const t0 = performance.now();
+    try {
+      await this.groupTx(conn, postgres);
+    } finally {
+      observer?.group((performance.now() - t0) / 1000);
+    }
+  }
+
+  private async groupTx(conn: Tx, postgres: boolean): Promise<void> {
     await sql.raw(postgres ? 'begin' : 'begin immediate').execute(conn);
     const done: { job: Job; result: unknown }[] = [];
     try {

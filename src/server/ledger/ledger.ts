@@ -1,5 +1,7 @@
+import { sql } from 'kysely';
 import type { Tx } from '../db/tx';
 import type { DB } from '../db/connection';
+import type { WalletBalances } from '../../shared/schemas/user';
 
 // The ledger is the only code that changes balances. Every change is a fund log row written in the same
 // transaction as the balance, and the rows of one entry sum to zero per unit (double entry against
@@ -25,13 +27,8 @@ export type PlatformAccountName = keyof typeof PLATFORM_ACCOUNTS;
 
 export const PLATFORM = 0;
 
-export interface Wallet {
-  available: number;
-  frozen: number;
-  presale: number;
-  unavailable: number;
-  credits: number;
-}
+/** A user's balances: the shape GET /api/user/info answers (src/shared/schemas/user.ts). */
+export type Wallet = WalletBalances;
 
 export async function openUserAccounts(tx: Tx, userId: number): Promise<void> {
   await tx
@@ -56,9 +53,23 @@ export async function walletOf(db: DB | Tx, userId: number): Promise<Wallet> {
   return wallet;
 }
 
+/** The platform account of a project's retired credits (issue 11): tons only ever come in, from the
+ *  retiring user's credits, and never leave. Its balance equals the project's retired tons. */
+export type RetirementAccountName = `retired:${number}`;
+export const retirementAccount = (projectId: number): RetirementAccountName => `retired:${projectId}`;
+const RETIREMENT_ACCOUNT = /^retired:[1-9][0-9]*$/;
+
+export async function openRetirementAccount(tx: Tx, projectId: number): Promise<void> {
+  await tx
+    .insertInto('ledger_accounts')
+    .values({ owner_id: PLATFORM, name: retirementAccount(projectId), unit: 'tons', balance: 0 })
+    .onConflict((oc) => oc.doNothing())
+    .execute();
+}
+
 export interface Posting {
   owner: number; // user id, or PLATFORM
-  account: UserAccountName | PlatformAccountName;
+  account: UserAccountName | PlatformAccountName | RetirementAccountName;
   amount: number; // signed: + credits the account, - debits it
 }
 
@@ -73,7 +84,16 @@ export async function post(
   const sums = new Map<string, number>();
   for (const p of entry.postings) {
     if (!Number.isSafeInteger(p.amount) || p.amount === 0) throw new UnbalancedEntryError(`bad amount ${p.amount}`);
-    const unit = p.owner === PLATFORM ? PLATFORM_ACCOUNTS[p.account as PlatformAccountName] : USER_ACCOUNTS[p.account as UserAccountName];
+    const unit =
+      p.owner === PLATFORM
+        ? RETIREMENT_ACCOUNT.test(p.account)
+          ? 'tons'
+          : Object.hasOwn(PLATFORM_ACCOUNTS, p.account)
+            ? PLATFORM_ACCOUNTS[p.account as PlatformAccountName]
+            : undefined
+        : Object.hasOwn(USER_ACCOUNTS, p.account)
+          ? USER_ACCOUNTS[p.account as UserAccountName]
+          : undefined;
     if (!unit) throw new UnbalancedEntryError(`unknown account ${p.account}`);
     sums.set(unit, (sums.get(unit) ?? 0) + p.amount);
   }
@@ -123,7 +143,7 @@ export interface LedgerProblem {
 }
 
 /** Recomputes every balance from its fund logs, and checks each unit's ledger sums to zero. */
-export async function checkLedger(db: DB): Promise<{ ok: boolean; problems: LedgerProblem[]; totals: Record<string, number> }> {
+export async function checkLedger(db: DB): Promise<{ ok: boolean; problems: LedgerProblem[]; totals: Record<string, number>; retirement_problems: string[] }> {
   const rows = await db
     .selectFrom('ledger_accounts as a')
     .leftJoin('fund_logs as f', 'f.account_id', 'a.id')
@@ -137,6 +157,58 @@ export async function checkLedger(db: DB): Promise<{ ok: boolean; problems: Ledg
     totals[r.unit] = (totals[r.unit] ?? 0) + r.balance;
     if (sum !== r.balance) problems.push({ account_id: r.id, owner_id: r.owner_id, name: r.name, balance: r.balance, sum_of_logs: sum });
   }
-  const ok = problems.length === 0 && Object.values(totals).every((t) => t === 0);
-  return { ok, problems, totals };
+  const retirement_problems = await checkRetirements(db);
+  const ok = problems.length === 0 && retirement_problems.length === 0 && Object.values(totals).every((t) => t === 0);
+  return { ok, problems, totals, retirement_problems };
+}
+
+/** Retirements (issue 11): per project, the retired tons of its retirements = the serials its ranges
+ *  hold = its retirement account's balance; no serial in two ranges (ranges of a project, sorted by their
+ *  first serial, each start after the one before ends); each retirement's ranges hold its tons; every
+ *  serial lies within the project's 1..total_tons. Returns what is wrong, in words (empty: all holds). */
+export async function checkRetirements(db: DB): Promise<string[]> {
+  const problems: string[] = [];
+  const [retired, serials, accounts, ranges, perRetirement, projects] = await Promise.all([
+    db.selectFrom('retirements').select((eb) => ['project_id', eb.fn.sum<number>('tons').as('n')]).groupBy('project_id').execute(),
+    db.selectFrom('retirement_serials').select(['project_id', sql<number>`sum(last_seq - first_seq + 1)`.as('n')]).groupBy('project_id').execute(),
+    db.selectFrom('ledger_accounts').select(['name', 'balance']).where('owner_id', '=', PLATFORM).where('name', 'like', 'retired:%').execute(),
+    db.selectFrom('retirement_serials').select(['project_id', 'first_seq', 'last_seq', 'retirement_id']).orderBy('project_id').orderBy('first_seq').execute(),
+    db
+      .selectFrom('retirements as r')
+      .leftJoin('retirement_serials as s', 's.retirement_id', 'r.id')
+      .select(['r.id', 'r.tons', sql<number>`coalesce(sum(s.last_seq - s.first_seq + 1), 0)`.as('n')])
+      .groupBy(['r.id', 'r.tons'])
+      .execute(),
+    db.selectFrom('projects').select(['id', 'total_tons']).execute(),
+  ]);
+  const ids = new Set<number>();
+  const retiredOf = new Map(retired.map((r) => (ids.add(r.project_id), [r.project_id, Number(r.n)])));
+  const serialsOf = new Map(serials.map((r) => (ids.add(r.project_id), [r.project_id, Number(r.n)])));
+  const accountOf = new Map(
+    accounts.map((a) => {
+      const id = Number(a.name.slice('retired:'.length));
+      ids.add(id);
+      return [id, a.balance];
+    }),
+  );
+  for (const id of [...ids].sort((a, b) => a - b)) {
+    const r = retiredOf.get(id) ?? 0;
+    const s = serialsOf.get(id) ?? 0;
+    const a = accountOf.get(id) ?? 0;
+    if (r !== s || r !== a) problems.push(`project #${id}: retired ${r} t, serials allocated ${s}, retirement account ${a}`);
+  }
+  const total = new Map(projects.map((p) => [p.id, p.total_tons]));
+  let prev: (typeof ranges)[number] | undefined;
+  for (const g of ranges) {
+    const first = Number(g.first_seq);
+    const last = Number(g.last_seq);
+    if (prev && prev.project_id === g.project_id && first <= Number(prev.last_seq)) {
+      problems.push(`project #${g.project_id}: serials ${first}-${last} (retirement ${g.retirement_id}) overlap ${prev.first_seq}-${prev.last_seq} (retirement ${prev.retirement_id})`);
+    }
+    const max = total.get(g.project_id) ?? 0;
+    if (first < 1 || last > max) problems.push(`project #${g.project_id}: serials ${first}-${last} outside 1-${max}`);
+    if (!prev || prev.project_id !== g.project_id || last > Number(prev.last_seq)) prev = g;
+  }
+  for (const r of perRetirement) if (Number(r.n) !== r.tons) problems.push(`retirement ${r.id}: ${r.tons} t but its serial ranges hold ${r.n}`);
+  return problems;
 }

@@ -64,7 +64,7 @@ export async function idempotent<T>(
 }
 
 async function runOnce<T>(c: Context<AppEnv>, userId: number, key: string, payload: Record<string, unknown>, run: () => Promise<T>): Promise<Response> {
-  const { db, clock, config } = c.get('deps');
+  const { db, clock, config, metrics } = c.get('deps');
   const endpoint = c.req.path;
   const hash = hmac(serverSecret(config), `${endpoint}\n${canonical(payload)}`);
 
@@ -76,6 +76,7 @@ async function runOnce<T>(c: Context<AppEnv>, userId: number, key: string, paylo
     // Only rows of an older version can lack their answer (their effect committed without it).
     if (row.state !== 'done' || row.response === null) throw new AppError('idempotency_in_progress');
     c.header('Idempotent-Replayed', 'true');
+    metrics?.idempotencyReplays.inc();
     return ok(c, JSON.parse(row.response) as unknown);
   };
 

@@ -4,6 +4,7 @@ import pg from 'pg';
 import { RateLimiterPostgres, RateLimiterRes, RateLimiterSQLite, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { Config } from '../config';
 import type { Logger } from './log';
+import type { Metrics } from './metrics';
 import { ipKey } from './address';
 import { throttled } from './app-error';
 import type { ErrorKey } from '../../shared/errors';
@@ -49,7 +50,8 @@ export function limitsFile(config: Pick<Config, 'DATA_DIR'>): string {
   return path.resolve(config.DATA_DIR, 'limits.db');
 }
 
-export async function createLimits(config: Config, log: Logger): Promise<Limits> {
+/** `metrics`: each refusal counts in canopy_throttle_refusals_total{limiter=<LimitName>}. */
+export async function createLimits(config: Config, log: Logger, metrics?: Pick<Metrics, 'throttleRefusals'>): Promise<Limits> {
   const table = limitTable(config);
   const limiters = new Map<LimitName, RateLimiterAbstract>();
   let close: () => Promise<void>;
@@ -93,6 +95,7 @@ export async function createLimits(config: Config, log: Logger): Promise<Limits>
           // The refused point does not count, nor do the ones taken before it in this call.
           await limiters.get(name)!.reward(normalise(name, key), 1).catch(() => undefined);
           for (const [n, k] of taken) await limiters.get(n)!.reward(normalise(n, k), 1).catch(() => undefined);
+          metrics?.throttleRefusals.inc({ limiter: name });
           log.info(`throttled ${name} ${JSON.stringify(normalise(name, key))}: over ${table[name].points}/hour (${String(table[name].configKey)}), retry in ${Math.ceil(err.msBeforeNext / 1000)} s`);
           throw throttled(err.msBeforeNext, table[name].message);
         }

@@ -1,24 +1,35 @@
 import type * as v from 'valibot';
 import type { ErrorKey } from '../../shared/errors';
 
-/** One API operation in the OpenAPI document; modules list theirs and openapi.ts assembles them. */
+/** One API operation in the OpenAPI document; modules list theirs and openapi.ts assembles them.
+ *  How to add one: docs/decisions/api-contract.md. */
 export interface Endpoint {
   method: 'get' | 'post';
+  /** A PATHS entry (without API_BASE); `:name` segments become `{name}` path parameters. */
   path: string;
   summary: string;
-  /** The request: the JSON body of a POST, the query of a GET. */
+  /** The request: the JSON body of a POST, the query of a GET. Its messages (catalogue keys) are listed
+   *  among the operation's errors by themselves. */
   schema?: v.GenericSchema;
   auth?: 'none' | 'session' | 'user';
   /** Prose kept for the description; `answer` is what the document and the contract tests use. */
   gives: string;
   /** A stable camelCase name, e.g. `orderBuy` (issue 14). */
   operationId?: string;
-  /** The area, e.g. 'Orders', 'Wallet' (one tag per area). */
+  /** The area, e.g. 'Orders', 'Wallet' (one tag per area; described in TAG_DESCRIPTIONS of openapi.ts). */
   tag?: string;
   /** The valibot schema of the envelope's `data` on success (src/shared/schemas); null answers use v.null(). */
   answer?: v.GenericSchema;
-  /** The catalogue errors this operation can refuse with. */
+  /** The name of `answer` in components.schemas when it is not one of openapi.ts's NAMED_SCHEMAS. */
+  answerName?: string;
+  /** The catalogue errors this operation can refuse with, besides those the generator adds by itself (the
+   *  request schema's messages, the session's and the Idempotency-Key's: see openapi.ts autoErrors). */
   errors?: ErrorKey[];
   /** True when the write takes an Idempotency-Key header. */
   idempotent?: boolean;
+  /** An answer outside the envelope: its media types (the document itself, a stored picture, the
+   *  reference page). */
+  bare?: string[];
+  /** A raw request body of these media types instead of JSON (the avatar upload). */
+  upload?: string[];
 }

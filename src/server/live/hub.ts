@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
@@ -21,8 +23,9 @@ import { findSession } from '../modules/session';
 //   401 for a missing, ended or mismatched session or a version other than 4.
 // A frame above SOCKET_MAX_FRAME_BYTES closes the socket with 1009 (ws maxPayload).
 
-/** Fallback poll of live_events; new rows normally arrive by push (see below). */
-const POLL_MS = 500;
+/** After a change to the SQLite database file by any process, how long to wait before reading the new rows
+ *  (one read for a burst of commits). */
+const FILE_SIGNAL_MS = 5;
 /** How often open sockets' sessions are checked for expiry. */
 const SWEEP_MS = 30_000;
 const RETRY_AFTER_S = Math.ceil(SOCKET_RECONNECT_INTERVAL_MS / 1000);
@@ -94,7 +97,7 @@ function bump(map: Map<string | number, number>, key: string | number, by: numbe
 }
 
 export function createHub(deps: Deps): Hub {
-  const { config } = deps;
+  const { config, metrics } = deps;
   // Small per socket: no per-message deflate unless configured (a zlib context per socket and direction),
   // no client tracking (byUser and `all` already hold every socket), no per-socket timers (the client pings;
   // the session sweep is one interval for all).
@@ -172,7 +175,13 @@ export function createHub(deps: Deps): Hub {
       if (stale.length > 0) await recheck(stale);
       // Encoded once for every socket (the row's JSON as it was published: no stringify per socket).
       const frame = Buffer.from(row.payload, 'utf8');
-      for (const { ws } of targets) if (ws.readyState === ws.OPEN) ws.send(frame, SEND_TEXT);
+      let sent = 0;
+      for (const { ws } of targets) {
+        if (ws.readyState !== ws.OPEN) continue;
+        ws.send(frame, SEND_TEXT);
+        sent++;
+      }
+      if (sent > 0) metrics?.socketMessages.inc({ kind: 'event' }, sent);
     }
   }
 
@@ -199,9 +208,27 @@ export function createHub(deps: Deps): Hub {
   };
 
   // Push: this process's writes signal at once (liveBus); on PostgreSQL every instance's and the CLI's
-  // commits arrive by LISTEN. The poll only catches what no signal announced (the CLI on SQLite, a LISTEN
-  // connection being re-made).
+  // commits arrive by LISTEN; on SQLite another process's commit (the operator CLI) changes the database's
+  // WAL file, which a watch on DATA_DIR sees. The poll (LIVE_POLL_MS) only catches what no signal announced
+  // (a LISTEN connection being re-made, a file system without change events).
   liveBus.on('published', onSignal);
+  let fileWatch: fs.FSWatcher | null = null;
+  let fileSignal: NodeJS.Timeout | null = null;
+  if (!config.DATABASE_URL) {
+    const walName = `${path.basename(config.DB_FILE)}-wal`;
+    try {
+      fileWatch = fs.watch(path.dirname(config.DB_FILE), { persistent: false }, (_event, name) => {
+        if (name !== walName || fileSignal) return;
+        fileSignal = setTimeout(() => {
+          fileSignal = null;
+          onSignal();
+        }, FILE_SIGNAL_MS);
+      });
+      fileWatch.on('error', () => fileWatch?.close());
+    } catch (err) {
+      deps.log.info('live hub: no file watch on the database directory; other processes\' events arrive by the poll', err);
+    }
+  }
   let listener: pg.Client | null = null;
   let closing = false;
   async function listen(attempt = 0): Promise<void> {
@@ -233,7 +260,7 @@ export function createHub(deps: Deps): Hub {
         .finally(() => {
           if (timer) schedule();
         });
-    }, POLL_MS);
+    }, config.LIVE_POLL_MS);
     timer.unref();
   }
   schedule();
@@ -271,13 +298,17 @@ export function createHub(deps: Deps): Hub {
 
   // One set of handlers for every socket (`this` is the socket), not three closures per socket.
   function onMessage(this: Conn['ws'], data: RawData, isBinary: boolean) {
-    if (!isBinary && data.toString() === PING) this.send(PONG);
+    if (!isBinary && data.toString() === PING) {
+      this.send(PONG);
+      metrics?.socketMessages.inc({ kind: 'pong' });
+    }
   }
   function onClose(this: Conn['ws']) {
     const conn = this[CONN];
     if (!conn) return;
     this[CONN] = undefined;
     all.delete(conn);
+    metrics?.socketsOpen.dec();
     const set = byUser.get(conn.userId);
     set?.delete(conn);
     if (set?.size === 0) byUser.delete(conn.userId);
@@ -303,6 +334,7 @@ export function createHub(deps: Deps): Hub {
     // Counted like the throttles count addresses: an IPv6 /64 is one address.
     const address = ipKey(addressOf(req.socket.remoteAddress ?? 'unknown', Array.isArray(xff) ? xff.join(',') : xff, config.TRUST_PROXY));
     if ((perAddress.get(address) ?? 0) >= config.SOCKETS_PER_IP) {
+      metrics?.throttleRefusals.inc({ limiter: 'sockets_per_ip' });
       refuse(socket, '429 Too Many Requests', `Retry-After: ${RETRY_AFTER_S}\r\n`);
       return;
     }
@@ -320,6 +352,7 @@ export function createHub(deps: Deps): Hub {
         return;
       }
       if ((perSession.get(session.id) ?? 0) >= config.SOCKETS_PER_TOKEN) {
+        metrics?.throttleRefusals.inc({ limiter: 'sockets_per_token' });
         refuse(socket, '429 Too Many Requests', `Retry-After: ${RETRY_AFTER_S}\r\n`);
         return;
       }
@@ -336,10 +369,12 @@ export function createHub(deps: Deps): Hub {
         if (!set) byUser.set(userId, (set = new Set()));
         set.add(conn);
         all.add(conn);
+        metrics?.socketsOpen.inc();
         ws.on('message', onMessage);
         ws.on('close', onClose);
         ws.on('error', onError);
         ws.send(JSON.stringify({ type: 'hello', mem_id: userId, time: deps.clock.now() }));
+        metrics?.socketMessages.inc({ kind: 'hello' });
         // Checked once more now that it is registered: a session that ended between the handshake's check
         // and the registration published its session_end before this socket could get it.
         recheck([conn]).catch((err: unknown) => deps.log.error('live hub session check failed', err));
@@ -375,6 +410,8 @@ export function createHub(deps: Deps): Hub {
       await listener?.end().catch(() => undefined);
       listener = null;
       clearInterval(sweeper);
+      fileWatch?.close();
+      if (fileSignal) clearTimeout(fileSignal);
       if (timer) clearTimeout(timer);
       timer = null;
       for (const conn of [...all]) conn.ws.terminate();

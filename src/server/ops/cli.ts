@@ -3,6 +3,7 @@ import { openDatabase } from '../db/connection';
 import { migrateToLatest } from '../db/migrate';
 import { systemClock } from '../lib/clock';
 import { COMMANDS, parseCommandArgs, runOps } from './registry';
+import { OpsError, UsageError } from './commands';
 import os from 'node:os';
 
 // `npm run ops -- <command> [args] [--json]`. Exit 0 done, 1 refused, 2 bad input. Honours DATA_DIR.
@@ -35,6 +36,15 @@ async function main(): Promise<number> {
   } catch (err) {
     if (err instanceof ConfigError) return fail(2, err.message);
     throw err;
+  }
+  if (command.beforeOpen) {
+    try {
+      await command.beforeOpen(config, args);
+    } catch (err) {
+      if (err instanceof UsageError) return fail(2, `${err.message}\nusage: npm run ops -- ${command.usage}`);
+      if (err instanceof OpsError) return fail(1, err.message);
+      throw err;
+    }
   }
   const { db } = openDatabase(config.DB_TARGET, { poolSize: 2 });
   try {

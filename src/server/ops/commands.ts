@@ -24,6 +24,8 @@ export interface OpsContext {
   clock: Clock;
   /** DATA_DIR, for files beside the database (the throttles' limits.db). */
   dataDir?: string;
+  /** Who runs the command (runOps fills it in), for audit rows a command writes itself. */
+  actor?: string;
 }
 
 export interface OpsResult {
@@ -50,6 +52,8 @@ export type Command = {
   /** The `--name VALUE` options the command reads (node:util parseArgs string options); --json is every command's. */
   flags?: readonly string[];
   run: (ctx: OpsContext, args: Parsed) => Promise<OpsResult>;
+  /** Work the CLI does before it opens the database (db:restore replaces the file); throws to refuse. */
+  beforeOpen?: (target: { DB_FILE: string; DATABASE_URL?: string }, args: Parsed) => Promise<void>;
 };
 
 /** An audit side (before or after) as stored: JSON, or null for "nothing" (before a create). */
@@ -354,15 +358,21 @@ export const CORE_COMMANDS: Record<string, Command> = {
   },
   'ledger:check': {
     usage: 'ledger:check',
-    summary: 'Recompute every balance from its fund logs and check the ledger sums to zero',
+    summary: 'Recompute every balance from its fund logs, check the ledger sums to zero, and check retirements against their serials and accounts',
     async run({ db }) {
       const report = await checkLedger(db);
       if (!report.ok) {
-        const lines = report.problems.map((p) => `account #${p.account_id} (owner ${p.owner_id}, ${p.name}): balance ${p.balance} but fund logs sum to ${p.sum_of_logs}`);
+        const lines = [
+          ...report.problems.map((p) => `account #${p.account_id} (owner ${p.owner_id}, ${p.name}): balance ${p.balance} but fund logs sum to ${p.sum_of_logs}`),
+          ...report.retirement_problems,
+        ];
         const totals = Object.entries(report.totals).map(([u, t]) => `${u} total ${t}`);
         throw Object.assign(new OpsError(`ledger check FAILED\n  ${[...lines, ...totals].join('\n  ')}`), { data: report });
       }
-      return { data: report, text: `ledger ok: every balance equals its fund logs; totals ${JSON.stringify(report.totals)}` };
+      return {
+        data: report,
+        text: `ledger ok: every balance equals its fund logs; totals ${JSON.stringify(report.totals)}; retirements: retired tons = serials allocated = retirement accounts per project, no serial twice`,
+      };
     },
   },
 };

@@ -3,8 +3,11 @@ import { CORE_COMMANDS, OpsError, UsageError, auditJson, type Command, type OpsC
 import { WALLET_COMMANDS } from './wallet-commands';
 import { MARKET_COMMANDS } from './market-commands';
 import { CONTENT_COMMANDS } from './content-commands';
+import { RETIRE_COMMANDS } from './retire-commands';
+import { TOPUP_IMPORT_COMMANDS } from './topup-import-commands';
+import { DB_COMMANDS } from './db-commands';
 
-export const COMMANDS: Record<string, Command> = { ...CORE_COMMANDS, ...WALLET_COMMANDS, ...MARKET_COMMANDS, ...CONTENT_COMMANDS };
+export const COMMANDS: Record<string, Command> = { ...CORE_COMMANDS, ...WALLET_COMMANDS, ...MARKET_COMMANDS, ...CONTENT_COMMANDS, ...RETIRE_COMMANDS, ...TOPUP_IMPORT_COMMANDS, ...DB_COMMANDS };
 
 /**
  * A command's arguments (everything after its name) split by node:util parseArgs: the command's declared
@@ -49,7 +52,7 @@ export async function runOps(ctx: OpsContext, name: string, argv: readonly strin
       })
       .execute();
   try {
-    const result = await command.run(ctx, parseCommandArgs(command, argv));
+    const result = await command.run({ actor, ...ctx }, parseCommandArgs(command, argv));
     await log(true, result.data, result.audit);
     return { ok: true, data: result.data, text: result.text };
   } catch (err) {

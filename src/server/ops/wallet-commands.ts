@@ -58,7 +58,7 @@ export const WALLET_COMMANDS: Record<string, Command> = {
       if (status) q = q.where('t.status', '=', status);
       const rows = await q.limit(limitOf(args)).execute();
       const text = rows.length
-        ? rows.map((r) => `#${r.id} ${r.status.padEnd(8)} ${formatSgd(r.amount).padStart(14)} ${r.method.padEnd(6)} ref ${r.reference}  ${r.email}  ${new Date(r.created_at).toISOString()}`).join('\n')
+        ? rows.map((r) => `#${r.id} ${r.status.padEnd(8)} ${formatSgd(r.amount).padStart(14)} ${r.method.padEnd(6)} ref ${r.reference}${r.flag ? ` [${r.flag}${r.received_amount !== null && r.received_amount !== r.amount ? ` received ${formatSgd(r.received_amount)}` : ''}]` : ''}  ${r.email}  ${new Date(r.created_at).toISOString()}`).join('\n')
         : 'no top-ups';
       return { data: rows, text };
     },

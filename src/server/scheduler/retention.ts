@@ -1,4 +1,7 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import type { Deps } from '../env';
+import { avatarDir, avatarUrl } from '../modules/avatar/service';
 
 // Retention (issue 9): rows that only serve a short while are pruned; money tables (ledger entries, fund
 // logs, orders, top-ups, withdrawals) and the operator log never are. Run by the scheduler every
@@ -9,6 +12,9 @@ import type { Deps } from '../env';
 //   verification_codes    expired more than a day ago
 //   outbox                sent more than RETENTION_OUTBOX_DAYS (30) ago (unsent mail stays)
 //   rate_events           the first version's throttle log (no longer written)
+//   avatar files          a picture no user has any more (replaced), a day after it was written (so an
+//                         upload between its file and its row is never taken); content-addressed, so a
+//                         picture two users share stays while either has it
 
 export const RETENTION_EVERY_MS = 10 * 60_000;
 const HOUR = 3_600_000;
@@ -21,6 +27,7 @@ export interface RetentionReport {
   verification_codes: number;
   outbox: number;
   rate_events: number;
+  avatar_files: number;
 }
 
 export async function pruneOldRows(deps: Deps): Promise<RetentionReport> {
@@ -39,8 +46,47 @@ export async function pruneOldRows(deps: Deps): Promise<RetentionReport> {
     verification_codes: n(await db.deleteFrom('verification_codes').where('expires_at', '<', now - DAY).executeTakeFirst()),
     outbox: n(await db.deleteFrom('outbox').where('sent_at', 'is not', null).where('sent_at', '<', now - config.RETENTION_OUTBOX_DAYS * DAY).executeTakeFirst()),
     rate_events: n(await db.deleteFrom('rate_events').where('created_at', '<', now - DAY).executeTakeFirst()),
+    avatar_files: await pruneAvatarFiles(deps, now),
   };
   const total = Object.values(report).reduce((a, b) => a + b, 0);
   if (total > 0) deps.log.info(`retention: pruned ${JSON.stringify(report)}`);
   return report;
+}
+
+/** Deletes stored avatar pictures that no user row points at any more and that are older than a day. */
+async function pruneAvatarFiles(deps: Deps, now: number): Promise<number> {
+  const dir = avatarDir(deps.config);
+  let names: string[];
+  try {
+    names = fs.readdirSync(dir).filter((f) => /^[0-9a-f]{64}\.webp$/.test(f));
+  } catch {
+    return 0; // no avatars yet
+  }
+  const old = names.filter((f) => {
+    try {
+      return fs.statSync(path.join(dir, f)).mtimeMs < now - DAY;
+    } catch {
+      return false;
+    }
+  });
+  if (!old.length) return 0;
+  const used = new Set<string>();
+  for (let i = 0; i < old.length; i += 500) {
+    const urls = old.slice(i, i + 500).map(avatarUrl);
+    const rows = await deps.db.selectFrom('users').select('avatar').where('avatar', 'in', urls).execute();
+    for (const r of rows) used.add(r.avatar);
+  }
+  let removed = 0;
+  for (const f of old) {
+    if (used.has(avatarUrl(f))) continue;
+    try {
+      const file = path.join(dir, f);
+      if (fs.statSync(file).mtimeMs >= now - DAY) continue; // uploaded again meanwhile (the upload touches it)
+      fs.unlinkSync(file);
+      removed++;
+    } catch {
+      // gone already (another instance sharing DATA_DIR pruned it)
+    }
+  }
+  return removed;
 }

@@ -1,4 +1,5 @@
 import type { Deps } from '../env';
+import { checkLedger } from '../ledger/ledger';
 import { completeCycle, expireFinalPayment, moveProjectByTime, settleSale } from '../modules/order/transitions';
 import { pruneOldRows, RETENTION_EVERY_MS } from './retention';
 
@@ -8,6 +9,8 @@ import { pruneOldRows, RETENTION_EVERY_MS } from './retention';
 // conditional status update makes it happen exactly once.
 
 export const SCHEDULER_INTERVAL_MS = 2_000;
+/** The first ledger check after start (then every LEDGER_CHECK_INTERVAL_MS). */
+const LEDGER_FIRST_CHECK_MS = 60_000;
 const BATCH = 200;
 
 export interface DueWorkReport {
@@ -16,9 +19,12 @@ export interface DueWorkReport {
   expired: number;
   settled: number;
   failed: number;
+  /** The earliest due time (ms) of the work this run found due, or null when nothing was due: the
+   *  scheduler's lag is the run's now minus it. */
+  oldestDueAt: number | null;
 }
 
-async function each(deps: Deps, ids: number[], run: (id: number) => Promise<unknown>, report: DueWorkReport, field: keyof DueWorkReport): Promise<void> {
+async function each(deps: Deps, ids: number[], run: (id: number) => Promise<unknown>, report: DueWorkReport, field: Exclude<keyof DueWorkReport, 'oldestDueAt'>): Promise<void> {
   for (const id of ids) {
     try {
       if (await run(id)) report[field]++;
@@ -33,12 +39,17 @@ async function each(deps: Deps, ids: number[], run: (id: number) => Promise<unkn
 /** Does everything due at the clock's now. Tests call it directly after advancing a ManualClock. */
 export async function runDueWork(deps: Deps): Promise<DueWorkReport> {
   const { db, clock, config } = deps;
-  const report: DueWorkReport = { projects: 0, completed: 0, expired: 0, settled: 0, failed: 0 };
+  const report: DueWorkReport = { projects: 0, completed: 0, expired: 0, settled: 0, failed: 0, oldestDueAt: null };
   const now = clock.now();
+  // Each query below reads in due-time order, so its first row is its earliest.
+  const due = (at: number | null | undefined) => {
+    if (at !== null && at !== undefined && (report.oldestDueAt === null || at < report.oldestDueAt)) report.oldestDueAt = at;
+  };
 
   // Due projects by the indexed due_at (migration 008: the next time each live project moves by time), so a
   // tick reads only what is due, not every live project.
-  const projects = await db.selectFrom('projects').select('id').where('due_at', '<=', now).orderBy('due_at').execute();
+  const projects = await db.selectFrom('projects').select(['id', 'due_at']).where('due_at', '<=', now).orderBy('due_at').execute();
+  due(projects[0]?.due_at);
   // A pre-sale past both its selling and end time moves twice (opened, then closed): loop until quiet.
   for (let pass = 0; pass < 2; pass++) await each(deps, projects.map((p) => p.id), (id) => moveProjectByTime(db, id, now), report, 'projects');
 
@@ -47,11 +58,14 @@ export async function runDueWork(deps: Deps): Promise<DueWorkReport> {
   // order in progress on each tick).
   for (;;) {
     const before = report.completed + report.expired + report.settled;
-    const cycles = await db.selectFrom('orders').select('id').where('status', 'in', ['in_progress', 'final_payment_made']).where('side', '=', 'buy').where('cycle_end', '<=', now).orderBy('cycle_end').orderBy('id').limit(BATCH).execute();
+    const cycles = await db.selectFrom('orders').select(['id', 'cycle_end']).where('status', 'in', ['in_progress', 'final_payment_made']).where('side', '=', 'buy').where('cycle_end', '<=', now).orderBy('cycle_end').orderBy('id').limit(BATCH).execute();
+    due(cycles[0]?.cycle_end);
     await each(deps, cycles.map((o) => o.id), (id) => completeCycle(db, id, now, config.GRADE_THRESHOLDS_CENTS), report, 'completed');
-    const deadlines = await db.selectFrom('orders').select('id').where('status', '=', 'pending_final_payment').where('final_deadline', '<=', now).orderBy('final_deadline').orderBy('id').limit(BATCH).execute();
+    const deadlines = await db.selectFrom('orders').select(['id', 'final_deadline']).where('status', '=', 'pending_final_payment').where('final_deadline', '<=', now).orderBy('final_deadline').orderBy('id').limit(BATCH).execute();
+    due(deadlines[0]?.final_deadline);
     await each(deps, deadlines.map((o) => o.id), (id) => expireFinalPayment(db, id, now), report, 'expired');
-    const sales = await db.selectFrom('orders').select('id').where('status', '=', 'in_progress').where('side', '=', 'sell').where('settle_at', '<=', now).orderBy('settle_at').orderBy('id').limit(BATCH).execute();
+    const sales = await db.selectFrom('orders').select(['id', 'settle_at']).where('status', '=', 'in_progress').where('side', '=', 'sell').where('settle_at', '<=', now).orderBy('settle_at').orderBy('id').limit(BATCH).execute();
+    due(sales[0]?.settle_at);
     await each(deps, sales.map((o) => o.id), (id) => settleSale(db, id, now), report, 'settled');
     // Only successes are progress: a full batch that keeps failing must not be retried in a loop.
     const done = report.completed + report.expired + report.settled - before;
@@ -65,8 +79,10 @@ export async function runDueWork(deps: Deps): Promise<DueWorkReport> {
 export interface Scheduler {
   /** Runs once now (the promise ends with that run) and then every interval. */
   start(): Promise<void>;
-  /** Stops the timer and waits for a run in progress to finish. */
+  /** Stops the timers and waits for a run or ledger check in progress to finish. */
   stop(): Promise<void>;
+  /** Runs the ledger check now (it also runs every LEDGER_CHECK_INTERVAL_MS once started). */
+  checkLedger(): Promise<void>;
 }
 
 export function createScheduler(deps: Deps, intervalMs = SCHEDULER_INTERVAL_MS): Scheduler {
@@ -75,21 +91,49 @@ export function createScheduler(deps: Deps, intervalMs = SCHEDULER_INTERVAL_MS):
   let stopped = false;
 
   let prunedAt = -Infinity;
+  const { metrics } = deps;
   function tick(): Promise<void> {
+    const t0 = performance.now();
+    const startedAt = deps.clock.now();
     running ??= runDueWork(deps)
-      .then(async (r) => {
+      .then(async ({ oldestDueAt, ...r }) => {
+        // Lag (docs/decisions/metrics.md): how late the oldest due work was when this tick began.
+        metrics?.schedulerLag.set(oldestDueAt === null ? 0 : Math.max(0, startedAt - oldestDueAt) / 1000);
         const moved = r.projects + r.completed + r.expired + r.settled;
         if (moved > 0 || r.failed > 0) deps.log.info(`scheduler: ${JSON.stringify(r)}`);
         if (Date.now() - prunedAt >= RETENTION_EVERY_MS) {
           prunedAt = Date.now();
           await pruneOldRows(deps);
         }
+        metrics?.schedulerLastTick.set(deps.clock.now() / 1000);
       })
       .catch((err: unknown) => deps.log.error('scheduler run failed', err))
       .finally(() => {
+        metrics?.schedulerTick.observe((performance.now() - t0) / 1000);
         running = null;
       });
     return running;
+  }
+
+  // The ledger check (every balance equals the sum of its fund logs, every unit sums to zero), on its own
+  // timer so a long check never delays due transitions: a failure is logged, and kept in the metrics
+  // (canopy_ledger_check_ok, _timestamp_seconds, _problems). A check that cannot run (database gone)
+  // leaves them as they were: the timestamp stops moving.
+  let checking: Promise<void> | null = null;
+  let ledgerTimer: NodeJS.Timeout | null = null;
+  function runLedgerCheck(): Promise<void> {
+    checking ??= checkLedger(deps.db)
+      .then((report) => {
+        metrics?.ledgerCheckOk.set(report.ok ? 1 : 0);
+        metrics?.ledgerCheckProblems.set(report.problems.length);
+        metrics?.ledgerCheckTimestamp.set(deps.clock.now() / 1000);
+        if (!report.ok) deps.log.error(`ledger check failed: ${report.problems.length} account(s) differ from their fund logs; totals ${JSON.stringify(report.totals)}`);
+      })
+      .catch((err: unknown) => deps.log.error('ledger check could not run', err))
+      .finally(() => {
+        checking = null;
+      });
+    return checking;
   }
 
   function schedule() {
@@ -106,13 +150,30 @@ export function createScheduler(deps: Deps, intervalMs = SCHEDULER_INTERVAL_MS):
       stopped = false;
       const first = tick();
       schedule();
+      // The first check a minute after start (not in the way of start-up), then every interval.
+      const every = deps.config.LEDGER_CHECK_INTERVAL_MS;
+      if (every > 0 && !ledgerTimer) {
+        const next = (ms: number) => {
+          ledgerTimer = setTimeout(() => {
+            void runLedgerCheck().finally(() => {
+              if (ledgerTimer) next(every);
+            });
+          }, ms);
+          ledgerTimer.unref();
+        };
+        next(Math.min(LEDGER_FIRST_CHECK_MS, every));
+      }
       return first;
     },
     async stop() {
       stopped = true;
       if (timer) clearTimeout(timer);
       timer = null;
+      if (ledgerTimer) clearTimeout(ledgerTimer);
+      ledgerTimer = null;
       await running;
+      await checking;
     },
+    checkLedger: runLedgerCheck,
   };
 }

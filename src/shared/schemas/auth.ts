@@ -121,13 +121,36 @@ export type RegisterInput = v.InferInput<typeof registerSchema>;
 export type LoginInput = v.InferInput<typeof loginSchema>;
 
 /** What login and register answer with; stored locally as the login info of SPEC section 4. */
-export interface LoginInfo {
-  token: string;
-  mem_id: number;
-  realname: string;
-  account: string;
-  mobile: string;
-  avatar: string;
-  type: 'personal' | 'corporate' | 'visitor';
-  expires_at: number;
-}
+export const loginInfoSchema = v.strictObject({
+  token: v.pipe(v.string(), v.description('Send as the Authorization header')),
+  mem_id: v.pipe(v.number(), v.integer(), v.description('0 for a visitor')),
+  realname: v.string(),
+  account: v.string(),
+  mobile: v.string(),
+  avatar: v.string(),
+  type: v.picklist(['personal', 'corporate', 'visitor']),
+  expires_at: v.pipe(v.number(), v.integer(), v.description('Epoch milliseconds')),
+});
+export type LoginInfo = v.InferOutput<typeof loginInfoSchema>;
+
+/** GET login/baseconfig: the app's start-up settings. */
+export const baseConfigSchema = v.strictObject({
+  version: v.string(),
+  socket_host: v.pipe(v.string(), v.description('The live socket URL (ws:// or wss://)')),
+  socket_version: v.pipe(v.number(), v.integer()),
+  currency: v.literal('SGD'),
+  server_time: v.pipe(v.string(), v.description('ISO 8601 time in SGT (+08:00)')),
+  server_time_ms: v.pipe(v.number(), v.integer(), v.description('Epoch milliseconds')),
+  registration_open: v.boolean(),
+  limits: v.strictObject({
+    withdraw_min: v.pipe(v.number(), v.integer(), v.description('Cents')),
+    withdraw_max: v.pipe(v.number(), v.integer(), v.description('Cents')),
+    withdraw_fee: v.pipe(v.number(), v.integer(), v.description('Cents')),
+    withdraw_fee_bp: v.pipe(v.number(), v.integer(), v.description('Basis points')),
+    topup_min: v.pipe(v.number(), v.integer(), v.description('Cents')),
+    presale_fee_bp: v.pipe(v.number(), v.integer(), v.description('Basis points')),
+    settlement_working_days: v.pipe(v.number(), v.integer()),
+    public_holidays: v.pipe(v.array(v.string()), v.description('Singapore public holidays, YYYY-MM-DD')),
+  }),
+});
+export type BaseConfig = v.InferOutput<typeof baseConfigSchema>;

@@ -41,3 +41,29 @@ export function firstIssue(issues: readonly v.BaseIssue<unknown>[]): { key: stri
   if (issue && issue.kind === 'schema' && issue.input === undefined && field) return { key: 'required', field };
   return { key: issue?.message ?? 'invalid_request', field, max };
 }
+
+// ---- Answers (issue 14): what the envelope's `data` holds on success. Written once here: the types the
+// app and server use are inferred from these (v.InferOutput), and the OpenAPI document is generated from
+// them (src/server/openapi.ts). Strict objects: an answer with a field the schema does not name fails the
+// contract tests (docs/decisions/api-contract.md).
+
+/** A whole number (JSON Schema `integer`). */
+export const int = () => v.pipe(v.number(), v.integer());
+/** A time as ISO 8601 with the SGT offset, e.g. 2026-03-02T10:00:00+08:00 (each has an epoch-ms twin). */
+export const isoTime = () => v.pipe(v.string(), v.description('ISO 8601 time in SGT (+08:00)'));
+/** Epoch milliseconds. */
+export const epochMs = () => v.pipe(v.number(), v.integer(), v.description('Epoch milliseconds'));
+
+/** The one shape of a paged list: {list, total, page, page_size} plus any extra entries (e.g. next_cursor). */
+export function paged<TItem extends v.GenericSchema, TExtra extends v.ObjectEntries = Record<never, never>>(item: TItem, extra?: TExtra) {
+  return v.strictObject({
+    list: v.array(item),
+    total: int(),
+    page: int(),
+    page_size: int(),
+    ...((extra ?? {}) as TExtra),
+  });
+}
+
+/** Keyset lists (projects, news): next_cursor is the position of the page after this one, null on the last. */
+export const nextCursor = () => v.pipe(v.nullable(v.string()), v.description('Pass back as `cursor` for the next page; null on the last page'));

@@ -1,86 +1,98 @@
 import * as v from 'valibot';
-import { idSchema, pageSchema } from './common';
+import { epochMs, idSchema, int, isoTime, nextCursor, paged, pageSchema } from './common';
 
 // Value lists live in a valibot-free module so screens can import them without the schema library.
 export { PROJECT_STATUSES, PUBLIC_PROJECT_STATUSES, PROJECT_TYPES, PROJECT_STANDARDS, CYCLE_UNITS } from '../content-values';
 export type { ProjectStatus, ProjectType, JoinBlock } from '../content-values';
-import { PROJECT_STATUSES, PUBLIC_PROJECT_STATUSES, PROJECT_TYPES, PROJECT_STANDARDS, CYCLE_UNITS, type ProjectStatus, type ProjectType, type JoinBlock } from '../content-values';
+import { PROJECT_STATUSES, PUBLIC_PROJECT_STATUSES, PROJECT_TYPES, PROJECT_STANDARDS, CYCLE_UNITS } from '../content-values';
 
-export interface Project {
-  id: number;
-  name: string;
-  name_cn: string;
-  location: string;
-  type: ProjectType;
-  standard: string;
-  status: ProjectStatus;
-  price: number; // cents per ton
-  presale_price: number | null;
-  min_tons: number;
-  max_tons: number;
-  total_tons: number;
-  remaining_tons: number;
-  progress: number; // 0..100, sold share
-  selling_time: string;
-  selling_time_ms: number;
-  end_time: string;
-  end_time_ms: number;
-  cycle_value: number;
-  cycle_unit: (typeof CYCLE_UNITS)[number];
-  yield_bp: number; // earning yield in basis points
-  required_grade: number;
-  monthly_limit: number;
-  total_limit: number;
-  company: string;
-  registry_id: string;
-  methodology: string;
-  vintage: number;
-  size_ha: number;
-  image: string;
-  intro: string;
-  intro_cn: string;
-  join_block: JoinBlock;
-  updated_at: number;
-}
+// ---- Answers (issue 14): the types are inferred from these schemas, written once.
+
+export const projectSchema = v.strictObject({
+  id: int(),
+  name: v.string(),
+  name_cn: v.string(),
+  location: v.string(),
+  type: v.picklist(PROJECT_TYPES),
+  standard: v.string(),
+  status: v.picklist(PROJECT_STATUSES),
+  price: v.pipe(int(), v.description('Cents per ton')),
+  presale_price: v.pipe(v.nullable(int()), v.description('Cents per ton; null when the project has no pre-sale')),
+  min_tons: int(),
+  max_tons: int(),
+  total_tons: int(),
+  remaining_tons: int(),
+  progress: v.pipe(int(), v.description('Sold share, 0..100')),
+  selling_time: isoTime(),
+  selling_time_ms: epochMs(),
+  end_time: isoTime(),
+  end_time_ms: epochMs(),
+  cycle_value: int(),
+  cycle_unit: v.picklist(CYCLE_UNITS),
+  yield_bp: v.pipe(int(), v.description('Earning yield in basis points')),
+  required_grade: int(),
+  monthly_limit: int(),
+  total_limit: int(),
+  company: v.string(),
+  registry_id: v.string(),
+  methodology: v.string(),
+  vintage: int(),
+  size_ha: v.number(),
+  image: v.string(),
+  intro: v.string(),
+  intro_cn: v.string(),
+  join_block: v.pipe(v.nullable(v.picklist(['not_started', 'ended', 'full'])), v.description('Why the project cannot be joined now; null when it can')),
+  updated_at: epochMs(),
+});
+export type Project = v.InferOutput<typeof projectSchema>;
+export const projectPageSchema = paged(projectSchema, { next_cursor: nextCursor() });
 
 // Content carries both languages, so a cached copy reads in either language offline.
-export interface NewsItem {
-  id: number;
-  title: string;
-  title_cn: string;
-  summary: string;
-  summary_cn: string;
-  body: string;
-  body_cn: string;
-  image: string;
-  published_at: string;
-  published_at_ms: number;
-}
+export const newsItemSchema = v.strictObject({
+  id: int(),
+  title: v.string(),
+  title_cn: v.string(),
+  summary: v.string(),
+  summary_cn: v.string(),
+  body: v.string(),
+  body_cn: v.string(),
+  image: v.string(),
+  published_at: isoTime(),
+  published_at_ms: epochMs(),
+});
+export type NewsItem = v.InferOutput<typeof newsItemSchema>;
+export const newsPageSchema = paged(newsItemSchema, { next_cursor: nextCursor() });
 
-export interface FaqItem {
-  id: number;
-  question: string;
-  question_cn: string;
-  answer: string;
-  answer_cn: string;
-}
+export const faqItemSchema = v.strictObject({
+  id: int(),
+  question: v.string(),
+  question_cn: v.string(),
+  answer: v.string(),
+  answer_cn: v.string(),
+});
+export type FaqItem = v.InferOutput<typeof faqItemSchema>;
+export const faqPageSchema = paged(faqItemSchema);
 
-export interface ContentPage {
-  slug: 'about' | 'protocol' | 'privacy';
-  title: string;
-  title_cn: string;
-  body: string;
-  body_cn: string;
-  updated_at: number;
-}
+export const CONTENT_PAGE_SLUGS = ['about', 'protocol', 'privacy'] as const;
+export const contentPageSchema = v.strictObject({
+  slug: v.picklist(CONTENT_PAGE_SLUGS),
+  title: v.string(),
+  title_cn: v.string(),
+  body: v.string(),
+  body_cn: v.string(),
+  updated_at: epochMs(),
+});
+export type ContentPage = v.InferOutput<typeof contentPageSchema>;
 
-export interface Banner {
-  id: number;
-  title: string;
-  title_cn: string;
-  image: string;
-  link: string;
-}
+export const bannerSchema = v.strictObject({
+  id: int(),
+  title: v.string(),
+  title_cn: v.string(),
+  image: v.string(),
+  link: v.string(),
+});
+export type Banner = v.InferOutput<typeof bannerSchema>;
+export const bannerPageSchema = paged(bannerSchema);
 
 export const pageQuery = v.object({ slug: v.picklist(['about', 'protocol', 'privacy'], 'not_found') });
 
@@ -120,9 +132,11 @@ export const projectCreateSchema = v.object({
   monthly_limit: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1)), 1000),
   total_limit: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1)), 5000),
   company: v.optional(v.string(), ''),
+  registry: v.optional(v.string(), ''), // issue 11: the registry that lists it (Verra, Gold Standard)
   registry_id: v.optional(v.string(), ''),
   methodology: v.optional(v.string(), ''),
   vintage: v.optional(v.pipe(v.number(), v.integer()), 2025),
+  country: v.optional(v.string(), ''), // issue 11: named on retirement certificates
   size_ha: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0)), 0),
   image: v.optional(v.string(), ''),
   intro: v.optional(v.string(), ''),

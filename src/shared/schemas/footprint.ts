@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import type { ErrorKey } from '../errors';
-import { intFromInput } from './common';
+import { intFromInput, paged } from './common';
 
 // The carbon footprint questionnaire (issue 9): one schema for the form, the offline calculator
 // (footprint/compute.ts takes its output) and the server, which recomputes every saved result from it.
@@ -102,21 +102,54 @@ export const FOOTPRINT_CATEGORIES = ['home_energy', 'transport', 'flights', 'die
 export type FootprintCategory = (typeof FOOTPRINT_CATEGORIES)[number];
 
 /** kg CO2e a year per category; they add up to the total. */
+export const footprintBreakdownSchema = v.strictObject({
+  home_energy: v.number(),
+  transport: v.number(),
+  flights: v.number(),
+  diet: v.number(),
+  consumption: v.number(),
+});
 export type FootprintBreakdown = Record<FootprintCategory, number>;
 
-export interface FootprintResult {
-  total_kg: number; // whole kg CO2e a year: the sum of the breakdown
-  total_tonnes: number; // to one decimal, for display
-  breakdown: FootprintBreakdown;
-  sg_average_kg: number; // Singapore's per-person average (factors.json sg_average)
-  ratio_to_sg_average: number; // total / average, two decimals
-  factors_version: string; // the factor set that produced it
-}
+const resultEntries = {
+  total_kg: v.pipe(v.number(), v.description('Whole kg CO2e a year: the sum of the breakdown')),
+  total_tonnes: v.pipe(v.number(), v.description('To one decimal, for display')),
+  breakdown: footprintBreakdownSchema,
+  sg_average_kg: v.pipe(v.number(), v.description("Singapore's per-person average")),
+  ratio_to_sg_average: v.pipe(v.number(), v.description('total / average, two decimals')),
+  factors_version: v.pipe(v.string(), v.description('The factor set that produced it')),
+};
+export const footprintResultSchema = v.strictObject(resultEntries);
+export type FootprintResult = v.InferOutput<typeof footprintResultSchema>;
+
+/** The saved answers as a record holds them: the questionnaire's output (numbers, skipped answers as 0). */
+const whole = () => v.pipe(v.number(), v.integer());
+const storedAnswersSchema = v.strictObject({
+  electricity_input: v.picklist(ELECTRICITY_INPUTS),
+  electricity_kwh_month: v.optional(whole()),
+  electricity_bill_cents_month: v.optional(whole()),
+  household_size: whole(),
+  car_km_week: whole(),
+  car_fuel: v.picklist(CAR_FUELS),
+  taxi_km_week: whole(),
+  bus_trips_week: whole(),
+  mrt_trips_week: whole(),
+  flights_short_year: whole(),
+  flights_medium_year: whole(),
+  flights_long_year: whole(),
+  diet: v.picklist(DIETS),
+  clothing_cents_month: whole(),
+  electronics_cents_month: whole(),
+  household_goods_cents_month: whole(),
+});
 
 /** A saved result, as GET and POST /api/user/footprint answer it. */
-export interface FootprintRecord extends FootprintResult {
-  id: number;
-  answers: FootprintAnswers;
-  created_at: string;
-  created_at_ms: number;
-}
+export const footprintRecordSchema = v.strictObject({
+  id: v.pipe(v.number(), v.integer()),
+  answers: storedAnswersSchema,
+  ...resultEntries,
+  created_at: v.pipe(v.string(), v.description('ISO 8601 time in SGT (+08:00)')),
+  created_at_ms: v.pipe(v.number(), v.integer(), v.description('Epoch milliseconds')),
+});
+export type FootprintRecord = v.InferOutput<typeof footprintRecordSchema>;
+export const footprintPageSchema = paged(footprintRecordSchema);

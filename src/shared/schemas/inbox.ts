@@ -1,7 +1,6 @@
 import * as v from 'valibot';
-import type { Paged } from '../api';
-import { idSchema } from './common';
-import type { NotificationItem } from './wallet';
+import { idSchema, int, paged } from './common';
+import { notificationItemSchema } from './wallet';
 
 // The notifications inbox (issue 9). Notices are stored with their English and Chinese text
 // (docs/decisions/inbox.md); the reader's language picks one of the two, in the inbox and in toasts.
@@ -18,14 +17,11 @@ export const noticeReadSchema = v.pipe(
 export type NoticeReadInput = v.InferInput<typeof noticeReadSchema>;
 
 /** GET user/notifications: a page of notices, newest first, with the caller's unread count. */
-export interface NoticePage extends Paged<NotificationItem> {
-  unread: number;
-}
+export const noticePageSchema = paged(notificationItemSchema, { unread: int() });
+export type NoticePage = v.InferOutput<typeof noticePageSchema>;
 
 /** The answer of a mark-read: how many notices this write marked (0 on a repeat) and what stays unread. */
-export interface NoticeReadResult {
-  marked: number;
-  unread: number;
-}
+export const noticeReadResultSchema = v.strictObject({ marked: int(), unread: int() });
+export type NoticeReadResult = v.InferOutput<typeof noticeReadResultSchema>;
 
 export { noticeText } from './notice-text';

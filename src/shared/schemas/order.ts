@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import type { ErrorKey } from '../errors';
-import { idSchema, intFromInput, pageSchema } from './common';
+import { epochMs, idSchema, int, intFromInput, isoTime, paged, pageSchema } from './common';
 
 // Marketplace orders (issue 4): the request schemas the server validates with and the forms reuse, and the
 // shapes the API answers. Money integer cents, quantities whole tons, times ISO 8601 SGT plus epoch ms.
@@ -18,7 +18,8 @@ export const ORDER_STATUSES = [
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
 export const ORDER_SIDES = ['buy', 'sell'] as const;
 export type OrderSide = (typeof ORDER_SIDES)[number];
-export type OrderKind = 'purchase' | 'presale' | 'sell';
+export const ORDER_KINDS = ['purchase', 'presale', 'sell'] as const;
+export type OrderKind = (typeof ORDER_KINDS)[number];
 
 /** The payment password as typed; its strength rules apply when it is set, not when it is used. */
 const paymentPassword = v.pipe(v.string(m('required')), v.nonEmpty(m('required')), v.maxLength(200, m('too_long')));
@@ -58,84 +59,90 @@ export const orderCreditsQuery = v.object({ ...pageSchema.entries });
 /** GET order/limits. */
 export const orderLimitsQuery = v.object({ project_id: idSchema });
 
-export interface Order {
-  id: number;
-  order_no: string;
-  project_id: number;
-  project_name: string;
-  project_name_cn: string;
-  project_image: string;
-  side: OrderSide;
-  kind: OrderKind;
-  status: OrderStatus;
-  unit_price: number; // cents per ton (sell: the buy-back price)
-  tons: number;
-  total: number; // cents (sell: the proceeds)
-  booking_fee: number;
-  final_unit_price: number | null;
-  final_tons: number | null;
-  final_amount: number | null; // cents the final payment takes from available
-  final_deadline: string | null;
-  final_deadline_ms: number | null;
-  cycle_end: string | null;
-  cycle_end_ms: number | null;
-  presale_tons: number; // sell: tons of pre-sale origin among those sold
-  settle_at: string | null;
-  settle_at_ms: number | null;
-  settled_at: string | null;
-  settled_at_ms: number | null;
-  completed_at: string | null;
-  completed_at_ms: number | null;
-  created_at: string;
-  created_at_ms: number;
-  updated_at: string;
-  updated_at_ms: number;
-}
+// ---- Answers (issue 14: the types are inferred from these schemas, written once) ----
 
-export interface CreditHolding {
-  project_id: number;
-  project_name: string;
-  project_name_cn: string;
-  project_image: string;
-  tons: number;
-  purchase_tons: number;
-  presale_tons: number;
-  buyback_price: number; // cents per ton the platform offers now
-  sellable_tons: number; // what the caller may sell now (grade rules applied)
-}
+const cents = (what = 'Cents') => v.pipe(int(), v.description(what));
 
-export interface CreditMovement {
-  id: number;
-  kind: string; // credit_issue (a cycle completed) | credit_sell
-  amount: number; // tons, signed
-  balance_after: number;
-  order_id: number | null;
-  order_no: string | null;
-  project_id: number | null;
-  project_name: string | null;
-  project_name_cn: string | null;
-  memo: string;
-  created_at: string;
-  created_at_ms: number;
-}
+export const orderSchema = v.strictObject({
+  id: int(),
+  order_no: v.string(),
+  project_id: int(),
+  project_name: v.string(),
+  project_name_cn: v.string(),
+  project_image: v.string(),
+  side: v.picklist(ORDER_SIDES),
+  kind: v.picklist(ORDER_KINDS),
+  status: v.picklist(ORDER_STATUSES),
+  unit_price: cents('Cents per ton (sell: the buy-back price)'),
+  tons: int(),
+  total: cents('Cents (sell: the proceeds)'),
+  booking_fee: cents(),
+  final_unit_price: v.nullable(int()),
+  final_tons: v.nullable(int()),
+  final_amount: v.pipe(v.nullable(int()), v.description('Cents the final payment takes from available')),
+  final_deadline: v.nullable(isoTime()),
+  final_deadline_ms: v.nullable(epochMs()),
+  cycle_end: v.nullable(isoTime()),
+  cycle_end_ms: v.nullable(epochMs()),
+  presale_tons: v.pipe(int(), v.description('Sell: tons of pre-sale origin among those sold')),
+  settle_at: v.nullable(isoTime()),
+  settle_at_ms: v.nullable(epochMs()),
+  settled_at: v.nullable(isoTime()),
+  settled_at_ms: v.nullable(epochMs()),
+  completed_at: v.nullable(isoTime()),
+  completed_at_ms: v.nullable(epochMs()),
+  created_at: isoTime(),
+  created_at_ms: epochMs(),
+  updated_at: isoTime(),
+  updated_at_ms: epochMs(),
+});
+export type Order = v.InferOutput<typeof orderSchema>;
+export const orderPageSchema = paged(orderSchema);
 
-export interface OrderCredits {
-  balance: number; // tons, the ledger's credits balance
-  holdings: CreditHolding[];
-  list: CreditMovement[];
-  total: number;
-  page: number;
-  page_size: number;
-}
+export const creditHoldingSchema = v.strictObject({
+  project_id: int(),
+  project_name: v.string(),
+  project_name_cn: v.string(),
+  project_image: v.string(),
+  tons: int(),
+  purchase_tons: int(),
+  presale_tons: int(),
+  buyback_price: cents('Cents per ton the platform offers now'),
+  sellable_tons: v.pipe(int(), v.description('What the caller may sell now (grade rules applied)')),
+});
+export type CreditHolding = v.InferOutput<typeof creditHoldingSchema>;
 
-export interface OrderLimits {
-  project_id: number;
-  monthly_limit: number;
-  total_limit: number;
-  monthly_used: number;
-  total_used: number;
-  monthly_left: number;
-  total_left: number;
-  required_grade: number;
-  grade: number;
-}
+export const creditMovementSchema = v.strictObject({
+  id: int(),
+  kind: v.pipe(v.string(), v.description('credit_issue (a cycle completed) or credit_sell')),
+  amount: v.pipe(int(), v.description('Tons, signed')),
+  balance_after: int(),
+  order_id: v.nullable(int()),
+  order_no: v.nullable(v.string()),
+  project_id: v.nullable(int()),
+  project_name: v.nullable(v.string()),
+  project_name_cn: v.nullable(v.string()),
+  memo: v.string(),
+  created_at: isoTime(),
+  created_at_ms: epochMs(),
+});
+export type CreditMovement = v.InferOutput<typeof creditMovementSchema>;
+
+export const orderCreditsSchema = paged(creditMovementSchema, {
+  balance: v.pipe(int(), v.description("Tons, the ledger's credits balance")),
+  holdings: v.array(creditHoldingSchema),
+});
+export type OrderCredits = v.InferOutput<typeof orderCreditsSchema>;
+
+export const orderLimitsSchema = v.strictObject({
+  project_id: int(),
+  monthly_limit: int(),
+  total_limit: int(),
+  monthly_used: int(),
+  total_used: int(),
+  monthly_left: int(),
+  total_left: int(),
+  required_grade: int(),
+  grade: int(),
+});
+export type OrderLimits = v.InferOutput<typeof orderLimitsSchema>;

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { icNumberSchema, loginPasswordSchema, mobileSchema, uenSchema, withdrawalPasswordSchema } from './auth';
-import { intFromInput, optionalText, pageSchema, requiredText } from './common';
+import { epochMs, int, intFromInput, isoTime, optionalText, paged, pageSchema, requiredText } from './common';
 
 // Wallet and account-settings input (issue 3), used by the forms and by the server. Every message is an
 // error catalogue key. Money is integer cents; the client converts typed dollars with parseSgdToCents.
@@ -109,16 +109,25 @@ export function sameName(a: string, b: string): boolean {
 
 export const TOPUP_METHODS = ['paynow', 'bank'] as const;
 export const TOPUP_STATUSES = ['pending', 'credited', 'rejected'] as const;
+export const TOPUP_FLAGS = ['', 'amount', 'late', 'double', 'manual'] as const;
 export const WITHDRAWAL_STATUSES = ['processing', 'refused', 'completed'] as const;
 export const PAYOUT_METHODS = ['bank', 'paynow'] as const;
 
 export type TopupStatus = (typeof TOPUP_STATUSES)[number];
 export type WithdrawalStatus = (typeof WITHDRAWAL_STATUSES)[number];
 
+/** A top-up reference a client may choose (issue 15; else the server assigns one): sent, it must not be
+ *  blank; it is read upper case with spaces dropped, and must then be 1-25 characters of A-Z, 0-9, "-". */
+export const topupReferenceSchema = v.pipe(
+  requiredText(),
+  v.transform((x) => x.replace(/\s+/g, '').toUpperCase()),
+  v.regex(/^[A-Z0-9-]{1,25}$/, 'topup_reference_invalid'),
+);
+
 export const topupSchema = v.object({
   amount: amountSchema,
   method: v.picklist(TOPUP_METHODS, 'invalid_request'),
-  reference: requiredText(),
+  reference: v.optional(topupReferenceSchema),
 }, 'required');
 
 export const withdrawSchema = v.object({
@@ -146,75 +155,100 @@ export const fundLogQuery = v.object({
   kind: v.optional(v.pipe(v.string('invalid_request'), v.regex(/^([a-z_]{1,40})?$/, 'invalid_request')), ''),
 });
 
-// ---- What the API answers ----
+// ---- What the API answers (issue 14: the types are inferred from these schemas, written once) ----
 
-export interface BankCard {
-  bank_name: string; // '' when only PayNow is bound
-  account_no: string; // masked: every digit but the last 4 is '*'
-  account_last4: string;
-  holder_name: string;
-  paynow: string; // '' when none
-  paynow_type: 'mobile' | 'uen' | '';
-  updated_at: string;
-  updated_at_ms: number;
-}
+/** POST /api/user/profile answers the stored personal information. */
+export const profileViewSchema = v.strictObject({
+  first_name: v.string(),
+  last_name: v.string(),
+  realname: v.string(),
+  mobile: v.string(),
+  ic_number: v.string(),
+});
+export type ProfileView = v.InferOutput<typeof profileViewSchema>;
 
-export interface TopupRecord {
-  id: number;
-  amount: number;
-  method: (typeof TOPUP_METHODS)[number];
-  reference: string;
-  status: TopupStatus;
-  note: string; // the operator's reason on a rejection
-  created_at: string;
-  created_at_ms: number;
-  decided_at: string | null;
-  decided_at_ms: number | null;
-}
+export const bankCardViewSchema = v.strictObject({
+  bank_name: v.pipe(v.string(), v.description("'' when only PayNow is bound")),
+  account_no: v.pipe(v.string(), v.description("Masked: every digit but the last 4 is '*'")),
+  account_last4: v.string(),
+  holder_name: v.string(),
+  paynow: v.pipe(v.string(), v.description("'' when none")),
+  paynow_type: v.picklist(['mobile', 'uen', '']),
+  updated_at: isoTime(),
+  updated_at_ms: epochMs(),
+});
+export type BankCard = v.InferOutput<typeof bankCardViewSchema>;
 
-export interface WithdrawalRecord {
-  id: number;
-  amount: number; // what the user receives
-  fee: number; // handling fee
-  total: number; // amount + fee, what left the available balance
-  method: (typeof PAYOUT_METHODS)[number];
-  bank_name: string;
-  account_no: string; // masked
-  holder_name: string;
-  paynow: string;
-  status: WithdrawalStatus;
-  note: string; // the operator's reason on a refusal
-  created_at: string;
-  created_at_ms: number;
-  decided_at: string | null;
-  decided_at_ms: number | null;
-}
+export const topupRecordSchema = v.strictObject({
+  id: int(),
+  amount: v.pipe(int(), v.description('Cents')),
+  method: v.picklist(TOPUP_METHODS),
+  reference: v.string(),
+  status: v.picklist(TOPUP_STATUSES),
+  note: v.pipe(v.string(), v.description("The operator's reason on a rejection")),
+  created_at: isoTime(),
+  created_at_ms: epochMs(),
+  decided_at: v.nullable(isoTime()),
+  decided_at_ms: v.nullable(epochMs()),
+  // Issue 15: PayNow QR, expiry and reconciliation.
+  paynow_qr: v.pipe(v.nullable(v.string()), v.description('The PayNow QR payload (SGQR) of a PayNow top-up; null for a bank transfer or a top-up from before QRs')),
+  expires_at: v.pipe(v.nullable(isoTime()), v.description('When the request stops being payable; null for top-ups from before expiries')),
+  expires_at_ms: v.nullable(epochMs()),
+  received_amount: v.pipe(v.nullable(int()), v.description('Cents the bank statement brought (credited); null until matched')),
+  flag: v.pipe(v.picklist(TOPUP_FLAGS), v.description("Why a credited top-up differs: '' exact, amount, late, double (second payment under first_topup_id's reference), manual")),
+  first_topup_id: v.nullable(int()),
+});
+export type TopupRecord = v.InferOutput<typeof topupRecordSchema>;
+export const topupPageSchema = paged(topupRecordSchema);
 
-export interface FundLogRow {
-  id: number;
-  entry_id: number;
-  kind: string;
-  account_name: string; // available, frozen, presale, unavailable, credits
-  unit: 'cents' | 'tons';
-  amount: number; // signed
-  balance_after: number;
-  memo: string;
-  ref_type: string;
-  ref_id: number;
-  created_at: string;
-  created_at_ms: number;
-}
+export const withdrawalRecordSchema = v.strictObject({
+  id: int(),
+  amount: v.pipe(int(), v.description('Cents the user receives')),
+  fee: v.pipe(int(), v.description('Handling fee, cents')),
+  total: v.pipe(int(), v.description('amount + fee: what left the available balance')),
+  method: v.picklist(PAYOUT_METHODS),
+  bank_name: v.string(),
+  account_no: v.pipe(v.string(), v.description('Masked')),
+  holder_name: v.string(),
+  paynow: v.string(),
+  status: v.picklist(WITHDRAWAL_STATUSES),
+  note: v.pipe(v.string(), v.description("The operator's reason on a refusal")),
+  created_at: isoTime(),
+  created_at_ms: epochMs(),
+  decided_at: v.nullable(isoTime()),
+  decided_at_ms: v.nullable(epochMs()),
+});
+export type WithdrawalRecord = v.InferOutput<typeof withdrawalRecordSchema>;
+export const withdrawalPageSchema = paged(withdrawalRecordSchema);
 
-export interface NotificationItem {
-  id: number;
-  title: string;
-  title_cn: string;
-  body: string;
-  body_cn: string;
-  created_at: string;
-  created_at_ms: number;
-  read: boolean;
-}
+export const fundLogRowSchema = v.strictObject({
+  id: int(),
+  entry_id: int(),
+  kind: v.string(),
+  account_name: v.pipe(v.string(), v.description('available, frozen, presale, unavailable or credits')),
+  unit: v.picklist(['cents', 'tons']),
+  amount: v.pipe(int(), v.description('Signed')),
+  balance_after: int(),
+  memo: v.string(),
+  ref_type: v.string(),
+  ref_id: int(),
+  created_at: isoTime(),
+  created_at_ms: epochMs(),
+});
+export type FundLogRow = v.InferOutput<typeof fundLogRowSchema>;
+export const fundLogPageSchema = paged(fundLogRowSchema);
+
+export const notificationItemSchema = v.strictObject({
+  id: int(),
+  title: v.string(),
+  title_cn: v.string(),
+  body: v.string(),
+  body_cn: v.string(),
+  created_at: isoTime(),
+  created_at_ms: epochMs(),
+  read: v.boolean(),
+});
+export type NotificationItem = v.InferOutput<typeof notificationItemSchema>;
 
 export type TopupInput = v.InferInput<typeof topupSchema>;
 export type WithdrawInput = v.InferInput<typeof withdrawSchema>;

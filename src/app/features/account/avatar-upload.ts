@@ -4,17 +4,15 @@ import { noteReachable } from '../../lib/online';
 import { API_BASE, PATHS } from '../../../shared/api';
 import { REQUEST_TIMEOUT_MS } from '../../../shared/constants';
 import { errorMessage } from '../../../shared/errors';
+import type { AvatarAnswer } from '../../../shared/schemas/user';
 
 // The avatar's upload: the cropped picture as the raw body of an XMLHttpRequest (fetch has no upload
 // progress), with the headers of lib/api.ts (the session token, the intent's Idempotency-Key; lang in the
 // query, since the body is not JSON). Cancelling aborts the request: the server either never got the whole
 // picture (nothing changes) or already answered (the key makes a retry of the same picture harmless).
 
-export interface AvatarResult {
-  code: number;
-  msg: string;
-  avatar: string;
-}
+/** The envelope's code and msg, with the answer's avatar ('' on a refusal). */
+export type AvatarResult = { code: number; msg: string } & AvatarAnswer;
 
 export interface AvatarUpload {
   done: Promise<AvatarResult | 'aborted'>;

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { Link, useRouter } from '@tanstack/react-router';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { NavBar } from '../../components/nav-bar';
+import { LanguageToggle } from '../../components/language-toggle';
 import { showToast } from '../../components/toast';
 import { post } from '../../lib/api';
 import { clearSession, getSession } from '../../lib/storage';
@@ -51,7 +52,7 @@ export function ResetPage({ email }: { email?: string }) {
   const { values, set, errors, a11y } = form;
   return (
     <div className="page auth-page">
-      <NavBar title={t`Reset password`} />
+      <NavBar title={t`Reset password`} right={<LanguageToggle />} />
       <div className="auth-hero auth-hero--compact">
         <h2 className="auth-hero__title">
           <Trans>Forgot your password?</Trans>

@@ -1,7 +1,7 @@
 import { useCallback, useState } from 'react';
 import { useLiveQuery } from 'dexie-react-hooks';
 import { get, post, type ApiResult } from '../../lib/api';
-import { CREDITS_KEY, db, type CachedOrder } from '../../lib/db';
+import { CREDITS_KEY, db, MEMBERSHIP_KEY, type CachedOrder } from '../../lib/db';
 import { refreshProject } from '../../lib/sync';
 import { useOnline } from '../../lib/online';
 import { getSession } from '../../lib/storage';
@@ -10,6 +10,7 @@ import { useLiveRefresh } from '../../lib/live-refresh';
 import { PATHS, type Paged } from '../../../shared/api';
 import { ERRORS } from '../../../shared/errors';
 import type { Order, OrderCredits, OrderSide, OrderStatus } from '../../../shared/schemas/order';
+import type { Membership } from '../../../shared/schemas/user';
 import { orderInTab, type OrderTab } from './order-calc';
 
 // The order endpoints, one fetcher each, and the hooks the screens read. Orders are cached in the Dexie
@@ -67,6 +68,19 @@ export async function refreshOrder(id: number): Promise<Order | null> {
 export async function refreshCredits(memId: number): Promise<ApiResult<OrderCredits>> {
   const res = await get<OrderCredits>(PATHS.orderCredits, { page: 1, page_size: ORDERS_PAGE_SIZE }, { quiet: true });
   if (res.code === 0 && res.data) await db.meta.put({ key: CREDITS_KEY, value: { mem_id: memId, data: res.data, saved_at: Date.now() } satisfies CachedCredits });
+  return res;
+}
+
+export interface CachedMembership {
+  mem_id: number;
+  data: Membership;
+  saved_at: number;
+}
+
+/** GET user/membership (the grade ladder from the server's configuration, and this member's progress) into meta. */
+export async function refreshMembership(memId: number): Promise<ApiResult<Membership>> {
+  const res = await get<Membership>(PATHS.userMembership, {}, { quiet: true });
+  if (res.code === 0 && res.data) await db.meta.put({ key: MEMBERSHIP_KEY, value: { mem_id: memId, data: res.data, saved_at: Date.now() } satisfies CachedMembership });
   return res;
 }
 
@@ -179,3 +193,12 @@ export function useCredits(memId: number, enabled: boolean) {
   return { credits: mine?.data, savedAt: mine?.saved_at, loading: entry === undefined, error };
 }
 
+
+/** The grade ladder and this member's progress (meta MEMBERSHIP_KEY), refreshed on open and when orders or the user change. */
+export function useMembership(memId: number) {
+  const entry = useLiveQuery(async () => ((await db.meta.get(MEMBERSHIP_KEY))?.value as CachedMembership | undefined) ?? null, []);
+  const load = useCallback(async () => void (await refreshMembership(memId)), [memId]);
+  useLiveRefresh(load, ['orders', 'user'], memId > 0);
+  const mine = entry === undefined ? undefined : entry && entry.mem_id === memId ? entry : null;
+  return { membership: mine?.data, savedAt: mine?.saved_at };
+}

@@ -2,17 +2,26 @@ import { Link } from '@tanstack/react-router';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { NavBar } from '../../components/nav-bar';
 import { OfflineBar } from '../../components/offline-bar';
-import { useUserInfo } from '../../lib/user-info';
+import { formatSgd } from '../../lib/format';
+import { useMemberId, useUserInfo } from '../../lib/user-info';
+import { useMembership } from './api';
 import { GRADES, gradeRights } from './order-calc';
 import './orders.css';
 
-// /pages/profile/membership: the member's grade P0..P5 and what each grade allows. The grade thresholds are
-// server configuration the base settings do not expose, so they are described in words, not amounts.
+// /pages/profile/membership: the member's grade P0..P5, each grade's threshold in completed purchases and
+// what it allows, all from GET user/membership (the server's configuration, cached for offline reading),
+// and the progress to the next grade. Without that answer (a guest, or never loaded) the ladder is told in
+// words with the default selling grades.
 
 export function MembershipPage() {
   const { t } = useLingui();
+  const memId = useMemberId();
   const { info, member } = useUserInfo();
-  const grade = info?.grade ?? null;
+  const { membership } = useMembership(memId);
+  const grade = membership?.grade ?? info?.grade ?? null;
+  const thresholds = new Map(membership?.grades.map((g) => [g.grade, g.min_purchases]));
+  const next = membership?.next ?? null;
+  const progress = next && membership ? Math.min(100, Math.floor((membership.purchases * 100) / Math.max(1, next.min_purchases))) : 100;
   return (
     <div className="page membership-page">
       <NavBar title={t`Membership`} />
@@ -41,11 +50,38 @@ export function MembershipPage() {
             </Link>
           </p>
         )}
+        {member && membership && (
+          <div className="member-progress" data-testid="member-progress">
+            <p className="member-progress__total">
+              <Trans>Completed purchases: {formatSgd(membership.purchases)}</Trans>
+            </p>
+            {next ? (
+              <>
+                <div
+                  className="member-progress__bar"
+                  role="progressbar"
+                  aria-valuemin={0}
+                  aria-valuemax={100}
+                  aria-valuenow={progress}
+                  aria-label={t`Progress to P${next.grade}`}
+                >
+                  <span style={{ width: `${progress}%` }} />
+                </div>
+                <p className="muted member-progress__next">
+                  <Trans>
+                    {formatSgd(next.remaining)} more in completed purchases reaches P{next.grade}.
+                  </Trans>
+                </p>
+              </>
+            ) : (
+              <p className="muted member-progress__next">
+                <Trans>You have the highest grade.</Trans>
+              </p>
+            )}
+          </div>
+        )}
         <p className="muted member-hero__how">
-          <Trans>
-            Your grade rises with your total completed purchases: each step up needs a larger total, set by the platform. The grade never goes
-            down by itself.
-          </Trans>
+          <Trans>Your grade rises with your total completed purchases (a pre-sale counts at its final price). The grade never goes down by itself.</Trans>
         </p>
       </section>
 
@@ -55,8 +91,9 @@ export function MembershipPage() {
         </h2>
         <ul className="grades">
           {GRADES.map((g) => {
-            const r = gradeRights(g);
+            const r = gradeRights(g, membership?.sell_min_grade, membership?.presale_sell_min_grade);
             const mine = g === grade;
+            const min = thresholds.get(g);
             return (
               <li key={g} className={mine ? 'grade card grade--mine' : 'grade card'} aria-current={mine ? 'true' : undefined} data-testid={`grade-P${g}`}>
                 <div className="grade__head">
@@ -72,6 +109,11 @@ export function MembershipPage() {
                     </span>
                   )}
                 </div>
+                {min !== undefined && (
+                  <p className="grade__threshold" data-testid={`grade-P${g}-threshold`}>
+                    {g === 0 ? <Trans>Every member starts here.</Trans> : <Trans>From {formatSgd(min)} in completed purchases</Trans>}
+                  </p>
+                )}
                 <ul className="grade__rights">
                   <li>
                     {g === 0 ? (

@@ -76,6 +76,9 @@ export function TonsPage() {
                           Purchased {formatTons(h.purchase_tons)} · pre-sale {formatTons(h.presale_tons)} · buy-back {price} / t
                         </Trans>
                       </p>
+                      <Link to="/pages/profile/retire" search={{ project_id: h.project_id }} className="btn btn--ghost holding__sell" data-testid="holding-retire">
+                        <Trans>Retire</Trans>
+                      </Link>
                       {h.sellable_tons > 0 ? (
                         <Link to="/pages/project/dsell" search={{ id: h.project_id }} className="btn btn--ghost holding__sell" data-testid="holding-sell">
                           <Trans>Sell back up to {formatTons(h.sellable_tons)}</Trans>
@@ -91,6 +94,16 @@ export function TonsPage() {
               </ul>
             )}
           </section>
+
+          <p className="section tons-links">
+            <Link to="/pages/profile/certificates" data-testid="my-certificates">
+              <Trans>My retirement certificates</Trans>
+            </Link>
+            {' · '}
+            <Link to="/transparency">
+              <Trans>Transparency</Trans>
+            </Link>
+          </p>
 
           <section className="section" aria-labelledby="tons-moves">
             <h2 className="section-title" id="tons-moves">

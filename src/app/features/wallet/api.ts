@@ -128,7 +128,7 @@ function usePagedList<T extends { id: number }>(fetchPage: (page: number) => Pro
 
 // ---------------------------------------------------------------- wallet/topup, wallet/topups
 
-export function requestTopup(input: { amount: number; method: 'paynow' | 'bank'; reference: string }, idempotencyKey: string): Promise<ApiResult<TopupRecord>> {
+export function requestTopup(input: { amount: number; method: 'paynow' | 'bank'; reference?: string }, idempotencyKey: string): Promise<ApiResult<TopupRecord>> {
   return post<TopupRecord>(PATHS.walletTopup, { ...input }, { idempotencyKey });
 }
 

@@ -1,6 +1,7 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { InfiniteList } from '../../components/infinite-list';
 import { formatDateTime, formatSgd } from '../../lib/format';
+import { serverNow } from '../../lib/server-time';
 import type { TopupRecord, WithdrawalRecord } from '../../../shared/schemas/wallet';
 import { topupMethodLabel, topupStatusLabel, withdrawalStatusLabel } from './labels';
 import { StatusChip } from './wallet-parts';
@@ -16,7 +17,8 @@ interface ListState<T> {
   loadMore: () => void;
 }
 
-export function TopupList({ list }: { list: ListState<TopupRecord> }) {
+/** `onShow`: a pending, unexpired top-up offers its payment step (QR or transfer details) again. */
+export function TopupList({ list, onShow }: { list: ListState<TopupRecord>; onShow?: (record: TopupRecord) => void }) {
   const { i18n } = useLingui();
   return (
     <RecordList list={list} empty={<Trans>No top-ups yet.</Trans>}>
@@ -24,7 +26,7 @@ export function TopupList({ list }: { list: ListState<TopupRecord> }) {
         {list.items.map((r) => (
           <li key={r.id} className="record card" data-testid="topup-record" data-id={r.id}>
             <div className="record__head">
-              <span className="record__amount">{formatSgd(r.amount)}</span>
+              <span className="record__amount">{formatSgd(r.status === 'credited' && r.received_amount !== null ? r.received_amount : r.amount)}</span>
               <StatusChip status={r.status}>{i18n._(topupStatusLabel[r.status])}</StatusChip>
             </div>
             <p className="record__meta">
@@ -43,9 +45,29 @@ export function TopupList({ list }: { list: ListState<TopupRecord> }) {
                 </>
               )}
             </p>
-            {r.status === 'pending' && (
-              <p className="record__note">
-                <Trans>We credit it once the transfer with this reference arrives.</Trans>
+            {r.status === 'pending' &&
+              (r.expires_at_ms !== null && r.expires_at_ms <= serverNow() ? (
+                <p className="record__note record__note--bad">
+                  <Trans>Expired: please do not pay this request. A payment that still arrives is credited.</Trans>
+                </p>
+              ) : (
+                <>
+                  <p className="record__note">
+                    <Trans>We credit it once the transfer with this reference arrives.</Trans>
+                  </p>
+                  {onShow && r.expires_at_ms !== null && (
+                    <button type="button" className="btn btn--ghost record__show" onClick={() => onShow(r)} data-testid="topup-show">
+                      {r.method === 'paynow' ? <Trans>Show PayNow QR</Trans> : <Trans>Show transfer details</Trans>}
+                    </button>
+                  )}
+                </>
+              ))}
+            {r.status === 'credited' && r.flag !== '' && (
+              <p className="record__note" data-testid="topup-flag" data-flag={r.flag}>
+                {r.flag === 'amount' && <Trans>Received {formatSgd(r.received_amount ?? r.amount)}, a different amount: that is what was credited.</Trans>}
+                {r.flag === 'late' && <Trans>Paid after the request expired; credited all the same.</Trans>}
+                {r.flag === 'double' && <Trans>A second payment under the reference of top-up #{r.first_topup_id ?? ''}.</Trans>}
+                {r.flag === 'manual' && <Trans>A payment without a reference, matched to you by our team.</Trans>}
               </p>
             )}
             {r.status === 'rejected' && r.note && (

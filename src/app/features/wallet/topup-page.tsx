@@ -6,24 +6,25 @@ import { useSchemaForm } from '../../lib/form';
 import { formatSgd } from '../../lib/format';
 import { localeToWire, type Locale } from '../../../shared/api';
 import { errorMessage } from '../../../shared/errors';
-import { requiredText } from '../../../shared/schemas/common';
-import { TOPUP_METHODS } from '../../../shared/schemas/wallet';
+import { TOPUP_METHODS, type TopupRecord } from '../../../shared/schemas/wallet';
 import { Field } from '../../components/forms/field';
 import { FormAlert } from '../../components/forms/form-alert';
-import { refreshUserInfo, useMemberId } from '../../lib/user-info';
+import { refreshUserInfo } from '../../lib/user-info';
+import { useOnline } from '../../lib/online';
 import { requestTopup, useLimits, useTopups } from './api';
 import { parseAmount } from './amount';
-import { PLATFORM_PAYEE } from './payee';
+import { PaymentPanel } from './paynow-panel';
 import { TopupList } from './records';
 import { FreshAfterSuccess } from '../../components/forms/fresh-after-success';
 import { SubmitButton } from '../../components/forms/submit-button';
 import { useWrite } from '../../components/forms/use-write';
 import { AmountInput, WalletPage } from './wallet-parts';
 
-// /pages/profile/topup (route chosen in the pattern of SPEC's profile screens): the top-up form, with the
-// platform's payee details for the chosen method, and the user's top-up records (pending / credited /
-// rejected) below it. A top-up is a statement "I sent S$X with reference R"; an operator credits it when
-// the money arrives.
+// /pages/profile/topup (route chosen in the pattern of SPEC's profile screens): the top-up form (amount and
+// method), then the payment step of that top-up (issue 15: the server assigns the reference; PayNow shows
+// the QR of exactly this top-up, a bank transfer the account details, both with copy buttons and a
+// countdown to the expiry), and the user's top-up records (pending / credited / rejected) below. An operator
+// import of the bank statement credits it; the step turns "credited" live.
 
 const FORM = 'topup';
 
@@ -35,14 +36,7 @@ const amountText = v.pipe(
   v.check((s) => parseAmount(s) !== null, 'invalid_amount'),
   v.transform((s) => parseAmount(s)!),
 );
-const topupFormSchema = v.object({ amount: amountText, method: v.picklist(TOPUP_METHODS, 'invalid_request'), reference: requiredText(40) });
-
-/** A reference the bank statement can carry: CNP, the member id, four random characters. */
-export function suggestReference(memId: number): string {
-  const alphabet = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
-  const bytes = crypto.getRandomValues(new Uint8Array(4));
-  return `CNP${memId}${Array.from(bytes, (b) => alphabet[b % alphabet.length]).join('')}`;
-}
+const topupFormSchema = v.object({ amount: amountText, method: v.picklist(TOPUP_METHODS, 'invalid_request') });
 
 export function TopupPage() {
   const { t } = useLingui();
@@ -54,32 +48,60 @@ export function TopupPage() {
 }
 
 function TopupScreen() {
+  const { t } = useLingui();
   const records = useTopups();
-  // A new top-up after a success is a fresh form (new reference, no errors from the last submit).
+  // The top-up being paid: shown until the user starts a new one; the live copy comes from the list, which
+  // reloads when the socket says the wallet changed, so it turns "credited" without a reload.
+  const [active, setActive] = useState<TopupRecord | null>(null);
+  const live = active ? (records.items.find((r) => r.id === active.id) ?? active) : null;
+  const fresh = useWrite(requestTopup);
+  const onFresh = async () => {
+    if (!live) return;
+    const res = await fresh.run({ amount: live.amount, method: live.method });
+    if (res?.code === 0 && res.data) {
+      setActive(res.data);
+      records.reload();
+      showToast(t`A fresh request is ready.`, 'success');
+    }
+  };
   return (
     <div className="section">
-      <FreshAfterSuccess onSuccess={records.reload}>{(done) => <TopupForm onDone={done} />}</FreshAfterSuccess>
+      {live ? (
+        <PaymentPanel key={live.id} topup={live} onFresh={() => void onFresh()} freshBusy={fresh.busy} onDone={() => setActive(null)} />
+      ) : (
+        <FreshAfterSuccess onSuccess={records.reload}>
+          {(done) => (
+            <TopupForm
+              onDone={(record) => {
+                setActive(record);
+                done();
+              }}
+            />
+          )}
+        </FreshAfterSuccess>
+      )}
       <h2 className="section-title wallet-section-title">
         <Trans>Top-up records</Trans>
       </h2>
-      <TopupList list={records} />
+      <TopupList
+        list={records}
+        onShow={(record) => {
+          setActive(record);
+          window.scrollTo({ top: 0, behavior: 'smooth' });
+        }}
+      />
     </div>
   );
 }
 
-function TopupForm({ onDone }: { onDone: () => void }) {
+function TopupForm({ onDone }: { onDone: (record: TopupRecord) => void }) {
   const { t, i18n } = useLingui();
   const lang = localeToWire(i18n.locale as Locale);
-  const memId = useMemberId();
+  const online = useOnline();
   const limits = useLimits();
-  const form = useSchemaForm(
-    FORM,
-    topupFormSchema,
-    { amount: '', method: 'paynow' as (typeof TOPUP_METHODS)[number], reference: suggestReference(memId) },
-    lang,
-  );
-  // One intent per top-up: a retry after a lost answer carries the same key (the same amount, method and
-  // reference); after a success the key and the suggested reference are both new.
+  const form = useSchemaForm(FORM, topupFormSchema, { amount: '', method: 'paynow' as (typeof TOPUP_METHODS)[number] }, lang);
+  // One intent per top-up: a retry after a lost answer carries the same key (the same amount and method);
+  // after a success the key is new.
   const write = useWrite(requestTopup);
   const [minChecked, setMinChecked] = useState(false);
   const { values, set, errors: schemaErrors, a11y } = form;
@@ -95,6 +117,7 @@ function TopupForm({ onDone }: { onDone: () => void }) {
 
   const onSubmit = async (e: React.FormEvent) => {
     e.preventDefault();
+    if (!online) return;
     const input = form.check();
     setMinChecked(true);
     if (!input) return;
@@ -104,15 +127,19 @@ function TopupForm({ onDone }: { onDone: () => void }) {
     }
     const res = await write.run(input);
     if (res?.code === 0 && res.data) {
-      showToast(res.data.status === 'credited' ? t`Top-up credited.` : t`Top-up submitted. We will credit it when the transfer arrives.`, 'success');
+      if (res.data.status === 'credited') showToast(t`Top-up credited.`, 'success');
       void refreshUserInfo();
-      onDone();
+      onDone(res.data);
     }
   };
 
-  const payee = PLATFORM_PAYEE[values.method];
   return (
     <form className="card wallet-card" onSubmit={onSubmit} noValidate data-testid="topup-form">
+      {!online && (
+        <p className="notice topup-offline" role="status" data-testid="topup-offline">
+          <Trans>A top-up needs a connection. You are offline: connect to get a PayNow QR or transfer details.</Trans>
+        </p>
+      )}
       <Field label={t`Amount`} name="amount" form={FORM} errors={errors} hint={min > 0 ? t`Minimum ${formatSgd(min)}` : undefined}>
         <AmountInput {...a11y('amount')} testId="topup-amount" value={values.amount} onChange={(value) => set('amount', value)} />
       </Field>
@@ -130,72 +157,15 @@ function TopupForm({ onDone }: { onDone: () => void }) {
           </button>
         </div>
       </div>
-
-      <section className="payee" aria-labelledby="payee-title" data-testid="payee">
-        <h2 className="payee__title" id="payee-title">
-          {values.method === 'paynow' ? <Trans>Pay by PayNow to</Trans> : <Trans>Transfer to</Trans>}
-        </h2>
-        <dl className="summary">
-          <div className="summary__row">
-            <dt>
-              <Trans>Name</Trans>
-            </dt>
-            <dd>{payee.name}</dd>
-          </div>
-          {values.method === 'paynow' ? (
-            <div className="summary__row">
-              <dt>UEN</dt>
-              <dd className="mono" data-testid="payee-uen">
-                {PLATFORM_PAYEE.paynow.uen}
-              </dd>
-            </div>
-          ) : (
-            <>
-              <div className="summary__row">
-                <dt>
-                  <Trans>Bank</Trans>
-                </dt>
-                <dd>{PLATFORM_PAYEE.bank.bank}</dd>
-              </div>
-              <div className="summary__row">
-                <dt>
-                  <Trans>Account</Trans>
-                </dt>
-                <dd className="mono" data-testid="payee-account">
-                  {PLATFORM_PAYEE.bank.account}
-                </dd>
-              </div>
-            </>
-          )}
-          <div className="summary__row summary__row--strong">
-            <dt>
-              <Trans>Reference</Trans>
-            </dt>
-            <dd className="mono">{values.reference || '—'}</dd>
-          </div>
-        </dl>
-        <p className="payee__warn" role="note">
-          <Trans>Put the reference below in your transfer's reference or comments field. Without it we cannot match your money to your account.</Trans>
-        </p>
-      </section>
-
-      <Field label={t`Reference`} name="reference" form={FORM} errors={errors} hint={t`The same text you put in the transfer. You may change it.`}>
-        <input
-          {...a11y('reference')}
-          data-testid="topup-reference"
-          className="input mono"
-          autoCapitalize="characters"
-          autoComplete="off"
-          maxLength={40}
-          value={values.reference}
-          onChange={(e) => set('reference', e.target.value)}
-        />
-      </Field>
       <p className="field__hint wallet-hint">
-        <Trans>Send the money first, then tell us here. Your balance grows once we confirm the transfer.</Trans>
+        {values.method === 'paynow' ? (
+          <Trans>Next you get a PayNow QR for exactly this amount, with its own reference. Scan it in your bank app, or save it and scan it from your photos.</Trans>
+        ) : (
+          <Trans>Next you get our bank account and a reference for exactly this amount. Your balance grows once the transfer arrives.</Trans>
+        )}
       </p>
-      <SubmitButton busy={write.busy} busyLabel={<Trans>Sending…</Trans>} testId="topup-submit">
-        <Trans>I have sent the money</Trans>
+      <SubmitButton busy={write.busy} busyLabel={<Trans>Sending…</Trans>} testId="topup-submit" disabled={!online}>
+        {values.method === 'paynow' ? <Trans>Get PayNow QR</Trans> : <Trans>Get transfer details</Trans>}
       </SubmitButton>
       <FormAlert id="topup-alert" message={write.error} />
     </form>

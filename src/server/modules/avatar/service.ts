@@ -8,6 +8,7 @@ import { writeTx } from '../../db/tx';
 import { publish } from '../../live/events';
 import type { User } from '../session';
 import { API_BASE, PATHS } from '../../../shared/api';
+import type { AvatarAnswer } from '../../../shared/schemas/user';
 
 // Avatars (docs/decisions/avatar.md). The client sends the cropped picture as the raw request body. The
 // server trusts neither the name nor the declared type: the first bytes must be JPEG, PNG or WebP; the
@@ -82,7 +83,11 @@ async function store(config: Deps['config'], bytes: Buffer): Promise<string> {
     (st) => st.size === bytes.length,
     () => false,
   );
-  if (!exists) {
+  if (exists) {
+    // Fresh again: retention prunes unreferenced pictures by age, and this one is about to be referenced.
+    const t = new Date();
+    await fs.utimes(final, t, t).catch(() => undefined);
+  } else {
     const tmp = path.join(dir, `.${name}.${process.pid}.${crypto.randomBytes(6).toString('hex')}.tmp`);
     await fs.writeFile(tmp, bytes, { mode: 0o644 });
     await fs.rename(tmp, final);
@@ -90,9 +95,6 @@ async function store(config: Deps['config'], bytes: Buffer): Promise<string> {
   return name;
 }
 
-export interface AvatarAnswer {
-  avatar: string;
-}
 
 /** The upload's effect: re-encode, store, point the user at it. Refusals change nothing. */
 export async function setAvatar(deps: Deps, user: User, input: Buffer): Promise<AvatarAnswer> {

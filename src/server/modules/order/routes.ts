@@ -1,7 +1,9 @@
 import { Hono } from 'hono';
 import type { AppEnv } from '../../env';
 import { idempotent } from '../../lib/idempotency';
-import { input, ok, parse, strictBody } from '../../lib/http';
+import { AppError, input, ok, parse, strictBody } from '../../lib/http';
+import type { Metrics } from '../../lib/metrics';
+import { ERRORS } from '../../../shared/errors';
 import { requireUser } from '../session';
 import { idQuery } from '../../../shared/schemas/content';
 import {
@@ -20,28 +22,45 @@ import { creditsOf, limitsOf, listOrders, orderDetail, payFinal, placeBooking, p
 // idempotency fingerprint covers all of them, the payment password included (keyed hash).
 export const orderRoutes = new Hono<AppEnv>();
 
+/** The order engine's run, counted in canopy_orders_total{kind, code}: code 0 when placed, else the
+ *  catalogue code of its refusal (server_error's for anything else). A replayed key never runs it, so a
+ *  retry is not counted again; refusals before the engine (session, body, key) are not orders. */
+function counted<T>(metrics: Metrics | undefined, kind: 'buy' | 'book' | 'finalpay' | 'sell', run: () => Promise<T>): () => Promise<T> {
+  if (!metrics) return run;
+  return async () => {
+    try {
+      const order = await run();
+      metrics.orders.inc({ kind, code: '0' });
+      return order;
+    } catch (err) {
+      metrics.orders.inc({ kind, code: String(ERRORS[err instanceof AppError ? err.key : 'server_error'].code) });
+      throw err;
+    }
+  };
+}
+
 orderRoutes.post('/buy', async (c) => {
   const { user } = await requireUser(c);
   const { data, raw } = await strictBody(c, orderBuySchema);
-  return idempotent(c, user.id, raw, () => placePurchase(c.get('deps'), user, data));
+  return idempotent(c, user.id, raw, counted(c.get('deps').metrics, 'buy', () => placePurchase(c.get('deps'), user, data)));
 });
 
 orderRoutes.post('/book', async (c) => {
   const { user } = await requireUser(c);
   const { data, raw } = await strictBody(c, orderBookSchema);
-  return idempotent(c, user.id, raw, () => placeBooking(c.get('deps'), user, data));
+  return idempotent(c, user.id, raw, counted(c.get('deps').metrics, 'book', () => placeBooking(c.get('deps'), user, data)));
 });
 
 orderRoutes.post('/finalpay', async (c) => {
   const { user } = await requireUser(c);
   const { data, raw } = await strictBody(c, orderFinalpaySchema);
-  return idempotent(c, user.id, raw, () => payFinal(c.get('deps'), user, data));
+  return idempotent(c, user.id, raw, counted(c.get('deps').metrics, 'finalpay', () => payFinal(c.get('deps'), user, data)));
 });
 
 orderRoutes.post('/sell', async (c) => {
   const { user } = await requireUser(c);
   const { data, raw } = await strictBody(c, orderSellSchema);
-  return idempotent(c, user.id, raw, () => placeSale(c.get('deps'), user, data));
+  return idempotent(c, user.id, raw, counted(c.get('deps').metrics, 'sell', () => placeSale(c.get('deps'), user, data)));
 });
 
 orderRoutes.get('/lists', async (c) => {

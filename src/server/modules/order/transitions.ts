@@ -62,16 +62,21 @@ export async function completeCycle(db: DB, orderId: number, now: number, gradeT
   });
 }
 
-/** Grade from completed purchases (thresholds in config). Only ever raised here; an operator may set any. */
-async function raiseGrade(tx: Tx, userId: number, now: number, thresholds: readonly number[]): Promise<void> {
-  const row = await tx
+/** A user's completed purchases in cents, the figure the grade follows (a pre-sale counts at its final price). */
+export async function completedPurchaseCents(db: DB | Tx, userId: number): Promise<number> {
+  const row = await db
     .selectFrom('orders')
     .select(sql<number>`coalesce(sum(case when kind = 'presale' then coalesce(final_tons, 0) * coalesce(final_unit_price, 0) else total end), 0)`.as('cents'))
     .where('user_id', '=', userId)
     .where('side', '=', 'buy')
     .where('status', '=', 'completed')
     .executeTakeFirstOrThrow();
-  const grade = gradeForPurchases(Number(row.cents), thresholds);
+  return Number(row.cents);
+}
+
+/** Grade from completed purchases (thresholds in config). Only ever raised here; an operator may set any. */
+async function raiseGrade(tx: Tx, userId: number, now: number, thresholds: readonly number[]): Promise<void> {
+  const grade = gradeForPurchases(await completedPurchaseCents(tx, userId), thresholds);
   const res = await tx.updateTable('users').set({ grade, updated_at: now }).where('id', '=', userId).where('grade', '<', grade).executeTakeFirst();
   if (Number(res.numUpdatedRows) === 1) {
     await notify(tx, userId, { title: `Membership upgraded to P${grade}`, title_cn: `会员等级已升至 P${grade}`, body: `Your completed purchases reached membership grade P${grade}.`, body_cn: `您的累计购买已达到会员等级 P${grade}。` }, now);

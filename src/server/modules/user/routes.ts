@@ -9,6 +9,7 @@ import { bankCardSchema, loginPasswordChangeSchema, profileSchema, withdrawPassw
 import { bankCardView, bindPayoutAccount, payoutAccountOf } from './card';
 import { changeLoginPassword, setWithdrawPassword, updateProfile } from './settings';
 import { notificationRoutes } from './notifications';
+import { membershipOf } from './membership';
 
 export const userRoutes = new Hono<AppEnv>();
 
@@ -43,6 +44,11 @@ userRoutes.get('/info', async (c) => {
     wallet: await walletOf(db, u.id),
   };
   return ok(c, info);
+});
+
+userRoutes.get('/membership', async (c) => {
+  const { user } = await requireUser(c);
+  return ok(c, await membershipOf(c.get('deps'), user));
 });
 
 // ---- Account settings (issue 3). Writes: a signed-in user, an Idempotency-Key, and only known fields.

@@ -11,6 +11,7 @@ import { verifyTradePassword } from './trade-password';
 import { publish } from '../../live/events';
 import type { ErrorKey } from '../../../shared/errors';
 import { endUserSessions, type User } from '../session';
+import type { ProfileView } from '../../../shared/schemas/wallet';
 
 // Account settings: withdrawal password, login password, personal information (SPEC section 5, DECISIONS
 // "Accounts"). Re-entering the login password inside the app counts toward the same 5-attempt login lock
@@ -73,13 +74,6 @@ export async function changeLoginPassword(deps: Deps, user: User, sessionId: num
   });
 }
 
-export interface ProfileView {
-  first_name: string;
-  last_name: string;
-  realname: string;
-  mobile: string;
-  ic_number: string;
-}
 
 export async function updateProfile(deps: Deps, user: User, input: Omit<ProfileView, 'realname'>): Promise<ProfileView> {
   const now = deps.clock.now();

@@ -3,10 +3,23 @@ import type { FundLogsTable, TopupsTable, WithdrawalsTable } from '../../db/sche
 import { isoSgt } from '../../lib/clock';
 import { maskAccountNo } from '../user/card';
 import type { FundLogRow, TopupRecord, WithdrawalRecord } from '../../../shared/schemas/wallet';
+import { buildPayNowPayload, REFERENCE_PATTERN } from '../../../shared/paynow';
 
 // Database rows -> what the API answers (times as ISO SGT plus epoch ms; account numbers masked).
 
-export function topupRecord(row: Selectable<TopupsTable>): TopupRecord {
+/** The PayNow payee of the QRs (config PAYNOW_UEN, PAYNOW_NAME). */
+export interface PayNowPayee {
+  PAYNOW_UEN: string;
+  PAYNOW_NAME: string;
+}
+
+/** The QR payload of a PayNow top-up that has an expiry and a well-formed reference; null otherwise. */
+export function topupQr(row: Pick<Selectable<TopupsTable>, 'method' | 'amount' | 'reference' | 'expires_at' | 'first_topup_id' | 'flag'>, payee: PayNowPayee): string | null {
+  if (row.method !== 'paynow' || row.expires_at === null || row.first_topup_id !== null || row.flag === 'manual' || !REFERENCE_PATTERN.test(row.reference)) return null;
+  return buildPayNowPayload({ uen: payee.PAYNOW_UEN, name: payee.PAYNOW_NAME, amountCents: row.amount, reference: row.reference, expiry: row.expires_at });
+}
+
+export function topupRecord(row: Selectable<TopupsTable>, payee: PayNowPayee): TopupRecord {
   return {
     id: row.id,
     amount: row.amount,
@@ -18,6 +31,12 @@ export function topupRecord(row: Selectable<TopupsTable>): TopupRecord {
     created_at_ms: row.created_at,
     decided_at: row.decided_at === null ? null : isoSgt(row.decided_at),
     decided_at_ms: row.decided_at,
+    paynow_qr: topupQr(row, payee),
+    expires_at: row.expires_at === null ? null : isoSgt(row.expires_at),
+    expires_at_ms: row.expires_at,
+    received_amount: row.received_amount,
+    flag: row.flag,
+    first_topup_id: row.first_topup_id,
   };
 }
 

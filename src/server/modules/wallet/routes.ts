@@ -30,7 +30,7 @@ walletRoutes.get('/topups', async (c) => {
   const { db } = c.get('deps');
   let base = db.selectFrom('topups').where('user_id', '=', user.id);
   if (q.status) base = base.where('status', '=', q.status);
-  return ok(c, await pageOf(base, q, (b) => b.selectAll().orderBy('id', 'desc'), topupRecord));
+  return ok(c, await pageOf(base, q, (b) => b.selectAll().orderBy('id', 'desc'), (row) => topupRecord(row, c.get('deps').config)));
 });
 
 walletRoutes.get('/withdrawals', async (c) => {

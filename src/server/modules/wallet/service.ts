@@ -16,6 +16,7 @@ import { assertNotRisk, verifyTradePassword } from '../user/trade-password';
 import { holderMatches, maskAccountNo, payoutAccountOf, type PayoutAccount } from '../user/card';
 import type { User } from '../session';
 import { topupRecord, withdrawalRecord } from './records';
+import { generateReference } from '../../../shared/paynow';
 
 // Top-ups and withdrawals (DECISIONS "Wallet and ledger"). Each business step is one write transaction
 // (BEGIN IMMEDIATE) holding the business row, its ledger entry and its socket events together. The
@@ -38,7 +39,7 @@ export async function postMoney(tx: Tx, entry: Parameters<typeof post>[1]): Prom
   }
 }
 
-async function notify(tx: Tx, userId: number, text: { title: string; title_cn: string; body: string; body_cn: string }, now: number): Promise<void> {
+export async function notify(tx: Tx, userId: number, text: { title: string; title_cn: string; body: string; body_cn: string }, now: number): Promise<void> {
   const { id } = await tx
     .insertInto('notifications')
     .values({ user_id: userId, ...text, created_at: now, read_at: null })
@@ -54,21 +55,50 @@ async function notify(tx: Tx, userId: number, text: { title: string; title_cn: s
 // Top-ups
 
 /** TOPUP_MIN_CENTS is the minimum of every top-up; so every SGT day's total of top-ups, when there are any,
- *  is at least the minimum too ("minimum daily top-up"). */
-export async function requestTopup(deps: Deps, user: User, input: { amount: number; method: 'paynow' | 'bank'; reference: string }): Promise<TopupRecord> {
+ *  is at least the minimum too ("minimum daily top-up"). Each top-up has a unique reference (issue 15):
+ *  the client's, well-formed and unused, or one the server draws; and an expiry (TOPUP_EXPIRY_MINUTES). */
+export async function requestTopup(deps: Deps, user: User, input: { amount: number; method: 'paynow' | 'bank'; reference?: string | undefined }): Promise<TopupRecord> {
   const min = deps.config.TOPUP_MIN_CENTS;
   if (input.amount < min) throw new AppError('topup_below_min', { n: formatSgd(min) }, { field: 'amount' });
   const now = deps.clock.now();
-  // The answer is built inside the transaction: it is stored with the Idempotency-Key as it commits.
-  return writeTx(deps.db, async (tx) => {
-    const created = await tx
-      .insertInto('topups')
-      .values({ user_id: user.id, amount: input.amount, method: input.method, reference: input.reference, status: 'pending', sgt_date: sgtDay(now).date, note: '', created_at: now, updated_at: now, decided_at: null })
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    // A demo configuration credits at once, in the same transaction.
-    return topupRecord(deps.config.TOPUP_AUTO_CONFIRM ? await confirmTopup(tx, created.id, now) : created);
-  });
+  const expiresAt = now + deps.config.TOPUP_EXPIRY_MINUTES * 60_000;
+  const taken = async (tx: Tx, ref: string) => (await tx.selectFrom('topups').select('id').where('ref_key', '=', ref).executeTakeFirst()) !== undefined;
+  try {
+    // The answer is built inside the transaction: it is stored with the Idempotency-Key as it commits.
+    return await writeTx(deps.db, async (tx) => {
+      let reference = input.reference;
+      if (reference !== undefined) {
+        if (await taken(tx, reference)) throw new AppError('topup_reference_taken', undefined, { field: 'reference' });
+      } else {
+        // ~59 random bits: a clash is all but impossible; the loop (and the unique index) make it certain.
+        do reference = generateReference();
+        while (await taken(tx, reference));
+      }
+      const created = await tx
+        .insertInto('topups')
+        .values({
+          user_id: user.id,
+          amount: input.amount,
+          method: input.method,
+          reference,
+          ref_key: reference,
+          expires_at: expiresAt,
+          status: 'pending',
+          sgt_date: sgtDay(now).date,
+          note: '',
+          created_at: now,
+          updated_at: now,
+          decided_at: null,
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      // A demo configuration credits at once, in the same transaction.
+      return topupRecord(deps.config.TOPUP_AUTO_CONFIRM ? await confirmTopup(tx, created.id, now) : created, deps.config);
+    });
+  } catch (err) {
+    if (isUnique(err, 'topups_ref_key', 'topups.ref_key')) throw new AppError('topup_reference_taken', undefined, { field: 'reference' });
+    throw err;
+  }
 }
 
 async function topupFor(tx: Tx, id: number): Promise<TopupRow> {

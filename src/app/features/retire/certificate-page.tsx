@@ -1,0 +1,147 @@
+import { Link } from '@tanstack/react-router';
+import { Trans, useLingui } from '@lingui/react/macro';
+import { LanguageToggle } from '../../components/language-toggle';
+import { formatDateTime, formatTons, pick } from '../../lib/format';
+import { certificateHref, useCertificate } from './api';
+import { QrCode } from './qr-code';
+import type { Certificate as CertificateData } from '../../../shared/schemas/retire';
+import './retire.css';
+
+// /certificate/<id>: a retirement's public certificate. No login. Beneficiary, tons, the project (name,
+// registry and ID, methodology, vintage, country), serial ranges, the date in SGT, the reason and a QR
+// code of this page's own address. Prints as one A4 page (retire.css @media print). Kept in Dexie once
+// seen, so it opens offline.
+
+export function CertificatePage({ id }: { id: string }) {
+  const { t } = useLingui();
+  const load = useCertificate(id);
+  return (
+    <div className="page certificate-page">
+      <header className="certificate-bar no-print">
+        <Link to="/" className="certificate-bar__brand">
+          Canopy
+        </Link>
+        <div className="certificate-bar__tools">
+          <LanguageToggle />
+          {load.state === 'ready' && (
+            <button type="button" className="btn btn--ghost certificate-bar__print" onClick={() => window.print()} data-testid="certificate-print">
+              <Trans>Print / Save as PDF</Trans>
+            </button>
+          )}
+        </div>
+      </header>
+      {load.state === 'loading' ? (
+        <p className="empty">{t`Loading…`}</p>
+      ) : load.state === 'missing' ? (
+        <div className="empty" data-testid="certificate-missing">
+          <p>{load.message}</p>
+        </div>
+      ) : load.state === 'offline' ? (
+        <div className="empty">
+          <p>
+            <Trans>This certificate is not saved on this device. Connect to the internet to open it.</Trans>
+          </p>
+        </div>
+      ) : (
+        <CertificateView c={load.certificate} />
+      )}
+    </div>
+  );
+}
+
+function CertificateView({ c }: { c: CertificateData }) {
+  const { t } = useLingui();
+  const url = certificateHref(c.id);
+  const tons = formatTons(c.tons);
+  return (
+    <article className="certificate" data-testid="certificate" aria-labelledby="certificate-title">
+      <p className="certificate__kicker">
+        <Trans>Canopy carbon credit marketplace</Trans>
+      </p>
+      <h1 id="certificate-title" className="certificate__title">
+        <Trans>Certificate of retirement</Trans>
+      </h1>
+      <p className="certificate__lead">
+        <Trans>This certifies that</Trans>
+      </p>
+      <p className="certificate__tons" data-testid="certificate-tons">
+        {tons}
+      </p>
+      <p className="certificate__lead">
+        <Trans>of verified carbon credits (tCO₂e) were permanently retired on behalf of</Trans>
+      </p>
+      <p className="certificate__beneficiary" data-testid="certificate-beneficiary">
+        {c.beneficiary}
+      </p>
+      {c.reason && (
+        <p className="certificate__reason" data-testid="certificate-reason">
+          “{c.reason}”
+        </p>
+      )}
+      <dl className="certificate__facts">
+        <dt>
+          <Trans>Project</Trans>
+        </dt>
+        <dd data-testid="certificate-project">{pick(c, 'project_name')}</dd>
+        <dt>
+          <Trans>Registry</Trans>
+        </dt>
+        <dd>
+          {c.registry} · {c.registry_id}
+        </dd>
+        <dt>
+          <Trans>Methodology</Trans>
+        </dt>
+        <dd>{c.methodology}</dd>
+        <dt>
+          <Trans>Vintage</Trans>
+        </dt>
+        <dd>{c.vintage}</dd>
+        <dt>
+          <Trans>Country</Trans>
+        </dt>
+        <dd>{c.country}</dd>
+        <dt>
+          <Trans>Retired on</Trans>
+        </dt>
+        <dd data-testid="certificate-date">{formatDateTime(c.retired_at_ms)} (SGT)</dd>
+        <dt>
+          <Trans>Serial numbers</Trans>
+        </dt>
+        <dd>
+          <ul className="serials" data-testid="certificate-serials">
+            {c.serials.map((s) => (
+              <li key={s.from}>
+                {s.from === s.to ? (
+                  <code>{s.from}</code>
+                ) : (
+                  <>
+                    <code>{s.from}</code> –<br />
+                    <code>{s.to}</code>
+                  </>
+                )}
+              </li>
+            ))}
+          </ul>
+        </dd>
+      </dl>
+      <footer className="certificate__foot">
+        <QrCode text={url} label={t`QR code of this certificate's address`} testId="certificate-qr" />
+        <div className="certificate__verify">
+          <p>
+            <Trans>Verify this certificate at</Trans>
+          </p>
+          <p className="certificate__url">{url}</p>
+          <p className="muted">
+            <Trans>Certificate ID {c.id}</Trans>
+          </p>
+          <p className="no-print">
+            <Link to="/transparency">
+              <Trans>Platform transparency figures</Trans>
+            </Link>
+          </p>
+        </div>
+      </footer>
+    </article>
+  );
+}

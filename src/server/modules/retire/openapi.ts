@@ -1,0 +1,67 @@
+import type { Endpoint } from '../../lib/openapi-endpoint';
+import { PATHS } from '../../../shared/api';
+import { certificateSchema, retireAnswerSchema, retirementPageSchema, retireSchema, retirementsQuery, transparencySchema } from '../../../shared/schemas/retire';
+
+// The retirement endpoints (issue 11), in the shape of ENDPOINTS in src/server/openapi.ts.
+export const RETIRE_ENDPOINTS: Endpoint[] = [
+  {
+    method: 'post',
+    path: PATHS.creditRetire,
+    operationId: 'creditRetire',
+    tag: 'Retirement',
+    summary: "Retire whole tons of a project's credits for a beneficiary (payment password); permanent",
+    schema: retireSchema,
+    auth: 'user',
+    idempotent: true,
+    answer: retireAnswerSchema,
+    errors: [
+      'retire_insufficient_credits',
+      'retire_pending_sale',
+      'retire_not_retirable',
+      'retire_beneficiary_required',
+      'retire_beneficiary_too_long',
+      'retire_beneficiary_invalid',
+      'retire_reason_too_long',
+      'retire_tons_invalid',
+      'project_password_incorrect',
+      'account_locked',
+      'balance_frozen',
+      'withdraw_password_unset',
+      'risk_forbidden',
+      'idempotency_mismatch',
+    ],
+    gives: '{id, tons, serials: [{from, to}], certificate_url}',
+  },
+  {
+    method: 'get',
+    path: PATHS.creditRetirements,
+    operationId: 'creditRetirements',
+    tag: 'Retirement',
+    summary: "The caller's retirements (certificates), newest first",
+    schema: retirementsQuery,
+    auth: 'user',
+    answer: retirementPageSchema,
+    gives: '{list: Certificate[], total, page, page_size}',
+  },
+  {
+    method: 'get',
+    path: PATHS.publicCertificate,
+    operationId: 'publicCertificate',
+    tag: 'Retirement',
+    summary: 'A public retirement certificate by its id (no session)',
+    auth: 'none',
+    answer: certificateSchema,
+    errors: ['certificate_not_found'],
+    gives: 'Certificate',
+  },
+  {
+    method: 'get',
+    path: PATHS.publicTransparency,
+    operationId: 'publicTransparency',
+    tag: 'Retirement',
+    summary: 'Per project issued, sold, booked, retired and remaining tons, retired per month, the ledger check (no session; ETag)',
+    auth: 'none',
+    answer: transparencySchema,
+    gives: 'Transparency',
+  },
+];

@@ -1,0 +1,45 @@
+import { Hono } from 'hono';
+import type { AppEnv } from '../../env';
+import { idempotent } from '../../lib/idempotency';
+import { input, ok, parse, strictBody } from '../../lib/http';
+import { answerPublic } from '../../lib/public-answer';
+import { requireUser } from '../session';
+import { retireSchema, retirementsQuery } from '../../../shared/schemas/retire';
+import { certificateOf, retire, retirementsOf, transparency } from './service';
+
+// Retirement (issue 11). Mounted twice: creditRoutes at /h5/api/api/credit (signed-in: retire with an
+// Idempotency-Key, the caller's retirements) and publicRoutes at /h5/api/api/public (no session: a
+// certificate by its unguessable id, and the transparency figures from the public response cache).
+export const creditRoutes = new Hono<AppEnv>();
+export const publicRoutes = new Hono<AppEnv>();
+
+/** Transparency answers hold this long without an event (a booking's or the ledger check's age). */
+const TRANSPARENCY_HOLD_MS = 30_000;
+/** Cache tag the response cache drops on any change of projects, orders or retirements. */
+export const TRANSPARENCY_TAG = 'transparency';
+
+creditRoutes.post('/retire', async (c) => {
+  const { user } = await requireUser(c);
+  const { data, raw } = await strictBody(c, retireSchema);
+  return idempotent(c, user.id, raw, () => retire(c.get('deps'), user, data));
+});
+
+creditRoutes.get('/retirements', async (c) => {
+  const { user } = await requireUser(c);
+  const q = parse(retirementsQuery, await input(c));
+  return ok(c, await retirementsOf(c.get('deps'), user.id, q));
+});
+
+publicRoutes.get('/certificate/:id', async (c) => {
+  // A certificate never changes once written, so an answer may be kept (under its own tag) until evicted.
+  const id = c.req.param('id');
+  return answerPublic(c, [`certificate:${id}`], async () => ({ data: await certificateOf(c.get('deps'), id) }));
+});
+
+publicRoutes.get('/transparency', async (c) =>
+  answerPublic(c, [TRANSPARENCY_TAG], async () => {
+    const { db, clock } = c.get('deps');
+    const now = clock.now();
+    return { data: await transparency(db, now), until: now + TRANSPARENCY_HOLD_MS };
+  }),
+);

@@ -1,0 +1,348 @@
+import { randomBytes } from 'node:crypto';
+import { sql } from 'kysely';
+import type { DB } from '../../db/connection';
+import { isCheck } from '../../db/errors';
+import { writeTx, type Tx } from '../../db/tx';
+import type { Deps } from '../../env';
+import { isoSgt } from '../../lib/clock';
+import { AppError } from '../../lib/http';
+import { checkLedger, openRetirementAccount, post, retirementAccount } from '../../ledger/ledger';
+import { publish } from '../../live/events';
+import { assertNotRisk, verifyTradePassword } from '../user/trade-password';
+import type { User } from '../session';
+import { CERTIFICATE_ID, type Certificate, type RetireAnswer, type RetireInput, type SerialRange, type Transparency, type TransparencyProject } from '../../../shared/schemas/retire';
+
+// Retirement of carbon credits (issue 11). A retirement moves whole tons of one project from the user's
+// credits to the project's retirement account (a platform ledger account, retired:<project id>) and takes
+// as many serials of the project: the lowest free sequences of 1..total_tons, one contiguous range when
+// the free sequences allow it, else several. As with orders: cheap checks first (no password attempt spent
+// on a refusal that needs none), the payment password with the counted attempts, then ONE write
+// transaction (no other writer) repeats every check against fresh rows and does holdings, ledger, serials
+// and the retirement row together. docs/decisions/retire.md.
+
+/** Digits of a serial's sequence: fixed width, so serials sort as text and read the same everywhere. */
+const SEQ_DIGITS = 9;
+
+export function serialOf(p: { registry_id: string; vintage: number }, seq: number): string {
+  return `${p.registry_id}-${p.vintage}-${String(seq).padStart(SEQ_DIGITS, '0')}`;
+}
+
+/** 128 random bits as base64url (22 characters): the certificate's id and address. */
+export function newRetirementId(): string {
+  return randomBytes(16).toString('base64url');
+}
+
+export function certificatePath(id: string): string {
+  return `/certificate/${id}`;
+}
+
+function certificateUrl(deps: Pick<Deps, 'config'>, id: string): string {
+  return `${deps.config.PUBLIC_URL ?? ''}${certificatePath(id)}`;
+}
+
+interface ProjectFacts {
+  id: number;
+  name: string;
+  name_cn: string;
+  status: string;
+  registry: string;
+  registry_id: string;
+  standard: string;
+  methodology: string;
+  vintage: number;
+  country: string;
+  location: string;
+  total_tons: number;
+}
+
+const PROJECT_COLUMNS = ['id', 'name', 'name_cn', 'status', 'registry', 'registry_id', 'standard', 'methodology', 'vintage', 'country', 'location', 'total_tons'] as const;
+
+/** A project whose credits can be retired: public (not pending review), with a registry ID and a vintage
+ *  to make serials of. */
+function isRetirable(p: ProjectFacts): boolean {
+  return p.status !== 'pending_review' && p.registry_id.trim() !== '' && p.vintage > 0;
+}
+
+/** What a retirement is checked against: the project, the tons the user holds of it (by origin) and the
+ *  tons of it pending sale (sold back, proceeds not yet settled: already out of the holdings). */
+async function facts(db: DB | Tx, user: User, input: RetireInput) {
+  if (user.trade_locked) throw new AppError('account_locked');
+  assertNotRisk(user);
+  const p = await db.selectFrom('projects').select(PROJECT_COLUMNS).where('id', '=', input.project_id).executeTakeFirst();
+  if (!p || !isRetirable(p)) throw new AppError('retire_not_retirable');
+  const [holdings, pending] = await Promise.all([
+    db.selectFrom('credit_holdings').select(['origin', 'tons']).where('user_id', '=', user.id).where('project_id', '=', p.id).execute(),
+    db
+      .selectFrom('orders')
+      .select(sql<number>`coalesce(sum(tons), 0)`.as('n'))
+      .where('user_id', '=', user.id)
+      .where('project_id', '=', p.id)
+      .where('side', '=', 'sell')
+      .where('status', '=', 'in_progress')
+      .executeTakeFirstOrThrow(),
+  ]);
+  const held = { purchase: 0, presale: 0 };
+  for (const h of holdings) held[h.origin] += h.tons;
+  const total = held.purchase + held.presale;
+  const pendingSale = Number(pending.n);
+  if (input.tons > total) {
+    if (pendingSale > 0 && input.tons <= total + pendingSale) throw new AppError('retire_pending_sale', { n: pendingSale, m: total });
+    throw new AppError('retire_insufficient_credits', { n: total });
+  }
+  return { p, held };
+}
+
+async function takeHolding(tx: Tx, userId: number, projectId: number, origin: 'purchase' | 'presale', tons: number, now: number): Promise<void> {
+  if (tons <= 0) return;
+  const res = await tx
+    .updateTable('credit_holdings')
+    .set((eb) => ({ tons: eb('tons', '-', tons), updated_at: now }))
+    .where('user_id', '=', userId)
+    .where('project_id', '=', projectId)
+    .where('origin', '=', origin)
+    .where('tons', '>=', tons)
+    .executeTakeFirst();
+  if (Number(res.numUpdatedRows) !== 1) throw new AppError('retire_insufficient_credits', { n: 0 });
+}
+
+/** The lowest free sequences of a project, `tons` of them, as ranges: read inside the write transaction,
+ *  where nobody else allocates, so what is free here is free at the commit. */
+export async function allocateSerials(tx: Tx, projectId: number, totalTons: number, tons: number): Promise<Array<{ first: number; last: number }>> {
+  const taken = await tx.selectFrom('retirement_serials').select(['first_seq', 'last_seq']).where('project_id', '=', projectId).orderBy('first_seq').execute();
+  const out: Array<{ first: number; last: number }> = [];
+  let need = tons;
+  let next = 1; // the lowest sequence not yet known to be taken
+  const take = (upTo: number) => {
+    if (need <= 0 || upTo < next) return;
+    const last = Math.min(upTo, next + need - 1);
+    out.push({ first: next, last });
+    need -= last - next + 1;
+  };
+  for (const r of taken) {
+    take(Number(r.first_seq) - 1);
+    next = Math.max(next, Number(r.last_seq) + 1);
+    if (need <= 0) break;
+  }
+  take(totalTons);
+  if (need > 0) throw new AppError('retire_not_retirable'); // more retired than issued: cannot happen while retired <= sold <= issued
+  return out;
+}
+
+export async function retire(deps: Deps, user: User, input: RetireInput): Promise<RetireAnswer> {
+  const { db, clock } = deps;
+  const recheck = async () => void (await facts(db, user, input));
+  await recheck();
+  await verifyTradePassword(deps, user, input.paypwd, 'project_password_incorrect', recheck);
+  try {
+    return await writeTx(db, async (tx) => {
+      const now = clock.now();
+      const u = await tx.selectFrom('users').selectAll().where('id', '=', user.id).executeTakeFirst();
+      if (!u || u.disabled) throw new AppError('session_expired');
+      const { p, held } = await facts(tx, u, input);
+      // Credits bought outright go first, then those of pre-sale origin (which only P3 and above may sell).
+      const fromPurchase = Math.min(held.purchase, input.tons);
+      await takeHolding(tx, u.id, p.id, 'purchase', fromPurchase, now);
+      await takeHolding(tx, u.id, p.id, 'presale', input.tons - fromPurchase, now);
+      const ranges = await allocateSerials(tx, p.id, p.total_tons, input.tons);
+      const id = newRetirementId();
+      await openRetirementAccount(tx, p.id);
+      const entryId = await post(tx, {
+        kind: 'credit_retire',
+        ref_type: 'retirement',
+        ref_id: 0, // the retirement's id is text: it is in the memo, and the retirement row names this entry
+        memo: `Retired ${input.tons} t of ${p.name} for ${input.beneficiary} (certificate ${id})`,
+        now,
+        postings: [
+          { owner: u.id, account: 'credits', amount: -input.tons },
+          { owner: 0, account: retirementAccount(p.id), amount: input.tons },
+        ],
+      });
+      await tx
+        .insertInto('retirements')
+        .values({ id, user_id: u.id, project_id: p.id, tons: input.tons, beneficiary: input.beneficiary, reason: input.reason, entry_id: entryId, created_at: now })
+        .execute();
+      await tx
+        .insertInto('retirement_serials')
+        .values(ranges.map((r) => ({ retirement_id: id, project_id: p.id, first_seq: r.first, last_seq: r.last })))
+        .execute();
+      await publish(tx, { type: 'invalidate', tables: ['user', 'fundlogs', 'retirements'] }, u.id, now);
+      await publish(tx, { type: 'invalidate', tables: ['retirements'], ids: [p.id] }, null, now);
+      return { id, tons: input.tons, serials: ranges.map((r) => ({ from: serialOf(p, r.first), to: serialOf(p, r.last) })), certificate_url: certificateUrl(deps, id) };
+    });
+  } catch (err) {
+    if (err instanceof AppError) throw err;
+    if (isCheck(err, 'ledger_accounts_not_negative') || isCheck(err, 'credit_holdings_tons_check', 'tons >= 0')) throw new AppError('retire_insufficient_credits', { n: 0 });
+    throw err;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Reads
+
+type RetirementRow = { id: string; user_id: number; project_id: number; tons: number; beneficiary: string; reason: string; created_at: number } & Omit<ProjectFacts, 'id' | 'status' | 'total_tons'>;
+
+function retirementsQuery(db: DB) {
+  return db
+    .selectFrom('retirements as r')
+    .innerJoin('projects as p', 'p.id', 'r.project_id')
+    .select(['r.id', 'r.user_id', 'r.project_id', 'r.tons', 'r.beneficiary', 'r.reason', 'r.created_at'])
+    .select(['p.name', 'p.name_cn', 'p.registry', 'p.registry_id', 'p.standard', 'p.methodology', 'p.vintage', 'p.country', 'p.location']);
+}
+
+async function toCertificates(db: DB, deps: Pick<Deps, 'config'>, rows: RetirementRow[]): Promise<Certificate[]> {
+  if (rows.length === 0) return [];
+  const serials = await db
+    .selectFrom('retirement_serials')
+    .select(['retirement_id', 'first_seq', 'last_seq'])
+    .where(
+      'retirement_id',
+      'in',
+      rows.map((r) => r.id),
+    )
+    .orderBy('first_seq')
+    .execute();
+  const byId = new Map<string, SerialRange[]>();
+  for (const r of rows) byId.set(r.id, []);
+  const projectOf = new Map(rows.map((r) => [r.id, r]));
+  for (const s of serials) {
+    const r = projectOf.get(s.retirement_id)!;
+    byId.get(s.retirement_id)!.push({ from: serialOf(r, Number(s.first_seq)), to: serialOf(r, Number(s.last_seq)) });
+  }
+  return rows.map((r) => ({
+    id: r.id,
+    beneficiary: r.beneficiary,
+    reason: r.reason,
+    tons: r.tons,
+    serials: byId.get(r.id) ?? [],
+    project_id: r.project_id,
+    project_name: r.name,
+    project_name_cn: r.name_cn || r.name,
+    registry: r.registry,
+    registry_id: r.registry_id,
+    standard: r.standard,
+    methodology: r.methodology,
+    vintage: r.vintage,
+    country: r.country,
+    location: r.location,
+    retired_at: isoSgt(r.created_at),
+    retired_at_ms: r.created_at,
+    certificate_url: certificateUrl(deps, r.id),
+  }));
+}
+
+/** The caller's retirements, newest first, paged as every list. */
+export async function retirementsOf(deps: Deps, userId: number, q: { page: number; page_size: number }) {
+  const { db } = deps;
+  const [rows, count] = await Promise.all([
+    retirementsQuery(db)
+      .where('r.user_id', '=', userId)
+      .orderBy('r.created_at', 'desc')
+      .orderBy('r.id')
+      .limit(q.page_size)
+      .offset((q.page - 1) * q.page_size)
+      .execute(),
+    db.selectFrom('retirements').select(sql<number>`count(*)`.as('n')).where('user_id', '=', userId).executeTakeFirstOrThrow(),
+  ]);
+  return { list: await toCertificates(db, deps, rows), total: Number(count.n), page: q.page, page_size: q.page_size };
+}
+
+/** One public certificate; an id that is malformed or unknown is the same not-found refusal. */
+export async function certificateOf(deps: Deps, id: string): Promise<Certificate> {
+  if (!CERTIFICATE_ID.test(id)) throw new AppError('certificate_not_found');
+  const row = await retirementsQuery(deps.db).where('r.id', '=', id).executeTakeFirst();
+  if (!row) throw new AppError('certificate_not_found');
+  return (await toCertificates(deps.db, deps, [row]))[0]!;
+}
+
+/** YYYY-MM of an instant in SGT. */
+const sgtMonth = (ms: number) => new Date(ms + 8 * 3_600_000).toISOString().slice(0, 7);
+
+/** The last `n` SGT months ending with the one of `now`, oldest first. */
+export function lastMonths(now: number, n: number): string[] {
+  const d = new Date(now + 8 * 3_600_000);
+  const out: string[] = [];
+  for (let i = n - 1; i >= 0; i--) {
+    const m = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() - i, 1));
+    out.push(m.toISOString().slice(0, 7));
+  }
+  return out;
+}
+
+const MONTHS = 12;
+/** How long one ledger check stands for the transparency page (a check reads every fund log). */
+const LEDGER_CHECK_MS = 30_000;
+const ledgerChecks = new WeakMap<DB, { at: number; result: Transparency['ledger'] }>();
+
+async function ledgerResult(db: DB, now: number): Promise<Transparency['ledger']> {
+  const have = ledgerChecks.get(db);
+  if (have && have.at <= now && now - have.at < LEDGER_CHECK_MS) return have.result;
+  const report = await checkLedger(db);
+  const result = {
+    ok: report.ok,
+    checked_at: isoSgt(now),
+    checked_at_ms: now,
+    totals: report.totals,
+    problems: report.problems.length + report.retirement_problems.length,
+  };
+  ledgerChecks.set(db, { at: now, result });
+  return result;
+}
+
+/** Forget the stored ledger check (tests that break the ledger on purpose). */
+export function forgetLedgerCheck(db: DB): void {
+  ledgerChecks.delete(db);
+}
+
+/** The public transparency figures: per public project issued, sold, booked, retired, remaining (tons),
+ *  platform totals, retired per SGT month, and the ledger check. issued = sold + booked + remaining. */
+export async function transparency(db: DB, now: number): Promise<Transparency> {
+  const firstMonth = lastMonths(now, MONTHS)[0]!;
+  const since = Date.parse(`${firstMonth}-01T00:00:00+08:00`);
+  const [projects, booked, retired, recent, ledger] = await Promise.all([
+    db
+      .selectFrom('projects')
+      .select(['id', 'name', 'name_cn', 'registry', 'registry_id', 'vintage', 'country', 'status', 'total_tons', 'remaining_tons'])
+      .where('status', '!=', 'pending_review')
+      .orderBy('id')
+      .execute(),
+    db
+      .selectFrom('orders')
+      .select(['project_id', sql<number>`coalesce(sum(tons), 0)`.as('n')])
+      .where('kind', '=', 'presale')
+      .where('status', '=', 'applying')
+      .groupBy('project_id')
+      .execute(),
+    db.selectFrom('retirements').select(['project_id', sql<number>`coalesce(sum(tons), 0)`.as('n')]).groupBy('project_id').execute(),
+    db.selectFrom('retirements').select(['created_at', 'tons']).where('created_at', '>=', since).execute(),
+    ledgerResult(db, now),
+  ]);
+  const bookedOf = new Map(booked.map((r) => [r.project_id, Number(r.n)]));
+  const retiredOf = new Map(retired.map((r) => [r.project_id, Number(r.n)]));
+  const list: TransparencyProject[] = projects.map((p) => {
+    const sold = p.total_tons - p.remaining_tons;
+    const b = Math.min(bookedOf.get(p.id) ?? 0, p.remaining_tons);
+    return {
+      id: p.id,
+      name: p.name,
+      name_cn: p.name_cn || p.name,
+      registry: p.registry,
+      registry_id: p.registry_id,
+      vintage: p.vintage,
+      country: p.country,
+      status: p.status,
+      issued: p.total_tons,
+      sold,
+      booked: b,
+      retired: retiredOf.get(p.id) ?? 0,
+      remaining: p.remaining_tons - b,
+    };
+  });
+  const totals = { issued: 0, sold: 0, booked: 0, retired: 0, remaining: 0 };
+  for (const p of list) for (const k of Object.keys(totals) as (keyof typeof totals)[]) totals[k] += p[k];
+  const perMonth = new Map(lastMonths(now, MONTHS).map((m) => [m, 0]));
+  for (const r of recent) {
+    const m = sgtMonth(r.created_at);
+    if (perMonth.has(m)) perMonth.set(m, perMonth.get(m)! + r.tons);
+  }
+  return { projects: list, totals, monthly: [...perMonth].map(([month, tons]) => ({ month, tons })), ledger, generated_at: isoSgt(now) };
+}

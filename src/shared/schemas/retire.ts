@@ -1,0 +1,129 @@
+import * as v from 'valibot';
+import type { ErrorKey } from '../errors';
+import { epochMs, idSchema, int, intFromInput, isoTime, paged, pageSchema } from './common';
+
+// Retirement of carbon credits (issue 11): the request schemas the server validates with and the retire
+// form reuses, and the shapes the credit and public endpoints answer. Quantities whole tons.
+
+const m = (key: ErrorKey) => key;
+
+export const BENEFICIARY_MAX = 100;
+export const REASON_MAX = 200;
+
+/** C0 and C1 control characters, and the bidirectional overrides/isolates that could make a printed name
+ *  read differently from what was stored. */
+// eslint-disable-next-line no-control-regex
+export const CONTROL_CHARS = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
+
+/** Counted as a person sees them (code points), so a name in Chinese or with an emoji is not cut short. */
+const length = (s: string) => [...s].length;
+
+export const beneficiarySchema = v.pipe(
+  v.string(m('retire_beneficiary_required')),
+  v.check((s) => !CONTROL_CHARS.test(s), m('retire_beneficiary_invalid')),
+  v.trim(),
+  v.nonEmpty(m('retire_beneficiary_required')),
+  v.check((s) => length(s) <= BENEFICIARY_MAX, m('retire_beneficiary_too_long')),
+);
+
+export const reasonSchema = v.optional(
+  v.pipe(
+    v.string(m('invalid_request')),
+    v.trim(),
+    v.check((s) => length(s) <= REASON_MAX, m('retire_reason_too_long')),
+  ),
+  '',
+);
+
+const paymentPassword = v.pipe(v.string(m('required')), v.nonEmpty(m('required')), v.maxLength(200, m('too_long')));
+
+/** POST credit/retire. */
+export const retireSchema = v.object({
+  project_id: idSchema,
+  tons: v.pipe(intFromInput('retire_tons_invalid'), v.minValue(1, m('retire_tons_invalid')), v.maxValue(1_000_000_000, m('retire_tons_invalid'))),
+  beneficiary: beneficiarySchema,
+  reason: reasonSchema,
+  paypwd: paymentPassword,
+});
+export type RetireInput = v.InferOutput<typeof retireSchema>;
+
+/** GET credit/retirements. */
+export const retirementsQuery = v.object({ ...pageSchema.entries });
+
+/** GET public/certificate/:id: 22 base64url characters (128 bits). */
+export const CERTIFICATE_ID = /^[A-Za-z0-9_-]{22}$/;
+
+// ---- Answers ----
+
+export const serialRangeSchema = v.strictObject({
+  from: v.pipe(v.string(), v.description('First serial: registry ID, vintage and sequence, e.g. VCS-2871-2022-000000001')),
+  to: v.string(),
+});
+export type SerialRange = v.InferOutput<typeof serialRangeSchema>;
+
+export const retireAnswerSchema = v.strictObject({
+  id: v.pipe(v.string(), v.description('128 random bits, base64url: the certificate id')),
+  tons: int(),
+  serials: v.array(serialRangeSchema),
+  certificate_url: v.string(),
+});
+export type RetireAnswer = v.InferOutput<typeof retireAnswerSchema>;
+
+export const certificateSchema = v.strictObject({
+  id: v.string(),
+  beneficiary: v.string(),
+  reason: v.string(),
+  tons: int(),
+  serials: v.array(serialRangeSchema),
+  project_id: int(),
+  project_name: v.string(),
+  project_name_cn: v.string(),
+  registry: v.string(),
+  registry_id: v.string(),
+  standard: v.string(),
+  methodology: v.string(),
+  vintage: int(),
+  country: v.string(),
+  location: v.string(),
+  retired_at: isoTime(),
+  retired_at_ms: epochMs(),
+  certificate_url: v.string(),
+});
+export type Certificate = v.InferOutput<typeof certificateSchema>;
+
+export const retirementPageSchema = paged(certificateSchema);
+
+export const transparencyProjectSchema = v.strictObject({
+  id: int(),
+  name: v.string(),
+  name_cn: v.string(),
+  registry: v.string(),
+  registry_id: v.string(),
+  vintage: int(),
+  country: v.string(),
+  status: v.string(),
+  issued: v.pipe(int(), v.description('Tons: the supply (total_tons)')),
+  sold: v.pipe(int(), v.description('Tons that left the supply: purchases and allocated pre-sales')),
+  booked: v.pipe(int(), v.description('Tons in pre-sale bookings awaiting allocation (reserved from the supply)')),
+  retired: int(),
+  remaining: v.pipe(int(), v.description('Tons still for sale: issued - sold - booked')),
+});
+export type TransparencyProject = v.InferOutput<typeof transparencyProjectSchema>;
+
+export const transparencySchema = v.strictObject({
+  projects: v.array(transparencyProjectSchema),
+  totals: v.strictObject({ issued: int(), sold: int(), booked: int(), retired: int(), remaining: int() }),
+  /** Retired tons per SGT month, oldest first (the last 12 months, zeros included). */
+  monthly: v.array(v.strictObject({ month: v.pipe(v.string(), v.description('YYYY-MM in SGT')), tons: int() })),
+  ledger: v.strictObject({
+    ok: v.boolean(),
+    checked_at: isoTime(),
+    checked_at_ms: epochMs(),
+    totals: v.record(v.string(), int()),
+    problems: int(),
+  }),
+  generated_at: isoTime(),
+});
+export type Transparency = v.InferOutput<typeof transparencySchema>;
+
+export { idSchema };
