@@ -142,7 +142,15 @@ function Movement({ move }: { move: CreditMovement }) {
     <li className="move" data-testid="credit-move">
       <div className="move__main">
         <span className="move__kind">
-          {move.kind === 'credit_issue' ? <Trans>Order completed</Trans> : move.kind === 'credit_sell' ? <Trans>Sold back</Trans> : move.kind}
+          {move.kind === 'credit_issue' ? (
+            <Trans>Order completed</Trans>
+          ) : move.kind === 'credit_sell' ? (
+            <Trans>Sold back</Trans>
+          ) : move.kind === 'credit_retire' ? (
+            <Trans>Retired</Trans>
+          ) : (
+            <Trans>Credit change</Trans>
+          )}
         </span>
         <span className="muted move__meta">
           {name}
