@@ -164,6 +164,7 @@ export const ERRORS = {
   retire_reason_too_long: { code: 2207, en: 'The reason can have at most 200 characters.', cn: '注销原因不能超过 200 个字符。' },
   retire_tons_invalid: { code: 2208, en: 'Please enter a whole number of tons, at least 1.', cn: '请输入至少为 1 的整数吨数。' },
   certificate_not_found: { code: 2209, en: 'This certificate does not exist.', cn: '该证书不存在。' },
+  retire_reason_invalid: { code: 2210, en: 'The reason contains characters that cannot be printed on the certificate.', cn: '原因中包含无法打印在证书上的字符。' },
 } as const satisfies Record<string, CatalogueEntry>;
 
 export type ErrorKey = keyof typeof ERRORS;

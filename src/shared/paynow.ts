@@ -157,3 +157,13 @@ export function generateReference(): string {
 export function normalizeReference(text: string): string {
   return text.replace(/\s+/g, '').toUpperCase();
 }
+
+/** The one shape of a top-up reference: what generateReference draws. A client may send its own only in
+ *  this shape (issue 15), so no reference can be a word every bank line carries ("PAYNOW", "INCOMING..."). */
+export const TOPUP_REFERENCE_PATTERN = /^CNP[ABCDEFGHJKMNPQRSTUVWXYZ23456789]{12}$/;
+const REFERENCE_IN_TEXT = /CNP[ABCDEFGHJKMNPQRSTUVWXYZ23456789]{12}/g;
+
+/** Every top-up reference found in a bank line's text (upper case, spaces dropped), each once. */
+export function referencesIn(text: string): string[] {
+  return [...new Set(normalizeReference(text).match(REFERENCE_IN_TEXT) ?? [])];
+}

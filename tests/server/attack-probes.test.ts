@@ -411,8 +411,8 @@ describe('held: idempotency keys', () => {
     const key = newKey();
     const before = { topups: (await s.db.selectFrom('topups').select('id').where('user_id', '=', u.id).execute()).length };
     const answers = await Promise.all([
-      write(s, PATHS.walletTopup, { amount: 5000, method: 'bank', reference: 'X1' }, u, { key }),
-      write(s, PATHS.walletTopup, { amount: 6000, method: 'bank', reference: 'X2' }, u, { key }),
+      write(s, PATHS.walletTopup, { amount: 5000, method: 'bank', reference: 'CNPXRZZZZZZZZZZ' }, u, { key }),
+      write(s, PATHS.walletTopup, { amount: 6000, method: 'bank', reference: 'CNPX2ZZZZZZZZZZ' }, u, { key }),
       write(s, PATHS.walletWithdraw, { amount: 10_000, password: WITHDRAW_PASSWORD }, u, { key }),
       write(s, PATHS.userProfile, { first_name: 'Mei Ling', last_name: 'Tan', mobile: '98765432', ic_number: 'S1234567D' }, u, { key }),
       write(s, PATHS.userCard, { bank_name: 'OCBC', account_no: '999-111111-1', holder_name: 'Mei Ling Tan', password: WITHDRAW_PASSWORD }, u, { key }),
@@ -443,7 +443,7 @@ describe('held: idempotency keys', () => {
     await fund(s, u, 50_000);
     const key = newKey();
     expect((await write(s, PATHS.walletWithdraw, { amount: 100, password: WITHDRAW_PASSWORD }, u, { key })).code).toBe(ERRORS.withdraw_below_min.code);
-    expect((await write(s, PATHS.walletTopup, { amount: 5000, method: 'bank', reference: 'R' }, u, { key })).code).toBe(0);
+    expect((await write(s, PATHS.walletTopup, { amount: 5000, method: 'bank', reference: 'CNPRZZZZZZZZZZZ' }, u, { key })).code).toBe(0);
     expect((await write(s, PATHS.walletWithdraw, { amount: 10_000, password: WITHDRAW_PASSWORD }, u, { key })).code).toBe(ERRORS.idempotency_mismatch.code);
     expect(await s.db.selectFrom('withdrawals').selectAll().where('user_id', '=', u.id).execute()).toEqual([]);
   });

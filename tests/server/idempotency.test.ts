@@ -48,7 +48,7 @@ describe('one transaction: key, effect, answer', () => {
     // The last bookkeeping step (storing the answer) fails, as a busy lock or an I/O error would.
     await failWhenDone(s.db);
     const key = newKey();
-    const payload = { amount: 5000, method: 'bank', reference: 'R1' };
+    const payload = { amount: 5000, method: 'bank', reference: 'CNPRRZZZZZZZZZZ' };
     let firstFailed = false;
     try {
       const first = await write(s, PATHS.walletTopup, payload, u, { key }).catch(() => null);
@@ -69,7 +69,7 @@ describe('one transaction: key, effect, answer', () => {
 
   it('every stored key has its answer: no pending or answer-less rows after writes of every kind', async () => {
     const u = await newUser(s);
-    ok(await write(s, PATHS.walletTopup, { amount: 6000, method: 'paynow', reference: 'R2' }, u));
+    ok(await write(s, PATHS.walletTopup, { amount: 6000, method: 'paynow', reference: 'CNPR2ZZZZZZZZZZ' }, u));
     ok(await write(s, PATHS.userProfile, { first_name: 'Mei Ling', last_name: 'Tan', mobile: '91234567', ic_number: 'S1234567D' }, u));
     const rows = await keyRows(u.id);
     expect(rows.length).toBeGreaterThanOrEqual(5); // profile, card, withdpwd, top-up, profile
@@ -82,7 +82,7 @@ describe('one transaction: key, effect, answer', () => {
   it('20 concurrent requests with one key: one effect, every one answered with the same data', async () => {
     const u = await newUser(s, { ready: false });
     const key = newKey();
-    const payload = { amount: 7000, method: 'bank', reference: 'R3' };
+    const payload = { amount: 7000, method: 'bank', reference: 'CNPR3ZZZZZZZZZZ' };
     const answers = await Promise.all(Array.from({ length: 20 }, () => write(s, PATHS.walletTopup, payload, u, { key })));
     for (const a of answers) expect(a.code).toBe(0);
     expect(new Set(answers.map((a) => JSON.stringify(a.data))).size).toBe(1);
@@ -111,8 +111,8 @@ describe('the fingerprint covers the whole request', () => {
     expect(await keyRows(u.id).then((r) => r.filter((x) => x.key === key))).toHaveLength(0);
     // A top-up under one key, then the same key with another reference: mismatch.
     const k2 = newKey();
-    ok(await write(s, PATHS.walletTopup, { amount: 5000, method: 'bank', reference: 'A' }, u, { key: k2 }));
-    expect((await write(s, PATHS.walletTopup, { amount: 5000, method: 'bank', reference: 'B' }, u, { key: k2 })).code).toBe(ERRORS.idempotency_mismatch.code);
+    ok(await write(s, PATHS.walletTopup, { amount: 5000, method: 'bank', reference: 'CNPAZZZZZZZZZZZ' }, u, { key: k2 }));
+    expect((await write(s, PATHS.walletTopup, { amount: 5000, method: 'bank', reference: 'CNPBZZZZZZZZZZZ' }, u, { key: k2 })).code).toBe(ERRORS.idempotency_mismatch.code);
   });
 
   it('secrets are never stored in clear nor as a plain hash of the request', async () => {

@@ -96,14 +96,14 @@ describe('POST wallet/topup: reference, PayNow QR, expiry', () => {
 
   it("keeps a client's well-formed reference, read upper case without spaces", async () => {
     const u = await newUser(s, { ready: false, tag: 'qr' });
-    const r = ok(await topup(u, { amount: 5000, method: 'paynow', reference: ' cnp client 01 ' })) as TopupRecord;
-    expect(r.reference).toBe('CNPCLIENT01');
-    expect(parsePayNowPayload(r.paynow_qr!).reference).toBe('CNPCLIENT01');
+    const r = ok(await topup(u, { amount: 5000, method: 'paynow', reference: ' cnpc mjen tqrz zzz ' })) as TopupRecord;
+    expect(r.reference).toBe('CNPCMJENTQRZZZZ');
+    expect(parsePayNowPayload(r.paynow_qr!).reference).toBe('CNPCMJENTQRZZZZ');
   });
 
   it('refuses a malformed reference (2301) in en and cn, changing nothing', async () => {
     const u = await newUser(s, { ready: false, tag: 'qr' });
-    for (const reference of ['CNP_1', 'CNP#1', 'Ä1', 'A'.repeat(26)]) {
+    for (const reference of ['CNP_1', 'CNP#1', 'Ä1', 'A'.repeat(26), 'PAYNOW', 'INCOMINGPAYNOWREF', 'FASTPAYMENTVIAPAYNOW-UEN', 'CNPABCDEFGHJKM', 'CNPABCDEFGHJKMNP', 'CNPABCDEFGHJKMI']) {
       await expectRefused(s, 'topup_reference_invalid', (lang) => topup(u, { amount: 5000, method: 'paynow', reference }, lang), { field: 'reference' });
     }
   });
@@ -111,13 +111,13 @@ describe('POST wallet/topup: reference, PayNow QR, expiry', () => {
   it('refuses a reference already used (2302) in en and cn, changing nothing', async () => {
     const u = await newUser(s, { ready: false, tag: 'qr' });
     const other = await newUser(s, { ready: false, tag: 'qr' });
-    ok(await topup(u, { amount: 5000, method: 'paynow', reference: 'CNPTAKEN01' }));
-    await expectRefused(s, 'topup_reference_taken', (lang) => topup(other, { amount: 5000, method: 'paynow', reference: 'CNPTAKEN01' }, lang), { field: 'reference' });
-    await expectRefused(s, 'topup_reference_taken', (lang) => topup(u, { amount: 7000, method: 'bank', reference: 'cnp taken 01' }, lang), { field: 'reference' });
+    ok(await topup(u, { amount: 5000, method: 'paynow', reference: 'CNPTAKENQRZZZZZ' }));
+    await expectRefused(s, 'topup_reference_taken', (lang) => topup(other, { amount: 5000, method: 'paynow', reference: 'CNPTAKENQRZZZZZ' }, lang), { field: 'reference' });
+    await expectRefused(s, 'topup_reference_taken', (lang) => topup(u, { amount: 7000, method: 'bank', reference: ' cnpt aken qrzz zzz ' }, lang), { field: 'reference' });
     // The same request retried with its key is the same top-up, not a second use of the reference.
     const key = newKey();
-    const first = ok(await write(s, PATHS.walletTopup, { amount: 5000, method: 'paynow', reference: 'CNPRETRY01' }, u, { key })) as TopupRecord;
-    const again = ok(await write(s, PATHS.walletTopup, { amount: 5000, method: 'paynow', reference: 'CNPRETRY01' }, u, { key })) as TopupRecord;
+    const first = ok(await write(s, PATHS.walletTopup, { amount: 5000, method: 'paynow', reference: 'CNPRETRYQRZZZZZ' }, u, { key })) as TopupRecord;
+    const again = ok(await write(s, PATHS.walletTopup, { amount: 5000, method: 'paynow', reference: 'CNPRETRYQRZZZZZ' }, u, { key })) as TopupRecord;
     expect(again).toEqual(first);
   });
 
@@ -140,10 +140,10 @@ describe('ops topup:import', () => {
     s.clock.set(NOW);
     payer = await newUser(s, { ready: false, tag: 'payer' });
     other = await newUser(s, { ready: false, tag: 'other' });
-    exact = ok(await topup(payer, { amount: 5000, method: 'paynow', reference: 'CNPEXACT0001' })) as TopupRecord;
-    amount = ok(await topup(payer, { amount: 10_000, method: 'paynow', reference: 'CNPAMOUNT02' })) as TopupRecord;
-    late = ok(await topup(other, { amount: 2500, method: 'bank', reference: 'CNPLATE0003' })) as TopupRecord;
-    double = ok(await topup(other, { amount: 3000, method: 'paynow', reference: 'CNPDOUBLE004' })) as TopupRecord;
+    exact = ok(await topup(payer, { amount: 5000, method: 'paynow', reference: 'CNPEXACTQQQRZZZ' })) as TopupRecord;
+    amount = ok(await topup(payer, { amount: 10_000, method: 'paynow', reference: 'CNPAMPUNTQ2ZZZZ' })) as TopupRecord;
+    late = ok(await topup(other, { amount: 2500, method: 'bank', reference: 'CNPMATEQQQ3ZZZZ' })) as TopupRecord;
+    double = ok(await topup(other, { amount: 3000, method: 'paynow', reference: 'CNPDPUBMEQQ4ZZZ' })) as TopupRecord;
   });
 
   it('a dry run shows the summary and writes nothing', async () => {
@@ -171,7 +171,7 @@ describe('ops topup:import', () => {
     expect(await topupRow(double.id)).toMatchObject({ status: 'credited', flag: '', received_amount: 3000 });
     const seconds = await s.db.selectFrom('topups').selectAll().where('first_topup_id', '=', double.id).execute();
     expect(seconds).toHaveLength(1);
-    expect(seconds[0]).toMatchObject({ user_id: other.id, status: 'credited', flag: 'double', amount: 3000, received_amount: 3000, reference: 'CNPDOUBLE004', ref_key: null });
+    expect(seconds[0]).toMatchObject({ user_id: other.id, status: 'credited', flag: 'double', amount: 3000, received_amount: 3000, reference: 'CNPDPUBMEQQ4ZZZ', ref_key: null });
 
     const after = { payer: await balances(s, payer), other: await balances(s, other) };
     expect(after.payer.available - before.payer.available).toBe(5000 + 135_379);
@@ -205,7 +205,7 @@ describe('ops topup:import', () => {
   });
 
   it('an overlapping statement credits only its new lines', async () => {
-    const overlap = ok(await topup(payer, { amount: 4000, method: 'paynow', reference: 'CNPOVERLAP05' })) as TopupRecord;
+    const overlap = ok(await topup(payer, { amount: 4000, method: 'paynow', reference: 'CNPPVERMAPQ5ZZZ' })) as TopupRecord;
     const { summary } = await importFile(fixture('dbs-ideal-overlap.csv'));
     expect(summary).toMatchObject({ matched: 1, flagged: 0, unmatched: 0, already_seen: 2, credited_cents: 4000 });
     expect(await topupRow(overlap.id)).toMatchObject({ status: 'credited', received_amount: 4000 });
@@ -241,8 +241,8 @@ describe('ops topup:import', () => {
   });
 
   it('reads MT940 and camt.053 statements the same way', async () => {
-    const mt = ok(await topup(payer, { amount: 6000, method: 'paynow', reference: 'CNPMTEXACT01' })) as TopupRecord;
-    const camt = ok(await topup(other, { amount: 7000, method: 'paynow', reference: 'CNPCAMT0001' })) as TopupRecord;
+    const mt = ok(await topup(payer, { amount: 6000, method: 'paynow', reference: 'CNPMTEXACTQRZZZ' })) as TopupRecord;
+    const camt = ok(await topup(other, { amount: 7000, method: 'paynow', reference: 'CNPCAMTQQQRZZZZ' })) as TopupRecord;
     const a = await importFile(fixture('dbs.mt940'), ['--format', 'mt940']);
     expect(a.summary).toMatchObject({ matched: 1, unmatched: 1, flagged: 0, lines: 2 });
     const b = await importFile(fixture('camt053.xml'));
@@ -304,14 +304,74 @@ describe('ops topup:import', () => {
     expect(dbs.format).toBe('dbs-csv');
     expect(dbs.debits).toBe(1);
     expect(dbs.lines.map((l) => l.amount)).toEqual([5000, 135_379, 3000, 2500, 3000, 7700]);
-    expect(dbs.lines[1]).toMatchObject({ booked_on: '2026-11-23', balance: 1_140_379, description: 'FAST PAYMENT OTHR cnp amount 02 LIM SIEW LAN' });
+    expect(dbs.lines[1]).toMatchObject({ booked_on: '2026-11-23', balance: 1_140_379, description: 'FAST PAYMENT OTHR cnpa mpun tq2z zzz LIM SIEW LAN' });
     expect(new Set(dbs.lines.map((l) => l.identity)).size).toBe(6);
     const mt = parseStatement(fs.readFileSync(fixture('dbs.mt940'), 'utf8'));
     expect(mt).toMatchObject({ format: 'mt940', debits: 1 });
-    expect(mt.lines[0]).toMatchObject({ identity: 'mt940:id:FT26327A0001', amount: 6000, booked_on: '2026-11-23' });
+    expect(mt.lines[0]).toMatchObject({ identity: 'bank:id:FT26327A0001', amount: 6000, booked_on: '2026-11-23' });
     const camt = parseStatement(fs.readFileSync(fixture('camt053.xml'), 'utf8'));
     expect(camt).toMatchObject({ format: 'camt053', debits: 1 });
-    expect(camt.lines[0]).toMatchObject({ identity: 'camt053:id:CAMT-TX-0001', amount: 7000, description: 'PAYNOW cnpcamt 0001' });
+    expect(camt.lines[0]).toMatchObject({ identity: 'bank:id:CAMT-TX-0001', amount: 7000, description: 'PAYNOW cnpc amtq qqrz zzz' });
+  });
+});
+
+describe('reconciliation cannot be talked into crediting the wrong user (review of 28b8f33)', () => {
+  const CSV_HEAD = 'Date,Value Date,Transaction Description 1,Transaction Description 2,Debit,Credit,Running Balance\n';
+  let n = 0;
+  const file = (name: string, body: string) => {
+    const p = path.join(s.dataDir, `${++n}-${name}`);
+    fs.writeFileSync(p, body);
+    return p;
+  };
+
+  it('a reference that is a word every bank line carries cannot be chosen', async () => {
+    const u = await newUser(s, { ready: false, tag: 'greedy' });
+    for (const reference of ['PAYNOW', 'INCOMINGPAYNOWREF', 'FASTPAYMENTVIAPAYNOW-UEN']) {
+      await expectRefused(s, 'topup_reference_invalid', (lang) => topup(u, { amount: 5000, method: 'paynow', reference }, lang), { field: 'reference' });
+    }
+  });
+
+  it('a line naming two different top-ups is left for an operator; so is a batched camt.053 entry', async () => {
+    s.clock.set(NOW);
+    const a = await newUser(s, { ready: false, tag: 'two-a' });
+    const b = await newUser(s, { ready: false, tag: 'two-b' });
+    const ta = ok(await topup(a, { amount: 5000, method: 'paynow' })) as TopupRecord;
+    const tb = ok(await topup(b, { amount: 5000, method: 'paynow' })) as TopupRecord;
+    const before = { a: await balances(s, a), b: await balances(s, b) };
+    const both = file('two.csv', `${CSV_HEAD}23 Nov 2026,23 Nov 2026,PAYNOW ${ta.reference},AND ${tb.reference},,50.00,900.00\n`);
+    expect((await importFile(both)).summary).toMatchObject({ matched: 0, flagged: 0, unmatched: 1 });
+    const batch = fs
+      .readFileSync(fixture('camt053.xml'), 'utf8')
+      .replace(/CAMT-TX-0001/g, 'CAMT-TX-BATCH')
+      .replace('</TxDtls>', `</TxDtls><TxDtls><RmtInf><Ustrd>${ta.reference}</Ustrd></RmtInf></TxDtls>`);
+    const summary = (await importFile(file('batch.xml', batch), ['--format', 'camt053'])).summary;
+    expect(summary.matched + summary.flagged).toBe(0);
+    expect({ a: await balances(s, a), b: await balances(s, b) }).toEqual(before);
+    expect((await topupRow(ta.id)).status).toBe('pending');
+    await ledgerOk();
+  });
+
+  it('the same bank transaction read from MT940 and from camt.053 is credited once; a reversal is never a credit', async () => {
+    s.clock.set(NOW);
+    const u = await newUser(s, { ready: false, tag: 'formats' });
+    const t = ok(await topup(u, { amount: 6000, method: 'paynow' })) as TopupRecord;
+    const mt = [':20:STMT-X', ':25:DBSSSGSG/0721234567', ':28C:00200/001', ':60F:C261122SGD10000,00',
+      ':61:2611231123C60,00NTRFNONREF//FT-SAME-1', `:86:PAYNOW REF ${t.reference}`,
+      ':61:2611231123RD60,00NTRFNONREF//FT-REV-1', `:86:REVERSAL ${t.reference}`, ':62F:C261123SGD10120,00', '-'].join('\r\n');
+    const first = (await importFile(file('same.mt940', mt), ['--format', 'mt940'])).summary;
+    expect(first).toMatchObject({ matched: 1, lines: 1 });
+    const camt = fs.readFileSync(fixture('camt053.xml'), 'utf8').replace(/CAMT-TX-0001/g, 'FT-SAME-1').replace(/70\.00/g, '60.00');
+    const again = (await importFile(file('same.xml', camt), ['--format', 'camt053'])).summary;
+    expect(again.already_seen).toBeGreaterThanOrEqual(1);
+    expect(again.matched + again.flagged).toBe(0);
+    expect((await balances(s, u)).available).toBe(6000);
+  });
+
+  it('a DBS row with both a debit and a credit is refused, nothing written', async () => {
+    const before = await importSnapshot();
+    const o = await ops('topup:import', [file('both.csv', `${CSV_HEAD}23 Nov 2026,23 Nov 2026,X,Y,10.00,20.00,1.00\n`)]);
+    expect(o).toMatchObject({ ok: false, exit: 1, error: expect.stringMatching(/both a debit/) });
+    expect(await importSnapshot()).toEqual(before);
   });
 });
 
@@ -319,7 +379,7 @@ describe('concurrent imports', () => {
   it('20 concurrent imports of one file (and CLI processes beside them) credit each line once', async () => {
     s.clock.set(sgt(2026, 11, 26, 9));
     const u = await newUser(s, { ready: false, tag: 'race' });
-    const refs = ['CNPRACE00001', 'CNPRACE00002', 'CNPRACE00003'];
+    const refs = ['CNPRACEQQQQRZZZ', 'CNPRACEQQQQ2ZZZ', 'CNPRACEQQQQ3ZZZ'];
     for (const reference of refs) ok(await topup(u, { amount: 1500, method: 'paynow', reference }));
     const file = path.join(s.dataDir, 'race.csv');
     fs.writeFileSync(

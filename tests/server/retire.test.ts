@@ -147,6 +147,14 @@ describe('refusals: code, en and cn message, nothing changed', () => {
     expect((await api.retire(u, { project_id: pid, tons: 1, reason: 'r'.repeat(200) })).code).toBe(0);
   });
 
+  it('a reason with control or text-reversing characters is refused; line breaks are kept', async () => {
+    const { u, pid } = await holder(s, 3);
+    for (const reason of ['Trip\u202eto Bali', 'Trip\u0007', 'Trip\u200bto', 'Trip\u2028to', '\ufeffTrip']) {
+      await expectRetireRefused(s, 'retire_reason_invalid', (lang) => api.retire(u, { project_id: pid, tons: 1, reason }, { lang }));
+    }
+    expect((await api.retire(u, { project_id: pid, tons: 1, reason: 'Family trip\nto Bali, 2026' })).code).toBe(0);
+  });
+
   it('a wrong payment password counts down the attempts and the fifth locks, as for orders', async () => {
     const { u, pid } = await holder(s, 3);
     for (const [lang, left] of [

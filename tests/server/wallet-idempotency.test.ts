@@ -51,7 +51,7 @@ describe('one key, many sends', () => {
   it('a top-up sent 20 times at once with one key creates one top-up', async () => {
     const u = await newUser(s, { ready: false });
     const key = newKey();
-    const results = await Promise.all(Array.from({ length: 20 }, () => write(s, PATHS.walletTopup, { amount: 12_345, method: 'paynow', reference: 'ONCE' }, u, { key })));
+    const results = await Promise.all(Array.from({ length: 20 }, () => write(s, PATHS.walletTopup, { amount: 12_345, method: 'paynow', reference: 'CNPPNCEZZZZZZZZ' }, u, { key })));
     const t = oneEffect(results);
     expect(await s.db.selectFrom('topups').select('id').where('user_id', '=', u.id).execute()).toEqual([{ id: t.id }]);
   });
@@ -76,16 +76,16 @@ describe('same key, other details', () => {
     ok(await write(s, PATHS.walletWithdraw, { amount: 10_000, password: WITHDRAW_PASSWORD }, u, { key }));
     await expectRefused(s, 'idempotency_mismatch', (lang) => write(s, PATHS.walletWithdraw, { amount: 20_000, password: WITHDRAW_PASSWORD }, u, { key, lang }));
     await expectRefused(s, 'idempotency_mismatch', (lang) => write(s, PATHS.walletWithdraw, { amount: 10_000, password: WITHDRAW_PASSWORD, method: 'paynow' }, u, { key, lang }));
-    await expectRefused(s, 'idempotency_mismatch', (lang) => write(s, PATHS.walletTopup, { amount: 10_000, method: 'bank', reference: 'R' }, u, { key, lang }));
+    await expectRefused(s, 'idempotency_mismatch', (lang) => write(s, PATHS.walletTopup, { amount: 10_000, method: 'bank', reference: 'CNPRZZZZZZZZZZZ' }, u, { key, lang }));
     // Keys belong to their user: another user may use the same key for their own intent.
     const other = await newUser(s, { ready: false });
-    ok(await write(s, PATHS.walletTopup, { amount: 10_000, method: 'bank', reference: 'R' }, other, { key }));
+    ok(await write(s, PATHS.walletTopup, { amount: 10_000, method: 'bank', reference: 'CNPRZZZZZZZZZZZ' }, other, { key }));
   });
 
   it('needs a well-formed key on every write', async () => {
     const u = await newUser(s, { ready: false });
     for (const key of ['', 'short', 'has spaces in it', 'x'.repeat(101)]) {
-      await expectRefused(s, 'invalid_request', (lang) => s.api('POST', PATHS.walletTopup, { amount: 10_000, method: 'bank', reference: 'R' }, { token: u.token, lang, headers: key ? { 'Idempotency-Key': key } : {} }), {
+      await expectRefused(s, 'invalid_request', (lang) => s.api('POST', PATHS.walletTopup, { amount: 10_000, method: 'bank', reference: 'CNPRZZZZZZZZZZZ' }, { token: u.token, lang, headers: key ? { 'Idempotency-Key': key } : {} }), {
         field: 'Idempotency-Key',
       });
     }

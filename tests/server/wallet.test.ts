@@ -64,7 +64,7 @@ describe('who may use the wallet', () => {
   it('refuses visitors (guest_forbidden) and callers without a session (session_expired)', async () => {
     const visitor = ok(await s.api('POST', PATHS.visitor)) as { token: string };
     for (const p of [PATHS.walletTopup, PATHS.walletWithdraw]) {
-      await expectRefused(s, 'guest_forbidden', (lang) => write(s, p, { amount: 10_000, method: 'bank', reference: 'X', password: 'x' }, visitor.token, { lang }));
+      await expectRefused(s, 'guest_forbidden', (lang) => write(s, p, { amount: 10_000, method: 'bank', reference: 'CNPXZZZZZZZZZZZ', password: 'x' }, visitor.token, { lang }));
       await expectRefused(s, 'session_expired', (lang) => s.api('POST', p, { amount: 10_000 }, { lang, idempotencyKey: newKey() }));
     }
     for (const p of [PATHS.walletTopups, PATHS.walletWithdrawals, PATHS.walletFundlogs]) {
@@ -77,24 +77,24 @@ describe('who may use the wallet', () => {
 describe('top-ups', () => {
   it('refuses amounts below the minimum, bad amounts, methods and references', async () => {
     const u = await newUser(s, { ready: false });
-    await expectRefused(s, 'topup_below_min', (lang) => topup(u, { amount: 999, method: 'paynow', reference: 'R1' }, lang), { params: { n: 'S$10.00' }, field: 'amount' });
+    await expectRefused(s, 'topup_below_min', (lang) => topup(u, { amount: 999, method: 'paynow', reference: 'CNPRRZZZZZZZZZZ' }, lang), { params: { n: 'S$10.00' }, field: 'amount' });
     for (const amount of [10.5, 0, -1000, 'abc', '12.00', null, 1e12]) {
-      await expectRefused(s, 'invalid_amount', (lang) => topup(u, { amount, method: 'paynow', reference: 'R1' }, lang), { field: 'amount' });
+      await expectRefused(s, 'invalid_amount', (lang) => topup(u, { amount, method: 'paynow', reference: 'CNPRRZZZZZZZZZZ' }, lang), { field: 'amount' });
     }
-    await expectRefused(s, 'required', (lang) => topup(u, { method: 'paynow', reference: 'R1' }, lang), { field: 'amount' });
-    await expectRefused(s, 'invalid_request', (lang) => topup(u, { amount: 5000, method: 'cash', reference: 'R1' }, lang), { field: 'method' });
+    await expectRefused(s, 'required', (lang) => topup(u, { method: 'paynow', reference: 'CNPRRZZZZZZZZZZ' }, lang), { field: 'amount' });
+    await expectRefused(s, 'invalid_request', (lang) => topup(u, { amount: 5000, method: 'cash', reference: 'CNPRRZZZZZZZZZZ' }, lang), { field: 'method' });
     await expectRefused(s, 'required', (lang) => topup(u, { amount: 5000, method: 'bank', reference: '  ' }, lang), { field: 'reference' });
     await expectRefused(s, 'too_long', (lang) => topup(u, { amount: 5000, method: 'bank', reference: 'x'.repeat(141) }, lang), { field: 'reference', params: { n: 140 } });
   });
 
   it('is pending until an operator confirms it, then credited with a fund log and a notification', async () => {
     const u = await newUser(s, { ready: false });
-    const pending = ok(await topup(u, { amount: '1000', method: 'paynow', reference: 'PN-77' })) as TopupRecord;
+    const pending = ok(await topup(u, { amount: '1000', method: 'paynow', reference: 'CNPPNZ77ZZZZZZZ' })) as TopupRecord;
     expect(pending).toEqual({
       id: pending.id,
       amount: 1000,
       method: 'paynow',
-      reference: 'PN-77',
+      reference: 'CNPPNZ77ZZZZZZZ',
       status: 'pending',
       note: '',
       created_at: '2026-03-02T10:00:00.000+08:00',
@@ -102,7 +102,7 @@ describe('top-ups', () => {
       decided_at: null,
       decided_at_ms: null,
       // Issue 15: the PayNow QR of this top-up and its expiry (TOPUP_EXPIRY_MINUTES, 30 by default).
-      paynow_qr: expect.stringMatching(/^000201010212.*PN-77.*6304[0-9A-F]{4}$/),
+      paynow_qr: expect.stringMatching(/^000201010212.*CNPPNZ77ZZZZZZZ.*6304[0-9A-F]{4}$/),
       expires_at: '2026-03-02T10:30:00.000+08:00',
       expires_at_ms: T0 + 30 * 60_000,
       received_amount: null,
@@ -147,7 +147,7 @@ describe('top-ups', () => {
 
   it('when rejected moves no money and tells the user why', async () => {
     const u = await newUser(s, { ready: false });
-    const t = ok(await topup(u, { amount: 25_000, method: 'bank', reference: 'TT-1' })) as TopupRecord;
+    const t = ok(await topup(u, { amount: 25_000, method: 'bank', reference: 'CNPTTZRZZZZZZZZ' })) as TopupRecord;
     const rejected = await ops(s, 'topup:reject', [String(t.id)], { reason: 'no matching transfer' });
     expect(rejected.text).toContain('rejected');
     expect(await userLogs(u)).toEqual([]);
@@ -163,7 +163,7 @@ describe('top-ups', () => {
   it('lists newest first, paged, with a status filter', async () => {
     const u = await newUser(s, { ready: false });
     const ids: number[] = [];
-    for (let i = 0; i < 5; i++) ids.push((ok(await topup(u, { amount: 1000 + i, method: 'bank', reference: `P${i}` })) as TopupRecord).id);
+    for (let i = 0; i < 5; i++) ids.push((ok(await topup(u, { amount: 1000 + i, method: 'bank', reference: `CNPPAGE${'ABCDE'[i]}ZZZZZZZ` })) as TopupRecord).id);
     await ops(s, 'topup:confirm', [String(ids[1])]);
     const page1 = ok(await s.api('GET', PATHS.walletTopups, { page: 1, page_size: 2 }, { token: u.token })) as { list: TopupRecord[]; total: number; page: number; page_size: number };
     expect(page1).toMatchObject({ total: 5, page: 1, page_size: 2 });
@@ -179,7 +179,7 @@ describe('top-ups', () => {
     const demo = await startTestServer({ ...WALLET_ENV, TOPUP_AUTO_CONFIRM: 'true' });
     try {
       const u = await newUser(demo, { ready: false });
-      const t = ok(await write(demo, PATHS.walletTopup, { amount: 5000, method: 'paynow', reference: 'AUTO' }, u)) as TopupRecord;
+      const t = ok(await write(demo, PATHS.walletTopup, { amount: 5000, method: 'paynow', reference: 'CNPAUTPZZZZZZZZ' }, u)) as TopupRecord;
       expect(t).toMatchObject({ status: 'credited', decided_at_ms: T0 });
       expect(await walletOf(demo.db, u.id)).toMatchObject({ available: 5000 });
       expect((await checkLedger(demo.db)).ok).toBe(true);
@@ -410,7 +410,7 @@ describe('operator CLI (child process)', () => {
   it('confirms a top-up once and refuses the second time (exit 1); rejects bad input (exit 2); logs every run', async () => {
     const u = await newUser(s);
     const env = { DATA_DIR: s.dataDir };
-    const t = ok(await topup(u, { amount: 40_000, method: 'bank', reference: 'CLI-1' })) as TopupRecord;
+    const t = ok(await topup(u, { amount: 40_000, method: 'bank', reference: 'CNPCMJZRZZZZZZZ' })) as TopupRecord;
     const [first, bad] = await Promise.all([runCli(['topup:confirm', String(t.id)], env), runCli(['withdrawal:complete', 'x1'], env)]);
     expect(first.code, first.stderr).toBe(0);
     expect(first.json).toMatchObject({ ok: true, data: { topup: { id: t.id, status: 'credited' }, email: u.email, wallet: { available: 40_000 } } });

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Tx } from '../db/tx';
-import type { DB } from '../db/connection';
+import { dialectOf, type DB } from '../db/connection';
 import type { WalletBalances } from '../../shared/schemas/user';
 
 // The ledger is the only code that changes balances. Every change is a fund log row written in the same
@@ -142,8 +142,26 @@ export interface LedgerProblem {
   sum_of_logs: number;
 }
 
-/** Recomputes every balance from its fund logs, and checks each unit's ledger sums to zero. */
-export async function checkLedger(db: DB): Promise<{ ok: boolean; problems: LedgerProblem[]; totals: Record<string, number>; retirement_problems: string[] }> {
+export interface LedgerReport {
+  ok: boolean;
+  problems: LedgerProblem[];
+  totals: Record<string, number>;
+  retirement_problems: string[];
+}
+
+/**
+ * Recomputes every balance from its fund logs, and checks each unit's ledger sums to zero and the
+ * retirements against their serials and accounts. All of it reads one snapshot (a read-only REPEATABLE READ
+ * transaction on PostgreSQL, a read transaction on SQLite): separate reads could straddle a commit and
+ * report a difference that never existed.
+ */
+export async function checkLedger(db: DB): Promise<LedgerReport> {
+  if (db.isTransaction) return checkLedgerIn(db);
+  const tx = db.transaction();
+  return (dialectOf(db) === 'postgres' ? tx.setIsolationLevel('repeatable read').setAccessMode('read only') : tx).execute((trx) => checkLedgerIn(trx));
+}
+
+async function checkLedgerIn(db: DB): Promise<LedgerReport> {
   const rows = await db
     .selectFrom('ledger_accounts as a')
     .leftJoin('fund_logs as f', 'f.account_id', 'a.id')
@@ -168,6 +186,7 @@ export async function checkLedger(db: DB): Promise<{ ok: boolean; problems: Ledg
  *  serial lies within the project's 1..total_tons. Returns what is wrong, in words (empty: all holds). */
 export async function checkRetirements(db: DB): Promise<string[]> {
   const problems: string[] = [];
+  // Inside checkLedger's transaction these share its one connection (queued) and its snapshot.
   const [retired, serials, accounts, ranges, perRetirement, projects] = await Promise.all([
     db.selectFrom('retirements').select((eb) => ['project_id', eb.fn.sum<number>('tons').as('n')]).groupBy('project_id').execute(),
     db.selectFrom('retirement_serials').select(['project_id', sql<number>`sum(last_seq - first_seq + 1)`.as('n')]).groupBy('project_id').execute(),

@@ -13,7 +13,7 @@ export const REASON_MAX = 200;
 /** C0 and C1 control characters, and the bidirectional overrides/isolates that could make a printed name
  *  read differently from what was stored. */
 // eslint-disable-next-line no-control-regex
-export const CONTROL_CHARS = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
+export const CONTROL_CHARS = /[\p{Cc}\p{Cf}\u2028\u2029]/u;
 
 /** Counted as a person sees them (code points), so a name in Chinese or with an emoji is not cut short. */
 const length = (s: string) => [...s].length;
@@ -29,6 +29,9 @@ export const beneficiarySchema = v.pipe(
 export const reasonSchema = v.optional(
   v.pipe(
     v.string(m('invalid_request')),
+    // Line breaks are the reader's own; other control and format characters (text-reversing marks
+    // included) would print on the public certificate as something else than what was typed.
+    v.check((s) => !CONTROL_CHARS.test(s.replace(/\r?\n/g, '')), m('retire_reason_invalid')),
     v.trim(),
     v.check((s) => length(s) <= REASON_MAX, m('retire_reason_too_long')),
   ),

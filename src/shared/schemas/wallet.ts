@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { TOPUP_REFERENCE_PATTERN } from '../paynow';
 import { icNumberSchema, loginPasswordSchema, mobileSchema, uenSchema, withdrawalPasswordSchema } from './auth';
 import { epochMs, int, intFromInput, isoTime, optionalText, paged, pageSchema, requiredText } from './common';
 
@@ -117,11 +118,13 @@ export type TopupStatus = (typeof TOPUP_STATUSES)[number];
 export type WithdrawalStatus = (typeof WITHDRAWAL_STATUSES)[number];
 
 /** A top-up reference a client may choose (issue 15; else the server assigns one): sent, it must not be
- *  blank; it is read upper case with spaces dropped, and must then be 1-25 characters of A-Z, 0-9, "-". */
+ *  blank; it is read upper case with spaces dropped, and must then have the server's own shape, "CNP" and
+ *  12 characters of its alphabet (TOPUP_REFERENCE_PATTERN): a free choice could be a word every bank line
+ *  carries and catch other people's payments. */
 export const topupReferenceSchema = v.pipe(
   requiredText(),
   v.transform((x) => x.replace(/\s+/g, '').toUpperCase()),
-  v.regex(/^[A-Z0-9-]{1,25}$/, 'topup_reference_invalid'),
+  v.regex(TOPUP_REFERENCE_PATTERN, 'topup_reference_invalid'),
 );
 
 export const topupSchema = v.object({

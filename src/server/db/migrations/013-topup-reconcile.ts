@@ -23,8 +23,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.alterTable('topups').addColumn('flag', 'text', (c) => c.notNull().defaultTo('')).execute();
   await db.schema.alterTable('topups').addColumn('first_topup_id', INT).execute();
   await db.schema.alterTable('topups').addColumn('received_amount', INT).execute();
-  await sql`update topups set ref_key = upper(replace(reference, ' ', ''))
-    where id = (select min(t2.id) from topups t2 where upper(replace(t2.reference, ' ', '')) = upper(replace(topups.reference, ' ', '')))`.execute(db);
+  // Top-ups from before this migration keep ref_key null: their references were free text ("PayNow",
+  // "transfer"...) that bank lines carry by chance, and matching must never credit a stranger's payment to
+  // them. They are confirmed by hand as before (ops topup:confirm).
   await db.schema.createIndex('topups_ref_key').on('topups').column('ref_key').unique().execute();
   await db.schema.createIndex('topups_first').on('topups').column('first_topup_id').execute();
 

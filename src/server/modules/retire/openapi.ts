@@ -22,6 +22,7 @@ export const RETIRE_ENDPOINTS: Endpoint[] = [
       'retire_beneficiary_too_long',
       'retire_beneficiary_invalid',
       'retire_reason_too_long',
+      'retire_reason_invalid',
       'retire_tons_invalid',
       'project_password_incorrect',
       'account_locked',

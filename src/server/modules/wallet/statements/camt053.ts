@@ -33,6 +33,12 @@ export function parseCamt053(xml: string): ParsedStatement {
         debits++;
         return;
       }
+      // Only booked entries are money received: pending (PDNG) or information (INFO) entries may never arrive.
+      const status = text(entry.Sts) || text(at(entry, 'Sts', 'Cd'));
+      if (status !== 'BOOK') {
+        debits++;
+        return;
+      }
       const amt = entry.Amt;
       const currency = typeof amt === 'object' && amt ? text((amt as Node)['@Ccy']) : '';
       if (currency !== 'SGD') throw new StatementError(`${where}: amount in "${currency}", not SGD`);
@@ -61,6 +67,9 @@ export function parseCamt053(xml: string): ParsedStatement {
         amount,
         balance: null,
         bank_ref: bankRef,
+        // Several transactions booked as one entry: one amount for several payers, never credited whole to
+        // the one whose reference happens to be in it; an operator splits it (topup:assign).
+        batch: txs.length > 1,
       });
     });
   });

@@ -36,6 +36,7 @@ export function parseDbsCsv(text: string): ParsedStatement {
     }
     const amount = amountCents(credit);
     if (amount === null || amount <= 0) throw new StatementError(`${where}: credit "${credit}" is not an amount`);
+    if (debit !== '' && amountCents(debit) !== 0) throw new StatementError(`${where}: both a debit ("${debit}") and a credit ("${credit}")`);
     lines.push({
       identity: lineIdentity('dbs-csv', '', { booked_on: booked, descriptions: [d1, d2], amount, balance: bal }),
       booked_on: booked,

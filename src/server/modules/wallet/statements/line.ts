@@ -7,7 +7,7 @@ export const STATEMENT_FORMATS = ['dbs-csv', 'mt940', 'camt053'] as const;
 export type StatementFormat = (typeof STATEMENT_FORMATS)[number];
 
 export interface StatementLine {
-  /** The bank's transaction id ("<format>:id:<id>"), else a hash of date, descriptions, amount and running balance. */
+  /** The bank's transaction id ("bank:id:<id>", whatever the format), else a hash of date, descriptions, amount and running balance. */
   identity: string;
   /** Booking date, YYYY-MM-DD. */
   booked_on: string;
@@ -18,6 +18,8 @@ export interface StatementLine {
   /** The running balance after the line in cents, when the statement has one. */
   balance: number | null;
   bank_ref: string;
+  /** One entry for several transactions (camt.053 batch booking): left unmatched for an operator. */
+  batch?: boolean;
 }
 
 export interface ParsedStatement {
@@ -31,8 +33,11 @@ export interface ParsedStatement {
 export class StatementError extends Error {}
 
 export function lineIdentity(format: StatementFormat, bankRef: string, parts: { booked_on: string; descriptions: string[]; amount: number; balance: number | null }): string {
-  if (bankRef) return `${format}:id:${bankRef}`;
-  const text = JSON.stringify([parts.booked_on, ...parts.descriptions.map((d) => d.trim()), parts.amount, parts.balance]);
+  // The bank's own id names the transaction whatever the file's format: the same payment read from an
+  // MT940 and then from a camt.053 export is one line, credited once.
+  if (bankRef) return `bank:id:${bankRef}`;
+  // Without one: what the line says, in one spelling (case and runs of spaces differ between exports).
+  const text = JSON.stringify([parts.booked_on, ...parts.descriptions.map((d) => d.trim().replace(/\s+/g, ' ').toUpperCase()), parts.amount, parts.balance]);
   return `${format}:sha256:${createHash('sha256').update(text).digest('hex')}`;
 }
 

@@ -18,7 +18,7 @@ export function parseMt940(text: string): ParsedStatement {
     if (s.currency !== 'SGD') throw new StatementError(`statement ${s.transactionReference} is in ${s.currency}, not SGD`);
     for (const t of s.transactions) {
       const amount = Math.round(t.amount * 100);
-      if (amount <= 0 || t.reversal) {
+      if (amount <= 0 || t.isReversal) {
         debits++;
         continue;
       }

@@ -3,7 +3,7 @@ declare module 'mt940js' {
   export interface Mt940Transaction {
     date: Date;
     amount: number;
-    reversal: boolean;
+    isReversal: boolean;
     currency: string;
     details: string;
     transactionType: string;

@@ -1,11 +1,11 @@
-import { sql, type Selectable } from 'kysely';
+import type { Selectable } from 'kysely';
 import type { TopupFlag, TopupsTable, StatementLinesTable } from '../../../db/schema';
 import type { DB } from '../../../db/connection';
 import { writeTx, type Tx } from '../../../db/tx';
 import { sgtDay } from '../../../lib/clock';
 import { PLATFORM } from '../../../ledger/ledger';
 import { formatSgd } from '../../../../shared/money';
-import { normalizeReference } from '../../../../shared/paynow';
+import { referencesIn } from '../../../../shared/paynow';
 import { notify, postMoney, WalletStateError } from '../service';
 import type { ParsedStatement, StatementFormat, StatementLine } from './line';
 
@@ -13,8 +13,8 @@ import type { ParsedStatement, StatementFormat, StatementLine } from './line';
 // the line is inserted first with insert-or-skip on its unique identity (a line seen before, in this file
 // or an overlapping one, or by a concurrent import, changes nothing), then matched and credited through the
 // ledger, with its operator audit row, all committing together. Rules (docs/decisions/paynow.md):
-// - the reference is looked for in the description, upper case and spaces dropped; the longest reference
-//   of at least MIN_MATCH_LENGTH characters found wins;
+// - references of the server's one shape ("CNP" + 12, TOPUP_REFERENCE_PATTERN) are read from the
+//   description, upper case and spaces dropped, and looked up by equality; exactly one top-up must answer;
 // - a pending top-up with the same amount, paid by its expiry day (SGT), is confirmed ('matched');
 // - another amount, or a payment booked after the expiry day: the amount received is credited, the top-up
 //   is flagged ('amount' / 'late'), the line 'flagged';
@@ -25,8 +25,6 @@ import type { ParsedStatement, StatementFormat, StatementLine } from './line';
 type TopupRow = Selectable<TopupsTable>;
 export type LineRow = Selectable<StatementLinesTable>;
 
-/** References shorter than this are not looked for in free text (too likely found by chance). */
-export const MIN_MATCH_LENGTH = 6;
 
 export type LineOutcome = 'matched' | 'flagged' | 'unmatched' | 'seen';
 
@@ -56,19 +54,13 @@ export interface ImportSummary {
   results: LineResult[];
 }
 
+/** The top-up a line pays: the references of the server's shape in its text, each looked up by equality
+ *  (indexed). None, or references of two different top-ups: no match (the line waits for an operator). */
 async function findTopup(tx: Tx, description: string): Promise<TopupRow | undefined> {
-  const text = normalizeReference(description);
-  if (text === '') return undefined;
-  return tx
-    .selectFrom('topups')
-    .selectAll()
-    .where('ref_key', 'is not', null)
-    .where(sql<boolean>`length(ref_key) >= ${MIN_MATCH_LENGTH}`)
-    .where(sql<boolean>`cast(${text} as text) like ('%' || ref_key || '%')`)
-    .orderBy(sql`length(ref_key)`, 'desc')
-    .orderBy('id')
-    .limit(1)
-    .executeTakeFirst();
+  const refs = referencesIn(description);
+  if (refs.length === 0) return undefined;
+  const rows = await tx.selectFrom('topups').selectAll().where('ref_key', 'in', refs).execute();
+  return rows.length === 1 ? rows[0] : undefined;
 }
 
 function creditMemo(topup: { id: number; reference: string; method: string }, lineId: number): string {
@@ -165,7 +157,7 @@ export async function applyLine(tx: Tx, format: StatementFormat, line: Statement
     .executeTakeFirst();
   if (!inserted) return { ...base, outcome: 'seen', line_id: null, topup_id: null, user_id: null, flag: '' };
   const lineId = inserted.id;
-  const topup = await findTopup(tx, line.description);
+  const topup = line.batch ? undefined : await findTopup(tx, line.description);
   if (!topup) {
     await audit(tx, actor, source, `statement_line:${lineId}`, null, { status: 'unmatched', ...base, description: line.description }, now);
     return { ...base, outcome: 'unmatched', line_id: lineId, topup_id: null, user_id: null, flag: '' };
