@@ -273,9 +273,21 @@ const MONTHS = 12;
 const LEDGER_CHECK_MS = 30_000;
 const ledgerChecks = new WeakMap<DB, { at: number; result: Transparency['ledger'] }>();
 
+/** The check running now, per database: requests that arrive together while the stored result is stale
+ *  share one check instead of each reading every fund log. */
+const ledgerRunning = new WeakMap<DB, Promise<Transparency['ledger']>>();
+
 async function ledgerResult(db: DB, now: number): Promise<Transparency['ledger']> {
   const have = ledgerChecks.get(db);
   if (have && have.at <= now && now - have.at < LEDGER_CHECK_MS) return have.result;
+  const running = ledgerRunning.get(db);
+  if (running) return running;
+  const check = runLedgerCheck(db, now).finally(() => ledgerRunning.delete(db));
+  ledgerRunning.set(db, check);
+  return check;
+}
+
+async function runLedgerCheck(db: DB, now: number): Promise<Transparency['ledger']> {
   const report = await checkLedger(db);
   const result = {
     ok: report.ok,
