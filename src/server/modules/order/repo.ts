@@ -92,3 +92,18 @@ export async function invalidateOrder(tx: Tx, userId: number, orderId: number, n
   await publish(tx, { type: 'invalidate', tables, ids: [orderId] }, userId, now);
   if (projectId !== undefined) await publish(tx, { type: 'invalidate', tables: ['projects'], ids: [projectId] }, null, now);
 }
+
+/** Takes tons out of a user's holding of one origin (a sale, a retirement) in one conditional update:
+ *  false when the holding has fewer than that (the caller refuses with its own catalogue error). */
+export async function takeHolding(tx: Tx, userId: number, projectId: number, origin: 'purchase' | 'presale', tons: number, now: number): Promise<boolean> {
+  if (tons <= 0) return true;
+  const res = await tx
+    .updateTable('credit_holdings')
+    .set((eb) => ({ tons: eb('tons', '-', tons), updated_at: now }))
+    .where('user_id', '=', userId)
+    .where('project_id', '=', projectId)
+    .where('origin', '=', origin)
+    .where('tons', '>=', tons)
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows) === 1;
+}

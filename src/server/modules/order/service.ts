@@ -15,7 +15,7 @@ import { assertNotRisk, verifyTradePassword } from '../user/trade-password';
 import { findVisibleProject, joinBlock, type ProjectRow } from '../project/service';
 import type { User } from '../session';
 import { bookingFee, buybackPrice, cycleMs, orderNumber, settlementTime, sgtMonthStart } from './calc';
-import { invalidateOrder, loadOrder, toOrder, type OrderRow } from './repo';
+import { invalidateOrder, loadOrder, takeHolding, toOrder, type OrderRow } from './repo';
 
 // The order engine (issue 4). Every write: the caller is a signed-in user; cheap checks run first so a
 // refusal that needs no password costs no password attempt; the payment password is verified outside the
@@ -330,18 +330,6 @@ async function validateSale(db: DB | Tx, user: User, input: OrderInput, config: 
   return { p, price, proceeds: price * input.tons, fromPurchase, fromPresale };
 }
 
-async function takeHolding(tx: Tx, userId: number, projectId: number, origin: 'purchase' | 'presale', tons: number, now: number): Promise<void> {
-  if (tons <= 0) return;
-  const res = await tx
-    .updateTable('credit_holdings')
-    .set((eb) => ({ tons: eb('tons', '-', tons), updated_at: now }))
-    .where('user_id', '=', userId)
-    .where('project_id', '=', projectId)
-    .where('origin', '=', origin)
-    .where('tons', '>=', tons)
-    .executeTakeFirst();
-  if (Number(res.numUpdatedRows) !== 1) throw new AppError('insufficient_credits');
-}
 
 export async function placeSale(deps: Deps, user: User, input: OrderInput): Promise<Order> {
   const { db, clock, config } = deps;
@@ -352,8 +340,9 @@ export async function placeSale(deps: Deps, user: User, input: OrderInput): Prom
     const now = clock.now();
     const u = await freshUser(tx, user.id);
     const { p, price, proceeds, fromPurchase, fromPresale } = await validateSale(tx, u, input, config);
-    await takeHolding(tx, u.id, p.id, 'purchase', fromPurchase, now);
-    await takeHolding(tx, u.id, p.id, 'presale', fromPresale, now);
+    if (!(await takeHolding(tx, u.id, p.id, 'purchase', fromPurchase, now)) || !(await takeHolding(tx, u.id, p.id, 'presale', fromPresale, now))) {
+      throw new AppError('insufficient_credits');
+    }
     const order = await insertOrder(tx, {
       user_id: u.id,
       project_id: p.id,

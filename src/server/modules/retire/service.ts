@@ -11,6 +11,7 @@ import { publish } from '../../live/events';
 import { assertNotRisk, verifyTradePassword } from '../user/trade-password';
 import type { User } from '../session';
 import { CERTIFICATE_ID, type Certificate, type RetireAnswer, type RetireInput, type SerialRange, type Transparency, type TransparencyProject } from '../../../shared/schemas/retire';
+import { takeHolding } from '../order/repo';
 
 // Retirement of carbon credits (issue 11). A retirement moves whole tons of one project from the user's
 // credits to the project's retirement account (a platform ledger account, retired:<project id>) and takes
@@ -92,18 +93,6 @@ async function facts(db: DB | Tx, user: User, input: RetireInput) {
   return { p, held };
 }
 
-async function takeHolding(tx: Tx, userId: number, projectId: number, origin: 'purchase' | 'presale', tons: number, now: number): Promise<void> {
-  if (tons <= 0) return;
-  const res = await tx
-    .updateTable('credit_holdings')
-    .set((eb) => ({ tons: eb('tons', '-', tons), updated_at: now }))
-    .where('user_id', '=', userId)
-    .where('project_id', '=', projectId)
-    .where('origin', '=', origin)
-    .where('tons', '>=', tons)
-    .executeTakeFirst();
-  if (Number(res.numUpdatedRows) !== 1) throw new AppError('retire_insufficient_credits', { n: 0 });
-}
 
 /** The lowest free sequences of a project, `tons` of them, as ranges: read inside the write transaction,
  *  where nobody else allocates, so what is free here is free at the commit. */
@@ -141,8 +130,9 @@ export async function retire(deps: Deps, user: User, input: RetireInput): Promis
       const { p, held } = await facts(tx, u, input);
       // Credits bought outright go first, then those of pre-sale origin (which only P3 and above may sell).
       const fromPurchase = Math.min(held.purchase, input.tons);
-      await takeHolding(tx, u.id, p.id, 'purchase', fromPurchase, now);
-      await takeHolding(tx, u.id, p.id, 'presale', input.tons - fromPurchase, now);
+      if (!(await takeHolding(tx, u.id, p.id, 'purchase', fromPurchase, now)) || !(await takeHolding(tx, u.id, p.id, 'presale', input.tons - fromPurchase, now))) {
+        throw new AppError('retire_insufficient_credits', { n: 0 });
+      }
       const ranges = await allocateSerials(tx, p.id, p.total_tons, input.tons);
       const id = newRetirementId();
       await openRetirementAccount(tx, p.id);
