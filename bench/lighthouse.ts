@@ -17,12 +17,11 @@ import { CHROMIUM, CHROMIUM_FLAGS, ROOT, ensureBuilt, freePort, freshDataDir, ki
 //
 // Writes bench/results/lighthouse-latest.json (the summary).
 
-// Performance floor lowered from 90 to 80 FOR NOW, openly: this round's screens (start, inbox badge, avatar,
-// footprint, UX fixes) moved home's score from 93 (commit 96e9325, at '/') to 85-90 (d5acbe6, at
-// /pages/index/index; one CI run 85 with FCP 2.3 s and TBT 450 ms, the next local run 90), measured on the
-// same machine in the same hour: too close to 90 to gate on. Finding the cause and restoring 90 is the first
-// item left on issue 12; see its note.
-const FLOORS = { performance: 80, accessibility: 95, 'best-practices': 95 } as const;
+// Performance floor 85 (was 90 until issue 9's screens, then 80): those screens moved home's score from 93
+// (96e9325) to 85-90, because the automatic split cut home's code into 21 files; with home in one chunk
+// (vite.config.ts codeSplitting) the CI run of 2026-11-23 measured 91 (median of 5, quiet machine). One run
+// at 91 is too close to gate at 90; the floor goes back to 90 once runs show a margin (issue 12).
+const FLOORS = { performance: 85, accessibility: 95, 'best-practices': 95 } as const;
 const HOME_JS_BUDGET_KIB = 160;
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as const;
 type Category = (typeof CATEGORIES)[number];

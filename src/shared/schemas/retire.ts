@@ -10,9 +10,9 @@ const m = (key: ErrorKey) => key;
 export const BENEFICIARY_MAX = 100;
 export const REASON_MAX = 200;
 
-/** C0 and C1 control characters, and the bidirectional overrides/isolates that could make a printed name
- *  read differently from what was stored. */
-// eslint-disable-next-line no-control-regex
+/** Control characters (C0, C1) and format characters (bidirectional overrides and isolates, zero-width
+ *  characters, the byte-order mark), and line and paragraph separators: anything that could make a printed
+ *  name read differently from what was stored. */
 export const CONTROL_CHARS = /[\p{Cc}\p{Cf}\u2028\u2029]/u;
 
 /** Counted as a person sees them (code points), so a name in Chinese or with an emoji is not cut short. */
