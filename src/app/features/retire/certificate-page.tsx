@@ -6,6 +6,7 @@ import { certificateHref, useCertificate } from './api';
 import { QrCode } from './qr-code';
 import type { Certificate as CertificateData } from '../../../shared/schemas/retire';
 import './retire.css';
+import { SerialRanges } from './serial-ranges';
 
 // /certificate/<id>: a retirement's public certificate. No login. Beneficiary, tons, the project (name,
 // registry and ID, methodology, vintage, country), serial ranges, the date in SGT, the reason and a QR
@@ -109,20 +110,7 @@ function CertificateView({ c }: { c: CertificateData }) {
           <Trans>Serial numbers</Trans>
         </dt>
         <dd>
-          <ul className="serials" data-testid="certificate-serials">
-            {c.serials.map((s) => (
-              <li key={s.from}>
-                {s.from === s.to ? (
-                  <code>{s.from}</code>
-                ) : (
-                  <>
-                    <code>{s.from}</code> –<br />
-                    <code>{s.to}</code>
-                  </>
-                )}
-              </li>
-            ))}
-          </ul>
+          <SerialRanges serials={c.serials} testId="certificate-serials" />
         </dd>
       </dl>
       <footer className="certificate__foot">

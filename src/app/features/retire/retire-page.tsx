@@ -17,6 +17,7 @@ import type { UserInfo } from '../../../shared/schemas/user';
 import { certificatePath, sendRetire, useRetirable, type RetireInput } from './api';
 import { ShareButton } from './share';
 import './retire.css';
+import { SerialRanges } from './serial-ranges';
 
 // /pages/profile/retire?project_id= : retire whole tons of a holding for a beneficiary. Permanent: the
 // confirm sheet says so, and asks for the payment password. Tons pending sale are already out of the
@@ -294,20 +295,7 @@ function Retired({ answer }: { answer: RetireAnswer }) {
       <p className="muted">
         <Trans>Serial numbers</Trans>
       </p>
-      <ul className="serials">
-        {answer.serials.map((s) => (
-          <li key={s.from}>
-            {s.from === s.to ? (
-                  <code>{s.from}</code>
-                ) : (
-                  <>
-                    <code>{s.from}</code> –<br />
-                    <code>{s.to}</code>
-                  </>
-                )}
-          </li>
-        ))}
-      </ul>
+      <SerialRanges serials={answer.serials} />
       <div className="retire-done__actions">
         <a className="btn btn--block" href={certificatePath(answer.id)} data-testid="open-certificate">
           <Trans>View certificate</Trans>

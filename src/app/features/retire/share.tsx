@@ -1,5 +1,6 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { showToast } from '../../components/toast';
+import { canShare, copyText, shareLink } from '../../lib/clipboard';
 import { certificateHref } from './api';
 
 /** Shares a certificate's link with the Web Share API, or copies it where there is none. */
@@ -7,20 +8,10 @@ export function ShareButton({ id, title }: { id: string; title?: string }) {
   const { t } = useLingui();
   const share = async () => {
     const url = certificateHref(id);
-    if (typeof navigator.share === 'function') {
-      try {
-        await navigator.share({ title: title ?? t`Carbon credit retirement certificate`, url });
-        return;
-      } catch (err) {
-        if ((err as Error).name === 'AbortError') return;
-      }
-    }
-    try {
-      await navigator.clipboard.writeText(url);
-      showToast(t`Link copied`, 'success');
-    } catch {
-      window.prompt(t`Copy this link`, url);
-    }
+    const data = { title: title ?? t`Carbon credit retirement certificate`, url };
+    if (canShare(data) && (await shareLink(data)) !== 'failed') return;
+    if (await copyText(url)) showToast(t`Link copied`, 'success');
+    else window.prompt(t`Copy this link`, url);
   };
   return (
     <button type="button" className="btn btn--ghost btn--block" onClick={() => void share()} data-testid="share-certificate">

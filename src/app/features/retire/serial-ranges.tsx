@@ -1,0 +1,19 @@
+/** A retirement's serial ranges, one per line; a range of more than one serial breaks after its dash. */
+export function SerialRanges({ serials, testId }: { serials: ReadonlyArray<{ from: string; to: string }>; testId?: string }) {
+  return (
+    <ul className="serials" data-testid={testId}>
+      {serials.map((s) => (
+        <li key={s.from}>
+          {s.from === s.to ? (
+            <code>{s.from}</code>
+          ) : (
+            <>
+              <code>{s.from}</code> –<br />
+              <code>{s.to}</code>
+            </>
+          )}
+        </li>
+      ))}
+    </ul>
+  );
+}
