@@ -71,6 +71,8 @@ export interface BenchServer {
   env: Record<string, string>;
   /** The bench's own connection to the server's database (setup and final checks). */
   db: DB;
+  /** The server process's id (CPU and memory readings from /proc). */
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -113,7 +115,7 @@ export async function startServer(tag: string, env: Record<string, string>, opts
     await stop();
     throw err;
   }
-  return { url, env: fullEnv, db, stop };
+  return { url, env: fullEnv, db, pid: child.pid!, stop };
 }
 
 /** A project on sale now (in progress), price 100 cents a ton, 1-10 t per order. */
@@ -276,6 +278,18 @@ export function machine() {
     loadavg_1_5_15: os.loadavg().map((x) => round(x, 2)),
   };
 }
+
+/** CPU time (user + system) a process has used, in ms, from /proc (0 when it is gone). Load-independent
+ *  enough to compare builds on a shared machine: it counts only the time the process ran. */
+export function cpuMs(pid: number): number {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+  } catch {
+    return 0;
+  }
+}
+const CLOCK_TICKS = 100; // sysconf(_SC_CLK_TCK) on Linux
 
 export function writeResult(file: string, out: unknown): void {
   fs.mkdirSync(path.join(ROOT, 'bench/results'), { recursive: true });

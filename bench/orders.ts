@@ -17,11 +17,12 @@
 //               default hash lanes (HASH_CONCURRENCY_USER=2).
 // Prints a table and writes bench/results/orders.json; exits 1 if a check fails.
 import http from 'node:http';
+import { sql } from 'kysely';
 import { performance } from 'node:perf_hooks';
 import { hashPassword, OWASP_ARGON2, type Argon2Params } from '../src/server/lib/crypto';
 import { checkLedger } from '../src/server/ledger/ledger';
 import { PATHS } from '../src/shared/api';
-import { argon2Env, countBy, type BenchServer, createProject, createUsers, ENGINE_ARGON2, latency, machine, outcome, postJson, freshPgDatabase, startServer, writeResult, type Reply } from './harness';
+import { argon2Env, countBy, cpuMs, type BenchServer, createProject, createUsers, ENGINE_ARGON2, latency, machine, outcome, postJson, freshPgDatabase, round, startServer, writeResult, type Reply } from './harness';
 
 const PASSWORD = 'Bench#Orders2026';
 const USERS = 64;
@@ -80,6 +81,24 @@ const TARGETS: Target[] = [
 const PG_DATABASE = 'canopy_bench_orders';
 const TOTAL_TONS = 10_000_000;
 
+/** CPU used so far by the servers, and by each PostgreSQL backend connected to the bench database. */
+async function cpuReadings(servers: BenchServer[], db: BenchServer['db'], database: Target['database']) {
+  const server = servers.reduce((sum, s) => sum + cpuMs(s.pid), 0);
+  const backends = new Map<number, number>();
+  if (database === 'postgres') {
+    const { rows } = await sql<{ pid: number }>`select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()`.execute(db);
+    for (const { pid } of rows) backends.set(Number(pid), cpuMs(Number(pid)));
+  }
+  return { server, backends };
+}
+
+/** CPU the backends used between two readings (a backend that started in between counts from zero). */
+function cpuDelta(before: Map<number, number>, after: Map<number, number>): number {
+  let sum = 0;
+  for (const [pid, ms] of after) sum += ms - (before.get(pid) ?? 0);
+  return sum;
+}
+
 /** No oversell and a consistent ledger: the bench's assertions after a scenario. */
 async function check(db: BenchServer['db'], projectId: number, okOrders: number, unanswered: number): Promise<Record<string, boolean>> {
   const project = await db.selectFrom('projects').select(['remaining_tons', 'total_tons']).where('id', '=', projectId).executeTakeFirstOrThrow();
@@ -125,6 +144,7 @@ async function main() {
           let next = 0;
           const deadline = performance.now() + level.maxSeconds * 1000;
           const started = performance.now();
+          const cpu0 = await cpuReadings(servers, db, target.database);
           const worker = async (w: number) => {
             // Worker w sends to instance w mod instances: the load is split evenly.
             const url = servers[w % servers.length]!.url;
@@ -140,6 +160,7 @@ async function main() {
           };
           await Promise.all(Array.from({ length: level.concurrency }, (_, w) => worker(w)));
           const seconds = (performance.now() - started) / 1000;
+          const cpu1 = await cpuReadings(servers, db, target.database);
           const okCount = replies.filter((r) => r.status === 200 && r.code === 0).length;
           okTotal += okCount;
           unanswered += replies.filter((r) => r.status === 0).length;
@@ -159,6 +180,10 @@ async function main() {
             p50_ms: lat.p50_ms,
             p95_ms: lat.p95_ms,
             p99_ms: lat.p99_ms,
+            // CPU time per order: what the server processes and (PostgreSQL) the database's backends for the
+            // bench database used, over the orders answered. Unlike orders/s, it holds on a shared machine.
+            server_cpu_ms_per_order: okCount ? round((cpu1.server - cpu0.server) / okCount, 2) : null,
+            db_cpu_ms_per_order: okCount && target.database === 'postgres' ? round(cpuDelta(cpu0.backends, cpu1.backends) / okCount, 2) : null,
           };
           results.push(row);
           console.log(JSON.stringify(row));
@@ -176,11 +201,11 @@ async function main() {
   }
 
   const table = [
-    '| target | build | scenario | argon2id m / t | concurrency | orders | ok | orders/s | p50 ms | p95 ms | p99 ms |',
-    '|---|---|---|---|---|---|---|---|---|---|---|',
+    '| target | build | scenario | argon2id m / t | concurrency | orders | ok | orders/s | p50 ms | p95 ms | p99 ms | server CPU ms/order | PostgreSQL CPU ms/order |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|---|',
     ...results.map((r) => {
       const a = r.argon2 as Argon2Params;
-      return `| ${String(r.target_label)} | ${String(r.build)} | ${String(r.scenario)} | ${a.memoryKiB} KiB / ${a.timeCost} | ${String(r.concurrency)} | ${String(r.orders)} | ${String(r.ok)} | ${String(r.orders_per_s)} | ${String(r.p50_ms)} | ${String(r.p95_ms)} | ${String(r.p99_ms)} |`;
+      return `| ${String(r.target_label)} | ${String(r.build)} | ${String(r.scenario)} | ${a.memoryKiB} KiB / ${a.timeCost} | ${String(r.concurrency)} | ${String(r.orders)} | ${String(r.ok)} | ${String(r.orders_per_s)} | ${String(r.p50_ms)} | ${String(r.p95_ms)} | ${String(r.p99_ms)} | ${String(r.server_cpu_ms_per_order ?? '-')} | ${String(r.db_cpu_ms_per_order ?? '-')} |`;
     }),
   ].join('\n');
   console.log(`\n${table}\n`);

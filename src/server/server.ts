@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { createApp } from './app';
 import type { Deps } from './env';
 import type { Config } from './config';
-import { openDatabase } from './db/connection';
+import { enablePreparedStatements, openDatabase } from './db/connection';
 import { migrateToLatest } from './db/migrate';
 import { seedDemo } from './db/seed';
 import { systemClock, type Clock } from './lib/clock';
@@ -37,6 +37,7 @@ export async function startServer(config: Config, opts: { clock?: Clock; staticD
   const clock = opts.clock ?? systemClock;
   const { db } = openDatabase(config.DB_TARGET, { poolSize: config.DB_POOL_SIZE });
   await migrateToLatest(db);
+  enablePreparedStatements(db);
   const mailer = createMailer({ db, clock, log, smtpUrl: config.SMTP_URL, from: config.SMTP_FROM });
   // Metrics only with METRICS_TOKEN: without it no middleware and no hook records anything (lib/metrics.ts).
   const metrics = config.METRICS_TOKEN ? createMetrics() : undefined;

@@ -24,9 +24,11 @@ afterAll(async () => {
 async function failWhenDone(db: DB): Promise<void> {
   if (dialectOf(db) === 'postgres') {
     await sql`create function fail_done() returns trigger language plpgsql as $$ begin raise exception 'simulated failure'; end $$`.execute(db);
-    await sql`create trigger fail_done before update on idempotency_keys for each row when (new.state = 'done') execute function fail_done()`.execute(db);
+    await sql`create trigger fail_done before insert or update on idempotency_keys for each row when (new.state = 'done') execute function fail_done()`.execute(db);
   } else {
-    await sql`create trigger fail_done before update on idempotency_keys when new.state = 'done' begin select raise(abort, 'simulated failure'); end`.execute(db);
+    // SQLite's triggers take one event each: the answer is stored by an insert (and was by an update).
+    await sql`create trigger fail_done before insert on idempotency_keys when new.state = 'done' begin select raise(abort, 'simulated failure'); end`.execute(db);
+    await sql`create trigger fail_done_update before update on idempotency_keys when new.state = 'done' begin select raise(abort, 'simulated failure'); end`.execute(db);
   }
 }
 
@@ -36,6 +38,7 @@ async function dropFailWhenDone(db: DB): Promise<void> {
     await sql`drop function fail_done()`.execute(db);
   } else {
     await sql`drop trigger fail_done`.execute(db);
+    await sql`drop trigger fail_done_update`.execute(db);
   }
 }
 

@@ -113,14 +113,18 @@ class GroupCommit {
   }
 
   private async groupTx(conn: Tx, postgres: boolean): Promise<void> {
-    await sql.raw(postgres ? 'begin' : 'begin immediate').execute(conn);
+    // PostgreSQL: BEGIN, the lock and the first job's savepoint in one round trip (a simple query of
+    // constant text may hold several statements; the group waits for each round trip).
     const done: { job: Job; result: unknown }[] = [];
     try {
-      if (postgres) await sql`select pg_advisory_xact_lock(${WRITE_LOCK})`.execute(conn);
+      if (postgres) await sql.raw(`begin; select pg_advisory_xact_lock(${WRITE_LOCK}); savepoint job`).execute(conn);
+      else await sql.raw('begin immediate').execute(conn);
       const started = performance.now();
+      let first = true;
       while (this.queue.length > 0 && done.length < GROUP_MAX_JOBS && performance.now() - started < GROUP_MAX_MS) {
         const job = this.queue.shift()!;
-        await sql`savepoint job`.execute(conn);
+        if (!(first && postgres)) await sql`savepoint job`.execute(conn);
+        first = false;
         try {
           await job.record?.begin(conn);
           const result = await job.fn(conn);
@@ -133,8 +137,11 @@ class GroupCommit {
         } catch (err) {
           // Refused first: should the rollback itself fail, the group's catch below answers the others.
           job.reject(err);
-          await sql`rollback to savepoint job`.execute(conn);
-          await sql`release savepoint job`.execute(conn);
+          if (postgres) await sql.raw('rollback to savepoint job; release savepoint job').execute(conn);
+          else {
+            await sql`rollback to savepoint job`.execute(conn);
+            await sql`release savepoint job`.execute(conn);
+          }
         }
       }
       await sql`commit`.execute(conn);

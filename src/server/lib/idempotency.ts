@@ -9,9 +9,9 @@ import { withEffectRecord, type Tx } from '../db/tx';
 //   db/tx.ts): there is no moment at which an effect exists without its stored answer, and a crash before
 //   the commit leaves nothing, so the retry simply runs (no lease to wait out).
 // - A retry with the same key gets the stored answer back (header Idempotent-Replayed: true) and no
-//   second effect. A duplicate that arrives while the first runs waits for the first's transaction (the
-//   key is claimed inside it) and then gets the first answer; so does one whose own checks are refused
-//   because of what the first did.
+//   second effect. A duplicate that arrives while the first runs waits for it (in this process a chain
+//   per key; across instances its effect finds the key taken as it commits and is rolled back) and then
+//   gets the first answer; so does one whose own checks are refused because of what the first did.
 // - The fingerprint covers the whole request (endpoint and every field, secrets included), keyed with the
 //   server's secret (HMAC-SHA256), so a password is never stored in clear nor as a plain fast hash; the
 //   same key with any other payload is refused.
@@ -84,27 +84,25 @@ async function runOnce<T>(c: Context<AppEnv>, userId: number, key: string, paylo
   const earlier = await replay();
   if (earlier) return earlier;
 
-  // 2. Run. The first write transaction of the request is its effect: it claims the key as it begins and
-  //    stores the answer (the transaction's result) just before it commits.
+  // 2. Run. The first write transaction of the request is its effect: it claims the key and stores the
+  //    answer (the transaction's result) in one insert just before it commits. Write transactions never
+  //    interleave (db/tx.ts: one writer on SQLite, one advisory lock on PostgreSQL), so claiming at the end
+  //    is as safe as at the start and costs one statement instead of two: when the key is taken by then
+  //    (a duplicate on another instance committed first), the insert adds nothing, the effect is rolled back
+  //    to its savepoint and the first answer is replayed.
   let recorded = false;
   let answer: unknown;
   const record = {
-    begin: async (tx: Tx) => {
+    begin: async () => {
       if (recorded) throw new Error('an idempotent request may commit only one effect transaction');
+    },
+    end: async (tx: Tx, result: unknown) => {
       const inserted = await tx
         .insertInto('idempotency_keys')
-        .values({ user_id: userId, key, endpoint, request_hash: hash, state: 'pending', response: null, created_at: clock.now() })
+        .values({ user_id: userId, key, endpoint, request_hash: hash, state: 'done', response: JSON.stringify(result ?? null), created_at: clock.now() })
         .onConflict((oc) => oc.columns(['user_id', 'key']).doNothing())
         .executeTakeFirst();
       if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) throw new KeyTaken();
-    },
-    end: async (tx: Tx, result: unknown) => {
-      await tx
-        .updateTable('idempotency_keys')
-        .set({ state: 'done', response: JSON.stringify(result ?? null) })
-        .where('user_id', '=', userId)
-        .where('key', '=', key)
-        .execute();
       recorded = true;
       answer = result ?? null;
     },

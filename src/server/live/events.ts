@@ -1,5 +1,4 @@
 import { EventEmitter } from 'node:events';
-import { sql } from 'kysely';
 import { dialectOf, type DB } from '../db/connection';
 import type { Tx } from '../db/tx';
 import type { ServerMessage } from '../../shared/socket-events';
@@ -13,11 +12,20 @@ liveBus.setMaxListeners(0);
 
 /** Queues a socket message. The server and the operator CLI both write here; the hubs deliver new rows to
  *  their open sockets (to one user, or to everyone when userId is null) as soon as they learn of them:
- *  on PostgreSQL a NOTIFY sent in the same transaction (delivered when it commits, to every instance); on
+ *  on PostgreSQL a NOTIFY raised by the insert (migration 016; delivered when it commits, to every instance); on
  *  SQLite an in-process signal (the hub's read waits behind the writing transaction on the one
  *  connection, so it sees the row once committed) and, for the CLI's writes, the hub's slow poll. */
 export async function publish(db: DB | Tx, message: ServerMessage, userId: number | null, now: number): Promise<void> {
-  await db.insertInto('live_events').values({ user_id: userId, payload: JSON.stringify(message), created_at: now }).execute();
-  if (dialectOf(db) === 'postgres') await sql`select pg_notify(${LIVE_CHANNEL}, '')`.execute(db);
-  else liveBus.emit('published');
+  await publishAll(db, [{ message, userId }], now);
+}
+
+/** Queues several socket messages in one statement (one round trip inside a write transaction). On
+ *  PostgreSQL the insert itself notifies the hubs (migration 016's trigger on live_events). */
+export async function publishAll(db: DB | Tx, messages: readonly { message: ServerMessage; userId: number | null }[], now: number): Promise<void> {
+  if (messages.length === 0) return;
+  await db
+    .insertInto('live_events')
+    .values(messages.map(({ message, userId }) => ({ user_id: userId, payload: JSON.stringify(message), created_at: now })))
+    .execute();
+  if (dialectOf(db) !== 'postgres') liveBus.emit('published');
 }

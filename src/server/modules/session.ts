@@ -40,16 +40,23 @@ export async function createSession(deps: Deps, userId: number | null): Promise<
 /** The live session for a token, or null. Sliding expiry: each use pushes the end out again. */
 export async function findSession(deps: Deps, token: string): Promise<Session | null> {
   const now = deps.clock.now();
-  const row = await deps.db
+  // The session and its user in one query (one round trip on every signed-in request).
+  const found = await deps.db
     .selectFrom('sessions')
-    .selectAll()
-    .where('token_hash', '=', sha256(token))
+    .leftJoin('users', 'users.id', 'sessions.user_id')
+    .selectAll('users')
+    .select(['sessions.id as session_id', 'sessions.user_id as session_user_id', 'sessions.expires_at as session_expires_at', 'sessions.last_seen_at as session_last_seen_at', 'sessions.revoked_at as session_revoked_at'])
+    .where('sessions.token_hash', '=', sha256(token))
     .executeTakeFirst();
-  if (!row || row.revoked_at !== null || row.expires_at <= now) return null;
+  if (!found) return null;
+  const { session_id, session_user_id, session_expires_at, session_last_seen_at, session_revoked_at, ...userColumns } = found;
+  const row = { id: session_id, user_id: session_user_id, expires_at: session_expires_at, last_seen_at: session_last_seen_at, revoked_at: session_revoked_at };
+  if (row.revoked_at !== null || row.expires_at <= now) return null;
   let user: User | null = null;
   if (row.user_id !== null) {
-    user = (await deps.db.selectFrom('users').selectAll().where('id', '=', row.user_id).executeTakeFirst()) ?? null;
-    if (!user || user.disabled) return null;
+    if (userColumns.id === null) return null;
+    user = userColumns as User;
+    if (user.disabled) return null;
   }
   const ttl = deps.config.SESSION_TTL_DAYS * DAY_MS;
   // Extend at most once a minute, so reads do not each write.

@@ -3,7 +3,7 @@ import type { DB } from '../../db/connection';
 import type { Tx } from '../../db/tx';
 import type { OrdersTable } from '../../db/schema';
 import { isoSgt } from '../../lib/clock';
-import { publish } from '../../live/events';
+import { publish, publishAll } from '../../live/events';
 import type { InvalidationTable } from '../../../shared/socket-events';
 import type { Order } from '../../../shared/schemas/order';
 
@@ -89,8 +89,11 @@ export async function notify(tx: Tx, userId: number, text: NoticeText, now: numb
  *  remaining supply moved. */
 export async function invalidateOrder(tx: Tx, userId: number, orderId: number, now: number, projectId?: number): Promise<void> {
   const tables: InvalidationTable[] = ['orders', 'user', 'fundlogs'];
-  await publish(tx, { type: 'invalidate', tables, ids: [orderId] }, userId, now);
-  if (projectId !== undefined) await publish(tx, { type: 'invalidate', tables: ['projects'], ids: [projectId] }, null, now);
+  await publishAll(
+    tx,
+    [{ message: { type: 'invalidate', tables, ids: [orderId] }, userId }, ...(projectId !== undefined ? [{ message: { type: 'invalidate' as const, tables: ['projects' as const], ids: [projectId] }, userId: null }] : [])],
+    now,
+  );
 }
 
 /** Takes tons out of a user's holding of one origin (a sale, a retirement) in one conditional update:

@@ -80,25 +80,30 @@ async function usedTons(db: DB | Tx, userId: number, projectId: number, since?: 
 }
 
 /** What a buy is checked against, read in ONE query (inside the write transaction each round trip is
- *  time every other order waits; ~0.1-0.3 ms on PostgreSQL): the visible project, the user's tons of it
- *  this month and in all, their available balance, and the next order id (final inside the write
- *  transaction, where nobody else writes). */
+ *  time every other order waits; ~0.1-0.3 ms on PostgreSQL): the visible project, the user's standing as
+ *  it is now (disabled, risk, trading lock, grade), their tons of it this month and in all, their
+ *  available balance, and the next order id (final inside the write transaction, where nobody else writes). */
 async function purchaseFacts(db: DB | Tx, userId: number, projectId: number, now: number) {
   const row = await db
     .selectFrom('projects')
+    .leftJoin('users', (join) => join.on('users.id', '=', userId))
     .selectAll('projects')
+    .select(['users.id as user_id', 'users.disabled as user_disabled', 'users.risk as user_risk', 'users.trade_locked as user_trade_locked', 'users.grade as user_grade'])
     .select((eb) => [
       eb.fn.coalesce(usedTonsQuery(db, userId, projectId, sgtMonthStart(now)), eb.lit(0)).as('monthly_used'),
       eb.fn.coalesce(usedTonsQuery(db, userId, projectId), eb.lit(0)).as('total_used'),
       eb.fn.coalesce(db.selectFrom('ledger_accounts').select('balance').where('owner_id', '=', userId).where('name', '=', 'available'), eb.lit(0)).as('available'),
       db.selectFrom('orders').select(sql<number>`coalesce(max(id), 0) + 1`.as('next')).as('next_order_id'),
     ])
-    .where('id', '=', projectId)
-    .where('status', '!=', 'pending_review') // as findVisibleProject
+    .where('projects.id', '=', projectId)
+    .where('projects.status', '!=', 'pending_review') // as findVisibleProject
     .executeTakeFirst();
   if (!row) throw new AppError('not_found');
-  const { monthly_used, total_used, available, next_order_id, ...p } = row;
-  return { p: p as ProjectRow, monthlyUsed: Number(monthly_used), totalUsed: Number(total_used), available: Number(available), nextOrderId: Number(next_order_id) };
+  const { monthly_used, total_used, available, next_order_id, user_id, user_disabled, user_risk, user_trade_locked, user_grade, ...p } = row;
+  // As freshUser: a user removed or disabled since the session was read has no session any more.
+  if (user_id === null || user_disabled) throw new AppError('session_expired');
+  const standing = { risk: user_risk ?? 0, trade_locked: user_trade_locked ?? 0, grade: user_grade ?? 0 };
+  return { p: p as ProjectRow, standing, monthlyUsed: Number(monthly_used), totalUsed: Number(total_used), available: Number(available), nextOrderId: Number(next_order_id) };
 }
 
 async function checkLimits(db: DB | Tx, user: User, p: ProjectRow, tons: number, now: number): Promise<void> {
@@ -143,9 +148,12 @@ async function takeSupply(tx: Tx, projectId: number, tons: number, now: number):
 // ---------------------------------------------------------------------------------------------------
 // Buy by the ton
 
-async function validatePurchase(db: DB | Tx, user: User, input: OrderInput, now: number) {
+async function validatePurchase(db: DB | Tx, sessionUser: User, input: OrderInput, now: number) {
+  assertCanTrade(sessionUser);
+  const { p, standing, monthlyUsed, totalUsed, available, nextOrderId } = await purchaseFacts(db, sessionUser.id, input.project_id, now);
+  // The user's standing as the facts read it (inside the write transaction: as it is at the commit).
+  const user: User = { ...sessionUser, ...standing };
   assertCanTrade(user);
-  const { p, monthlyUsed, totalUsed, available, nextOrderId } = await purchaseFacts(db, user.id, input.project_id, now);
   // Sold out before its end time reads "full" even once the scheduler has closed it (DECISIONS: sold out
   // -> closed); otherwise the reason the project card shows.
   const block = p.remaining_tons <= 0 && now < p.end_time ? 'full' : joinBlock(p, now);
@@ -159,7 +167,7 @@ async function validatePurchase(db: DB | Tx, user: User, input: OrderInput, now:
   if (input.tons > p.remaining_tons) throw new AppError('insufficient_remaining');
   const total = input.tons * p.price;
   if (available < total) throw new AppError('insufficient_balance');
-  return { p, total, nextOrderId };
+  return { p, total, nextOrderId, user };
 }
 
 export async function placePurchase(deps: Deps, user: User, input: OrderInput): Promise<Order> {
@@ -171,8 +179,7 @@ export async function placePurchase(deps: Deps, user: User, input: OrderInput): 
   await verifyTradePassword(deps, user, input.password, 'project_password_incorrect', recheck);
   return orderTx(db, 'insufficient_balance', async (tx) => {
     const now = clock.now();
-    const u = await freshUser(tx, user.id);
-    const { p, total, nextOrderId } = await validatePurchase(tx, u, input, now);
+    const { p, total, nextOrderId, user: u } = await validatePurchase(tx, user, input, now);
     await takeSupply(tx, p.id, input.tons, now);
     const values = { user_id: u.id, project_id: p.id, side: 'buy', kind: 'purchase', status: 'in_progress', unit_price: p.price, tons: input.tons, total } as const;
     const order = await insertOrder(tx, { ...values, booking_fee: 0, cycle_end: now + cycleMs(p.cycle_value, p.cycle_unit), created_at: now, updated_at: now }, nextOrderId);

@@ -1,0 +1,27 @@
+// Preloaded into a bench server (`node --import <this file>`, see bench/roundtrips.ts): counts every
+// PostgreSQL round trip (pg Client.query call) the process makes, and those made inside a write transaction
+// (between a BEGIN and its COMMIT or ROLLBACK on the same connection), and writes the counts as JSON to
+// $ROUNDTRIPS_FILE when the process exits. pg is resolved from the server's own checkout (its cwd).
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+
+const pg = createRequire(`${process.cwd()}/`)('pg');
+const counts = { total: 0, in_tx: 0, begins: 0, by_statement: {} };
+const inTx = new WeakSet();
+const original = pg.Client.prototype.query;
+pg.Client.prototype.query = function (config, ...rest) {
+  const text = (typeof config === 'string' ? config : config?.text ?? '').trimStart().toLowerCase();
+  counts.total++;
+  if (text.startsWith('begin')) {
+    counts.begins++;
+    inTx.add(this);
+  }
+  if (inTx.has(this)) counts.in_tx++;
+  const head = text.replace(/\s+/g, ' ').slice(0, 70);
+  counts.by_statement[head] = (counts.by_statement[head] ?? 0) + 1;
+  if (text.startsWith('commit') || text.startsWith('rollback;') || text === 'rollback') inTx.delete(this);
+  return original.call(this, config, ...rest);
+};
+process.on('exit', () => {
+  if (process.env.ROUNDTRIPS_FILE) fs.writeFileSync(process.env.ROUNDTRIPS_FILE, JSON.stringify(counts));
+});

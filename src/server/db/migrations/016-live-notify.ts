@@ -1,0 +1,24 @@
+import { sql, type Kysely } from 'kysely';
+import { dialectOf } from '../connection';
+import { LIVE_CHANNEL } from '../../live/events';
+
+// Issue 10, one durable write per order: on PostgreSQL every insert into live_events announces itself on the
+// hubs' channel (NOTIFY is delivered when the transaction commits, and PostgreSQL folds a transaction's
+// identical notifications into one). Before, publish() sent `select pg_notify(...)` after each insert: one
+// more round trip per message inside the serial write section, two per order. SQLite has no NOTIFY: its
+// writers signal the hub in process, and the hub watches the database file for other processes' commits.
+
+export async function up(db: Kysely<unknown>): Promise<void> {
+  if (dialectOf(db) !== 'postgres') return;
+  await sql
+    .raw(
+      `create or replace function live_events_notify() returns trigger language plpgsql as $$ begin perform pg_notify('${LIVE_CHANNEL}', ''); return null; end $$;
+       create trigger live_events_notify after insert on live_events for each statement execute function live_events_notify();`,
+    )
+    .execute(db);
+}
+
+export async function down(db: Kysely<unknown>): Promise<void> {
+  if (dialectOf(db) !== 'postgres') return;
+  await sql.raw('drop trigger if exists live_events_notify on live_events; drop function if exists live_events_notify();').execute(db);
+}
