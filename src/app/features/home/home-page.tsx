@@ -100,7 +100,7 @@ export function HomePage() {
         <h2 className="section-title" id="latest-news">
           <Trans>News</Trans>
           <Link to="/pages/news/index">
-            <Trans>More</Trans>
+            <Trans>All news</Trans>
           </Link>
         </h2>
         {newsPending
