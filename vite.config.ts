@@ -99,6 +99,21 @@ function preloadFirstScreens(): Plugin {
   };
 }
 
+// The app's scripts at low fetch priority (the entry and every modulepreload). The boot shell in index.html
+// paints the first screen without them, so they are not render-blocking, and at low priority they no longer
+// hold up the stylesheets and the banner image the first paint needs (bench/lighthouse.ts, issue 12).
+function scriptsAtLowPriority(): Plugin {
+  return {
+    name: 'canopy:scripts-at-low-priority',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post',
+      handler: (html) =>
+        html.replace(/<(script type="module"|link rel="modulepreload")(?![^>]*fetchpriority)/g, '<$1 fetchpriority="low"'),
+    },
+  };
+}
+
 const apiTarget = process.env.CANOPY_API ?? 'http://localhost:8080';
 
 const here = path.dirname(new URL(import.meta.url).pathname);
@@ -180,6 +195,7 @@ export default defineConfig({
       devOptions: { enabled: false },
     }),
     preloadFirstScreens(),
+    scriptsAtLowPriority(),
     // A .br and a .gz beside every built text file (public/ too); the server sends the one the client accepts
     // (serveStatic with precompressed, src/server/static.ts) and never compresses a file per request.
     compression({ algorithms: ['brotliCompress', 'gzip'], include: /\.(js|mjs|css|html|svg|json|webmanifest|txt)$/ }),
