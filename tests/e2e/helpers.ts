@@ -197,6 +197,69 @@ export async function createProject(fields: Record<string, unknown>): Promise<nu
   }
 }
 
+// ---------------------------------------------------------------- the member's API and bought credits
+
+export interface Envelope<T> {
+  code: number;
+  msg: string;
+  data: T;
+}
+
+/** Calls the API as a signed-in member (`token`), in English, with a fresh Idempotency-Key on writes. */
+export async function memberApi<T>(request: APIRequestContext, token: string, method: 'GET' | 'POST', p: string, data: Record<string, unknown> = {}): Promise<Envelope<T>> {
+  const url = `${baseUrl()}/h5/api${p}`;
+  const headers = { Authorization: token, 'Idempotency-Key': `e2e-${Date.now()}-${Math.random().toString(36).slice(2)}` };
+  const res =
+    method === 'GET'
+      ? await request.get(url, { headers, params: { lang: 'en', ...(data as Record<string, string>) } })
+      : await request.post(url, { headers, data: { lang: 'en', ...data } });
+  return (await res.json()) as Envelope<T>;
+}
+
+/** Tons of `projectId` the member holds (GET /api/order/credits). */
+export async function heldTons(request: APIRequestContext, token: string, projectId: number): Promise<number> {
+  const res = await memberApi<{ holdings: { project_id: number; tons: number }[] }>(request, token, 'GET', '/api/order/credits');
+  return res.data?.holdings.filter((h) => h.project_id === projectId).reduce((sum, h) => sum + h.tons, 0) ?? 0;
+}
+
+/**
+ * Buys `tons` of a project through the API with the demo payment password, and has the real scheduler
+ * complete the purchase without waiting out its cycle: the order's cycle_end is moved to now in the test
+ * server's own database (nothing in the server or the CLI can do that), and the scheduler, which ticks every
+ * 2 s, completes it as it would at the end of the cycle (credits, fund logs, socket events). Resolves with
+ * the tons then held of the project, once they include the purchase.
+ */
+export async function buyAndComplete(request: APIRequestContext, token: string, projectId: number, tons: number): Promise<number> {
+  const before = await heldTons(request, token, projectId);
+  const bought = await memberApi<{ id: number; status: string }>(request, token, 'POST', '/api/order/buy', { project_id: projectId, tons, password: DEMO.pay });
+  expect(bought.code, bought.msg).toBe(0);
+  expect(bought.data.status).toBe('in_progress');
+  endCycleNow(bought.data.id);
+  let held = before;
+  await expect
+    .poll(
+      async () => {
+        held = await heldTons(request, token, projectId);
+        return held;
+      },
+      { timeout: 30_000, intervals: [500] },
+    )
+    .toBeGreaterThanOrEqual(before + tons);
+  return held;
+}
+
+/** Moves a buy order's end of cycle to now in the server's SQLite file (WAL: the server's reads and writes go on). */
+function endCycleNow(orderId: number): void {
+  const db = new Database(path.join(dataDir(), 'canopy.db'), { fileMustExist: true });
+  try {
+    db.pragma('busy_timeout = 5000');
+    const changed = db.prepare("UPDATE orders SET cycle_end = ? WHERE id = ? AND side = 'buy' AND status = 'in_progress'").run(Date.now(), orderId).changes;
+    if (changed !== 1) throw new Error(`order ${orderId}: no buy order in progress to complete`);
+  } finally {
+    db.close();
+  }
+}
+
 // ---------------------------------------------------------------- sign-in without the forms
 
 export const E2E_PASSWORD = 'Forest2026ok';

@@ -1,13 +1,14 @@
-import type { APIRequestContext, Page } from '@playwright/test';
-import { DEMO, baseUrl, createProject, expect, loginDemo, ops, shot, test } from './helpers';
+import type { Page } from '@playwright/test';
+import { DEMO, baseUrl, buyAndComplete, createProject, expect, loginDemo, ops, shot, test } from './helpers';
 
 // Issue 4 (marketplace), browser half: browse, filter, open a project, buy, see the order and its countdown,
 // book a pre-sale, the operator allocates, pay the final balance, sell back; then every market screen in
 // English and Chinese. 390x844 phone, Debian chromium, the real server (global-setup.ts).
 //
 // Time: credits arrive only when a purchase's cycle ends, and the server has no clock an outside test can
-// move. So the sell-back test creates its own project with a ONE-MINUTE cycle (ops project:create) and waits
-// for the real scheduler (it runs every 2 s) to complete the order: about 65 s, hence the longer timeout.
+// move. So the sell-back test creates its own project (ops project:create), buys, and ends that order's
+// cycle now in the test database; the real scheduler (it runs every 2 s) completes it (helpers.ts
+// buyAndComplete).
 // The pre-sale test likewise creates its own pre-sale (booking window open for a day) so other tests'
 // bookings and the seed's dates cannot change what it sees.
 //
@@ -20,22 +21,6 @@ import { DEMO, baseUrl, createProject, expect, loginDemo, ops, shot, test } from
 //   /pages/profile/order  order-tab-<tab>, order-card (data-order-id), final-pay-open, final-due
 //   /pages/profile/tons   credits-balance, holding (holding-sell link), credit-move
 
-
-interface Envelope<T> {
-  code: number;
-  msg: string;
-  data: T;
-}
-
-async function api<T>(request: APIRequestContext, token: string, method: 'GET' | 'POST', p: string, data: Record<string, unknown> = {}): Promise<Envelope<T>> {
-  const url = `${baseUrl()}/h5/api${p}`;
-  const headers = { Authorization: token, 'Idempotency-Key': `e2e-${Date.now()}-${Math.random().toString(36).slice(2)}` };
-  const res =
-    method === 'GET'
-      ? await request.get(url, { headers, params: { lang: 'en', ...(data as Record<string, string>) } })
-      : await request.post(url, { headers, data: { lang: 'en', ...data } });
-  return (await res.json()) as Envelope<T>;
-}
 
 async function settle(page: Page): Promise<void> {
   await page.waitForLoadState('networkidle').catch(() => undefined);
@@ -157,22 +142,9 @@ test('book a pre-sale, the operator allocates, pay the final balance', async ({ 
 });
 
 test('sell back credits once a purchase completes its cycle', async ({ page, context, request }) => {
-  test.setTimeout(240_000);
   const token = await loginDemo(context, request);
   const id = await createProject({ name: `E2E One-minute Forest ${Date.now().toString(36)}`, name_cn: 'E2E 一分钟森林', price: 2000, yield_bp: 500 });
-  const bought = await api<{ id: number }>(request, token, 'POST', '/api/order/buy', { project_id: id, tons: 3, password: DEMO.pay });
-  expect(bought.code, bought.msg).toBe(0);
-
-  // The real scheduler completes the order when its one-minute cycle ends.
-  await expect
-    .poll(
-      async () => {
-        const res = await api<{ holdings: { project_id: number; tons: number }[] }>(request, token, 'GET', '/api/order/credits');
-        return res.data?.holdings.find((h) => h.project_id === id)?.tons ?? 0;
-      },
-      { timeout: 150_000, intervals: [5_000] },
-    )
-    .toBe(3);
+  expect(await buyAndComplete(request, token, id, 3)).toBe(3);
 
   await page.goto('/pages/profile/tons');
   const holding = page.getByTestId('holding').filter({ hasText: 'E2E One-minute Forest' });

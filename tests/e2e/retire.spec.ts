@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import jsQR from 'jsqr';
 import sharp from 'sharp';
-import type { APIRequestContext, Browser, Page } from '@playwright/test';
-import { DEMO, baseUrl, createProject, expect, loginDemo, markStartSeen, test, waitForServiceWorkerControl } from './helpers';
+import type { Browser, Page } from '@playwright/test';
+import { DEMO, baseUrl, buyAndComplete, createProject, expect, loginDemo, markStartSeen, memberApi as api, test, waitForServiceWorkerControl } from './helpers';
 
 // Issue 11 (retirement), browser half: from the carbon credit balance, retire tons of a holding for a
 // beneficiary (form, permanent confirm sheet, payment password), open the certificate logged out, decode
@@ -11,26 +11,10 @@ import { DEMO, baseUrl, createProject, expect, loginDemo, markStartSeen, test, w
 // show the new retired figure without a reload; in English and in Chinese. Screenshots at 390x844 in
 // SHOTS (RETIRE_SHOTS, default test-results/retire-shots).
 //
-// Credits arrive only when a purchase's cycle ends (the real scheduler), so beforeAll buys on a project
-// with a ONE-MINUTE cycle and waits for the holding: about 65 s.
+// Credits arrive only when a purchase's cycle ends (the real scheduler), so beforeAll buys 20 t and has
+// the scheduler complete the purchase at once (helpers.ts buyAndComplete: the order's cycle ends now).
 
 const SHOTS = process.env.RETIRE_SHOTS ?? path.join(process.cwd(), 'test-results', 'retire-shots');
-
-interface Envelope<T> {
-  code: number;
-  msg: string;
-  data: T;
-}
-
-async function api<T>(request: APIRequestContext, token: string, method: 'GET' | 'POST', p: string, data: Record<string, unknown> = {}): Promise<Envelope<T>> {
-  const url = `${baseUrl()}/h5/api${p}`;
-  const headers = { Authorization: token, 'Idempotency-Key': `e2e-${Date.now()}-${Math.random().toString(36).slice(2)}` };
-  const res =
-    method === 'GET'
-      ? await request.get(url, { headers, params: { lang: 'en', ...(data as Record<string, string>) } })
-      : await request.post(url, { headers, data: { lang: 'en', ...data } });
-  return (await res.json()) as Envelope<T>;
-}
 
 async function shot(page: Page, name: string): Promise<void> {
   fs.mkdirSync(SHOTS, { recursive: true });
@@ -43,7 +27,7 @@ const REGISTRY_ID = `VCS-E2E${Date.now() % 100000}`;
 test.describe.configure({ mode: 'serial' });
 
 test.beforeAll(async ({ browser }) => {
-  test.setTimeout(180_000);
+  test.setTimeout(60_000);
   projectId = await createProject({
     name: `Retire Forest ${Date.now() % 100000}`,
     name_cn: '注销测试森林',
@@ -56,18 +40,7 @@ test.beforeAll(async ({ browser }) => {
   });
   const context = await browser.newContext();
   const token = await loginDemo(context, context.request);
-  const bought = await api<{ id: number }>(context.request, token, 'POST', '/api/order/buy', { project_id: projectId, tons: 20, password: DEMO.pay });
-  expect(bought.code, bought.msg).toBe(0);
-  // The real scheduler completes the one-minute cycle.
-  await expect
-    .poll(
-      async () => {
-        const c = await api<{ holdings: Array<{ project_id: number; tons: number }> }>(context.request, token, 'GET', '/api/order/credits');
-        return c.data.holdings.find((h) => h.project_id === projectId)?.tons ?? 0;
-      },
-      { timeout: 150_000, intervals: [2000] },
-    )
-    .toBeGreaterThanOrEqual(20);
+  expect(await buyAndComplete(context.request, token, projectId, 20)).toBeGreaterThanOrEqual(20);
   await context.close();
 });
 
