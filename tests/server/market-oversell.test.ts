@@ -11,8 +11,11 @@ import { makeProject, makeUser, newKey, TRADE_PASSWORD } from './market-helpers'
 let s: TestServer;
 beforeAll(async () => {
   // The oversell guarantee, not the hash lanes' wait bound (hashing.test.ts): on a busy machine 500 queued checks
-  // may take longer than the default 3 s to drain.
-  s = await startTestServer({ HASH_MAX_WAIT_MS: '60000', HASH_JOBS_PER_CLIENT: '1000' });
+  // may take longer than the default 3 s to drain. The lane refuses a check whose expected wait, queue / lane
+  // width x the recent time of one check, passes HASH_MAX_WAIT_MS (at most 60 s); under load (~10 on 2 cores)
+  // a check's time there includes the event loop's delay, and a 2-wide lane of 500 gave four to thirty 429s.
+  // A 64-wide lane keeps the estimate far below the bound, and lets more buys race for the last tons.
+  s = await startTestServer({ HASH_MAX_WAIT_MS: '60000', HASH_JOBS_PER_CLIENT: '1000', HASH_CONCURRENCY_USER: '64' });
 });
 afterAll(async () => {
   await s?.close();
