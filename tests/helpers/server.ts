@@ -220,6 +220,10 @@ export function refusal(key: ErrorKey, lang: Lang = 'en', params?: MessageParams
   return { code: ERRORS[key].code, msg: errorMessage(key, lang, params) };
 }
 
+/** A test that starts the operator CLI (npx tsx, a cold start): 30 s was not enough at load ~16 on 2 cores.
+ *  Above runCli's own limit, so a CLI that hangs fails there, with its output. */
+export const CLI_TEST_TIMEOUT_MS = 120_000;
+
 /** Runs the operator CLI (src/server/ops/cli.ts) as a child process against a data directory. */
 export function runCli(
   args: string[],
@@ -240,7 +244,7 @@ export function runCli(
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
       reject(new Error(`CLI ${args.join(' ')} timed out\n${stdout}\n${stderr}`));
-    }, opts.timeoutMs ?? 30_000);
+    }, opts.timeoutMs ?? 90_000);
     child.on('error', reject);
     child.on('close', (code) => {
       clearTimeout(timer);

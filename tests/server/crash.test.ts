@@ -113,7 +113,7 @@ it('kill -9 at random moments in a stream of keyed orders: one effect per acknow
   let restarts = 0;
 
   // 48 orders, 4 workers; each key retried until the server answers it.
-  interface Result { key: string; user: number; answers: Array<{ code: number; data: unknown }>; failedBefore: boolean; answeredAt: number; lastFailAt: number }
+  interface Result { key: string; user: number; answers: Array<{ code: number; data: unknown }>; failedBefore: boolean; startedAt: number; answeredAt: number; lastFailAt: number }
   const results: Result[] = [];
   let next = 0;
   const deadline = Date.now() + 90_000;
@@ -121,7 +121,7 @@ it('kill -9 at random moments in a stream of keyed orders: one effect per acknow
     while (next < 48 && Date.now() < deadline) {
       const i = next++;
       const u = tokens[(i + w) % tokens.length]!;
-      const r: Result = { key: `crash_${i}_${w}_${newToken().slice(0, 8)}`, user: u.id, answers: [], failedBefore: false, answeredAt: 0, lastFailAt: 0 };
+      const r: Result = { key: `crash_${i}_${w}_${newToken().slice(0, 8)}`, user: u.id, answers: [], failedBefore: false, startedAt: Date.now(), answeredAt: 0, lastFailAt: 0 };
       results.push(r);
       while (Date.now() < deadline) {
         try {
@@ -158,13 +158,19 @@ it('kill -9 at random moments in a stream of keyed orders: one effect per acknow
 
   // Every key got an answer, and its retry the same answer.
   expect(results).toHaveLength(48);
+  // What an order and its replay take on this machine now, from keys no crash touched (some of them met a
+  // freshly started server too): the yardstick for "soon" below. A fixed 1 s failed at load ~16 (1156 ms).
+  const untouched = results.filter((r) => !r.failedBefore && r.answers.length === 2).map((r) => r.answeredAt - r.startedAt);
+  expect(untouched.length).toBeGreaterThan(0);
+  const usual = Math.max(...untouched);
   for (const r of results) {
     expect(r.answers.length, r.key).toBe(2);
     expect(r.answers[0], r.key).toEqual(r.answers[1]);
     expect(r.answers[0]!.code, `${r.key}: ${JSON.stringify(r.answers[0])}`).toBe(0);
-    // A key whose request died with the server is answered within a second of the server taking
-    // connections again (retries run every 20 ms while it is down): no lease to wait out.
-    if (r.failedBefore) expect(r.answeredAt - r.lastFailAt, r.key).toBeLessThan(1000);
+    // A key whose request died with the server is answered soon after the server takes connections again
+    // (retries run every 20 ms while it is down): within what an untouched key takes, plus a second; a
+    // lease to wait out would show as more.
+    if (r.failedBefore) expect(r.answeredAt - r.lastFailAt, `${r.key} (untouched keys: at most ${usual} ms)`).toBeLessThan(usual + 1000);
   }
 
   child!.kill('SIGTERM');

@@ -14,7 +14,7 @@ import { CORE_COMMANDS } from '../../src/server/ops/commands';
 import { createResponseCache } from '../../src/server/lib/response-cache';
 import { LIST_RANK } from '../../src/server/modules/project/service';
 import { ManualClock } from '../../src/server/lib/clock';
-import { DAY, cliExists, refusal, runCli, startTestServer, type TestServer } from '../helpers/server';
+import { CLI_TEST_TIMEOUT_MS, DAY, cliExists, refusal, runCli, startTestServer, type TestServer } from '../helpers/server';
 
 let s: TestServer;
 
@@ -214,7 +214,7 @@ describe('invalidation', () => {
     const now = await data<Paged<Project>>(PATHS.projectLists, { status: 'in_progress', page_size: 50 });
     expect(now.list.map((p) => p.id)).not.toContain(row.id);
     expect(now.total).toBe(inProgress.total - 1);
-  });
+  }, CLI_TEST_TIMEOUT_MS); // the bound is from the CLI's exit; starting the CLI may take long on a busy machine
 
   it('a clock boundary ends a cached answer without any event: join_block flips at selling_time', async () => {
     const row = await s.db.selectFrom('projects').selectAll().where('status', '=', 'presale').where('selling_time', '>', s.clock.now()).orderBy('id').executeTakeFirstOrThrow();

@@ -4,7 +4,7 @@ import WebSocket from 'ws';
 import { PATHS } from '../../src/shared/api';
 import { publish } from '../../src/server/live/events';
 import type { ServerMessage } from '../../src/shared/socket-events';
-import { cliExists, registerUser, runCli, startTestServer, type TestServer } from '../helpers/server';
+import { CLI_TEST_TIMEOUT_MS, cliExists, registerUser, runCli, startTestServer, type TestServer } from '../helpers/server';
 
 let s: TestServer;
 let socketHost: string;
@@ -175,7 +175,7 @@ describe('live socket', () => {
     } finally {
       c.close();
     }
-  });
+  }, CLI_TEST_TIMEOUT_MS); // the 1 s is measured from the CLI's exit; starting the CLI (npx tsx) took over 30 s at load ~16
 
   it.skipIf(!cliExists())('pushes another process\'s write without waiting for the poll (SQLite: the WAL file\'s change; PostgreSQL: NOTIFY)', async () => {
     // The fallback poll set to ten minutes: the event can only come by push.
@@ -197,7 +197,7 @@ describe('live socket', () => {
     } finally {
       await quiet.close();
     }
-  }, 60_000);
+  }, CLI_TEST_TIMEOUT_MS);
 
   it('closes the sockets when the server closes', async () => {
     const other = await startTestServer();
