@@ -242,7 +242,7 @@ export async function buyAndComplete(request: APIRequestContext, token: string, 
         held = await heldTons(request, token, projectId);
         return held;
       },
-      { timeout: 30_000, intervals: [500] },
+      { timeout: 60_000, intervals: [500] },
     )
     .toBeGreaterThanOrEqual(before + tons);
   return held;

@@ -142,6 +142,7 @@ test('book a pre-sale, the operator allocates, pay the final balance', async ({ 
 });
 
 test('sell back credits once a purchase completes its cycle', async ({ page, context, request }) => {
+  test.setTimeout(150_000); // the operator CLI's cold start and the scheduler's next tick, on a busy machine
   const token = await loginDemo(context, request);
   const id = await createProject({ name: `E2E One-minute Forest ${Date.now().toString(36)}`, name_cn: 'E2E 一分钟森林', price: 2000, yield_bp: 500 });
   expect(await buyAndComplete(request, token, id, 3)).toBe(3);

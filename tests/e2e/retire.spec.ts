@@ -27,7 +27,7 @@ const REGISTRY_ID = `VCS-E2E${Date.now() % 100000}`;
 test.describe.configure({ mode: 'serial' });
 
 test.beforeAll(async ({ browser }) => {
-  test.setTimeout(60_000);
+  test.setTimeout(150_000); // the operator CLI's cold start and the scheduler's next tick, on a busy machine
   projectId = await createProject({
     name: `Retire Forest ${Date.now() % 100000}`,
     name_cn: '注销测试森林',
