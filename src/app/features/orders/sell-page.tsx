@@ -15,7 +15,7 @@ import { placeSale, useCredits } from './api';
 import { gradeRights } from './order-calc';
 import { buybackPrice } from '../../../shared/fees';
 import { AccountGate, OrderConfirmSheet, Summary, TonsStepper, type SummaryRow } from './order-parts';
-import { OrderPlaced, ProjectMini } from './buy-page';
+import { OrderPlaced, ProjectMini } from './order-form';
 import { useTons } from './use-tons';
 import './orders.css';
 
