@@ -5,7 +5,7 @@ import { useSchemaForm } from '../../lib/form';
 import { updateLoginInfo } from '../../lib/storage';
 import { localeToWire, type Locale } from '../../../shared/api';
 import { profileSchema } from '../../../shared/schemas/wallet';
-import { Field } from '../../components/forms/field';
+import { InputField } from '../../components/forms/field';
 import { FormAlert } from '../../components/forms/form-alert';
 import { refreshUserInfo, useUserInfo } from '../../lib/user-info';
 import { saveProfile } from './api';
@@ -74,53 +74,55 @@ function PersonalInfoForm() {
             <p className="account-readonly">{info.email}</p>
           </div>
         )}
-        <Field label={t`First name`} name="first_name" form={FORM} errors={errors}>
-          <input
-            {...a11y('first_name')}
-            data-testid="profile-first-name"
-            className="input"
-            autoComplete="given-name"
-            maxLength={60}
-            value={values.first_name}
-            onChange={(e) => set('first_name', e.target.value)}
-          />
-        </Field>
-        <Field label={t`Last name`} name="last_name" form={FORM} errors={errors}>
-          <input
-            {...a11y('last_name')}
-            data-testid="profile-last-name"
-            className="input"
-            autoComplete="family-name"
-            maxLength={60}
-            value={values.last_name}
-            onChange={(e) => set('last_name', e.target.value)}
-          />
-        </Field>
-        <Field label={t`Mobile number`} name="mobile" form={FORM} errors={errors} hint={t`8 digits, e.g. 91234567`}>
-          <input
-            {...a11y('mobile')}
-            data-testid="profile-mobile"
-            className="input"
-            type="tel"
-            inputMode="numeric"
-            autoComplete="tel-national"
-            maxLength={8}
-            value={values.mobile}
-            onChange={(e) => set('mobile', e.target.value.replace(/\D/g, ''))}
-          />
-        </Field>
-        <Field label={t`IC number`} name="ic_number" form={FORM} errors={errors} hint={t`A capital letter, 7 digits and a capital letter, e.g. S1234567D`}>
-          <input
-            {...a11y('ic_number')}
-            data-testid="profile-ic"
-            className="input"
-            autoCapitalize="characters"
-            autoComplete="off"
-            maxLength={9}
-            value={values.ic_number}
-            onChange={(e) => set('ic_number', e.target.value.toUpperCase())}
-          />
-        </Field>
+        <InputField
+          label={t`First name`}
+          form={FORM}
+          errors={errors}
+          a11y={a11y('first_name')}
+          testId="profile-first-name"
+          autoComplete="given-name"
+          maxLength={60}
+          value={values.first_name}
+          onChange={(value) => set('first_name', value)}
+        />
+        <InputField
+          label={t`Last name`}
+          form={FORM}
+          errors={errors}
+          a11y={a11y('last_name')}
+          testId="profile-last-name"
+          autoComplete="family-name"
+          maxLength={60}
+          value={values.last_name}
+          onChange={(value) => set('last_name', value)}
+        />
+        <InputField
+          label={t`Mobile number`}
+          form={FORM}
+          errors={errors}
+          hint={t`8 digits, e.g. 91234567`}
+          a11y={a11y('mobile')}
+          testId="profile-mobile"
+          type="tel"
+          inputMode="numeric"
+          autoComplete="tel-national"
+          maxLength={8}
+          value={values.mobile}
+          onChange={(value) => set('mobile', value.replace(/\D/g, ''))}
+        />
+        <InputField
+          label={t`IC number`}
+          form={FORM}
+          errors={errors}
+          hint={t`A capital letter, 7 digits and a capital letter, e.g. S1234567D`}
+          a11y={a11y('ic_number')}
+          testId="profile-ic"
+          autoCapitalize="characters"
+          autoComplete="off"
+          maxLength={9}
+          value={values.ic_number}
+          onChange={(value) => set('ic_number', value.toUpperCase())}
+        />
         <SubmitButton busy={write.busy} busyLabel={<Trans>Saving…</Trans>} testId="profile-submit">
           <Trans>Save</Trans>
         </SubmitButton>

@@ -8,7 +8,7 @@ import { useSchemaForm } from '../../lib/form';
 import { PATHS, localeToWire, type Locale } from '../../../shared/api';
 import { registerSchema, type LoginInfo } from '../../../shared/schemas/auth';
 import { TEXT_MAX_LENGTH } from '../../../shared/constants';
-import { Field } from '../../components/forms/field';
+import { InputField } from '../../components/forms/field';
 import { AccountTypeSwitch, TermsCheck } from './login-page';
 import { CodeAndPasswords, CodeFormSubmit, useCodeFormSubmit } from './code-form';
 import './auth.css';
@@ -74,44 +74,47 @@ export function RegisterPage({ invite }: { invite?: string }) {
           passwordLabel={t`Password`}
           repeatLabel={t`Repeat password`}
         />
-        <Field label={<Trans>Invitation code <span className="field__optional">(optional)</span></Trans>} name="invite_code" form="register" errors={errors}>
-          <input
-            {...a11y('invite_code')}
-            className="input input--code"
-            autoCapitalize="characters"
-            autoComplete="off"
-            maxLength={6}
-            value={values.invite_code}
-            onChange={(e) => set('invite_code', e.target.value.toUpperCase())}
-          />
-        </Field>
+        <InputField
+          label={<Trans>Invitation code <span className="field__optional">(optional)</span></Trans>}
+          form="register"
+          errors={errors}
+          a11y={a11y('invite_code')}
+          className="input input--code"
+          autoCapitalize="characters"
+          autoComplete="off"
+          maxLength={6}
+          value={values.invite_code}
+          onChange={(value) => set('invite_code', value.toUpperCase())}
+        />
 
         {values.type === 'corporate' && (
           <fieldset className="auth-company">
             <legend className="auth-company__legend">
               <Trans>Company details</Trans>
             </legend>
-            <Field label={t`Company name`} name="company" form="register" errors={errors}>
-              <input
-                {...a11y('company')}
-                className="input"
-                autoComplete="organization"
-                maxLength={TEXT_MAX_LENGTH}
-                value={values.company}
-                onChange={(e) => set('company', e.target.value)}
-              />
-            </Field>
-            <Field label={t`UEN`} name="uen" form="register" errors={errors} hint={t`Your Unique Entity Number, e.g. 201912345K.`}>
-              <input
-                {...a11y('uen')}
-                className="input input--code"
-                autoCapitalize="characters"
-                autoComplete="off"
-                maxLength={10}
-                value={values.uen}
-                onChange={(e) => set('uen', e.target.value.toUpperCase())}
-              />
-            </Field>
+            <InputField
+              label={t`Company name`}
+              form="register"
+              errors={errors}
+              a11y={a11y('company')}
+              autoComplete="organization"
+              maxLength={TEXT_MAX_LENGTH}
+              value={values.company}
+              onChange={(value) => set('company', value)}
+            />
+            <InputField
+              label={t`UEN`}
+              form="register"
+              errors={errors}
+              hint={t`Your Unique Entity Number, e.g. 201912345K.`}
+              a11y={a11y('uen')}
+              className="input input--code"
+              autoCapitalize="characters"
+              autoComplete="off"
+              maxLength={10}
+              value={values.uen}
+              onChange={(value) => set('uen', value.toUpperCase())}
+            />
           </fieldset>
         )}
 

@@ -8,7 +8,7 @@ import { localeToWire, type Locale } from '../../../shared/api';
 import { errorMessage } from '../../../shared/errors';
 import { bankCardSchema, sameName, type BankCard } from '../../../shared/schemas/wallet';
 import type { UserInfo } from '../../../shared/schemas/user';
-import { Field } from '../../components/forms/field';
+import { Field, InputField } from '../../components/forms/field';
 import { FormAlert } from '../../components/forms/form-alert';
 import { PasswordInput } from '../../components/forms/password-input';
 import { refreshUserInfo, useUserInfo } from '../../lib/user-info';
@@ -211,52 +211,50 @@ function CardForm({ info, names, card, onDone }: { info: UserInfo; names: string
               ))}
             </datalist>
           </Field>
-          <Field label={t`Account number`} name="account_no" form={FORM} errors={errors} hint={t`6 to 20 digits; spaces and dashes are fine.`}>
-            <input
-              {...a11y('account_no')}
-              data-testid="card-account-no"
-              className="input mono"
-              inputMode="numeric"
-              autoComplete="off"
-              maxLength={26}
-              value={values.account_no}
-              onChange={(e) => set('account_no', e.target.value)}
-            />
-          </Field>
+          <InputField
+            label={t`Account number`}
+            form={FORM}
+            errors={errors}
+            hint={t`6 to 20 digits; spaces and dashes are fine.`}
+            a11y={a11y('account_no')}
+            testId="card-account-no"
+            className="input mono"
+            inputMode="numeric"
+            autoComplete="off"
+            maxLength={26}
+            value={values.account_no}
+            onChange={(value) => set('account_no', value)}
+          />
         </>
       ) : (
-        <Field
+        <InputField
           label={corporate ? t`PayNow mobile number or UEN` : t`PayNow mobile number`}
-          name="paynow"
           form={FORM}
           errors={errors}
           hint={corporate ? t`8-digit mobile number, or your company's UEN (e.g. 201912345K).` : t`The 8-digit mobile number registered with PayNow.`}
-        >
-          <input
-            {...a11y('paynow')}
-            data-testid="card-paynow"
-            className="input mono"
-            inputMode={corporate ? 'text' : 'numeric'}
-            autoCapitalize="characters"
-            autoComplete="off"
-            maxLength={12}
-            value={values.paynow}
-            onChange={(e) => set('paynow', e.target.value)}
-          />
-        </Field>
+          a11y={a11y('paynow')}
+          testId="card-paynow"
+          className="input mono"
+          inputMode={corporate ? 'text' : 'numeric'}
+          autoCapitalize="characters"
+          autoComplete="off"
+          maxLength={12}
+          value={values.paynow}
+          onChange={(value) => set('paynow', value)}
+        />
       )}
 
-      <Field label={t`Account holder name`} name="holder_name" form={FORM} errors={errors}>
-        <input
-          {...a11y('holder_name')}
-          data-testid="card-holder"
-          className="input"
-          autoComplete="name"
-          maxLength={140}
-          value={values.holder_name}
-          onChange={(e) => set('holder_name', e.target.value)}
-        />
-      </Field>
+      <InputField
+        label={t`Account holder name`}
+        form={FORM}
+        errors={errors}
+        a11y={a11y('holder_name')}
+        testId="card-holder"
+        autoComplete="name"
+        maxLength={140}
+        value={values.holder_name}
+        onChange={(value) => set('holder_name', value)}
+      />
       <div className="notice wallet-rule" data-testid="holder-rule">
         <p>
           <Trans>The holder name must match your registered name, so money can only go to you.</Trans>
