@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { Link } from '@tanstack/react-router';
 import { Trans } from '@lingui/react/macro';
 
 /** Nothing to show (yet): a short sentence and, when there is one, the next step (a link or button). */
@@ -8,6 +9,21 @@ export function EmptyState({ children, action, testId }: { children: ReactNode; 
       <p>{children}</p>
       {action}
     </div>
+  );
+}
+
+/** A members' screen seen logged out: what logging in shows, and a log-in button that comes back to `redirect`. */
+export function LogInState({ children, redirect }: { children: ReactNode; redirect: string }) {
+  return (
+    <EmptyState
+      action={
+        <Link to="/pages/login/index" search={{ redirect }} className="btn btn--ghost">
+          <Trans>Log in</Trans>
+        </Link>
+      }
+    >
+      {children}
+    </EmptyState>
   );
 }
 

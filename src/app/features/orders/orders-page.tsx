@@ -14,6 +14,7 @@ import { useUserInfo } from '../../lib/user-info';
 import { payFinalBalance, refreshOrder, useOrders } from './api';
 import { ORDER_TABS, finalPayment, type OrderTab } from './order-calc';
 import { AvailableBalance, OrderConfirmSheet, OrderCard, Summary, type SummaryRow } from './order-parts';
+import { LogInState } from '../../components/empty-state';
 import './orders.css';
 
 // /pages/profile/order: buy and sell records by status, with their countdowns, readable offline from Dexie.
@@ -48,14 +49,9 @@ export function OrdersPage({ tab, onTab }: { tab: OrderTab; onTab: (tab: OrderTa
         </div>
       </div>
       {!member ? (
-        <div className="empty">
-          <p>
-            <Trans>Log in to see your orders.</Trans>
-          </p>
-          <Link to="/pages/login/index" search={{ redirect: '/pages/profile/order' }} className="btn btn--ghost">
-            <Trans>Log in</Trans>
-          </Link>
-        </div>
+        <LogInState redirect="/pages/profile/order">
+          <Trans>Log in to see your orders.</Trans>
+        </LogInState>
       ) : (
         <section className="section orders-list" aria-label={t`Orders`}>
           {list.orders === undefined ? null : (

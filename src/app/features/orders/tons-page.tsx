@@ -8,6 +8,7 @@ import { formatDateTime, formatSgd, formatTons, pick } from '../../lib/format';
 import type { CreditMovement } from '../../../shared/schemas/order';
 import { useUserInfo } from '../../lib/user-info';
 import { useCredits } from './api';
+import { LogInState } from '../../components/empty-state';
 import './orders.css';
 
 // /pages/profile/tons: the carbon credit balance, holdings per project and every credit movement (the newest
@@ -25,14 +26,9 @@ export function TonsPage() {
       <NavBar title={t`Carbon credits`} />
       <OfflineBar />
       {!member ? (
-        <div className="empty">
-          <p>
-            <Trans>Log in to see your carbon credits.</Trans>
-          </p>
-          <Link to="/pages/login/index" search={{ redirect: '/pages/profile/tons' }} className="btn btn--ghost">
-            <Trans>Log in</Trans>
-          </Link>
-        </div>
+        <LogInState redirect="/pages/profile/tons">
+          <Trans>Log in to see your carbon credits.</Trans>
+        </LogInState>
       ) : loading ? null : !credits ? (
         <div className="empty">
           <p>{!online ? <Trans>Your credits are not saved on this device. Connect to the internet to see them.</Trans> : error || <Trans>Loading…</Trans>}</p>

@@ -16,6 +16,7 @@ import { BENEFICIARY_MAX, REASON_MAX, beneficiarySchema, reasonSchema, type Reti
 import type { UserInfo } from '../../../shared/schemas/user';
 import { certificatePath, sendRetire, useRetirable, type RetireInput } from './api';
 import { ShareButton } from './share';
+import { LogInState } from '../../components/empty-state';
 import './retire.css';
 import { SerialRanges } from './serial-ranges';
 
@@ -46,14 +47,9 @@ export function RetirePage({ projectId }: { projectId?: number }) {
       <NavBar title={t`Retire credits`} />
       <OfflineBar />
       {!member ? (
-        <div className="empty">
-          <p>
-            <Trans>Log in to retire your carbon credits.</Trans>
-          </p>
-          <Link to="/pages/login/index" search={{ redirect: '/pages/profile/retire' }} className="btn btn--ghost">
-            <Trans>Log in</Trans>
-          </Link>
-        </div>
+        <LogInState redirect="/pages/profile/retire">
+          <Trans>Log in to retire your carbon credits.</Trans>
+        </LogInState>
       ) : done ? (
         <Retired answer={done} />
       ) : (
