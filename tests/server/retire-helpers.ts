@@ -4,6 +4,7 @@ import { expect } from 'vitest';
 import type { Insertable } from 'kysely';
 import { runDueWork } from '../../src/server/scheduler/scheduler';
 import type { ProjectsTable } from '../../src/server/db/schema';
+import { appendOnly, dropAppendOnly } from '../../src/server/db/dialect';
 import { PATHS } from '../../src/shared/api';
 import type { ErrorKey, Lang, MessageParams } from '../../src/shared/errors';
 import { MIN, refusal, type Envelope, type TestServer } from '../helpers/server';
@@ -79,5 +80,19 @@ export async function expectRetireRefused(s: TestServer, key: ErrorKey, call: (l
     const res = await call(lang);
     expect({ code: res.code, msg: res.msg }, `${key} in ${lang}`).toEqual(refusal(key, lang, params));
     expect(await retireSnapshot(s), `state changed on ${key} (${lang})`).toEqual(before);
+  }
+}
+
+/**
+ * Runs `tamper` with the append-only guards of the retirement tables lifted (migration 015), then puts them
+ * back: only for tests that corrupt a retirement on purpose to see ledger:check find it.
+ */
+export async function withRetirementsEditable(s: TestServer, tamper: () => Promise<unknown>): Promise<void> {
+  const db = s.db as unknown as Parameters<typeof appendOnly>[0];
+  for (const table of ['retirements', 'retirement_serials']) await dropAppendOnly(db, table);
+  try {
+    await tamper();
+  } finally {
+    for (const table of ['retirements', 'retirement_serials']) await appendOnly(db, table);
   }
 }

@@ -9,7 +9,7 @@ import { runOps } from '../../src/server/ops/registry';
 import { API_BASE, PATHS } from '../../src/shared/api';
 import { refusal, startTestServer, type TestServer } from '../helpers/server';
 import { makeUser, orderApi } from './market-helpers';
-import { expectRetireRefused, giveCredits, holder, makeRetirableProject, newKey, retireApi, retireSnapshot, TRADE_PASSWORD } from './retire-helpers';
+import { expectRetireRefused, giveCredits, holder, makeRetirableProject, newKey, retireApi, retireSnapshot, TRADE_PASSWORD, withRetirementsEditable } from './retire-helpers';
 
 let s: TestServer;
 let api: ReturnType<typeof retireApi>;
@@ -309,17 +309,17 @@ describe('operator', () => {
     expect((await runOps(ctx, 'ledger:check', [], 'test')).ok).toBe(true);
     // Tamper: a second retirement row claiming serials 2..4 (overlapping 1..3) without a ledger entry.
     const b = (await api.retire(u, { project_id: pid, tons: 1 })).data;
-    await s.db.updateTable('retirement_serials').set({ first_seq: 2, last_seq: 2 }).where('retirement_id', '=', b.id).execute();
+    await withRetirementsEditable(s, () => s.db.updateTable('retirement_serials').set({ first_seq: 2, last_seq: 2 }).where('retirement_id', '=', b.id).execute());
     const report = await runOps(ctx, 'ledger:check', [], 'test');
     expect(report.ok).toBe(false);
     if (!report.ok) expect(report.error).toMatch(/overlap/);
-    await s.db.updateTable('retirement_serials').set({ first_seq: 4, last_seq: 4 }).where('retirement_id', '=', b.id).execute();
+    await withRetirementsEditable(s, () => s.db.updateTable('retirement_serials').set({ first_seq: 4, last_seq: 4 }).where('retirement_id', '=', b.id).execute());
     // Tamper: the retirement's tons differ from its serials and the account.
-    await s.db.updateTable('retirements').set({ tons: 4 }).where('id', '=', a.id).execute();
+    await withRetirementsEditable(s, () => s.db.updateTable('retirements').set({ tons: 4 }).where('id', '=', a.id).execute());
     const second = await runOps(ctx, 'ledger:check', [], 'test');
     expect(second.ok).toBe(false);
     if (!second.ok) expect(second.error).toMatch(/retired 5 t, serials allocated 4, retirement account 4/);
-    await s.db.updateTable('retirements').set({ tons: 3 }).where('id', '=', a.id).execute();
+    await withRetirementsEditable(s, () => s.db.updateTable('retirements').set({ tons: 3 }).where('id', '=', a.id).execute());
     expect((await runOps(ctx, 'ledger:check', [], 'test')).ok).toBe(true);
     forgetLedgerCheck(s.db);
   });

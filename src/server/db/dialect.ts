@@ -32,3 +32,19 @@ export async function appendOnly(db: Kysely<unknown>, table: string): Promise<vo
   await sql.raw(`create trigger ${table}_no_update before update on ${table} begin select raise(abort, '${msg}'); end`).execute(db);
   await sql.raw(`create trigger ${table}_no_delete before delete on ${table} begin select raise(abort, '${msg}'); end`).execute(db);
 }
+
+/** Undoes appendOnly: the table takes updates and deletes again (a migration's down). */
+export async function dropAppendOnly(db: Kysely<unknown>, table: string): Promise<void> {
+  if (dialectOf(db) === 'postgres') {
+    await sql
+      .raw(
+        `drop trigger if exists ${table}_no_update on ${table};
+         drop trigger if exists ${table}_no_delete on ${table};
+         drop function if exists ${table}_append_only();`,
+      )
+      .execute(db);
+    return;
+  }
+  await sql.raw(`drop trigger if exists ${table}_no_update`).execute(db);
+  await sql.raw(`drop trigger if exists ${table}_no_delete`).execute(db);
+}

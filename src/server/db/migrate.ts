@@ -12,6 +12,7 @@ import * as m011 from './migrations/011-operator-audit';
 import * as m012 from './migrations/012-retirement';
 import * as m013 from './migrations/013-topup-reconcile';
 import * as m014 from './migrations/014-footprint-banner';
+import * as m015 from './migrations/015-retirement-append-only';
 import * as m016 from './migrations/016-live-notify';
 
 // Migrations are listed here in order (no directory scanning, so the bundle and tsx agree).
@@ -28,6 +29,7 @@ const migrations: Record<string, Migration> = {
   '012-retirement': m012,
   '013-topup-reconcile': m013,
   '014-footprint-banner': m014,
+  '015-retirement-append-only': m015,
   '016-live-notify': m016,
 };
 
