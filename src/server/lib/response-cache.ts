@@ -22,8 +22,12 @@ import type { Clock } from './clock';
 //   from baseconfig, the socket's hello and every other answer).
 // - A safety net: nothing lives longer than MAX_AGE_MS, in case an event is lost (or content changes,
 //   which has no event today).
-// - Bounded: MAX_ENTRIES answers and MAX_BYTES of bodies, least recently used out first; a URL longer
+// - Bounded: MAX_ENTRIES answers and MAX_BYTES of bodies, least recently used out first; a key longer
 //   than MAX_KEY_LENGTH is answered without the cache.
+// - Keyed on what the answer is made from: the path and the route's parsed query (its schema's output:
+//   unknown parameters dropped, defaults filled, values normalized), never the raw query string, so junk
+//   parameters, the transport ones (t, v, lang) and other spellings of the same values share one answer
+//   and cannot push the real answers out (docs/decisions/scale.md "The list path").
 
 const MAX_ENTRIES = 2000;
 const MAX_BYTES = 64 * 1024 * 1024;
@@ -33,8 +37,6 @@ const MAX_KEY_LENGTH = 1024;
 const COMPRESS_MIN_BYTES = 1024;
 /** Values kept per tag (counts per filter, cursors per page) before they are all dropped. */
 const MAX_DERIVED = 10_000;
-/** Transport parameters that never change an answer (the client's cache buster and app version). */
-const IGNORED_PARAMS = new Set(['t', 'v']);
 
 const brotli = promisify(zlib.brotliCompress);
 const gzip = promisify(zlib.gzip);
@@ -74,12 +76,15 @@ interface Pending {
 
 export interface ResponseCache {
   /** Answers a public GET from memory, or makes the answer with `produce` (once for concurrent callers)
-   *  and keeps it under `tags`. A producer's error (a refusal) is thrown, never kept. */
-  serve(c: Context, tags: string[], produce: () => Promise<PublicAnswer>): Promise<Response>;
+   *  and keeps it under `tags`, keyed on the path and `query`: the parameters the route read, as parsed
+   *  by its schema (nothing else may change the answer). A producer's error (a refusal) is thrown, never kept. */
+  serve(c: Context, tags: string[], query: Readonly<Record<string, unknown>>, produce: () => Promise<PublicAnswer>): Promise<Response>;
   /** Values derived from the rows of `tag` (counts per filter, cursors per page), dropped with them. */
   memoFor(tag: string): ListMemo;
   /** An event the hub delivered: drops what it changed. */
   onLiveMessage(message: ServerMessage): void;
+  /** Drops every kept answer but keeps the derived values (tests: the next answer is made again from them). */
+  dropAnswers(): void;
   clear(): void;
   stats(): { entries: number; bytes: number; hits: number; misses: number };
 }
@@ -124,21 +129,14 @@ export function pickEncoding(header: string | undefined): Encoding | null {
   return null;
 }
 
-/** The cache key: the path and every parameter but the transport ones, in a fixed order (so `t`, sent
- *  with every request, does not make each request an answer of its own; lang and the rest count). */
-function keyOf(c: Context): string {
-  const url = c.req.url;
-  const at = url.indexOf('?');
-  if (at < 0) return c.req.path;
-  const params = url
-    .slice(at + 1)
-    .split('&')
-    .filter((p) => {
-      const eq = p.indexOf('=');
-      return p !== '' && !IGNORED_PARAMS.has(eq < 0 ? p : p.slice(0, eq));
-    })
+/** The cache key: the path and the parsed parameters in a fixed order, each value as JSON (so 1 and "1"
+ *  differ only where the schema left them different). */
+export function cacheKey(path: string, query: Readonly<Record<string, unknown>>): string {
+  const names = Object.keys(query)
+    .filter((n) => query[n] !== undefined)
     .sort();
-  return params.length > 0 ? `${c.req.path}?${params.join('&')}` : c.req.path;
+  if (names.length === 0) return path;
+  return `${path}?${names.map((n) => `${encodeURIComponent(n)}=${encodeURIComponent(JSON.stringify(query[n]))}`).join('&')}`;
 }
 
 export function createResponseCache(opts: { clock: Clock; maxEntries?: number; maxBytes?: number; maxAgeMs?: number }): ResponseCache {
@@ -266,8 +264,8 @@ export function createResponseCache(opts: { clock: Clock; maxEntries?: number; m
   }
 
   return {
-    async serve(c, tags, produce) {
-      const key = keyOf(c);
+    async serve(c, tags, query, produce) {
+      const key = cacheKey(c.req.path, query);
       if (key.length > MAX_KEY_LENGTH) {
         misses++;
         return answer(c, await build(key, tags, produce));
@@ -326,6 +324,10 @@ export function createResponseCache(opts: { clock: Clock; maxEntries?: number; m
         if (message.ids && message.ids.length > 0) for (const id of message.ids) invalidate(`${one}:${id}`);
         else invalidate(`${one}:*`);
       }
+    },
+
+    dropAnswers() {
+      for (const entry of [...entries.values()]) drop(entry);
     },
 
     clear() {

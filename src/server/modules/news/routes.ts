@@ -27,9 +27,9 @@ function toNews(n: Selectable<NewsTable>): NewsItem {
 
 // Public answers, kept by the response cache (lib/response-cache.ts) until an event about news or the time
 // the next scheduled item appears.
-newsRoutes.get('/lists', (c) =>
-  answerPublic(c, ['news'], async () => {
-    const q = parse(newsListQuery, await input(c));
+newsRoutes.get('/lists', async (c) => {
+  const q = parse(newsListQuery, await input(c));
+  return answerPublic(c, ['news'], q, async () => {
     const { db, clock, publicCache } = c.get('deps');
     const now = clock.now();
     // What is visible changes only when a scheduled item's time comes: until then the same rows, so the
@@ -46,12 +46,12 @@ newsRoutes.get('/lists', (c) =>
       map: toNews,
     });
     return { data: page, until };
-  }),
-);
+  });
+});
 
 newsRoutes.get('/detail', async (c) => {
   const { id } = parse(idQuery, await input(c));
-  return answerPublic(c, ['news:*', `news:${id}`], async () => {
+  return answerPublic(c, ['news:*', `news:${id}`], { id }, async () => {
     const { db, clock } = c.get('deps');
     // Unpublished (scheduled) items are not found: a refusal, never kept, so it shows once its time comes.
     const row = await db.selectFrom('news').selectAll().where('id', '=', id).where('published_at', '<=', clock.now()).executeTakeFirst();

@@ -33,11 +33,11 @@ creditRoutes.get('/retirements', async (c) => {
 publicRoutes.get('/certificate/:id', async (c) => {
   // A certificate never changes once written, so an answer may be kept (under its own tag) until evicted.
   const id = c.req.param('id');
-  return answerPublic(c, [`certificate:${id}`], async () => ({ data: await certificateOf(c.get('deps'), id) }));
+  return answerPublic(c, [`certificate:${id}`], {}, async () => ({ data: await certificateOf(c.get('deps'), id) }));
 });
 
 publicRoutes.get('/transparency', async (c) =>
-  answerPublic(c, [TRANSPARENCY_TAG], async () => {
+  answerPublic(c, [TRANSPARENCY_TAG], {}, async () => {
     const { db, clock } = c.get('deps');
     const now = clock.now();
     return { data: await transparency(db, now), until: now + TRANSPARENCY_HOLD_MS };
