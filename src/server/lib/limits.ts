@@ -10,18 +10,30 @@ import { throttled } from './app-error';
 import type { ErrorKey } from '../../shared/errors';
 
 // Throttles (rate-limiter-flexible), per address and per account, on the anonymous doors: login, register,
-// verification codes, reset. On SQLite the counters live in their own file (DATA_DIR/limits.db): they
+// verification codes, reset; and per address and minute on the public API (public_ip). On SQLite the counters live in their own file (DATA_DIR/limits.db): they
 // survive a restart and are shared by every process on the data directory, and a counter's write never
 // joins a money transaction of the main database's connection. On PostgreSQL they live in the table
 // rate_limits of the same database, through their own small pool, so limits hold across instances. A refusal is HTTP 429 with Retry-After
 // and the catalogue message; each one is logged as "throttled <limit> <key>" for the operator.
 
-export type LimitName = 'login_ip' | 'login_account' | 'code_ip' | 'code_account' | 'register_ip' | 'reset_ip' | 'reset_account' | 'password_change_account' | 'avatar_account';
+export type LimitName =
+  | 'login_ip'
+  | 'login_account'
+  | 'code_ip'
+  | 'code_account'
+  | 'register_ip'
+  | 'reset_ip'
+  | 'reset_account'
+  | 'password_change_account'
+  | 'avatar_account'
+  | 'public_ip';
 
 const HOUR_S = 3600;
+const MINUTE_S = 60;
 
-/** The limit, its config key (README, docs/operations.md) and the message of its refusal. */
-export function limitTable(config: Config): Record<LimitName, { points: number; configKey: keyof Config; message: ErrorKey }> {
+/** The limit, its config key (README, docs/operations.md), the message of its refusal and its window in
+ *  seconds (an hour unless said). */
+export function limitTable(config: Config): Record<LimitName, { points: number; configKey: keyof Config; message: ErrorKey; duration?: number }> {
   return {
     login_ip: { points: config.LOGINS_PER_IP_PER_HOUR, configKey: 'LOGINS_PER_IP_PER_HOUR', message: 'too_many_requests' },
     login_account: { points: config.LOGINS_PER_ACCOUNT_PER_HOUR, configKey: 'LOGINS_PER_ACCOUNT_PER_HOUR', message: 'too_many_requests' },
@@ -32,6 +44,7 @@ export function limitTable(config: Config): Record<LimitName, { points: number; 
     reset_account: { points: config.RESETS_PER_ACCOUNT_PER_HOUR, configKey: 'RESETS_PER_ACCOUNT_PER_HOUR', message: 'too_many_requests' },
     password_change_account: { points: config.PASSWORD_CHANGES_PER_ACCOUNT_PER_HOUR, configKey: 'PASSWORD_CHANGES_PER_ACCOUNT_PER_HOUR', message: 'too_many_requests' },
     avatar_account: { points: config.AVATAR_UPLOADS_PER_ACCOUNT_PER_HOUR, configKey: 'AVATAR_UPLOADS_PER_ACCOUNT_PER_HOUR', message: 'too_many_requests' },
+    public_ip: { points: config.PUBLIC_REQUESTS_PER_IP_PER_MINUTE, configKey: 'PUBLIC_REQUESTS_PER_IP_PER_MINUTE', message: 'too_many_requests', duration: MINUTE_S },
   };
 }
 
@@ -63,7 +76,7 @@ export async function createLimits(config: Config, log: Logger, metrics?: Pick<M
       if (err.code !== '23505') throw err; // another instance created it at the same moment
     });
     for (const [name, spec] of Object.entries(table) as Array<[LimitName, (typeof table)[LimitName]]>) {
-      limiters.set(name, new RateLimiterPostgres({ storeClient: pool, storeType: 'pool', tableName: LIMITS_TABLE, tableCreated: true, keyPrefix: name, points: spec.points, duration: HOUR_S, clearExpiredByTimeout: true }));
+      limiters.set(name, new RateLimiterPostgres({ storeClient: pool, storeType: 'pool', tableName: LIMITS_TABLE, tableCreated: true, keyPrefix: name, points: spec.points, duration: spec.duration ?? HOUR_S, clearExpiredByTimeout: true }));
     }
     close = () => pool.end();
   } else {
@@ -75,7 +88,7 @@ export async function createLimits(config: Config, log: Logger, metrics?: Pick<M
     for (const [name, spec] of Object.entries(table) as Array<[LimitName, (typeof table)[LimitName]]>) {
       limiters.set(
         name,
-        new RateLimiterSQLite({ storeClient: sqlite, storeType: 'better-sqlite3', tableName: LIMITS_TABLE, keyPrefix: name, points: spec.points, duration: HOUR_S, clearExpiredByTimeout: true }),
+        new RateLimiterSQLite({ storeClient: sqlite, storeType: 'better-sqlite3', tableName: LIMITS_TABLE, keyPrefix: name, points: spec.points, duration: spec.duration ?? HOUR_S, clearExpiredByTimeout: true }),
       );
     }
     close = async () => void sqlite.close();
@@ -96,7 +109,7 @@ export async function createLimits(config: Config, log: Logger, metrics?: Pick<M
           await limiters.get(name)!.reward(normalise(name, key), 1).catch(() => undefined);
           for (const [n, k] of taken) await limiters.get(n)!.reward(normalise(n, k), 1).catch(() => undefined);
           metrics?.throttleRefusals.inc({ limiter: name });
-          log.info(`throttled ${name} ${JSON.stringify(normalise(name, key))}: over ${table[name].points}/hour (${String(table[name].configKey)}), retry in ${Math.ceil(err.msBeforeNext / 1000)} s`);
+          log.info(`throttled ${name} ${JSON.stringify(normalise(name, key))}: over ${table[name].points}/${table[name].duration === MINUTE_S ? 'minute' : 'hour'} (${String(table[name].configKey)}), retry in ${Math.ceil(err.msBeforeNext / 1000)} s`);
           throw throttled(err.msBeforeNext, table[name].message);
         }
       }

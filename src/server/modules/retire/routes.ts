@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import type { AppEnv } from '../../env';
 import { idempotent } from '../../lib/idempotency';
-import { input, ok, parse, strictBody } from '../../lib/http';
+import { clientIp, input, ok, parse, strictBody } from '../../lib/http';
 import { answerPublic } from '../../lib/public-answer';
 import { requireUser } from '../session';
 import { retireSchema, retirementsQuery } from '../../../shared/schemas/retire';
@@ -17,6 +17,14 @@ export const publicRoutes = new Hono<AppEnv>();
 const TRANSPARENCY_HOLD_MS = 30_000;
 /** Cache tag the response cache drops on any change of projects, orders or retirements. */
 export const TRANSPARENCY_TAG = 'transparency';
+
+// The public API answers anyone: each address may ask PUBLIC_REQUESTS_PER_IP_PER_MINUTE times a minute
+// (lib/limits.ts public_ip); past that, the throttle refusal (429, too_many_requests, Retry-After, held back
+// like every throttle's answer).
+publicRoutes.use('*', async (c, next) => {
+  await c.get('deps').limits.consume([['public_ip', clientIp(c)]]);
+  await next();
+});
 
 creditRoutes.post('/retire', async (c) => {
   const { user } = await requireUser(c);
