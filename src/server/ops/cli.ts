@@ -8,6 +8,12 @@ import os from 'node:os';
 
 // `npm run ops -- <command> [args] [--json]`. Exit 0 done, 1 refused, 2 bad input. Honours DATA_DIR.
 
+/** JSON for the terminal: JSON.stringify escapes C0 controls but leaves DEL, C1 (0x9b is an 8-bit CSI) and
+ *  the bidi controls raw; they are escaped too (still the same JSON). */
+function json(obj: unknown): string {
+  return JSON.stringify(obj, null, 2).replace(/[\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
 function help(): string {
   const lines = Object.entries(COMMANDS).map(([, c]) => `  ${c.usage.padEnd(52)} ${c.summary}`);
   return `Canopy operator CLI\nusage: npm run ops -- <command> [args] [--json]\n\n${lines.join('\n')}\n`;
@@ -17,10 +23,10 @@ async function main(): Promise<number> {
   const [name, ...rest] = process.argv.slice(2);
   const command = name && Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
   const args = parseCommandArgs(command, rest);
-  const json = args.flags.json === true;
-  const out = (obj: unknown, text: string) => console.log(json ? JSON.stringify(obj, null, 2) : text);
+  const asJson = args.flags.json === true;
+  const out = (obj: unknown, text: string) => console.log(asJson ? json(obj) : text);
   const fail = (code: number, message: string, data?: unknown) => {
-    if (json) console.log(JSON.stringify({ ok: false, error: message, ...(data ? { data } : {}) }, null, 2));
+    if (asJson) console.log(json({ ok: false, error: message, ...(data ? { data } : {}) }));
     console.error(message);
     return code;
   };

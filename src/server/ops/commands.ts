@@ -12,6 +12,7 @@ import { checkLedger } from '../ledger/ledger';
 import { unlockTrading } from '../modules/user/trade-password';
 import { emailSchema } from '../../shared/schemas/auth';
 import { newsPublishSchema, projectCreateSchema, PROJECT_STATUSES } from '../../shared/schemas/content';
+import { terminalValue } from '../lib/terminal';
 
 // Operator commands (DECISIONS "The operator CLI"). Each returns data for --json and a line for people;
 // a bad argument throws UsageError (exit 2), a refusal OpsError (exit 1). Every run is logged.
@@ -363,7 +364,7 @@ export const CORE_COMMANDS: Record<string, Command> = {
       const report = await checkLedger(db);
       if (!report.ok) {
         const lines = [
-          ...report.problems.map((p) => `account #${p.account_id} (owner ${p.owner_id}, ${p.name}): balance ${p.balance} but fund logs sum to ${p.sum_of_logs}`),
+          ...report.problems.map((p) => `account #${p.account_id} (owner ${p.owner_id}, ${terminalValue(p.name)}): balance ${p.balance} but fund logs sum to ${p.sum_of_logs}`),
           ...report.retirement_problems,
         ];
         const totals = Object.entries(report.totals).map(([u, t]) => `${u} total ${t}`);

@@ -6,6 +6,7 @@ import { CONTENT_COMMANDS } from './content-commands';
 import { RETIRE_COMMANDS } from './retire-commands';
 import { TOPUP_IMPORT_COMMANDS } from './topup-import-commands';
 import { DB_COMMANDS } from './db-commands';
+import { terminalText } from '../lib/terminal';
 
 export const COMMANDS: Record<string, Command> = { ...CORE_COMMANDS, ...WALLET_COMMANDS, ...MARKET_COMMANDS, ...CONTENT_COMMANDS, ...RETIRE_COMMANDS, ...TOPUP_IMPORT_COMMANDS, ...DB_COMMANDS };
 
@@ -54,11 +55,12 @@ export async function runOps(ctx: OpsContext, name: string, argv: readonly strin
   try {
     const result = await command.run({ actor, ...ctx }, parseCommandArgs(command, argv));
     await log(true, result.data, result.audit);
-    return { ok: true, data: result.data, text: result.text };
+    // Printed to an operator's terminal: no escape sequence or control character from the data gets there.
+    return { ok: true, data: result.data, text: terminalText(result.text) };
   } catch (err) {
     if (err instanceof UsageError || err instanceof OpsError) {
       await log(false, err.message);
-      return { ok: false, exit: err instanceof UsageError ? 2 : 1, error: err.message, data: (err as OpsError & { data?: unknown }).data };
+      return { ok: false, exit: err instanceof UsageError ? 2 : 1, error: terminalText(err.message), data: (err as OpsError & { data?: unknown }).data };
     }
     throw err;
   }

@@ -1,5 +1,6 @@
 import { serialOf } from '../modules/retire/service';
 import { positiveInt, type Command } from './commands';
+import { terminalValue } from '../lib/terminal';
 
 // Operator commands of retirement (issue 11): retirement:list.
 export const RETIRE_COMMANDS: Record<string, Command> = {
@@ -37,7 +38,7 @@ export const RETIRE_COMMANDS: Record<string, Command> = {
       }));
       const text = data.length
         ? data
-            .map((r) => `${r.id} ${new Date(r.created_at).toISOString()} user #${r.user_id} project #${r.project_id} ${r.tons} t for "${r.beneficiary}": ${r.serials.map((s) => (s.from === s.to ? s.from : `${s.from}..${s.to}`)).join(', ')}`)
+            .map((r) => `${r.id} ${new Date(r.created_at).toISOString()} user #${r.user_id} project #${r.project_id} ${r.tons} t for "${terminalValue(r.beneficiary)}": ${r.serials.map((s) => (s.from === s.to ? s.from : `${s.from}..${s.to}`)).join(', ')}`)
             .join('\n')
         : 'no retirements';
       return { data, text };

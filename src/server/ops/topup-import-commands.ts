@@ -7,6 +7,7 @@ import { WalletStateError } from '../modules/wallet/service';
 import { parseStatement, STATEMENT_FORMATS, StatementError, type StatementFormat } from '../modules/wallet/statements';
 import { assignLine, importStatement, type ImportSummary } from '../modules/wallet/statements/reconcile';
 import { OpsError, UsageError, arg, positiveInt, type Command, type OpsContext } from './commands';
+import { terminalValue } from '../lib/terminal';
 
 // Bank statement reconciliation (issue 15): import a statement, list the lines no reference matched, and
 // credit one of those to a user by hand. Every line is handled in its own transaction and credited at most
@@ -77,7 +78,7 @@ export const TOPUP_IMPORT_COMMANDS: Record<string, Command> = {
     async run({ db }, args) {
       const limit = typeof args.flags.limit === 'string' ? positiveInt(args.flags.limit, '--limit') : 100;
       const rows = await db.selectFrom('statement_lines').selectAll().where('status', '=', 'unmatched').orderBy('id').limit(limit).execute();
-      const text = rows.length ? rows.map((r) => `line #${r.id} ${r.booked_on} ${formatSgd(r.amount).padStart(12)} ${r.format.padEnd(7)} ${r.description}`).join('\n') : 'no unmatched lines';
+      const text = rows.length ? rows.map((r) => `line #${r.id} ${r.booked_on} ${formatSgd(r.amount).padStart(12)} ${r.format.padEnd(7)} ${terminalValue(r.description)}`).join('\n') : 'no unmatched lines';
       return { data: rows, text };
     },
   },
