@@ -116,9 +116,11 @@ class GroupCommit {
     // PostgreSQL: BEGIN, the lock and the first job's savepoint in one round trip (a simple query of
     // constant text may hold several statements; the group waits for each round trip).
     const done: { job: Job; result: unknown }[] = [];
+    let begun = false;
     try {
       if (postgres) await sql.raw(`begin; select pg_advisory_xact_lock(${WRITE_LOCK}); savepoint job`).execute(conn);
       else await sql.raw('begin immediate').execute(conn);
+      begun = true;
       const started = performance.now();
       let first = true;
       while (this.queue.length > 0 && done.length < GROUP_MAX_JOBS && performance.now() - started < GROUP_MAX_MS) {
@@ -147,6 +149,8 @@ class GroupCommit {
       await sql`commit`.execute(conn);
     } catch (err) {
       await sql`rollback`.execute(conn).catch(() => undefined);
+      // Could not begin (or take the lock): drain() refuses every waiting job instead of trying again at once.
+      if (!begun) throw err;
       for (const { job } of done) job.reject(err);
       return;
     }
