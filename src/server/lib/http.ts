@@ -51,6 +51,19 @@ function assertClean(value: unknown, field: string, depth = 0): void {
   }
 }
 
+const parsedBodies = new WeakMap<object, Promise<unknown>>();
+
+/** A JSON body, read and parsed once per request (the language middleware and the route both ask);
+ *  an empty body is `{}`. Rejects on malformed JSON. */
+export function jsonBody(c: Context<AppEnv>): Promise<unknown> {
+  let parsed = parsedBodies.get(c.req);
+  if (!parsed) {
+    parsed = c.req.text().then((text) => (text.trim() === '' ? {} : (JSON.parse(text) as unknown)));
+    parsedBodies.set(c.req, parsed);
+  }
+  return parsed;
+}
+
 /** Query string and body merged: SPEC says GET sends data in the query string, writes send JSON. The
  *  result has no prototype; `__proto__`, `constructor` and `prototype` keys and ill-formed strings are
  *  refused before any handler sees them. */
@@ -63,10 +76,7 @@ export async function input(c: Context<AppEnv>): Promise<Record<string, unknown>
     const type = c.req.header('content-type') ?? '';
     let body: unknown = {};
     try {
-      if (type.includes('application/json')) {
-        const text = await c.req.text();
-        body = text.trim() === '' ? {} : JSON.parse(text);
-      } else if (type.includes('form')) {
+      if (type.includes('application/json')) body = await jsonBody(c); else if (type.includes('form')) {
         body = Object.fromEntries(Object.entries(await c.req.parseBody()).filter(([, x]) => typeof x === 'string'));
       }
     } catch {
