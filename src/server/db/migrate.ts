@@ -14,6 +14,7 @@ import * as m013 from './migrations/013-topup-reconcile';
 import * as m014 from './migrations/014-footprint-banner';
 import * as m015 from './migrations/015-retirement-append-only';
 import * as m016 from './migrations/016-live-notify';
+import * as m017 from './migrations/017-order-indexes';
 
 // Migrations are listed here in order (no directory scanning, so the bundle and tsx agree).
 const migrations: Record<string, Migration> = {
@@ -31,6 +32,7 @@ const migrations: Record<string, Migration> = {
   '014-footprint-banner': m014,
   '015-retirement-append-only': m015,
   '016-live-notify': m016,
+  '017-order-indexes': m017,
 };
 
 /** Every migration this version knows, oldest first. */

@@ -81,17 +81,23 @@ async function usedTons(db: DB | Tx, userId: number, projectId: number, since?: 
 
 /** What a buy is checked against, read in ONE query (inside the write transaction each round trip is
  *  time every other order waits; ~0.1-0.3 ms on PostgreSQL): the visible project, the user's standing as
- *  it is now (disabled, risk, trading lock, grade), their tons of it this month and in all, their
- *  available balance, and the next order id (final inside the write transaction, where nobody else writes). */
+ *  it is now (disabled, risk, trading lock, grade), their tons of it this month and in all (one pass over
+ *  the index orders_used_tons, as usedTonsQuery counts them), their available balance, and the next order
+ *  id (final inside the write transaction, where nobody else writes). */
 async function purchaseFacts(db: DB | Tx, userId: number, projectId: number, now: number) {
+  const counted = sql<number>`case when kind = 'presale' then coalesce(final_tons, tons) else tons end`;
+  const used = usedTonsQuery(db, userId, projectId)
+    .clearSelect()
+    .select([sql<number>`coalesce(sum(case when created_at >= ${sgtMonthStart(now)} then ${counted} else 0 end), 0)`.as('monthly_used'), sql<number>`coalesce(sum(${counted}), 0)`.as('total_used')]);
   const row = await db
     .selectFrom('projects')
     .leftJoin('users', (join) => join.on('users.id', '=', userId))
+    // An aggregate without GROUP BY is always one row: the join keeps the project's.
+    .innerJoin(used.as('used'), (join) => join.onTrue())
     .selectAll('projects')
     .select(['users.id as user_id', 'users.disabled as user_disabled', 'users.risk as user_risk', 'users.trade_locked as user_trade_locked', 'users.grade as user_grade'])
+    .select(['used.monthly_used', 'used.total_used'])
     .select((eb) => [
-      eb.fn.coalesce(usedTonsQuery(db, userId, projectId, sgtMonthStart(now)), eb.lit(0)).as('monthly_used'),
-      eb.fn.coalesce(usedTonsQuery(db, userId, projectId), eb.lit(0)).as('total_used'),
       eb.fn.coalesce(db.selectFrom('ledger_accounts').select('balance').where('owner_id', '=', userId).where('name', '=', 'available'), eb.lit(0)).as('available'),
       db.selectFrom('orders').select(sql<number>`coalesce(max(id), 0) + 1`.as('next')).as('next_order_id'),
     ])
