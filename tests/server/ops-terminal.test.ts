@@ -4,7 +4,7 @@
 // (lib/terminal.ts); letters of every script stay; the command's data keeps the text as the bank sent it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runOps } from '../../src/server/ops/registry';
-import { terminalText, terminalValue } from '../../src/server/lib/terminal';
+import { terminalJson, terminalText, terminalValue } from '../../src/server/lib/terminal';
 import { startTestServer, type TestServer } from '../helpers/server';
 
 let s: TestServer;
@@ -36,6 +36,13 @@ describe('ops output on a terminal', () => {
     expect(out.text.split('\n')).toHaveLength(1); // one line, as the command wrote it
     // The data (--json) keeps the description as the bank sent it; JSON escapes it there.
     expect(JSON.stringify(out.data)).toContain(JSON.stringify(HOSTILE).slice(1, -1));
+    // --json prints it escaped: not one control character reaches the terminal, and it parses back the same.
+    const printed = terminalJson({ ok: true, data: out.data });
+    expect(printed).not.toMatch(/[^\P{Cc}\n]|[\u2028\u2029\u202a-\u202e\u2066-\u2069]/u);
+    expect(printed).toContain('\\u001b[2J');
+    expect(printed).toContain('\\u009b31m');
+    expect(printed).toContain('\\u202eevil');
+    expect(JSON.parse(printed)).toEqual({ ok: true, data: out.data });
   });
 
   it('the helpers: the whole output keeps its own newlines and tabs, a value becomes one line', () => {

@@ -25,3 +25,10 @@ export function terminalValue(text: string): string {
     .replace(/[\r\n\t\v\f\u2028\u2029\x85]+/g, ' ')
     .replace(CONTROLS_ONE_LINE, '');
 }
+
+/** JSON for the terminal (the ops CLI's --json): JSON.stringify escapes C0 controls but leaves DEL, C1
+ *  (0x9b is an 8-bit CSI) and the line/paragraph separators and bidi controls raw; they are escaped too, so
+ *  the text is the same JSON (JSON.parse gives back the same value) and cannot drive the terminal. */
+export function terminalJson(value: unknown): string {
+  return JSON.stringify(value, null, 2).replace(/[\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}

@@ -5,14 +5,9 @@ import { systemClock } from '../lib/clock';
 import { COMMANDS, parseCommandArgs, runOps } from './registry';
 import { OpsError, UsageError } from './commands';
 import os from 'node:os';
+import { terminalJson, terminalText } from '../lib/terminal';
 
 // `npm run ops -- <command> [args] [--json]`. Exit 0 done, 1 refused, 2 bad input. Honours DATA_DIR.
-
-/** JSON for the terminal: JSON.stringify escapes C0 controls but leaves DEL, C1 (0x9b is an 8-bit CSI) and
- *  the bidi controls raw; they are escaped too (still the same JSON). */
-function json(obj: unknown): string {
-  return JSON.stringify(obj, null, 2).replace(/[\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-}
 
 function help(): string {
   const lines = Object.entries(COMMANDS).map(([, c]) => `  ${c.usage.padEnd(52)} ${c.summary}`);
@@ -24,10 +19,11 @@ async function main(): Promise<number> {
   const command = name && Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
   const args = parseCommandArgs(command, rest);
   const asJson = args.flags.json === true;
-  const out = (obj: unknown, text: string) => console.log(asJson ? json(obj) : text);
+  const out = (obj: unknown, text: string) => console.log(asJson ? terminalJson(obj) : text);
   const fail = (code: number, message: string, data?: unknown) => {
-    if (asJson) console.log(json({ ok: false, error: message, ...(data ? { data } : {}) }));
-    console.error(message);
+    if (asJson) console.log(terminalJson({ ok: false, error: message, ...(data ? { data } : {}) }));
+    // A refusal may quote what was typed or stored (a command name, a user's text): printed as terminal text.
+    console.error(terminalText(message));
     return code;
   };
   if (!name || name === 'help' || name === '--help') {
