@@ -1,15 +1,17 @@
 // Group commit (db/tx.ts): concurrent write transactions share one durable COMMIT, each in its own
 // SAVEPOINT. What must hold on SQLite and PostgreSQL alike: a job that fails leaves nothing and does not
 // take the others down; jobs are serial (each sees the ones before it); nobody is answered before the
-// commit that carries them; a failed COMMIT fails every job it carried, and none of them exists.
+// commit that carries them; a failed COMMIT fails every job it carried, and none of them exists. An insert
+// that waits for the job's next statement (writeWithNext: on PostgreSQL a CTE of that statement) commits
+// and rolls back with its job, and never counts in the carrying statement's rows.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type DB } from '../../src/server/db/connection';
 import { migrateToLatest } from '../../src/server/db/migrate';
-import { writeTx } from '../../src/server/db/tx';
+import { writeWithNext, withWaiting, writeTx } from '../../src/server/db/tx';
 import { databaseTarget, dropDatabase } from '../helpers/database';
 
 let dir: string;
@@ -111,4 +113,51 @@ it('a COMMIT that fails fails every job it carried, and none of them exists', as
   // And the next write works.
   expect(await writeTx(db, async (tx) => (await sql`insert into gc_rows (n) values (3000)`.execute(tx), 'ok'))).toBe('ok');
   expect(await rows()).toEqual([3000]);
+});
+
+describe('inserts that go with the next statement (writeWithNext, withWaiting)', () => {
+  const event = (tx: Parameters<typeof writeWithNext>[0], n: number) => tx.insertInto('live_events').values({ user_id: null, payload: `gc-${n}`, created_at: n });
+  const events = async () => (await db.selectFrom('live_events').select('payload').where('payload', 'like', 'gc-%').orderBy('id').execute()).map((r) => r.payload);
+  const claim = (tx: Parameters<typeof writeWithNext>[0], key: string) =>
+    tx
+      .insertInto('idempotency_keys')
+      .values({ user_id: 0, key, endpoint: '/gc', request_hash: 'h', state: 'done', response: 'null', created_at: 0 })
+      .onConflict((oc) => oc.columns(['user_id', 'key']).doNothing());
+
+  it('commit with their job: carried by the next statement, or sent at its end when none carries them', async () => {
+    await writeTx(db, async (tx) => {
+      await writeWithNext(tx, event(tx, 1));
+      await writeWithNext(tx, event(tx, 2));
+      const r = await withWaiting(tx, claim(tx, 'gc-key-1'));
+      expect(Number(r.numAffectedRows)).toBe(1);
+      await writeWithNext(tx, event(tx, 3)); // nothing carries this one: sent as the job ends
+    });
+    expect(await events()).toEqual(['gc-1', 'gc-2', 'gc-3']);
+  });
+
+  it("count only the carrier's own rows: a claim that finds its key taken says 0 though the messages were inserted", async () => {
+    await writeTx(db, async (tx) => {
+      await writeWithNext(tx, event(tx, 4));
+      const r = await withWaiting(tx, claim(tx, 'gc-key-1')); // taken by the test before
+      expect(Number(r.numAffectedRows)).toBe(0);
+    });
+    expect(await events()).toContain('gc-4');
+  });
+
+  it('roll back with their job: a job refused after queueing them leaves none, the jobs beside it keep theirs', async () => {
+    const results = await Promise.allSettled(
+      [10, 11, 12].map((n) =>
+        writeTx(db, async (tx) => {
+          await writeWithNext(tx, event(tx, n));
+          if (n === 11) throw new Error('refused');
+          await withWaiting(tx, claim(tx, `gc-key-${n}`));
+        }),
+      ),
+    );
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    const after = await events();
+    expect(after).toContain('gc-10');
+    expect(after).not.toContain('gc-11');
+    expect(after).toContain('gc-12');
+  });
 });

@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { sql, type Kysely } from 'kysely';
+import { sql, type Compilable, type CompiledQuery, type Kysely, type QueryResult } from 'kysely';
 import { dialectOf, type DB } from './connection';
 import type { Database } from './schema';
 
@@ -46,6 +46,63 @@ interface Job {
   record: EffectRecord | undefined;
   resolve: (value: unknown) => void;
   reject: (err: unknown) => void;
+}
+
+/** PostgreSQL: the running job's write that waits to go with its next statement (see writeWithNext). */
+const waiting = new WeakMap<object, CompiledQuery[]>();
+
+/** A write whose answer nobody reads (a socket message's row; a supply taken that a CHECK guards): inside a
+ *  PostgreSQL write transaction it waits (one at a time) and goes out with the job's next statement sent through withWaiting() (an order's row, the idempotency
+ *  key's insert), as a data-modifying CTE of that one statement, or at the job's end:
+ *  one round trip less in the serial section. It commits or rolls back with the job exactly as before. Sent
+ *  at once elsewhere (SQLite, whose statements cost no round trip, and outside a write transaction). */
+export async function writeWithNext(tx: Tx, query: Compilable): Promise<void> {
+  const list = waiting.get(tx);
+  if (!list) {
+    await tx.executeQuery(query.compile());
+    return;
+  }
+  // One waits at a time: PostgreSQL runs a statement's CTEs in no set order, and writes must keep the order
+  // they were queued in (the ids of socket messages: the hubs deliver by id). A second sends the first now.
+  const before = list.splice(0);
+  for (const q of before) await tx.executeQuery(q);
+  list.push(query.compile());
+}
+
+/** Runs `query` with the job's waiting inserts in front of it, all in one statement (PostgreSQL's WITH);
+ *  its result is `query`'s alone (a CTE's rows do not count in the command's row count). */
+export async function withWaiting<R>(tx: Tx, query: Compilable<R>): Promise<QueryResult<R>> {
+  const list = waiting.get(tx);
+  const compiled = query.compile();
+  if (!list || list.length === 0) return tx.executeQuery(compiled);
+  const queued = list.splice(0);
+  return tx.executeQuery(combine(queued, compiled) as CompiledQuery<R>);
+}
+
+/** `with w0 as (<insert>), w1 as (...) <last>`, each statement's $n shifted past the parameters before it. */
+function combine(first: CompiledQuery[], last: CompiledQuery): CompiledQuery {
+  const parameters: unknown[] = [];
+  const shifted = (q: CompiledQuery) => {
+    const offset = parameters.length;
+    parameters.push(...q.parameters);
+    // Kysely writes every value as $n; a quote would mean a literal in the text, where $n is not a placeholder.
+    if (q.sql.includes("'")) throw new Error('withWaiting: a statement with a literal cannot be combined');
+    return q.sql.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + offset}`);
+  };
+  const ctes = first.map((q, i) => `w${i} as (${shifted(q)})`).join(', ');
+  const tail = shifted(last);
+  // A statement with a WITH of its own (the ledger's posting) gets the waiting writes in the same list.
+  const text = /^with\s/i.test(tail) ? `with ${ctes}, ${tail.replace(/^with\s+/i, '')}` : `with ${ctes} ${tail}`;
+  return { ...last, sql: text, parameters };
+}
+
+/** Sends what still waits at the end of a job (no statement carried it). */
+async function flushWaiting(tx: Tx): Promise<void> {
+  const list = waiting.get(tx);
+  if (!list || list.length === 0) return;
+  const queued = list.splice(0);
+  const last = queued.pop()!;
+  await tx.executeQuery(queued.length > 0 ? combine(queued, last) : last);
 }
 
 /** Group commit: the write transactions that are waiting when one commit starts share it. Each runs in
@@ -127,10 +184,15 @@ class GroupCommit {
         const job = this.queue.shift()!;
         if (!(first && postgres)) await sql`savepoint job`.execute(conn);
         first = false;
+        if (postgres) waiting.set(conn, []);
         try {
           await job.record?.begin(conn);
           const result = await job.fn(conn);
           await job.record?.end(conn, result);
+          if (postgres) {
+            await flushWaiting(conn);
+            waiting.delete(conn);
+          }
           // PostgreSQL: a round trip saved per job (each is time the whole group waits). The savepoints of
           // the jobs before stay open, nested and harmless: ROLLBACK TO rolls back to the latest of the
           // name (this job's), and COMMIT ends them all. SQLite's are in-process: released as they end.
@@ -139,7 +201,10 @@ class GroupCommit {
         } catch (err) {
           // Refused first: should the rollback itself fail, the group's catch below answers the others.
           job.reject(err);
-          if (postgres) await sql.raw('rollback to savepoint job; release savepoint job').execute(conn);
+          if (postgres) {
+            waiting.delete(conn); // what waited is dropped: the job is rolled back
+            await sql.raw('rollback to savepoint job; release savepoint job').execute(conn);
+          }
           else {
             await sql`rollback to savepoint job`.execute(conn);
             await sql`release savepoint job`.execute(conn);

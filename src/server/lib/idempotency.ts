@@ -2,7 +2,7 @@ import type { Context } from 'hono';
 import type { AppEnv } from '../env';
 import { AppError, ok } from './http';
 import { hmac, serverSecret } from './secret';
-import { withEffectRecord, type Tx } from '../db/tx';
+import { withEffectRecord, withWaiting, type Tx } from '../db/tx';
 
 // DECISIONS "Writes and retries": every write carries an Idempotency-Key chosen per user intent.
 // - The key, the effect and the answer commit in ONE transaction (the request's effect transaction, see
@@ -97,12 +97,15 @@ async function runOnce<T>(c: Context<AppEnv>, userId: number, key: string, paylo
       if (recorded) throw new Error('an idempotent request may commit only one effect transaction');
     },
     end: async (tx: Tx, result: unknown) => {
-      const inserted = await tx
-        .insertInto('idempotency_keys')
-        .values({ user_id: userId, key, endpoint, request_hash: hash, state: 'done', response: JSON.stringify(result ?? null), created_at: clock.now() })
-        .onConflict((oc) => oc.columns(['user_id', 'key']).doNothing())
-        .executeTakeFirst();
-      if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) throw new KeyTaken();
+      // With the effect's socket messages in the same statement on PostgreSQL (db/tx.ts withWaiting).
+      const inserted = await withWaiting(
+        tx,
+        tx
+          .insertInto('idempotency_keys')
+          .values({ user_id: userId, key, endpoint, request_hash: hash, state: 'done', response: JSON.stringify(result ?? null), created_at: clock.now() })
+          .onConflict((oc) => oc.columns(['user_id', 'key']).doNothing()),
+      );
+      if (Number(inserted.numAffectedRows ?? 0) === 0) throw new KeyTaken();
       recorded = true;
       answer = result ?? null;
     },

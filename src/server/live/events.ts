@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { dialectOf, type DB } from '../db/connection';
-import type { Tx } from '../db/tx';
+import { writeWithNext, type Tx } from '../db/tx';
 import type { ServerMessage } from '../../shared/socket-events';
 
 /** PostgreSQL channel on which every commit that queued socket messages says so (any instance, the CLI). */
@@ -23,9 +23,7 @@ export async function publish(db: DB | Tx, message: ServerMessage, userId: numbe
  *  PostgreSQL the insert itself notifies the hubs (migration 016's trigger on live_events). */
 export async function publishAll(db: DB | Tx, messages: readonly { message: ServerMessage; userId: number | null }[], now: number): Promise<void> {
   if (messages.length === 0) return;
-  await db
-    .insertInto('live_events')
-    .values(messages.map(({ message, userId }) => ({ user_id: userId, payload: JSON.stringify(message), created_at: now })))
-    .execute();
+  // Inside a PostgreSQL write transaction the insert goes out with the job's next statement (db/tx.ts).
+  await writeWithNext(db, db.insertInto('live_events').values(messages.map(({ message, userId }) => ({ user_id: userId, payload: JSON.stringify(message), created_at: now }))));
   if (dialectOf(db) !== 'postgres') liveBus.emit('published');
 }

@@ -5,7 +5,7 @@ import type { Deps } from '../../env';
 import type { Config } from '../../config';
 import type { DB } from '../../db/connection';
 import type { OrdersTable } from '../../db/schema';
-import { writeTx, type Tx } from '../../db/tx';
+import { withWaiting, writeTx, writeWithNext, type Tx } from '../../db/tx';
 import { AppError } from '../../lib/http';
 import { PLATFORM, post, walletOf } from '../../ledger/ledger';
 import type { ErrorKey } from '../../../shared/errors';
@@ -132,23 +132,23 @@ async function insertOrder(tx: Tx, values: Omit<Insertable<OrdersTable>, 'id' | 
   // Inside the write transaction nobody else writes, so max(id) + 1 is this row's id and the number is
   // final (`nextId`: max(id) + 1 already read in this transaction).
   const id = nextId ?? Number((await tx.selectFrom('orders').select(sql<number>`coalesce(max(id), 0) + 1`.as('next')).executeTakeFirstOrThrow()).next);
-  return tx
-    .insertInto('orders')
-    .values({ ...values, id, order_no: orderNumber(values.kind, id, values.created_at) })
-    .returningAll()
-    .executeTakeFirstOrThrow();
+  // With a write that waits (the supply a purchase takes) in the same statement on PostgreSQL.
+  const { rows } = await withWaiting(tx, tx.insertInto('orders').values({ ...values, id, order_no: orderNumber(values.kind, id, values.created_at) }).returningAll());
+  return rows[0]!;
 }
 
-/** Takes tons from a project's remaining supply, or refuses: the WHERE makes it safe under any concurrency
- *  and the CHECK (remaining_tons >= 0) backs it up. */
+/** Takes tons from a project's remaining supply. The buy's checks read the remaining tons in this same
+ *  write transaction (nobody else writes in between), and the CHECK (remaining_tons >= 0) refuses any
+ *  overdraw, mapped to insufficient_remaining by orderTx: so nothing needs to read this update's count, and
+ *  on PostgreSQL it goes out with the order's insert (db/tx.ts writeWithNext), one round trip less. */
 async function takeSupply(tx: Tx, projectId: number, tons: number, now: number): Promise<void> {
-  const res = await tx
-    .updateTable('projects')
-    .set((eb) => ({ remaining_tons: eb('remaining_tons', '-', tons), updated_at: now }))
-    .where('id', '=', projectId)
-    .where('remaining_tons', '>=', tons)
-    .executeTakeFirst();
-  if (Number(res.numUpdatedRows) !== 1) throw new AppError('insufficient_remaining');
+  await writeWithNext(
+    tx,
+    tx
+      .updateTable('projects')
+      .set((eb) => ({ remaining_tons: eb('remaining_tons', '-', tons), updated_at: now }))
+      .where('id', '=', projectId),
+  );
 }
 
 // ---------------------------------------------------------------------------------------------------
