@@ -145,6 +145,10 @@ it('kill -9 at random moments in a stream of keyed orders: one effect per acknow
     }
   };
   const killer = (async () => {
+    // The first kill waits until the first wave is answered: four orders at once on a server that has just
+    // started, which is what the retried keys meet after every restart. Untouched, they are in the
+    // yardstick below, so it holds the cost of a cold server at this moment's load, not only a warm one's.
+    while (results.filter((r) => r.answers.length === 2).length < 4 && Date.now() < deadline) await new Promise((res) => setTimeout(res, 10));
     for (let k = 0; k < 4 && next < 48; k++) {
       await new Promise((res) => setTimeout(res, 150 + Math.floor(Math.random() * 400)));
       child!.kill('SIGKILL');
@@ -158,8 +162,10 @@ it('kill -9 at random moments in a stream of keyed orders: one effect per acknow
 
   // Every key got an answer, and its retry the same answer.
   expect(results).toHaveLength(48);
-  // What an order and its replay take on this machine now, from keys no crash touched (some of them met a
-  // freshly started server too): the yardstick for "soon" below. A fixed 1 s failed at load ~16 (1156 ms).
+  // What an order and its replay take on this machine now, from keys no crash touched, the first wave on a
+  // freshly started server among them: the yardstick for "soon" below. A fixed 1 s failed at load ~16
+  // (1156 ms); a yardstick of warm keys alone failed once on PostgreSQL at load ~16, where the first orders
+  // of a new process (cold code paths, new connections) take about twice what warm ones do.
   const untouched = results.filter((r) => !r.failedBefore && r.answers.length === 2).map((r) => r.answeredAt - r.startedAt);
   expect(untouched.length).toBeGreaterThan(0);
   const usual = Math.max(...untouched);
