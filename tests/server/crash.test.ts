@@ -39,6 +39,11 @@ function freePort(): Promise<number> {
   });
 }
 
+/** When each started server first answered: the restarted server takes orders from then on. */
+const upAt: number[] = [];
+
+/** Starts the server and waits until it answers, however long a cold start takes on a busy machine (20 s
+ *  and more at load ~13, several per run); a server that exits instead fails at once. */
 async function start(port: number): Promise<void> {
   child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
     cwd: REPO_ROOT,
@@ -56,16 +61,20 @@ async function start(port: number): Promise<void> {
     stdio: 'ignore',
   });
   spawned.push(child);
-  for (let i = 0; i < 300; i++) {
+  const started = child;
+  for (;;) {
+    if (started.exitCode !== null || started.signalCode !== null) throw new Error(`the server did not start (exit ${started.exitCode ?? started.signalCode})`);
     try {
       const res = await fetch(`http://127.0.0.1:${port}${API_BASE}${PATHS.baseconfig}`);
-      if (res.ok) return;
+      if (res.ok) {
+        upAt.push(Date.now());
+        return;
+      }
     } catch {
       // not up yet
     }
     await new Promise((r) => setTimeout(r, 50));
   }
-  throw new Error('the server did not start');
 }
 
 it('kill -9 at random moments in a stream of keyed orders: one effect per acknowledged key, every key answered', async () => {
@@ -116,7 +125,9 @@ it('kill -9 at random moments in a stream of keyed orders: one effect per acknow
   interface Result { key: string; user: number; answers: Array<{ code: number; data: unknown }>; failedBefore: boolean; startedAt: number; answeredAt: number; lastFailAt: number }
   const results: Result[] = [];
   let next = 0;
-  const deadline = Date.now() + 90_000;
+  // A guard for keys never answered (they fail below, by name), not a speed bound: five cold starts alone
+  // took 75-90 s at load ~13, and the test's own limit is above this.
+  const deadline = Date.now() + 240_000;
   const worker = async (w: number) => {
     while (next < 48 && Date.now() < deadline) {
       const i = next++;
@@ -173,10 +184,14 @@ it('kill -9 at random moments in a stream of keyed orders: one effect per acknow
     expect(r.answers.length, r.key).toBe(2);
     expect(r.answers[0], r.key).toEqual(r.answers[1]);
     expect(r.answers[0]!.code, `${r.key}: ${JSON.stringify(r.answers[0])}`).toBe(0);
-    // A key whose request died with the server is answered soon after the server takes connections again
+    // A key whose request died with the server is answered soon after the restarted server answers
     // (retries run every 20 ms while it is down): within what an untouched key takes, plus a second; a
-    // lease to wait out would show as more.
-    if (r.failedBefore) expect(r.answeredAt - r.lastFailAt, `${r.key} (untouched keys: at most ${usual} ms)`).toBeLessThan(usual + 1000);
+    // lease to wait out would show as more. Counted from when the server answered, like the first wave's
+    // keys (sent once it had), not from its port opening: the start's own last work was not the key's wait.
+    if (r.failedBefore) {
+      const from = Math.max(r.lastFailAt, upAt.find((t) => t >= r.lastFailAt) ?? r.lastFailAt);
+      expect(r.answeredAt - from, `${r.key} (untouched keys: at most ${usual} ms)`).toBeLessThan(usual + 1000);
+    }
   }
 
   child!.kill('SIGTERM');
@@ -195,4 +210,4 @@ it('kill -9 at random moments in a stream of keyed orders: one effect per acknow
   } finally {
     await check.destroy();
   }
-}, 120_000);
+}, 300_000);
