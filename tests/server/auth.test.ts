@@ -10,6 +10,7 @@ import { type ErrorKey, type Lang, type MessageParams } from '../../src/shared/e
 import { sha256 } from '../../src/server/lib/crypto';
 import { DEMO_ACCOUNT } from '../../src/server/db/seed';
 import {
+  CLI_TEST_TIMEOUT_MS,
   DAY,
   GOOD_PASSWORD,
   MIN,
@@ -577,7 +578,7 @@ describe('reset password', () => {
     expect(fresh.code).toBe(0);
     const row = await s.db.selectFrom('users').select(['login_fails', 'login_locked']).where('id', '=', u.mem_id).executeTakeFirstOrThrow();
     expect(row).toEqual({ login_fails: 0, login_locked: 0 });
-  });
+  }, CLI_TEST_TIMEOUT_MS); // starts the operator CLI (npx tsx, cold): the start alone passed 30 s at load ~16
 
   it('a disabled user cannot reset', async () => {
     const u = await registerUser(s, email('reset-disabled'));

@@ -7,7 +7,7 @@ import { checkLedger } from '../../src/server/ledger/ledger';
 import { runDueWork } from '../../src/server/scheduler/scheduler';
 import { allocatePresale } from '../../src/server/modules/order/transitions';
 import { allocate } from '../../src/server/modules/order/calc';
-import { DAY, HOUR, cliExists, refusal, runCli, startTestServer, type TestServer } from '../helpers/server';
+import { CLI_TEST_TIMEOUT_MS, DAY, HOUR, cliExists, refusal, runCli, startTestServer, type TestServer } from '../helpers/server';
 import { expectRefusedBoth, makeProject, makeUser, orderApi, walletOfUser } from './market-helpers';
 
 let s: TestServer;
@@ -202,7 +202,7 @@ describe('pre-sale path', () => {
     ]);
     const log = await s.db.selectFrom('operator_log').select(['command', 'ok']).where('command', '=', 'presale:allocate').execute();
     expect(log).toEqual([{ command: 'presale:allocate', ok: 1 }]);
-  });
+  }, CLI_TEST_TIMEOUT_MS); // starts the operator CLI (npx tsx, cold): the start alone passed 30 s at load ~16
 });
 
 describe('a pre-sale waits for its allocation', () => {

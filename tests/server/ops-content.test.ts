@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_BASE, PATHS } from '../../src/shared/api';
 import type { NewsItem, Project } from '../../src/shared/schemas/content';
-import { registerUser, runCli, startTestServer, type TestServer } from '../helpers/server';
+import { CLI_TEST_TIMEOUT_MS, registerUser, runCli, startTestServer, type TestServer } from '../helpers/server';
 import { runOps } from '../../src/server/ops/registry';
 
 let s: TestServer;
@@ -70,7 +70,7 @@ describe('operator content tools', () => {
       after: { name: 'Edited mangroves', price: p.price + 100, max_tons: p.max_tons + 1 },
     });
     expect(Object.keys(rows[0]!.after!).sort()).toEqual(['max_tons', 'name', 'price', 'updated_at'].sort());
-  });
+  }, CLI_TEST_TIMEOUT_MS); // starts the operator CLI (npx tsx, cold): the start alone passed 30 s at load ~16
 
   it('project:edit moves the supply and the remaining tons together, never below what is sold', async () => {
     const p = await s.db.selectFrom('projects').selectAll().where('status', '=', 'in_progress').orderBy('id').executeTakeFirstOrThrow();

@@ -11,7 +11,7 @@ import { sgtDay } from '../../src/server/lib/clock';
 import { withdrawalFee } from '../../src/shared/fees';
 import { ERRORS } from '../../src/shared/errors';
 import { DEFAULT_PUBLIC_HOLIDAYS } from '../../src/server/config';
-import { runCli, startTestServer, type Envelope, type TestServer } from '../helpers/server';
+import { CLI_TEST_TIMEOUT_MS, runCli, startTestServer, type Envelope, type TestServer } from '../helpers/server';
 import { WALLET_ENV, WITHDRAW_PASSWORD, newKey, newUser, ops, write, type WalletUser } from './wallet-helpers';
 
 let s: TestServer;
@@ -176,5 +176,5 @@ describe('ledger under random concurrent use', () => {
     const cli = await runCli(['ledger:check'], { DATA_DIR: s.dataDir });
     expect(cli.code, cli.stderr).toBe(0);
     expect(cli.json).toMatchObject({ ok: true, data: { ok: true, problems: [] } });
-  });
+  }, CLI_TEST_TIMEOUT_MS); // starts the operator CLI (npx tsx, cold): the start alone passed 30 s at load ~16
 });

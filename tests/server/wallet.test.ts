@@ -11,7 +11,7 @@ import { AppError } from '../../src/server/lib/http';
 import { postMoney } from '../../src/server/modules/wallet/service';
 import { withdrawalFee } from '../../src/shared/fees';
 import type { FundLogRow, TopupRecord, WithdrawalRecord } from '../../src/shared/schemas/wallet';
-import { T0, login, refusal, runCli, startTestServer, type TestServer } from '../helpers/server';
+import { CLI_TEST_TIMEOUT_MS, T0, login, refusal, runCli, startTestServer, type TestServer } from '../helpers/server';
 import {
   WALLET_ENV,
   WITHDRAW_PASSWORD,
@@ -402,7 +402,7 @@ describe('wrong withdrawal passwords', () => {
     ok(await withdraw(u, { amount: 10_000, password: WITHDRAW_PASSWORD }));
     expect(await balances(s, u)).toMatchObject({ available: 30_000 - 10_250, frozen: 10_250 });
     expect((await checkLedger(s.db)).ok).toBe(true);
-  });
+  }, CLI_TEST_TIMEOUT_MS); // starts the operator CLI (npx tsx, cold): the start alone passed 30 s at load ~16
 });
 
 describe('operator CLI (child process)', () => {
