@@ -211,22 +211,38 @@ describe('F6 one signed-in user can fill the shared user hash lane', () => {
     const alone = Date.now() - t;
     // One burst from the attacker's own account: re-binding the same payout account with the right payment
     // password (one argon2id check each, no throttle, no attempt used).
+    // The client and the server share this process's event loop, which the flood starves for seconds on a
+    // busy machine; a keep-alive socket idle that long can be closed by the server just as the client
+    // reuses it (ECONNRESET: nodejs/undici#3141, run 2 at load ~15). That is transport, not the lane: a
+    // flood request lost so is only counted, and the payment is retried with its key, as a client does.
+    const transport = (err: unknown) => `${(err as { cause?: { code?: string } }).cause?.code ?? String(err)}`;
     const flood = Promise.all(
       Array.from({ length: 600 }, () =>
         s
           .raw('POST', PATHS.userCard, json({ bank_name: 'DBS', account_no: '012-345678-9', holder_name: 'Mei Ling Tan', password: WITHDRAW_PASSWORD }, { Authorization: attacker.token, 'Idempotency-Key': newKey() }))
-          .then((r) => r.status),
+          .then((r) => r.status, transport),
       ),
     );
     await sleep(2500); // the attacker's requests have reached the lane
     t = Date.now();
-    const pay = await api.buy(buyer, pid, 1);
+    const payKey = newKey();
+    const lost: string[] = [];
+    let pay: Awaited<ReturnType<typeof api.buy>> | undefined;
+    for (let attempt = 0; !pay && attempt < 3; attempt++) {
+      pay = await api.buy(buyer, pid, 1, { key: payKey }).catch((err: unknown) => {
+        if (!(err instanceof TypeError)) throw err; // fetch's own failure, nothing the server answered
+        lost.push(transport(err));
+        return undefined;
+      });
+    }
     const waited = Date.now() - t;
-    await flood;
+    const statuses = await flood;
+    expect(pay, `payment lost in transport each time: ${lost.join(', ')}`).toBeDefined();
+    expect(statuses.filter((x) => typeof x === 'string').length, 'flood requests lost in transport').toBeLessThan(60);
     // Safe behaviour: a per-user bound keeps the lane open for another user's payment (it is answered,
     // not refused with 429). How long it takes is the benchmark's business (bench/login-flood.ts).
-    expect(pay.code, `payment took ${waited} ms under the flood, ${alone} ms for two alone`).toBe(0);
-  }, 120_000);
+    expect(pay!.code, `payment took ${waited} ms under the flood, ${alone} ms for two alone${lost.length ? ` (lost in transport first: ${lost.join(', ')})` : ''}`).toBe(0);
+  }, 240_000); // the flood alone took 79-94 s at load 15-17 (beside a build and the other suite)
 });
 
 describe('F7 a socket outlives the expiry of its session', () => {
