@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { fundLogDirection } from '../../src/app/features/wallet/amount';
 import { maskPaynow } from '../../src/app/features/wallet/mask';
 import { sgtDay, withdrawalDay } from '../../src/app/features/wallet/withdraw-day';
-import { formatDateTime, formatSigned, formatTons } from '../../src/app/lib/format';
+import { formatDate, formatDateTime, formatSigned, formatTons } from '../../src/app/lib/format';
 import { i18n } from '../../src/app/lib/i18n';
 
 // Issue 12 "polish": the logic behind defects a new user met (the layout ones are in tests/e2e/ux.spec.ts).
@@ -75,6 +75,23 @@ describe('units and dates in Chinese', () => {
     i18n.loadAndActivate({ locale: 'zh-Hans', messages: {} });
     expect(formatTons(1250)).toBe('1,250 吨');
     expect(formatSigned(3, 'tons')).toBe('+3 吨');
+  });
+
+  it('a date is the Singapore day, as Intl.DateTimeFormat writes it in either language (without Intl)', () => {
+    i18n.loadAndActivate({ locale: 'en', messages: {} });
+    expect(formatDate(sgt('2026-09-04T00:30'))).toBe('4 Sept 2026');
+    expect(formatDate(sgt('2026-11-23T23:59'))).toBe('23 Nov 2026');
+    i18n.loadAndActivate({ locale: 'zh-Hans', messages: {} });
+    expect(formatDate(sgt('2026-11-24T00:30'))).toBe('2026年11月24日');
+    const opts = { timeZone: 'Asia/Singapore', year: 'numeric', month: 'short', day: 'numeric' } as const;
+    for (const [locale, tag] of [['en', 'en-SG'], ['zh-Hans', 'zh-Hans-SG']] as const) {
+      i18n.loadAndActivate({ locale, messages: {} });
+      const intl = new Intl.DateTimeFormat(tag, opts);
+      for (let day = 0; day < 800; day += 7) {
+        const ms = Date.UTC(2025, 0, 1) + day * 86_400_000 + (day % 24) * 3_600_000;
+        expect(formatDate(ms)).toBe(intl.format(ms));
+      }
+    }
   });
 
   it('a date and time in Chinese is a 24-hour clock, without 上午/下午', () => {

@@ -10,13 +10,19 @@ export function pick<T extends object>(item: T, field: keyof T & string): string
   return currentLocale() === 'zh-Hans' && typeof cn === 'string' && cn ? cn : String(en ?? '');
 }
 
+// Singapore time has been UTC+8 all year since 1982, so a day in SGT is the UTC day of ms + 8 h.
+const SGT_OFFSET_MS = 8 * 3600_000;
+// en-SG's short months (CLDR: "Sept", as Intl.DateTimeFormat('en-SG') gives).
+const EN_MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sept', 'Oct', 'Nov', 'Dec'];
+
+/** A day in Singapore time: "24 Nov 2026", "2026年11月24日" (the text of Intl.DateTimeFormat's en-SG and
+ *  zh-Hans-SG with a short month). Not Intl: a page's first Intl.DateTimeFormat with a time zone loads
+ *  ICU's zone data (~45 ms in Chromium here, one long task), and home's news rows show dates
+ *  (bench/lighthouse.ts, Total Blocking Time). */
 export function formatDate(ms: number): string {
-  return new Intl.DateTimeFormat(currentLocale() === 'zh-Hans' ? 'zh-Hans-SG' : 'en-SG', {
-    timeZone: 'Asia/Singapore',
-    year: 'numeric',
-    month: 'short',
-    day: 'numeric',
-  }).format(ms);
+  const d = new Date(ms + SGT_OFFSET_MS);
+  const [y, m, day] = [d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate()];
+  return currentLocale() === 'zh-Hans' ? `${y}年${m + 1}月${day}日` : `${day} ${EN_MONTHS[m]} ${y}`;
 }
 
 export function formatDateTime(ms: number): string {
