@@ -63,14 +63,15 @@ const MARK_CACHED_ANSWER = {
  *  (the page already has it, and a failure is what tells it the server is unreachable). */
 const NETWORK_ANSWER_ONLY = { cachedResponseWillBeUsed: async () => null };
 
-// <link rel="modulepreload"> in index.html for the home screen's code (start_url) with everything it
-// imports, and the English core texts, so they load while the entry bundle is still compiling (offline
-// cold start, bench/offline-start.ts). main.tsx starts the chunks of whatever screen a start opens, a
-// little later. Not the other screens' code nor the rest of the texts: on home they cost more than they
+// <link rel="modulepreload"> in index.html for the app's start (start.tsx, which main.tsx imports once the
+// boot shell has painted) and the home screen's code (start_url) with everything they import, and the
+// English core texts, so they load while the boot shell paints (offline cold start,
+// bench/offline-start.ts); and their stylesheets. start.tsx starts the chunks of whatever screen a start
+// opens, a little later. Not the other screens' code nor the rest of the texts: on home they cost more than they
 // save elsewhere (measured: +7 ms to home's first card, -2 ms to the project tab's) and would load JS the
 // home screen does not use (bench/lighthouse.ts budget).
 function preloadFirstScreens(): Plugin {
-  const first = [/\/src\/app\/routes\/index\.tsx\?tsr-split=component$/, /\/locales\/en\/core\.po$/];
+  const first = [/\/src\/app\/start\.tsx$/, /\/src\/app\/routes\/index\.tsx\?tsr-split=component$/, /\/locales\/en\/core\.po$/];
   return {
     name: 'canopy:preload-first-screens',
     apply: 'build',
@@ -93,7 +94,13 @@ function preloadFirstScreens(): Plugin {
         // The entry and its static imports are linked by Vite already.
         const linked = closure(chunks.filter((c) => c.isEntry));
         const files = closure(chunks.filter((c) => c.facadeModuleId && first.some((re) => re.test(c.facadeModuleId!))), linked);
-        return [...files].map((f) => ({ tag: 'link', attrs: { rel: 'modulepreload', crossorigin: true, href: `/${f}` }, injectTo: 'head' as const }));
+        // Their stylesheets too, as the entry's own are: the first screen is drawn with them, not restyled
+        // when a chunk's import adds them.
+        const css = new Set([...files].flatMap((f) => [...(byFile.get(f)!.viteMetadata?.importedCss ?? [])]));
+        return [
+          ...[...files].map((f) => ({ tag: 'link', attrs: { rel: 'modulepreload', crossorigin: true, href: `/${f}` }, injectTo: 'head' as const })),
+          ...[...css].map((f) => ({ tag: 'link', attrs: { rel: 'stylesheet', crossorigin: true, href: `/${f}` }, injectTo: 'head' as const })),
+        ];
       },
     },
   };
@@ -206,15 +213,24 @@ export default defineConfig({
     target: 'es2022',
     sourcemap: false,
     chunkSizeWarningLimit: 400,
-    // Home (start_url) and everything it imports in one chunk beside the entry: left to the automatic
-    // split, home's code came as 21 files (router pieces and kit parts each cut out because some lazy screen
-    // shares them), and the extra round trips cost home's Lighthouse score 93 -> 85-90 (first paint 2.7 s
-    // against 2.1 s with one chunk, same machine, same run: bench/lighthouse.ts, issue 12). Other screens
-    // import the parts they share from it; they would have loaded most of them anyway.
+    // Home (start_url) and everything it imports in one chunk: left to the automatic split, home's code
+    // came as 21 files (router pieces and kit parts each cut out because some lazy screen shares them), and
+    // the extra round trips cost home's Lighthouse score 93 -> 85-90 (first paint 2.7 s against 2.1 s with
+    // one chunk, same machine, same run: bench/lighthouse.ts, issue 12). Other screens import the parts they
+    // share from it; they would have loaded most of them anyway. React and Dexie are cut out of it, each a
+    // chunk of its own, so main.tsx evaluates them one task each (a chunk's code runs in one task; React's
+    // alone is the longest), and Vite's preload helper too: left in home, it made the entry import home
+    // statically, which ran all of it before the first paint. All are linked from index.html
+    // (preloadFirstScreens), so the split costs no round trip.
     rolldownOptions: {
       output: {
         codeSplitting: {
-          groups: [{ name: 'home', test: /\/src\/app\/routes\/index\.tsx\?tsr-split=component$/ }],
+          groups: [
+            { name: 'preload-helper', test: /vite\/preload-helper/, priority: 5 },
+            { name: 'react', test: /\/node_modules\/(react|react-dom|scheduler)\//, priority: 4 },
+            { name: 'dexie', test: /\/node_modules\/dexie(-react-hooks)?\//, priority: 3 },
+            { name: 'home', test: /\/src\/app\/routes\/index\.tsx\?tsr-split=component$/, priority: 1 },
+          ],
         },
       },
     },

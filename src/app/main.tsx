@@ -1,73 +1,38 @@
-import { StrictMode, startTransition } from 'react';
-import { createRoot } from 'react-dom/client';
-import { createRouter, RouterProvider } from '@tanstack/react-router';
-import { I18nProvider } from '@lingui/react';
-import { routeTree } from './route-tree.gen';
-import { activateLocale, ensureAllMessages, i18n } from './lib/i18n';
-import { getStoredLocale } from './lib/storage';
-import { get } from './lib/api';
-import { db } from './lib/db';
-import { watchReachability } from './lib/online';
-import { PATHS } from '../shared/api';
-import { PendingView } from './components/pending-view';
-import { RouteError } from './components/error-state';
-import { LAZY_PAGE_DELAY_MS } from '../shared/constants';
-import { setupRuntime } from './app-runtime';
-import { firstScreen } from './lib/first-run';
 import './styles/base.css';
 import './styles/kit.css';
 
-// A new install opening the root lands on the start screen once (docs/decisions/start.md); before the
-// router reads the location, so it never draws home first.
-if (firstScreen(location.pathname) !== location.pathname) history.replaceState(history.state, '', firstScreen(location.pathname));
+// The entry: the boot shell (index.html) paints first, then the app's code runs in steps, each its own
+// task, so no single long task blocks input (Total Blocking Time, issue 12; bench/lighthouse.ts):
+// React, then Dexie, then the rest of the app (start.tsx: the router, the runtime), which renders the
+// first screen in a transition. Every chunk is already loading (modulepreload in index.html, or the service worker's
+// precache offline), so the steps wait for the CPU, not the network.
 
-const router = createRouter({
-  routeTree,
-  defaultPreload: 'intent',
-  defaultPendingMs: LAZY_PAGE_DELAY_MS,
-  defaultPendingMinMs: 0,
-  defaultPendingComponent: PendingView,
-  // A screen that throws (e.g. its cache read failed) says what happened instead of going blank.
-  defaultErrorComponent: RouteError,
-  scrollRestoration: true,
-});
+/** The next task: what ran before it is one task, what follows another. */
+const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
-declare module '@tanstack/react-router' {
-  interface Register {
-    router: typeof router;
-  }
-}
+/** Once the boot shell is on screen (its first contentful paint), so the app's work never delays it; at
+ *  once in a hidden page, which paints nothing, and after 500 ms at most. */
+const afterFirstPaint = () =>
+  new Promise<void>((resolve) => {
+    if (document.visibilityState === 'hidden' || performance.getEntriesByName('first-contentful-paint').length > 0) return resolve();
+    const timer = setTimeout(done, 500);
+    const observer = typeof PerformanceObserver === 'function' ? new PerformanceObserver((list) => list.getEntriesByName('first-contentful-paint').length > 0 && done()) : null;
+    observer?.observe({ type: 'paint' });
+    document.addEventListener('visibilitychange', done);
+    function done() {
+      clearTimeout(timer);
+      observer?.disconnect();
+      document.removeEventListener('visibilitychange', done);
+      resolve();
+    }
+  });
 
-const socket = setupRuntime(() => {
-  if (!router.state.location.pathname.startsWith('/pages/login')) void router.navigate({ to: '/pages/login/index' });
-});
-// After every route change: open or close the live socket (SPEC section 4).
-router.subscribe('onResolved', () => socket.sync());
-// While the server cannot be reached, ask it again now and then (reads answered from the service worker's
-// cache would never tell the app it is back). baseconfig is small and never cached by the worker.
-watchReachability(() => get(PATHS.baseconfig, {}, { background: true }));
-
-// The first screen's code, texts and data start together with the locale's core texts, instead of one
-// after another once React renders (core texts -> the router -> the rest of the texts -> the lazy route's
-// chunk -> its imports -> the IndexedDB open). Each import below is preloaded with its own imports
-// (Vite's modulepreload), all from the service worker's precache when offline.
-const locale = getStoredLocale();
-const firstPath = router.latestLocation.pathname;
-if (firstPath !== '/' && firstPath !== '/pages/index/index') void ensureAllMessages(locale).catch(() => undefined);
-for (const route of router.getMatchedRoutes(firstPath)[0]) void router.loadRouteChunk(route)?.catch(() => undefined);
-void db.open().catch(() => undefined); // a failure is the screen's to show, on its own read
-
-void activateLocale(locale).then(() => {
-  const root = createRoot(document.getElementById('root')!);
-  // A transition lets React yield while it renders the first screen, so the boot shell stays responsive
-  // and no single long task blocks input (Total Blocking Time).
-  startTransition(() =>
-    root.render(
-      <StrictMode>
-        <I18nProvider i18n={i18n}>
-          <RouterProvider router={router} />
-        </I18nProvider>
-      </StrictMode>,
-    ),
-  );
-});
+void (async () => {
+  await afterFirstPaint();
+  await import('react-dom/client');
+  await nextTask();
+  await import('dexie');
+  await nextTask();
+  const { start } = await import('./start');
+  await start();
+})();

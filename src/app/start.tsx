@@ -1,0 +1,85 @@
+import { StrictMode, startTransition } from 'react';
+import { createRoot } from 'react-dom/client';
+import { createRouter, RouterProvider } from '@tanstack/react-router';
+import { I18nProvider } from '@lingui/react';
+import { routeTree } from './route-tree.gen';
+import { activateLocale, ensureAllMessages, i18n } from './lib/i18n';
+import { getStoredLocale } from './lib/storage';
+import { get } from './lib/api';
+import { db } from './lib/db';
+import { watchReachability } from './lib/online';
+import { PATHS } from '../shared/api';
+import { PendingView } from './components/pending-view';
+import { RouteError } from './components/error-state';
+import { LAZY_PAGE_DELAY_MS } from '../shared/constants';
+import { setupRuntime } from './app-runtime';
+import { firstScreen } from './lib/first-run';
+
+// The app, started by main.tsx once the boot shell has painted and React and Dexie are loaded.
+
+/** The next task: what ran before it is one task, what follows another. */
+const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+
+function makeRouter() {
+  return createRouter({
+    routeTree,
+    defaultPreload: 'intent',
+    defaultPendingMs: LAZY_PAGE_DELAY_MS,
+    defaultPendingMinMs: 0,
+    defaultPendingComponent: PendingView,
+    // A screen that throws (e.g. its cache read failed) says what happened instead of going blank.
+    defaultErrorComponent: RouteError,
+    scrollRestoration: true,
+  });
+}
+
+declare module '@tanstack/react-router' {
+  interface Register {
+    router: ReturnType<typeof makeRouter>;
+  }
+}
+
+export async function start(): Promise<void> {
+  // A new install opening the root lands on the start screen once (docs/decisions/start.md); before the
+  // router reads the location, so it never draws home first.
+  if (firstScreen(location.pathname) !== location.pathname) history.replaceState(history.state, '', firstScreen(location.pathname));
+  const router = makeRouter();
+
+  const socket = setupRuntime(() => {
+    if (!router.state.location.pathname.startsWith('/pages/login')) void router.navigate({ to: '/pages/login/index' });
+  });
+  // After every route change: open or close the live socket (SPEC section 4).
+  router.subscribe('onResolved', () => socket.sync());
+  // While the server cannot be reached, ask it again now and then (reads answered from the service worker's
+  // cache would never tell the app it is back). baseconfig is small and never cached by the worker.
+  watchReachability(() => get(PATHS.baseconfig, {}, { background: true }));
+
+  // The first screen's code, texts and data start together with the locale's core texts, instead of one
+  // after another once React renders (core texts -> the router -> the rest of the texts -> the lazy route's
+  // chunk -> its imports -> the IndexedDB open). Each import below is preloaded with its own imports
+  // (Vite's modulepreload), all from the service worker's precache when offline.
+  const locale = getStoredLocale();
+  const firstPath = router.latestLocation.pathname;
+  if (firstPath !== '/' && firstPath !== '/pages/index/index') void ensureAllMessages(locale).catch(() => undefined);
+  for (const route of router.getMatchedRoutes(firstPath)[0]) void router.loadRouteChunk(route)?.catch(() => undefined);
+  void db.open().catch(() => undefined); // a failure is the screen's to show, on its own read
+
+  // The first screen's route resolved (its code loaded) before React renders: the first render, a
+  // transition React yields in, then draws the whole screen. Rendered first, the router's update when the
+  // route resolves would draw it again outside a transition, in one long task (Total Blocking Time).
+  // A failed load is the screen's to show (the router keeps the error in its match).
+  await Promise.all([activateLocale(locale), router.load().catch(() => undefined)]);
+  await nextTask();
+  const root = createRoot(document.getElementById('root')!);
+  // A transition lets React yield while it renders the first screen, so the boot shell stays responsive
+  // and no single long task blocks input (Total Blocking Time).
+  startTransition(() =>
+    root.render(
+      <StrictMode>
+        <I18nProvider i18n={i18n}>
+          <RouterProvider router={router} />
+        </I18nProvider>
+      </StrictMode>,
+    ),
+  );
+}
