@@ -44,6 +44,7 @@ export async function start(): Promise<void> {
   // router reads the location, so it never draws home first.
   if (firstScreen(location.pathname) !== location.pathname) history.replaceState(history.state, '', firstScreen(location.pathname));
   const router = makeRouter();
+  await nextTask(); // the router's setup (its route tree, the history, the scroll cache) is a task of its own
 
   const socket = setupRuntime(() => {
     if (!router.state.location.pathname.startsWith('/pages/login')) void router.navigate({ to: '/pages/login/index' });
@@ -53,6 +54,7 @@ export async function start(): Promise<void> {
   // While the server cannot be reached, ask it again now and then (reads answered from the service worker's
   // cache would never tell the app it is back). baseconfig is small and never cached by the worker.
   watchReachability(() => get(PATHS.baseconfig, {}, { background: true }));
+  await nextTask();
 
   // The first screen's code, texts and data start together with the locale's core texts, instead of one
   // after another once React renders (core texts -> the router -> the rest of the texts -> the lazy route's
