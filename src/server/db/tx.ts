@@ -90,19 +90,14 @@ function combine(first: CompiledQuery[], last: CompiledQuery): CompiledQuery {
     return q.sql.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + offset}`);
   };
   const ctes = first.map((q, i) => `w${i} as (${shifted(q)})`).join(', ');
-  const tail = shifted(last);
-  // A statement with a WITH of its own (the ledger's posting) gets the waiting writes in the same list.
-  const text = /^with\s/i.test(tail) ? `with ${ctes}, ${tail.replace(/^with\s+/i, '')}` : `with ${ctes} ${tail}`;
-  return { ...last, sql: text, parameters };
+  return { ...last, sql: `with ${ctes} ${shifted(last)}`, parameters };
 }
 
 /** Sends what still waits at the end of a job (no statement carried it). */
 async function flushWaiting(tx: Tx): Promise<void> {
   const list = waiting.get(tx);
   if (!list || list.length === 0) return;
-  const queued = list.splice(0);
-  const last = queued.pop()!;
-  await tx.executeQuery(queued.length > 0 ? combine(queued, last) : last);
+  for (const q of list.splice(0)) await tx.executeQuery(q);
 }
 
 /** Group commit: the write transactions that are waiting when one commit starts share it. Each runs in

@@ -76,7 +76,9 @@ export async function input(c: Context<AppEnv>): Promise<Record<string, unknown>
     const type = c.req.header('content-type') ?? '';
     let body: unknown = {};
     try {
-      if (type.includes('application/json')) body = await jsonBody(c); else if (type.includes('form')) {
+      if (type.includes('application/json')) {
+        body = await jsonBody(c);
+      } else if (type.includes('form')) {
         body = Object.fromEntries(Object.entries(await c.req.parseBody()).filter(([, x]) => typeof x === 'string'));
       }
     } catch {
