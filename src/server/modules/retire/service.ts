@@ -8,7 +8,7 @@ import { isoSgt } from '../../lib/clock';
 import { AppError } from '../../lib/http';
 import { checkLedger, openRetirementAccount, post, retirementAccount } from '../../ledger/ledger';
 import { publish } from '../../live/events';
-import { assertNotRisk, verifyTradePassword } from '../user/trade-password';
+import { assertNotRisk, checkThenVerify } from '../user/trade-password';
 import type { User } from '../session';
 import { CERTIFICATE_ID, type Certificate, type RetireAnswer, type RetireInput, type SerialRange, type Transparency, type TransparencyProject } from '../../../shared/schemas/retire';
 import { takeHolding } from '../order/repo';
@@ -120,8 +120,7 @@ export async function allocateSerials(tx: Tx, projectId: number, totalTons: numb
 export async function retire(deps: Deps, user: User, input: RetireInput): Promise<RetireAnswer> {
   const { db, clock } = deps;
   const recheck = async () => void (await facts(db, user, input));
-  await recheck();
-  await verifyTradePassword(deps, user, input.paypwd, 'project_password_incorrect', recheck);
+  await checkThenVerify(deps, user, input.paypwd, 'project_password_incorrect', recheck);
   try {
     return await writeTx(db, async (tx) => {
       const now = clock.now();

@@ -50,6 +50,16 @@ export async function verifyTradePassword(deps: Deps, user: User, password: stri
   }
 }
 
+/** The request's cheap checks, then the payment password: `checks` (the same checks the write transaction
+ *  makes again) refuse what they can before the hash is paid for, and once more when a hash slot frees, so
+ *  a sold-out burst is answered in milliseconds without hashing. With the password check skipped
+ *  (BENCH_SKIP_PAYMENT_PASSWORD, benchmarks only) there is no hash to spare, so they are not run before the
+ *  transaction: its own checks answer the same refusals. */
+export async function checkThenVerify(deps: Deps, user: User, password: string, wrongKey: ErrorKey, checks: () => Promise<void>): Promise<void> {
+  if (!deps.config.BENCH_SKIP_PAYMENT_PASSWORD) await checks();
+  await verifyTradePassword(deps, user, password, wrongKey, checks);
+}
+
 async function freezeForLock(tx: Tx, userId: number, now: number): Promise<void> {
   const { available } = await walletOf(tx, userId);
   if (available <= 0) return;
