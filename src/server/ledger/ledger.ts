@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Tx } from '../db/tx';
+import { prepared } from '../db/prepared';
 import { dialectOf, type DB } from '../db/connection';
 import type { WalletBalances } from '../../shared/schemas/user';
 
@@ -75,6 +76,37 @@ export interface Posting {
 
 export class UnbalancedEntryError extends Error {}
 
+// post()'s statements, built once (db/prepared.ts): the order path posts an entry with every order.
+const newEntry = prepared((db, p: { kind: string; now: number }) => db.insertInto('ledger_entries').values({ kind: p.kind, created_at: p.now }).returning('id'));
+const moveBalance = prepared((db, p: { amount: number; owner: number; account: string }) =>
+  db
+    .updateTable('ledger_accounts')
+    .set((eb) => ({ balance: eb('balance', '+', p.amount) }))
+    .where('owner_id', '=', p.owner)
+    .where('name', '=', p.account)
+    .returning(['id', 'balance', 'unit']),
+);
+const newFundLog = prepared(
+  (
+    db,
+    p: { entryId: number; accountId: number; owner: number; account: string; unit: 'cents' | 'tons'; kind: string; amount: number; balanceAfter: number; refType: string; refId: number; memo: string; now: number },
+  ) =>
+    db.insertInto('fund_logs').values({
+      entry_id: p.entryId,
+      account_id: p.accountId,
+      owner_id: p.owner,
+      account_name: p.account,
+      unit: p.unit,
+      kind: p.kind,
+      amount: p.amount,
+      balance_after: p.balanceAfter,
+      ref_type: p.refType,
+      ref_id: p.refId,
+      memo: p.memo,
+      created_at: p.now,
+    }),
+);
+
 /** Writes one ledger entry: balances and fund logs together. A user balance going below zero fails the
  *  CHECK constraint and the caller's transaction rolls back. Returns the entry id. */
 export async function post(
@@ -102,37 +134,24 @@ export async function post(
   const distinct = new Set(entry.postings.map((p) => `${p.owner}\n${p.account}`)).size === entry.postings.length;
   if (dialectOf(tx) === 'postgres' && distinct) return postInOneStatement(tx, entry);
 
-  const { id: entryId } = await tx
-    .insertInto('ledger_entries')
-    .values({ kind: entry.kind, created_at: entry.now })
-    .returning('id')
-    .executeTakeFirstOrThrow();
+  const entryId = (await newEntry.execute(tx, { kind: entry.kind, now: entry.now })).rows[0]!.id;
   for (const p of entry.postings) {
-    const account = await tx
-      .updateTable('ledger_accounts')
-      .set((eb) => ({ balance: eb('balance', '+', p.amount) }))
-      .where('owner_id', '=', p.owner)
-      .where('name', '=', p.account)
-      .returning(['id', 'balance', 'unit'])
-      .executeTakeFirst();
+    const account = (await moveBalance.execute(tx, { amount: p.amount, owner: p.owner, account: p.account })).rows[0];
     if (!account) throw new UnbalancedEntryError(`no ledger account ${p.owner}/${p.account}`);
-    await tx
-      .insertInto('fund_logs')
-      .values({
-        entry_id: entryId,
-        account_id: account.id,
-        owner_id: p.owner,
-        account_name: p.account,
-        unit: account.unit,
-        kind: entry.kind,
-        amount: p.amount,
-        balance_after: account.balance,
-        ref_type: entry.ref_type ?? '',
-        ref_id: entry.ref_id ?? 0,
-        memo: entry.memo ?? '',
-        created_at: entry.now,
-      })
-      .execute();
+    await newFundLog.execute(tx, {
+      entryId,
+      accountId: account.id,
+      owner: p.owner,
+      account: p.account,
+      unit: account.unit,
+      kind: entry.kind,
+      amount: p.amount,
+      balanceAfter: account.balance,
+      refType: entry.ref_type ?? '',
+      refId: entry.ref_id ?? 0,
+      memo: entry.memo ?? '',
+      now: entry.now,
+    });
   }
   return entryId;
 }

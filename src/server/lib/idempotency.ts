@@ -3,6 +3,7 @@ import type { AppEnv } from '../env';
 import { AppError, ok } from './http';
 import { hmac, serverSecret } from './secret';
 import { withEffectRecord, withWaiting, type Tx } from '../db/tx';
+import { prepared } from '../db/prepared';
 
 // DECISIONS "Writes and retries": every write carries an Idempotency-Key chosen per user intent.
 // - The key, the effect and the answer commit in ONE transaction (the request's effect transaction, see
@@ -19,6 +20,15 @@ import { withEffectRecord, withWaiting, type Tx } from '../db/tx';
 //   the cause.
 
 const KEY_PATTERN = /^[A-Za-z0-9_-]{8,100}$/;
+
+// The key's two statements on every idempotent write, built once (db/prepared.ts).
+const keyRow = prepared((db, p: { userId: number; key: string }) => db.selectFrom('idempotency_keys').selectAll().where('user_id', '=', p.userId).where('key', '=', p.key));
+const claimKey = prepared((db, p: { userId: number; key: string; endpoint: string; hash: string; response: string; now: number }) =>
+  db
+    .insertInto('idempotency_keys')
+    .values({ user_id: p.userId, key: p.key, endpoint: p.endpoint, request_hash: p.hash, state: 'done', response: p.response, created_at: p.now })
+    .onConflict((oc) => oc.columns(['user_id', 'key']).doNothing()),
+);
 
 export function canonical(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
@@ -70,7 +80,7 @@ async function runOnce<T>(c: Context<AppEnv>, userId: number, key: string, paylo
 
   /** The stored answer of this key, or null when the key has none yet. */
   const replay = async (): Promise<Response | null> => {
-    const row = await db.selectFrom('idempotency_keys').selectAll().where('user_id', '=', userId).where('key', '=', key).executeTakeFirst();
+    const row = (await keyRow.execute(db, { userId, key })).rows[0];
     if (!row) return null;
     if (row.request_hash !== hash) throw new AppError('idempotency_mismatch');
     // Only rows of an older version can lack their answer (their effect committed without it).
@@ -100,10 +110,7 @@ async function runOnce<T>(c: Context<AppEnv>, userId: number, key: string, paylo
       // With the effect's socket messages in the same statement on PostgreSQL (db/tx.ts withWaiting).
       const inserted = await withWaiting(
         tx,
-        tx
-          .insertInto('idempotency_keys')
-          .values({ user_id: userId, key, endpoint, request_hash: hash, state: 'done', response: JSON.stringify(result ?? null), created_at: clock.now() })
-          .onConflict((oc) => oc.columns(['user_id', 'key']).doNothing()),
+        claimKey.compile(tx, { userId, key, endpoint, hash, response: JSON.stringify(result ?? null), now: clock.now() }),
       );
       if (Number(inserted.numAffectedRows ?? 0) === 0) throw new KeyTaken();
       recorded = true;

@@ -5,6 +5,7 @@ import { AppError } from '../lib/http';
 import type { UsersTable } from '../db/schema';
 import type { Selectable } from 'kysely';
 import { untrackedWriteTx, type Tx } from '../db/tx';
+import { prepared } from '../db/prepared';
 import { publish } from '../live/events';
 
 export type User = Selectable<UsersTable>;
@@ -37,17 +38,20 @@ export async function createSession(deps: Deps, userId: number | null): Promise<
   return { token, expires_at };
 }
 
-/** The live session for a token, or null. Sliding expiry: each use pushes the end out again. */
-export async function findSession(deps: Deps, token: string): Promise<Session | null> {
-  const now = deps.clock.now();
-  // The session and its user in one query (one round trip on every signed-in request).
-  const found = await deps.db
+const sessionWithUser = prepared((db, p: { tokenHash: string }) =>
+  db
     .selectFrom('sessions')
     .leftJoin('users', 'users.id', 'sessions.user_id')
     .selectAll('users')
     .select(['sessions.id as session_id', 'sessions.user_id as session_user_id', 'sessions.expires_at as session_expires_at', 'sessions.last_seen_at as session_last_seen_at', 'sessions.revoked_at as session_revoked_at'])
-    .where('sessions.token_hash', '=', sha256(token))
-    .executeTakeFirst();
+    .where('sessions.token_hash', '=', p.tokenHash),
+);
+
+/** The live session for a token, or null. Sliding expiry: each use pushes the end out again. */
+export async function findSession(deps: Deps, token: string): Promise<Session | null> {
+  const now = deps.clock.now();
+  // The session and its user in one query (one round trip on every signed-in request).
+  const found = (await sessionWithUser.execute(deps.db, { tokenHash: sha256(token) })).rows[0];
   if (!found) return null;
   const { session_id, session_user_id, session_expires_at, session_last_seen_at, session_revoked_at, ...userColumns } = found;
   const row = { id: session_id, user_id: session_user_id, expires_at: session_expires_at, last_seen_at: session_last_seen_at, revoked_at: session_revoked_at };

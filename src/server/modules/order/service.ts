@@ -6,12 +6,13 @@ import type { Config } from '../../config';
 import type { DB } from '../../db/connection';
 import type { OrdersTable } from '../../db/schema';
 import { withWaiting, writeTx, writeWithNext, type Tx } from '../../db/tx';
+import { prepared } from '../../db/prepared';
 import { AppError } from '../../lib/http';
 import { PLATFORM, post, walletOf } from '../../ledger/ledger';
 import type { ErrorKey } from '../../../shared/errors';
 import type { CreditHolding, CreditMovement, Order, OrderCredits, OrderLimits, OrderSide, OrderStatus } from '../../../shared/schemas/order';
 import { isoSgt } from '../../lib/clock';
-import { assertNotRisk, verifyTradePassword } from '../user/trade-password';
+import { assertNotRisk, checkThenVerify } from '../user/trade-password';
 import { findVisibleProject, joinBlock, type ProjectRow } from '../project/service';
 import type { User } from '../session';
 import { bookingFee, buybackPrice, cycleMs, orderNumber, settlementTime, sgtMonthStart } from './calc';
@@ -84,26 +85,29 @@ async function usedTons(db: DB | Tx, userId: number, projectId: number, since?: 
  *  it is now (disabled, risk, trading lock, grade), their tons of it this month and in all (one pass over
  *  the index orders_used_tons, as usedTonsQuery counts them), their available balance, and the next order
  *  id (final inside the write transaction, where nobody else writes). */
-async function purchaseFacts(db: DB | Tx, userId: number, projectId: number, now: number) {
+const purchaseFactsQuery = prepared((db, p: { userId: number; projectId: number; monthStart: number }) => {
   const counted = sql<number>`case when kind = 'presale' then coalesce(final_tons, tons) else tons end`;
-  const used = usedTonsQuery(db, userId, projectId)
+  const used = usedTonsQuery(db, p.userId, p.projectId)
     .clearSelect()
-    .select([sql<number>`coalesce(sum(case when created_at >= ${sgtMonthStart(now)} then ${counted} else 0 end), 0)`.as('monthly_used'), sql<number>`coalesce(sum(${counted}), 0)`.as('total_used')]);
-  const row = await db
+    .select([sql<number>`coalesce(sum(case when created_at >= ${p.monthStart} then ${counted} else 0 end), 0)`.as('monthly_used'), sql<number>`coalesce(sum(${counted}), 0)`.as('total_used')]);
+  return db
     .selectFrom('projects')
-    .leftJoin('users', (join) => join.on('users.id', '=', userId))
+    .leftJoin('users', (join) => join.on('users.id', '=', p.userId))
     // An aggregate without GROUP BY is always one row: the join keeps the project's.
     .innerJoin(used.as('used'), (join) => join.onTrue())
     .selectAll('projects')
     .select(['users.id as user_id', 'users.disabled as user_disabled', 'users.risk as user_risk', 'users.trade_locked as user_trade_locked', 'users.grade as user_grade'])
     .select(['used.monthly_used', 'used.total_used'])
     .select((eb) => [
-      eb.fn.coalesce(db.selectFrom('ledger_accounts').select('balance').where('owner_id', '=', userId).where('name', '=', 'available'), eb.lit(0)).as('available'),
+      eb.fn.coalesce(db.selectFrom('ledger_accounts').select('balance').where('owner_id', '=', p.userId).where('name', '=', 'available'), eb.lit(0)).as('available'),
       db.selectFrom('orders').select(sql<number>`coalesce(max(id), 0) + 1`.as('next')).as('next_order_id'),
     ])
-    .where('projects.id', '=', projectId)
-    .where('projects.status', '!=', 'pending_review') // as findVisibleProject
-    .executeTakeFirst();
+    .where('projects.id', '=', p.projectId)
+    .where('projects.status', '!=', 'pending_review'); // as findVisibleProject
+});
+
+async function purchaseFacts(db: DB | Tx, userId: number, projectId: number, now: number) {
+  const row = (await purchaseFactsQuery.execute(db, { userId, projectId, monthStart: sgtMonthStart(now) })).rows[0];
   if (!row) throw new AppError('not_found');
   const { monthly_used, total_used, available, next_order_id, user_id, user_disabled, user_risk, user_trade_locked, user_grade, ...p } = row;
   // As freshUser: a user removed or disabled since the session was read has no session any more.
@@ -142,14 +146,15 @@ async function insertOrder(tx: Tx, values: Omit<Insertable<OrdersTable>, 'id' | 
  *  overdraw, mapped to insufficient_remaining by orderTx: so nothing needs to read this update's count, and
  *  on PostgreSQL it goes out with the order's insert (db/tx.ts writeWithNext), one round trip less. */
 async function takeSupply(tx: Tx, projectId: number, tons: number, now: number): Promise<void> {
-  await writeWithNext(
-    tx,
-    tx
-      .updateTable('projects')
-      .set((eb) => ({ remaining_tons: eb('remaining_tons', '-', tons), updated_at: now }))
-      .where('id', '=', projectId),
-  );
+  await writeWithNext(tx, supplyTaken.compile(tx, { projectId, tons, now }));
 }
+
+const supplyTaken = prepared((db, p: { projectId: number; tons: number; now: number }) =>
+  db
+    .updateTable('projects')
+    .set((eb) => ({ remaining_tons: eb('remaining_tons', '-', p.tons), updated_at: p.now }))
+    .where('id', '=', p.projectId),
+);
 
 // ---------------------------------------------------------------------------------------------------
 // Buy by the ton
@@ -178,10 +183,9 @@ async function validatePurchase(db: DB | Tx, sessionUser: User, input: OrderInpu
 export async function placePurchase(deps: Deps, user: User, input: OrderInput): Promise<Order> {
   const { db, clock } = deps;
   const recheck = async () => void (await validatePurchase(db, user, input, clock.now()));
-  await recheck();
   // Cheap refusals (sold out, limits, status, grade, balance) before the password hash, and again once a
   // hash slot is free, so a sold-out burst is answered without hashing.
-  await verifyTradePassword(deps, user, input.password, 'project_password_incorrect', recheck);
+  await checkThenVerify(deps, user, input.password, 'project_password_incorrect', recheck);
   return orderTx(db, 'insufficient_balance', async (tx) => {
     const now = clock.now();
     const { p, total, nextOrderId, user: u } = await validatePurchase(tx, user, input, now);
@@ -228,8 +232,7 @@ async function validateBooking(db: DB | Tx, user: User, input: OrderInput, now: 
 export async function placeBooking(deps: Deps, user: User, input: OrderInput): Promise<Order> {
   const { db, clock, config } = deps;
   const recheck = async () => void (await validateBooking(db, user, input, clock.now(), config.PRESALE_FEE_BP));
-  await recheck();
-  await verifyTradePassword(deps, user, input.password, 'project_password_incorrect', recheck);
+  await checkThenVerify(deps, user, input.password, 'project_password_incorrect', recheck);
   return orderTx(db, 'insufficient_balance', async (tx) => {
     const now = clock.now();
     const u = await freshUser(tx, user.id);
@@ -289,8 +292,7 @@ async function validateFinalPayment(db: DB | Tx, user: User, orderId: number, no
 export async function payFinal(deps: Deps, user: User, input: { order_id: number; password: string }): Promise<Order> {
   const { db, clock } = deps;
   const recheck = async () => void (await validateFinalPayment(db, user, input.order_id, clock.now()));
-  await recheck();
-  await verifyTradePassword(deps, user, input.password, 'project_password_incorrect', recheck);
+  await checkThenVerify(deps, user, input.password, 'project_password_incorrect', recheck);
   return orderTx(db, 'insufficient_balance', async (tx) => {
     const now = clock.now();
     const u = await freshUser(tx, user.id);
@@ -346,8 +348,7 @@ async function validateSale(db: DB | Tx, user: User, input: OrderInput, config: 
 export async function placeSale(deps: Deps, user: User, input: OrderInput): Promise<Order> {
   const { db, clock, config } = deps;
   const recheck = async () => void (await validateSale(db, user, input, config));
-  await recheck();
-  await verifyTradePassword(deps, user, input.password, 'project_password_incorrect', recheck);
+  await checkThenVerify(deps, user, input.password, 'project_password_incorrect', recheck);
   return orderTx(db, 'insufficient_credits', async (tx) => {
     const now = clock.now();
     const u = await freshUser(tx, user.id);
