@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { dialectOf, type DB } from '../db/connection';
 import { writeWithNext, type Tx } from '../db/tx';
+import { prepared, type Prepared } from '../db/prepared';
 import type { ServerMessage } from '../../shared/socket-events';
 
 /** PostgreSQL channel on which every commit that queued socket messages says so (any instance, the CLI). */
@@ -9,6 +10,20 @@ export const LIVE_CHANNEL = 'canopy_live';
 /** In this process: "messages were queued" (SQLite; on PostgreSQL the NOTIFY reaches every instance). */
 export const liveBus = new EventEmitter();
 liveBus.setMaxListeners(0);
+
+/** The insert of n messages, built once per n (db/prepared.ts): an order queues two, most writes one. */
+const eventsInserts = new Map<number, Prepared<Record<string, unknown>, unknown>>();
+function eventsInsert(n: number): Prepared<Record<string, unknown>, unknown> {
+  let q = eventsInserts.get(n);
+  if (!q) {
+    q = prepared((db, p: Record<string, unknown>) =>
+      db.insertInto('live_events').values(Array.from({ length: n }, (_, i) => ({ user_id: p[`u${i}`] as number | null, payload: p[`m${i}`] as string, created_at: p.now as number }))),
+    );
+    // Bulk inserts of many messages (an operator's broadcast) keep their own, rarer shapes out of the cache.
+    if (n <= 8) eventsInserts.set(n, q);
+  }
+  return q;
+}
 
 /** Queues a socket message. The server and the operator CLI both write here; the hubs deliver new rows to
  *  their open sockets (to one user, or to everyone when userId is null) as soon as they learn of them:
@@ -24,6 +39,11 @@ export async function publish(db: DB | Tx, message: ServerMessage, userId: numbe
 export async function publishAll(db: DB | Tx, messages: readonly { message: ServerMessage; userId: number | null }[], now: number): Promise<void> {
   if (messages.length === 0) return;
   // Inside a PostgreSQL write transaction the insert goes out with the job's next statement (db/tx.ts).
-  await writeWithNext(db, db.insertInto('live_events').values(messages.map(({ message, userId }) => ({ user_id: userId, payload: JSON.stringify(message), created_at: now }))));
+  const values: Record<string, unknown> = { now };
+  messages.forEach(({ message, userId }, i) => {
+    values[`u${i}`] = userId;
+    values[`m${i}`] = JSON.stringify(message);
+  });
+  await writeWithNext(db, eventsInsert(messages.length).compile(db, values));
   if (dialectOf(db) !== 'postgres') liveBus.emit('published');
 }

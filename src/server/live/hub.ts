@@ -11,6 +11,7 @@ import pg from 'pg';
 import { addressOf, ipKey } from '../lib/http';
 import { LIVE_CHANNEL, liveBus } from './events';
 import { findSession } from '../modules/session';
+import { prepared } from '../db/prepared';
 
 // The live socket (DECISIONS "Live socket"): opened with mem_id, token and v=4; answers "ping" with
 // "pong"; delivers rows of live_events as they appear, whoever wrote them (server or operator CLI).
@@ -54,6 +55,9 @@ interface Conn {
 
 /** The Conn of a socket, kept on the socket so its event handlers can be shared (no closures per socket). */
 const CONN = Symbol('conn');
+
+/** New rows after the last delivered one (no gaps to look at): the hub's read after every commit, built once. */
+const eventsAfter = prepared((db, p: { lastId: number }) => db.selectFrom('live_events').selectAll().where('id', '>', p.lastId).orderBy('id').limit(500));
 
 function originOf(url: string | undefined): string | null {
   if (!url) return null;
@@ -142,13 +146,16 @@ export function createHub(deps: Deps): Hub {
   async function deliver() {
     await ready;
     const gapIds = [...gaps.keys()];
-    const rows = await deps.db
-      .selectFrom('live_events')
-      .selectAll()
-      .where((eb) => (gapIds.length > 0 ? eb.or([eb('id', '>', lastId), eb('id', 'in', gapIds)]) : eb('id', '>', lastId)))
-      .orderBy('id')
-      .limit(500)
-      .execute();
+    const rows =
+      gapIds.length === 0
+        ? (await eventsAfter.execute(deps.db, { lastId })).rows
+        : await deps.db
+            .selectFrom('live_events')
+            .selectAll()
+            .where((eb) => eb.or([eb('id', '>', lastId), eb('id', 'in', gapIds)]))
+            .orderBy('id')
+            .limit(500)
+            .execute();
     const seenAt = Date.now();
     for (const [id, at] of gaps) if (seenAt - at > GAP_TTL_MS) gaps.delete(id);
     for (const row of rows) {
