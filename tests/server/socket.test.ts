@@ -158,6 +158,38 @@ describe('live socket', () => {
     }
   });
 
+  it("keeps delivering to a user's other sockets as some of them close (the middle, the newest, then a new one)", async () => {
+    const a = await newUser();
+    const open = async () => {
+      const c = await connect({ mem_id: a.mem_id, token: a.token, v: 4 });
+      await c.next(1000, isHello);
+      return c;
+    };
+    const closed = async (c: Client) => {
+      await new Promise((r) => {
+        c.ws.once('close', r);
+        c.close();
+      });
+      await new Promise((r) => setTimeout(r, 100)); // the server's side of the close
+    };
+    const send = async (n: number, to: Client[]) => {
+      await publish(s.db, { type: 'invalidate', tables: ['user'], ids: [n] }, a.mem_id, s.clock.now());
+      for (const c of to) expect(JSON.parse(await c.next(1000, (m) => m.includes('"user"')))).toEqual({ type: 'invalidate', tables: ['user'], ids: [n] });
+    };
+    const [c1, c2, c3] = [await open(), await open(), await open()];
+    let c4: Client | null = null;
+    try {
+      await closed(c2);
+      await send(1, [c1, c3]);
+      await closed(c3);
+      await send(2, [c1]);
+      c4 = await open();
+      await send(3, [c1, c4]);
+    } finally {
+      for (const c of [c1, c2, c3, c4]) c?.close();
+    }
+  });
+
   it.skipIf(!cliExists())('delivers the invalidation of the operator CLI `project:status ID closed` (another process) within 1 s', async () => {
     const u = await newUser();
     const c = await connect({ mem_id: u.mem_id, token: u.token, v: 4 });

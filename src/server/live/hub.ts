@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { WebSocketServer, type RawData, type WebSocket } from 'ws';
+import { WebSocket, WebSocketServer, type RawData } from 'ws';
 import { PING, PONG, SOCKET_CLOSE_SESSION_ENDED, type ServerMessage } from '../../shared/socket-events';
 import { SOCKET_PATH, SOCKET_RECONNECT_INTERVAL_MS, SOCKET_VERSION } from '../../shared/constants';
 import type { Deps } from '../env';
@@ -43,18 +43,24 @@ export interface Hub {
   close(): Promise<void>;
 }
 
-interface Conn {
-  ws: WebSocket & { [CONN]?: Conn };
-  userId: number;
-  sessionId: number;
-  address: string;
+/**
+ * An open live socket: ws's WebSocket (made by the server through its `WebSocket` option) with what the hub
+ * keeps about it as fields of its own, so a socket is one object (no record beside it, no property added to
+ * it later, no set per user), and its event handlers are shared (`this` is the socket, no closures).
+ */
+class LiveSocket extends WebSocket {
+  userId = 0;
+  sessionId = 0;
+  address = '';
   /** The session's end as last read; sliding expiry only moves it later, so before it the session has
    *  not expired (revocation arrives as session_end). */
-  expiresAt: number;
+  expiresAt = 0;
+  /** Counted in the hub's maps and lists, until its close is handled. */
+  registered = false;
+  /** The user's sockets are a list threaded through them; the hub's byUser holds its first. */
+  prevOfUser: LiveSocket | null = null;
+  nextOfUser: LiveSocket | null = null;
 }
-
-/** The Conn of a socket, kept on the socket so its event handlers can be shared (no closures per socket). */
-const CONN = Symbol('conn');
 
 /** New rows after the last delivered one (no gaps to look at): the hub's read after every commit, built once. */
 const eventsAfter = prepared((db, p: { lastId: number }) => db.selectFrom('live_events').selectAll().where('id', '>', p.lastId).orderBy('id').limit(500));
@@ -106,14 +112,36 @@ export function createHub(deps: Deps): Hub {
   // no client tracking (byUser and `all` already hold every socket), no per-socket timers (the client pings;
   // the session sweep is one interval for all).
   const wss = new WebSocketServer({
+    WebSocket: LiveSocket,
     noServer: true,
     maxPayload: config.SOCKET_MAX_FRAME_BYTES,
     perMessageDeflate: config.SOCKET_PERMESSAGE_DEFLATE,
     clientTracking: false,
   });
-  const byUser = new Map<number, Set<Conn>>();
+  /** Each user's first socket (the others follow it: nextOfUser). */
+  const byUser = new Map<number, LiveSocket>();
   /** Every open socket, for messages to everyone (no array built per event). */
-  const all = new Set<Conn>();
+  const all = new Set<LiveSocket>();
+  function ofUser(userId: number): LiveSocket[] {
+    const out: LiveSocket[] = [];
+    for (let ws = byUser.get(userId) ?? null; ws; ws = ws.nextOfUser) out.push(ws);
+    return out;
+  }
+  function addToUser(ws: LiveSocket) {
+    const first = byUser.get(ws.userId);
+    if (first) {
+      first.prevOfUser = ws;
+      ws.nextOfUser = first;
+    }
+    byUser.set(ws.userId, ws);
+  }
+  function removeFromUser(ws: LiveSocket) {
+    if (ws.prevOfUser) ws.prevOfUser.nextOfUser = ws.nextOfUser;
+    else if (ws.nextOfUser) byUser.set(ws.userId, ws.nextOfUser);
+    else byUser.delete(ws.userId);
+    if (ws.nextOfUser) ws.nextOfUser.prevOfUser = ws.prevOfUser;
+    ws.prevOfUser = ws.nextOfUser = null;
+  }
   // Sockets per session and per client address, counted from the moment a handshake passes its check
   // (not only once open), so concurrent handshakes cannot slip past a cap together.
   const perSession = new Map<string | number, number>();
@@ -130,10 +158,10 @@ export function createHub(deps: Deps): Hub {
       lastId = Number(row?.max ?? 0);
     });
 
-  function endSessions(targets: Conn[], sessions: number[] | undefined) {
-    for (const conn of targets) {
-      if (sessions && !sessions.includes(conn.sessionId)) continue;
-      if (conn.ws.readyState === conn.ws.OPEN || conn.ws.readyState === conn.ws.CONNECTING) conn.ws.close(SOCKET_CLOSE_SESSION_ENDED, 'session_ended');
+  function endSessions(targets: LiveSocket[], sessions: number[] | undefined) {
+    for (const ws of targets) {
+      if (sessions && !sessions.includes(ws.sessionId)) continue;
+      if (ws.readyState === ws.OPEN || ws.readyState === ws.CONNECTING) ws.close(SOCKET_CLOSE_SESSION_ENDED, 'session_ended');
     }
   }
 
@@ -162,7 +190,7 @@ export function createHub(deps: Deps): Hub {
       gaps.delete(row.id);
       if (row.id > lastId + 1 && row.id - lastId <= 1000) for (let g = lastId + 1; g < row.id; g++) if (!gaps.has(g)) gaps.set(g, seenAt);
       lastId = Math.max(lastId, row.id);
-      const targets: Iterable<Conn> = row.user_id === null ? all : (byUser.get(row.user_id) ?? []);
+      const targets: Iterable<LiveSocket> = row.user_id === null ? all : ofUser(row.user_id);
       let message: ServerMessage | null = null;
       try {
         message = JSON.parse(row.payload) as ServerMessage;
@@ -177,13 +205,13 @@ export function createHub(deps: Deps): Hub {
       }
       // A socket whose session may have expired since its last check gets nothing until it is checked.
       const now = deps.clock.now();
-      const stale: Conn[] = [];
+      const stale: LiveSocket[] = [];
       for (const c of targets) if (c.expiresAt <= now) stale.push(c);
       if (stale.length > 0) await recheck(stale);
       // Encoded once for every socket (the row's JSON as it was published: no stringify per socket).
       const frame = Buffer.from(row.payload, 'utf8');
       let sent = 0;
-      for (const { ws } of targets) {
+      for (const ws of targets) {
         if (ws.readyState !== ws.OPEN) continue;
         ws.send(frame, SEND_TEXT);
         sent++;
@@ -274,7 +302,7 @@ export function createHub(deps: Deps): Hub {
 
   // Sessions also end by expiring (or by a disabled user): these sockets' sessions are read again; the
   // live ones learn their new end, the others close as a session_end would close them.
-  async function recheck(conns: Conn[]) {
+  async function recheck(conns: LiveSocket[]) {
     if (conns.length === 0) return;
     const ids = [...new Set(conns.map((c) => c.sessionId))];
     const now = deps.clock.now();
@@ -304,27 +332,25 @@ export function createHub(deps: Deps): Hub {
   }
 
   // One set of handlers for every socket (`this` is the socket), not three closures per socket.
-  function onMessage(this: Conn['ws'], data: RawData, isBinary: boolean) {
+  function onMessage(this: WebSocket, data: RawData, isBinary: boolean) {
     if (!isBinary && data.toString() === PING) {
       this.send(PONG);
       metrics?.socketMessages.inc({ kind: 'pong' });
     }
   }
-  function onClose(this: Conn['ws']) {
-    const conn = this[CONN];
-    if (!conn) return;
-    this[CONN] = undefined;
-    all.delete(conn);
+  function onClose(this: WebSocket) {
+    const ws = this as LiveSocket; // every socket of this server is one (the WebSocket option)
+    if (!ws.registered) return;
+    ws.registered = false;
+    all.delete(ws);
     metrics?.socketsOpen.dec();
-    const set = byUser.get(conn.userId);
-    set?.delete(conn);
-    if (set?.size === 0) byUser.delete(conn.userId);
-    bump(perSession, conn.sessionId, -1);
-    bump(perAddress, conn.address, -1);
+    removeFromUser(ws);
+    bump(perSession, ws.sessionId, -1);
+    bump(perAddress, ws.address, -1);
   }
   // A protocol error (an oversized frame: 1009) is already being closed by ws with its code; anything else
   // ends the connection.
-  function onError(this: Conn['ws']) {
+  function onError(this: WebSocket) {
     if (this.readyState === this.OPEN) this.terminate();
   }
   const sweeper = setInterval(() => {
@@ -368,14 +394,15 @@ export function createHub(deps: Deps): Hub {
       const userId = session.user.id;
       const sessionId = session.id;
       const expiresAt = session.expires_at;
-      wss.handleUpgrade(req, socket, head, (ws: Conn['ws']) => {
+      wss.handleUpgrade(req, socket, head, (ws) => {
         registered = true;
-        const conn: Conn = { ws, userId, sessionId, address, expiresAt };
-        ws[CONN] = conn;
-        let set = byUser.get(userId);
-        if (!set) byUser.set(userId, (set = new Set()));
-        set.add(conn);
-        all.add(conn);
+        ws.userId = userId;
+        ws.sessionId = sessionId;
+        ws.address = address;
+        ws.expiresAt = expiresAt;
+        ws.registered = true;
+        addToUser(ws);
+        all.add(ws);
         metrics?.socketsOpen.inc();
         ws.on('message', onMessage);
         ws.on('close', onClose);
@@ -384,7 +411,7 @@ export function createHub(deps: Deps): Hub {
         metrics?.socketMessages.inc({ kind: 'hello' });
         // Checked once more now that it is registered: a session that ended between the handshake's check
         // and the registration published its session_end before this socket could get it.
-        recheck([conn]).catch((err: unknown) => deps.log.error('live hub session check failed', err));
+        recheck([ws]).catch((err: unknown) => deps.log.error('live hub session check failed', err));
       });
     } finally {
       // Refused, or the handshake failed before the socket existed: give the reserved slots back.
@@ -421,7 +448,7 @@ export function createHub(deps: Deps): Hub {
       if (fileSignal) clearTimeout(fileSignal);
       if (timer) clearTimeout(timer);
       timer = null;
-      for (const conn of [...all]) conn.ws.terminate();
+      for (const ws of [...all]) ws.terminate();
       await new Promise<void>((resolve) => wss.close(() => resolve()));
     },
   };
