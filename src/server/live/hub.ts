@@ -24,8 +24,10 @@ import { prepared } from '../db/prepared';
 //   401 for a missing, ended or mismatched session or a version other than 4.
 // A frame above SOCKET_MAX_FRAME_BYTES closes the socket with 1009 (ws maxPayload).
 
-/** After a change to the SQLite database file by any process, how long to wait before reading the new rows
- *  (one read for a burst of commits). */
+/** After a change to the SQLite database's WAL file by any process, the new rows are read at once, then again
+ *  this long after, and every this long while changes go on (at most one read per period for a burst; a
+ *  commit's frames are written, and seen here, a moment before the commit is visible to a reader: every
+ *  change is followed by a read at least this long after it). */
 const FILE_SIGNAL_MS = 5;
 /** How often open sockets' sessions are checked for expiry. */
 const SWEEP_MS = 30_000;
@@ -249,15 +251,27 @@ export function createHub(deps: Deps): Hub {
   liveBus.on('published', onSignal);
   let fileWatch: fs.FSWatcher | null = null;
   let fileSignal: NodeJS.Timeout | null = null;
+  let fileAgain = false;
+  function armFileSignal() {
+    fileSignal = setTimeout(() => {
+      onSignal();
+      if (fileAgain) {
+        fileAgain = false;
+        armFileSignal();
+      } else fileSignal = null;
+    }, FILE_SIGNAL_MS);
+  }
   if (!config.DATABASE_URL) {
     const walName = `${path.basename(config.DB_FILE)}-wal`;
     try {
       fileWatch = fs.watch(path.dirname(config.DB_FILE), { persistent: false }, (_event, name) => {
-        if (name !== walName || fileSignal) return;
-        fileSignal = setTimeout(() => {
-          fileSignal = null;
-          onSignal();
-        }, FILE_SIGNAL_MS);
+        if (name !== walName) return;
+        if (fileSignal) {
+          fileAgain = true;
+          return;
+        }
+        onSignal();
+        armFileSignal();
       });
       fileWatch.on('error', () => fileWatch?.close());
     } catch (err) {
