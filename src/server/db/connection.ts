@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, type DatabaseIntrospector } from 'kysely';
 import type { Database } from './schema';
 
 export type DB = Kysely<Database>;
@@ -94,6 +94,35 @@ export function enablePreparedStatements(db: DB): void {
   if (state) state.on = true;
 }
 
+/** PostgreSQL's introspection (Kysely's migrator asks it whether its own tables exist) reads the tables of
+ *  every schema in the database. A schema another session drops meanwhile makes that read fail (`schema
+ *  "..." does not exist`, 3F000; a dropped table, 42P01): several Canopy databases on one server, or the
+ *  test suite's parallel files, each on a schema of its own that it drops when done (a server's start failed
+ *  so under `npm run test:pg` at load). Read again, the catalogue no longer lists what was dropped. */
+const DROPPED_MEANWHILE = new Set(['3F000', '42P01']);
+const INTROSPECTION_TRIES = 10;
+
+async function againIfDroppedMeanwhile<T>(read: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await read();
+    } catch (err) {
+      if (attempt >= INTROSPECTION_TRIES || !DROPPED_MEANWHILE.has((err as { code?: string }).code ?? '')) throw err;
+    }
+  }
+}
+
+class PostgresDialectDropSafe extends PostgresDialect {
+  override createIntrospector(db: Parameters<PostgresDialect['createIntrospector']>[0]): DatabaseIntrospector {
+    const inner = super.createIntrospector(db);
+    return {
+      getSchemas: () => inner.getSchemas(),
+      getTables: (options) => againIfDroppedMeanwhile(() => inner.getTables(options)),
+      getMetadata: (options) => againIfDroppedMeanwhile(() => inner.getMetadata(options)),
+    };
+  }
+}
+
 /** Opens the database: a `postgres://` URL through a pg pool, otherwise a SQLite file (created if
  *  needed) with WAL, foreign keys on and durable writes for money. */
 export function openDatabase(target: string, opts: { poolSize?: number } = {}): { db: DB; sqlite?: SQLite.Database; dialect: DialectName } {
@@ -102,7 +131,7 @@ export function openDatabase(target: string, opts: { poolSize?: number } = {}): 
     const pool = new pg.Pool({ connectionString: target, max: opts.poolSize ?? 10, Client: preparingClient(state) });
     // An idle client's error (the server restarted) must not crash the process; the pool replaces it.
     pool.on('error', () => undefined);
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    const db = new Kysely<Database>({ dialect: new PostgresDialectDropSafe({ pool }) });
     dialects.set(db, 'postgres');
     prepared.set(db, state);
     return { db, dialect: 'postgres' };
