@@ -46,6 +46,21 @@ const cmd: fc.Arbitrary<Cmd> = fc.oneof(
   fc.record({ t: fc.constantFrom('confirm' as const, 'reject' as const, 'complete' as const, 'refuse' as const), pick: fc.nat(20) }),
 );
 const batches = fc.array(fc.record({ nextDay: fc.boolean(), cmds: fc.array(cmd, { minLength: 1, maxLength: 4 }) }), { minLength: 1, maxLength: 6 });
+type Plan = Array<{ nextDay: boolean; cmds: Cmd[] }>;
+
+/** One plan that takes every path, run first (fast-check's `examples`), so the check below that every
+ *  effect was seen holds whatever the random seed: 15 random plans alone left "completed" at 0 now and then
+ *  (a completion needs a confirmed top-up, then a withdrawal, then the operator, in that order), which failed
+ *  the test on a seed, not on the ledger. Three top-ups; two confirmed, one rejected; three withdrawals (the
+ *  user whose top-up was rejected is refused: insufficient balance); one completed, one refused. */
+const EVERY_PATH: Plan = [
+  { nextDay: false, cmds: [0, 1, 2].map((c) => ({ t: 'topup' as const, c, amount: 60_000, retry: c === 0 })) },
+  { nextDay: false, cmds: [{ t: 'confirm', pick: 0 }, { t: 'confirm', pick: 1 }] },
+  { nextDay: false, cmds: [{ t: 'reject', pick: 0 }] },
+  { nextDay: false, cmds: [0, 1, 2].map((c) => ({ t: 'withdraw' as const, c, amount: 5000, retry: c === 1 })) },
+  { nextDay: false, cmds: [{ t: 'complete', pick: 0 }] },
+  { nextDay: false, cmds: [{ t: 'refuse', pick: 0 }] },
+];
 
 interface Tally {
   confirmed: number; // cents credited by confirmed top-ups
@@ -157,7 +172,7 @@ describe('ledger under random concurrent use', () => {
           expect(info.wallet).toEqual(await walletOf(s.db, u.id));
         }
       }),
-      { numRuns: 15 },
+      { numRuns: 15, examples: [[EVERY_PATH]] },
     );
 
     // Overall: everything the users hold came from confirmed top-ups and left through completed withdrawals.
