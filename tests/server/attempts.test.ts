@@ -54,7 +54,10 @@ describe('40 parallel guesses, the right one last', () => {
     expect(await userRow(u.id)).toMatchObject({ trade_fails: 5, trade_locked: 1 });
     expect(await walletOf(s.db, u.id)).toMatchObject({ available: 0, frozen: 20_000 });
     const codes = new Set(answers.map((a) => a.code));
-    for (const c of codes) expect([ERRORS.trade_password_incorrect.code, ERRORS.balance_frozen.code, ERRORS.account_locked.code]).toContain(c);
+    // The lock also ends every session of the user (trade-password.ts): a request of the burst that the
+    // server reaches only after it (a loaded machine spreads the 40 out) finds its session ended.
+    const allowed = [ERRORS.trade_password_incorrect.code, ERRORS.balance_frozen.code, ERRORS.account_locked.code, ERRORS.session_expired.code];
+    for (const c of codes) expect(allowed).toContain(c);
     expect(answers.filter((a) => a.code === ERRORS.balance_frozen.code)).toHaveLength(1); // one request locks
     expect((await checkLedger(s.db)).ok).toBe(true);
   });
