@@ -37,7 +37,9 @@ describe.skipIf(!onPostgres)('two instances on one PostgreSQL database', () => {
     return { ws, messages, opened, closed: () => closeCode };
   }
 
-  async function until(check: () => boolean, ms = 3000) {
+  // A wait for a condition, not a speed figure: on a loaded machine a NOTIFY round trip between two
+  // instances in one test process took over 3 s.
+  async function until(check: () => boolean, ms = 10_000) {
     const end = Date.now() + ms;
     while (!check() && Date.now() < end) await new Promise((r) => setTimeout(r, 10));
     return check();

@@ -18,8 +18,15 @@ import { CLI_TEST_TIMEOUT_MS, DAY, cliExists, refusal, runCli, startTestServer, 
 
 let s: TestServer;
 
+/** How long a write may take to reach the cached answers here. The product's figure is "within a second"
+ *  on a quiet machine; on a loaded one the test process alone can be held that long. What the tests check
+ *  is that the write's event drops the cached answers: the server's fallback poll is set to ten minutes and
+ *  the cache's safety net (MAX_AGE_MS) is a minute, so an answer that changes within this bound was
+ *  dropped by the pushed event (this process's signal, NOTIFY, the WAL file's change). */
+const INVALIDATION_MS = 10_000;
+
 beforeAll(async () => {
-  s = await startTestServer();
+  s = await startTestServer({ LIVE_POLL_MS: '600000' });
   // The tests move the ManualClock (a selling time, a day ahead) and back. The real scheduler ticks every 2 s
   // at whatever the clock says: a tick inside such a window opened the pre-sales whose time had come (and
   // published the event that "without any event" excludes), so later tests found no pre-sale left. Nothing
@@ -189,30 +196,30 @@ describe('the cache key', () => {
 });
 
 describe('invalidation', () => {
-  it('a write in this process reaches the cached list and detail within a second', async () => {
+  it('a write in this process reaches the cached list and detail at once (by its event)', async () => {
     const row = await s.db.selectFrom('projects').select(['id']).where('status', '=', 'in_progress').orderBy('id').executeTakeFirstOrThrow();
     expect((await data<Project>(PATHS.projectDetail, { id: row.id })).status).toBe('in_progress');
     const listed = () => walkByCursor(50);
     expect(await listed()).toContain(row.id);
     const before = await data<Paged<Project>>(PATHS.projectLists, { status: 'closed', page_size: 50 });
     await CORE_COMMANDS['project:status']!.run({ db: s.db, clock: s.clock }, { positionals: [String(row.id), 'closed'], flags: {} });
-    const ms = await within(1000, async () => (await data<Project>(PATHS.projectDetail, { id: row.id })).status === 'closed');
-    expect(ms).toBeLessThan(1000);
+    const ms = await within(INVALIDATION_MS, async () => (await data<Project>(PATHS.projectDetail, { id: row.id })).status === 'closed');
+    expect(ms).toBeLessThan(INVALIDATION_MS);
     const after = await data<Paged<Project>>(PATHS.projectLists, { status: 'closed', page_size: 50 });
     expect(after.total).toBe(before.total + 1); // the count per filter was recomputed too
     expect(after.list.map((p) => p.id)).toContain(row.id);
     expect(await walkByPage(5)).toEqual(await expectedOrder());
   });
 
-  it.skipIf(!cliExists())('a write by the operator CLI (another process) reaches the cached answers within about a second', async () => {
+  it.skipIf(!cliExists())('a write by the operator CLI (another process) reaches the cached answers by its event', async () => {
     const row = await s.db.selectFrom('projects').select(['id']).where('status', '=', 'in_progress').orderBy('id', 'desc').executeTakeFirstOrThrow();
     expect((await data<Project>(PATHS.projectDetail, { id: row.id })).join_block).toBe(null);
     const inProgress = await data<Paged<Project>>(PATHS.projectLists, { status: 'in_progress', page_size: 50 });
     expect(inProgress.list.map((p) => p.id)).toContain(row.id);
     const res = await runCli(['project:status', String(row.id), 'closed'], { DATA_DIR: s.dataDir });
     expect(res.code, res.stderr).toBe(0);
-    const ms = await within(3000, async () => (await data<Project>(PATHS.projectDetail, { id: row.id, t: Date.now() })).status === 'closed');
-    expect(ms).toBeLessThan(1500);
+    const ms = await within(INVALIDATION_MS, async () => (await data<Project>(PATHS.projectDetail, { id: row.id, t: Date.now() })).status === 'closed');
+    expect(ms).toBeLessThan(INVALIDATION_MS);
     expect((await data<Project>(PATHS.projectDetail, { id: row.id })).join_block).toBe('ended');
     const now = await data<Paged<Project>>(PATHS.projectLists, { status: 'in_progress', page_size: 50 });
     expect(now.list.map((p) => p.id)).not.toContain(row.id);

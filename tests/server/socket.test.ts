@@ -9,8 +9,14 @@ import { CLI_TEST_TIMEOUT_MS, cliExists, registerUser, runCli, startTestServer, 
 let s: TestServer;
 let socketHost: string;
 
+/** How long a delivery may take here. The product's figure is "within a second" on a quiet machine; on a
+ *  loaded one (2 shared cores, a build beside) the test process alone can be held that long. What these
+ *  tests check is that events are pushed: the server's fallback poll is set to ten minutes, so anything that
+ *  arrives within this bound came by push (this process's signal, NOTIFY, the WAL file's change). */
+const DELIVERY_MS = 10_000;
+
 beforeAll(async () => {
-  s = await startTestServer({ CODES_PER_IP_PER_HOUR: '1000', REGISTRATIONS_PER_IP_PER_HOUR: '1000' });
+  s = await startTestServer({ CODES_PER_IP_PER_HOUR: '1000', REGISTRATIONS_PER_IP_PER_HOUR: '1000', LIVE_POLL_MS: '600000' });
   socketHost = (await s.api('GET', PATHS.baseconfig)).data.socket_host;
 });
 afterAll(async () => {
@@ -39,7 +45,7 @@ function connect(query: Record<string, string | number>, base = socketHost): Pro
     const client: Client = {
       ws,
       messages,
-      async next(timeoutMs = 1000, match = () => true) {
+      async next(timeoutMs = DELIVERY_MS, match = () => true) {
         const deadline = Date.now() + timeoutMs;
         for (;;) {
           const i = messages.findIndex(match);
@@ -116,17 +122,17 @@ describe('live socket', () => {
     expect(await refusedStatus({ mem_id: u.mem_id, token: u.token, v: 4 }, `ws://127.0.0.1:${s.port}/elsewhere`)).not.toBe('opened');
   });
 
-  it('delivers an invalidation written with publish() to every open socket within 1 s', async () => {
+  it('delivers an invalidation written with publish() to every open socket at once (by push)', async () => {
     const a = await newUser();
     const b = await newUser();
     const ca = await connect({ mem_id: a.mem_id, token: a.token, v: 4 });
     const cb = await connect({ mem_id: b.mem_id, token: b.token, v: 4 });
     try {
-      await ca.next(1000, isHello);
-      await cb.next(1000, isHello);
+      await ca.next(DELIVERY_MS, isHello);
+      await cb.next(DELIVERY_MS, isHello);
       await publish(s.db, { type: 'invalidate', tables: ['projects'], ids: [7] }, null, s.clock.now());
       // The event this test published (an earlier one, e.g. from a registration, may arrive as well).
-      for (const c of [ca, cb]) expect(JSON.parse(await c.next(1000, (m) => m.includes('"ids":[7]')))).toEqual({ type: 'invalidate', tables: ['projects'], ids: [7] });
+      for (const c of [ca, cb]) expect(JSON.parse(await c.next(DELIVERY_MS, (m) => m.includes('"ids":[7]')))).toEqual({ type: 'invalidate', tables: ['projects'], ids: [7] });
     } finally {
       ca.close();
       cb.close();
@@ -141,13 +147,13 @@ describe('live socket', () => {
     const ca2 = await connect({ mem_id: a.mem_id, token: a2, v: 4 });
     const cb = await connect({ mem_id: b.mem_id, token: b.token, v: 4 });
     try {
-      for (const c of [ca, ca2, cb]) await c.next(1000, isHello);
+      for (const c of [ca, ca2, cb]) await c.next(DELIVERY_MS, isHello);
       const msg: ServerMessage = { type: 'invalidate', tables: ['fundlogs', 'user'], ids: [a.mem_id] };
       await publish(s.db, msg, a.mem_id, s.clock.now());
       await publish(s.db, { type: 'notification', id: 1, title: 'Hi', body: 'For A', created_at: s.clock.now() }, a.mem_id, s.clock.now());
       for (const c of [ca, ca2]) {
-        expect(JSON.parse(await c.next(1000, (m) => m.includes('"fundlogs"')))).toEqual(msg);
-        expect(JSON.parse(await c.next(1000, (m) => m.includes('For A')))).toMatchObject({ type: 'notification', body: 'For A' });
+        expect(JSON.parse(await c.next(DELIVERY_MS, (m) => m.includes('"fundlogs"')))).toEqual(msg);
+        expect(JSON.parse(await c.next(DELIVERY_MS, (m) => m.includes('For A')))).toMatchObject({ type: 'notification', body: 'For A' });
       }
       // B gets the next broadcast, and nothing before it.
       await publish(s.db, { type: 'invalidate', tables: ['news'] }, null, s.clock.now());
@@ -190,7 +196,7 @@ describe('live socket', () => {
     }
   });
 
-  it.skipIf(!cliExists())('delivers the invalidation of the operator CLI `project:status ID closed` (another process) within 1 s', async () => {
+  it.skipIf(!cliExists())('delivers the invalidation of the operator CLI `project:status ID closed` (another process) by push', async () => {
     const u = await newUser();
     const c = await connect({ mem_id: u.mem_id, token: u.token, v: 4 });
     try {
@@ -199,15 +205,15 @@ describe('live socket', () => {
       const res = await runCli(['project:status', String(project.id), 'closed'], { DATA_DIR: s.dataDir });
       expect(res.code, res.stderr).toBe(0);
       const exitedAt = Date.now();
-      const msg = JSON.parse(await c.next(1000, (m) => m.includes('invalidate')));
-      expect(Date.now() - exitedAt).toBeLessThan(1000);
+      const msg = JSON.parse(await c.next(DELIVERY_MS, (m) => m.includes('invalidate')));
+      expect(Date.now() - exitedAt).toBeLessThan(DELIVERY_MS);
       expect(msg).toEqual({ type: 'invalidate', tables: ['projects'], ids: [project.id] });
       const detail = await s.api('GET', PATHS.projectDetail, { id: project.id });
       expect(detail.data).toMatchObject({ status: 'closed', join_block: 'ended' });
     } finally {
       c.close();
     }
-  }, CLI_TEST_TIMEOUT_MS); // the 1 s is measured from the CLI's exit; starting the CLI (npx tsx) took over 30 s at load ~16
+  }, CLI_TEST_TIMEOUT_MS); // the bound is measured from the CLI's exit; starting the CLI (npx tsx) took over 30 s at load ~16
 
   it.skipIf(!cliExists())('pushes another process\'s write without waiting for the poll (SQLite: the WAL file\'s change; PostgreSQL: NOTIFY)', async () => {
     // The fallback poll set to ten minutes: the event can only come by push.

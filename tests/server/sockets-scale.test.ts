@@ -41,7 +41,8 @@ function open(host: string, memId: number, token: string): Promise<Opened> {
   });
 }
 
-const until = async (check: () => boolean, ms = 2000) => {
+// A wait for a condition, not a speed figure (a loaded machine can hold the test process for seconds).
+const until = async (check: () => boolean, ms = 10_000) => {
   const end = Date.now() + ms;
   while (!check() && Date.now() < end) await new Promise((r) => setTimeout(r, 10));
   return check();
