@@ -261,8 +261,9 @@ export function runCli(
 
 export const cliExists = (): boolean => fs.existsSync(path.join(REPO_ROOT, 'src/server/ops/cli.ts'));
 
-/** Runs a TypeScript entry point with tsx as a child process (used for main.ts start-up checks). */
-export function runTsx(file: string, env: Record<string, string>, timeoutMs = 30_000) {
+/** Runs a TypeScript entry point with tsx as a child process (used for main.ts start-up checks). A cold
+ *  start, like the CLI's: the limit is runCli's. */
+export function runTsx(file: string, env: Record<string, string>, timeoutMs = 90_000) {
   return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
     const child = spawn('npx', ['tsx', file], { cwd: REPO_ROOT, env: { ...process.env, ...knownDatabaseEnv(env.DATA_DIR), ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';

@@ -2,7 +2,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, DEFAULT_PUBLIC_HOLIDAYS, loadConfig } from '../../src/server/config';
-import { makeTmpDir, runTsx } from '../helpers/server';
+import { CLI_TEST_TIMEOUT_MS, makeTmpDir, runTsx } from '../helpers/server';
 
 function problemsOf(env: Record<string, string>): string {
   try {
@@ -87,5 +87,5 @@ describe('main.ts start-up', () => {
     expect(res.code).not.toBe(0);
     expect(res.stderr).toContain('PORT');
     expect(res.stdout).not.toContain('is running');
-  });
+  }, CLI_TEST_TIMEOUT_MS); // a cold start of main.ts through npx tsx: 29.8 s of the default 30 s at load ~10
 });
