@@ -64,6 +64,12 @@ export async function startServer(config: Config, opts: { clock?: Clock; staticD
   const server: ServerType = await new Promise((resolve) => {
     const s = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST }, () => resolve(s));
   });
+  // An idle kept-alive connection stays open 65 s (Node's default is 5 s): longer than a reverse proxy's
+  // or a client's own idle timeout (nginx keepalive_timeout, a load balancer's 60 s), so the server is not
+  // the side that closes a connection the other end is just reusing (a request lost to "other side
+  // closed"; seen in the test suite under load, undici#3141). Headers must still arrive within 66 s.
+  (server as Server).keepAliveTimeout = 65_000;
+  (server as Server).headersTimeout = 66_000;
   hub.attach(server as Server);
   const port = (server.address() as AddressInfo).port;
   const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? 'localhost' : config.HOST;

@@ -58,12 +58,20 @@ async function start(port: number): Promise<void> {
       ARGON2_MEMORY_KIB: String(ARGON2.memoryKiB),
       ARGON2_TIME_COST: String(ARGON2.timeCost),
     },
-    stdio: 'ignore',
+    stdio: ['ignore', 'ignore', 'pipe'],
   });
   spawned.push(child);
   const started = child;
+  // The last of what it says on stderr, for the failure message of a start that exits (the cause is
+  // otherwise lost: seen once under load as a bare "exit 1").
+  let stderr = '';
+  started.stderr!.setEncoding('utf8').on('data', (d: string) => {
+    stderr = (stderr + d).slice(-4000);
+  });
   for (;;) {
-    if (started.exitCode !== null || started.signalCode !== null) throw new Error(`the server did not start (exit ${started.exitCode ?? started.signalCode})`);
+    if (started.exitCode !== null || started.signalCode !== null) {
+      throw new Error(`the server did not start (exit ${started.exitCode ?? started.signalCode}): ${stderr.trim() || '(nothing on stderr)'}`);
+    }
     try {
       const res = await fetch(`http://127.0.0.1:${port}${API_BASE}${PATHS.baseconfig}`);
       if (res.ok) {
