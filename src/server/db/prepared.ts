@@ -79,3 +79,21 @@ export function prepared<P extends Record<string, unknown>, R>(build: (db: Tx, p
     execute: (db, values) => db.executeQuery(compile(db, values)),
   };
 }
+
+/** Prepared queries of one family whose shape is given by a key (the columns an insert names, how many rows
+ *  it writes): one per key, built at its first use. At most `maxShapes` are kept; a rarer shape beyond them is
+ *  built for its call alone. */
+export function preparedPerShape<K, P extends Record<string, unknown>, R>(
+  build: (shape: K) => (db: Tx, p: P) => Compilable<R>,
+  maxShapes: number,
+): (shape: K) => Prepared<P, R> {
+  const shapes = new Map<K, Prepared<P, R>>();
+  return (shape) => {
+    let q = shapes.get(shape);
+    if (!q) {
+      q = prepared(build(shape));
+      if (shapes.size < maxShapes) shapes.set(shape, q);
+    }
+    return q;
+  };
+}

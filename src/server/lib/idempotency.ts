@@ -137,12 +137,8 @@ async function runOnce<T>(c: Context<AppEnv>, userId: number, key: string, paylo
   if (recorded) return ok(c, answer);
 
   // 3. A request whose work needed no write transaction: keep its answer too, so a retry reads the same.
-  const inserted = await db
-    .insertInto('idempotency_keys')
-    .values({ user_id: userId, key, endpoint, request_hash: hash, state: 'done', response: JSON.stringify(data ?? null), created_at: clock.now() })
-    .onConflict((oc) => oc.columns(['user_id', 'key']).doNothing())
-    .executeTakeFirst();
-  if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) {
+  const inserted = await claimKey.execute(db, { userId, key, endpoint, hash, response: JSON.stringify(data ?? null), now: clock.now() });
+  if (Number(inserted.numAffectedRows ?? 0) === 0) {
     const first = await replay();
     if (first) return first;
   }

@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { dialectOf, type DB } from '../db/connection';
 import { writeWithNext, type Tx } from '../db/tx';
-import { prepared, type Prepared } from '../db/prepared';
+import { preparedPerShape } from '../db/prepared';
 import type { ServerMessage } from '../../shared/socket-events';
 
 /** PostgreSQL channel on which every commit that queued socket messages says so (any instance, the CLI). */
@@ -11,19 +11,13 @@ export const LIVE_CHANNEL = 'canopy_live';
 export const liveBus = new EventEmitter();
 liveBus.setMaxListeners(0);
 
-/** The insert of n messages, built once per n (db/prepared.ts): an order queues two, most writes one. */
-const eventsInserts = new Map<number, Prepared<Record<string, unknown>, unknown>>();
-function eventsInsert(n: number): Prepared<Record<string, unknown>, unknown> {
-  let q = eventsInserts.get(n);
-  if (!q) {
-    q = prepared((db, p: Record<string, unknown>) =>
-      db.insertInto('live_events').values(Array.from({ length: n }, (_, i) => ({ user_id: p[`u${i}`] as number | null, payload: p[`m${i}`] as string, created_at: p.now as number }))),
-    );
-    // Bulk inserts of many messages (an operator's broadcast) keep their own, rarer shapes out of the cache.
-    if (n <= 8) eventsInserts.set(n, q);
-  }
-  return q;
-}
+/** The insert of n messages, built once per n (db/prepared.ts): an order queues two, most writes one; an
+ *  operator's broadcast of many keeps its rarer shapes out of the cache. */
+const eventsInsert = preparedPerShape(
+  (n: number) => (db, p: Record<string, unknown>) =>
+    db.insertInto('live_events').values(Array.from({ length: n }, (_, i) => ({ user_id: p[`u${i}`] as number | null, payload: p[`m${i}`] as string, created_at: p.now as number }))),
+  8,
+);
 
 /** Queues a socket message. The server and the operator CLI both write here; the hubs deliver new rows to
  *  their open sockets (to one user, or to everyone when userId is null) as soon as they learn of them:

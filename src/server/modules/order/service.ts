@@ -1,4 +1,4 @@
-import { sql, type Insertable, type Selectable } from 'kysely';
+import { sql, type Insertable } from 'kysely';
 import { isCheck } from '../../db/errors';
 import { pageOf } from '../../db/paging';
 import type { Deps } from '../../env';
@@ -6,7 +6,7 @@ import type { Config } from '../../config';
 import type { DB } from '../../db/connection';
 import type { OrdersTable } from '../../db/schema';
 import { withWaiting, writeTx, writeWithNext, type Tx } from '../../db/tx';
-import { prepared, type Prepared } from '../../db/prepared';
+import { prepared, preparedPerShape } from '../../db/prepared';
 import { AppError } from '../../lib/http';
 import { PLATFORM, post, walletOf } from '../../ledger/ledger';
 import type { ErrorKey } from '../../../shared/errors';
@@ -138,26 +138,19 @@ async function insertOrder(tx: Tx, values: Omit<Insertable<OrdersTable>, 'id' | 
   const id = nextId ?? Number((await tx.selectFrom('orders').select(sql<number>`coalesce(max(id), 0) + 1`.as('next')).executeTakeFirstOrThrow()).next);
   // With a write that waits (the supply a purchase takes) in the same statement on PostgreSQL.
   const row: Record<string, unknown> = { ...values, id, order_no: orderNumber(values.kind, id, values.created_at) };
-  const { rows } = await withWaiting(tx, orderInsert(Object.keys(row).filter((k) => row[k] !== undefined)).compile(tx, row));
+  const { rows } = await withWaiting(tx, orderInsert(Object.keys(row).filter((k) => row[k] !== undefined).join(',')).compile(tx, row));
   return rows[0]!;
 }
 
 /** The order's insert for one set of columns (a purchase, a booking, a sale: a few shapes), built once. */
-const orderInserts = new Map<string, Prepared<Record<string, unknown>, Selectable<OrdersTable>>>();
-function orderInsert(columns: string[]): Prepared<Record<string, unknown>, Selectable<OrdersTable>> {
-  const key = columns.join(',');
-  let q = orderInserts.get(key);
-  if (!q) {
-    q = prepared((db, p: Record<string, unknown>) =>
-      db
-        .insertInto('orders')
-        .values(Object.fromEntries(columns.map((c) => [c, p[c]])) as Insertable<OrdersTable>)
-        .returningAll(),
-    );
-    orderInserts.set(key, q);
-  }
-  return q;
-}
+const orderInsert = preparedPerShape(
+  (key: string) => (db, p: Record<string, unknown>) =>
+    db
+      .insertInto('orders')
+      .values(Object.fromEntries(key.split(',').map((c) => [c, p[c]])) as Insertable<OrdersTable>)
+      .returningAll(),
+  16,
+);
 
 /** Takes tons from a project's remaining supply. The buy's checks read the remaining tons in this same
  *  write transaction (nobody else writes in between), and the CHECK (remaining_tons >= 0) refuses any
