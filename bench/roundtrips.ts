@@ -45,18 +45,18 @@ async function measure(build: string, root: string | undefined) {
     await server.stop();
     await pgDb.drop();
   }
-  const counts = JSON.parse(fs.readFileSync(file, 'utf8')) as { total: number; in_tx: number; begins: number; by_statement: Record<string, number> };
+  const counts = JSON.parse(fs.readFileSync(file, 'utf8')) as { total: number; in_tx: number; waits?: number; waits_in_tx?: number; begins: number; by_statement: Record<string, number> };
   const statements = Object.entries(counts.by_statement)
     .filter(([, n]) => n >= ok / 2)
     .sort((a, b) => b[1] - a[1])
     .map(([text, n]) => `${(n / ok).toFixed(2)}  ${text}`);
-  return { build, orders: ok, statements, per_order: Number((counts.total / ok).toFixed(1)), in_write_tx_per_order: Number((counts.in_tx / ok).toFixed(1)), transactions: counts.begins };
+  return { build, orders: ok, statements, per_order: Number((counts.total / ok).toFixed(1)), in_write_tx_per_order: Number((counts.in_tx / ok).toFixed(1)), waited_per_order: Number(((counts.waits ?? counts.total) / ok).toFixed(1)), waited_in_write_tx_per_order: Number(((counts.waits_in_tx ?? counts.in_tx) / ok).toFixed(1)), transactions: counts.begins };
 }
 
 const rows = [];
 if (process.env.BENCH_BEFORE_ROOT) rows.push(await measure('before', process.env.BENCH_BEFORE_ROOT));
 rows.push(await measure(process.env.BENCH_BEFORE_ROOT ? 'after' : 'this', undefined));
-console.log('\n| build | orders | pg round trips per order | of them inside the write transaction | write transactions |\n|---|---|---|---|---|');
-for (const r of rows) console.log(`| ${r.build} | ${r.orders} | ${r.per_order} | ${r.in_write_tx_per_order} | ${r.transactions} |`);
+console.log('\n| build | orders | pg statements per order | of them inside the write transaction | round trips waited for per order | of them inside the write transaction | write transactions |\n|---|---|---|---|---|---|---|');
+for (const r of rows) console.log(`| ${r.build} | ${r.orders} | ${r.per_order} | ${r.in_write_tx_per_order} | ${r.waited_per_order} | ${r.waited_in_write_tx_per_order} | ${r.transactions} |`);
 for (const r of rows) console.log(`\n${r.build}, per order (statements sent at least once every two orders):\n${r.statements.join('\n')}`);
 writeResult('roundtrips.json', { measured_at: new Date().toISOString(), machine: machine(), before_root: process.env.BENCH_BEFORE_ROOT ?? null, orders: ORDERS, rows });

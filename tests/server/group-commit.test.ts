@@ -1,17 +1,17 @@
 // Group commit (db/tx.ts): concurrent write transactions share one durable COMMIT, each in its own
 // SAVEPOINT. What must hold on SQLite and PostgreSQL alike: a job that fails leaves nothing and does not
 // take the others down; jobs are serial (each sees the ones before it); nobody is answered before the
-// commit that carries them; a failed COMMIT fails every job it carried, and none of them exists. An insert
-// that waits for the job's next statement (writeWithNext: on PostgreSQL a CTE of that statement) commits
-// and rolls back with its job, and never counts in the carrying statement's rows.
+// commit that carries them; a failed COMMIT fails every job it carried, and none of them exists. A write
+// sent ahead (writeAhead: on PostgreSQL pipelined, its answer not waited for) commits and rolls back with
+// its job, and its failure is its job's.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type DB } from '../../src/server/db/connection';
+import { dialectOf, openDatabase, type DB } from '../../src/server/db/connection';
 import { migrateToLatest } from '../../src/server/db/migrate';
-import { writeWithNext, withWaiting, writeTx } from '../../src/server/db/tx';
+import { writeAhead, writeTx } from '../../src/server/db/tx';
 import { databaseTarget, dropDatabase } from '../helpers/database';
 
 let dir: string;
@@ -115,42 +115,50 @@ it('a COMMIT that fails fails every job it carried, and none of them exists', as
   expect(await rows()).toEqual([3000]);
 });
 
-describe('inserts that go with the next statement (writeWithNext, withWaiting)', () => {
-  const event = (tx: Parameters<typeof writeWithNext>[0], n: number) => tx.insertInto('live_events').values({ user_id: null, payload: `gc-${n}`, created_at: n });
+describe('writes sent ahead (writeAhead: on PostgreSQL pipelined, the job does not wait for their answer)', () => {
+  const event = (tx: Parameters<typeof writeAhead>[0], n: number) => tx.insertInto('live_events').values({ user_id: null, payload: `gc-${n}`, created_at: n });
   const events = async () => (await db.selectFrom('live_events').select('payload').where('payload', 'like', 'gc-%').orderBy('id').execute()).map((r) => r.payload);
-  const claim = (tx: Parameters<typeof writeWithNext>[0], key: string) =>
+  const claim = (tx: Parameters<typeof writeAhead>[0], key: string) =>
     tx
       .insertInto('idempotency_keys')
       .values({ user_id: 0, key, endpoint: '/gc', request_hash: 'h', state: 'done', response: 'null', created_at: 0 })
       .onConflict((oc) => oc.columns(['user_id', 'key']).doNothing());
 
-  it('commit with their job: carried by the next statement, or sent at its end when none carries them', async () => {
+  it('commit with their job, in the order sent, and what follows them sees them', async () => {
     await writeTx(db, async (tx) => {
-      await writeWithNext(tx, event(tx, 1));
-      await writeWithNext(tx, event(tx, 2));
-      const r = await withWaiting(tx, claim(tx, 'gc-key-1'));
-      expect(Number(r.numAffectedRows)).toBe(1);
-      await writeWithNext(tx, event(tx, 3)); // nothing carries this one: sent as the job ends
+      await writeAhead(tx, event(tx, 1));
+      await writeAhead(tx, event(tx, 2));
+      const seen = await tx.selectFrom('live_events').select('payload').where('payload', 'in', ['gc-1', 'gc-2']).orderBy('id').execute();
+      expect(seen.map((r) => r.payload)).toEqual(['gc-1', 'gc-2']);
+      const r = await claim(tx, 'gc-key-1').executeTakeFirst();
+      expect(Number(r.numInsertedOrUpdatedRows)).toBe(1);
+      await writeAhead(tx, event(tx, 3)); // nothing follows this one: the group waits for it before the commit
     });
     expect(await events()).toEqual(['gc-1', 'gc-2', 'gc-3']);
   });
 
-  it("count only the carrier's own rows: a claim that finds its key taken says 0 though the messages were inserted", async () => {
+  it('PostgreSQL: the job goes on before the answer comes; the group waits for it before the job counts as done', async () => {
+    let answered = false;
+    let answeredWhenSent = true;
     await writeTx(db, async (tx) => {
-      await writeWithNext(tx, event(tx, 4));
-      const r = await withWaiting(tx, claim(tx, 'gc-key-1')); // taken by the test before
-      expect(Number(r.numAffectedRows)).toBe(0);
+      await writeAhead(tx, event(tx, 7), () => {
+        answered = true;
+      });
+      answeredWhenSent = answered;
     });
-    expect(await events()).toContain('gc-4');
+    // SQLite has no round trip to save: the write runs and is checked at once.
+    expect(answeredWhenSent).toBe(dialectOf(db) === 'sqlite');
+    expect(answered).toBe(true);
+    expect(await events()).toContain('gc-7');
   });
 
-  it('roll back with their job: a job refused after queueing them leaves none, the jobs beside it keep theirs', async () => {
+  it('roll back with their job: a job refused after sending them leaves none, the jobs beside it keep theirs', async () => {
     const results = await Promise.allSettled(
       [10, 11, 12].map((n) =>
         writeTx(db, async (tx) => {
-          await writeWithNext(tx, event(tx, n));
+          await writeAhead(tx, event(tx, n));
           if (n === 11) throw new Error('refused');
-          await withWaiting(tx, claim(tx, `gc-key-${n}`));
+          await claim(tx, `gc-key-${n}`).execute();
         }),
       ),
     );
@@ -159,5 +167,47 @@ describe('inserts that go with the next statement (writeWithNext, withWaiting)',
     expect(after).toContain('gc-10');
     expect(after).not.toContain('gc-11');
     expect(after).toContain('gc-12');
+  });
+
+  it('a write sent ahead that fails refuses its job with its own error, not with what the statements after it met', async () => {
+    await sql`insert into gc_rows (n) values (5000)`.execute(db);
+    const results = await Promise.allSettled(
+      [20, 21, 22].map((n) =>
+        writeTx(db, async (tx) => {
+          await writeAhead(tx, event(tx, n));
+          // 21: a unique violation sent ahead; the claim after it finds the transaction aborted.
+          const insert = sql`insert into gc_rows (n) values (${n === 21 ? 5000 : n + 5000})`;
+          await writeAhead(tx, { compile: () => insert.compile(tx) });
+          await claim(tx, `gc-key-${n}`).execute();
+          return n;
+        }),
+      ),
+    );
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    const err = (results[1] as PromiseRejectedResult).reason as { code?: string; message?: string };
+    // SQLite: the constraint error itself; PostgreSQL: 23505, not 25P02 (in failed transaction).
+    expect(String(err.code ?? err.message)).toMatch(/23505|UNIQUE|unique/);
+    const after = await events();
+    expect(after).toEqual(expect.arrayContaining(['gc-20', 'gc-22']));
+    expect(after).not.toContain('gc-21');
+    expect(await rows()).toEqual(expect.arrayContaining([5000, 5020, 5022]));
+    expect(await rows()).not.toContain(5021);
+  });
+
+  it("a check of a write's answer that fails refuses its job, even when nothing after it waits", async () => {
+    const results = await Promise.allSettled(
+      [30, 31].map((n) =>
+        writeTx(db, async (tx) => {
+          await writeAhead(tx, event(tx, n), () => {
+            if (n === 31) throw new Error('bad answer');
+          });
+        }),
+      ),
+    );
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected']);
+    expect(((results[1] as PromiseRejectedResult).reason as Error).message).toBe('bad answer');
+    const after = await events();
+    expect(after).toContain('gc-30');
+    expect(after).not.toContain('gc-31');
   });
 });

@@ -10,7 +10,7 @@ import { openDatabase, type DB } from '../../src/server/db/connection';
 import { isCheck } from '../../src/server/db/errors';
 import { migrateToLatest } from '../../src/server/db/migrate';
 import { writeTx } from '../../src/server/db/tx';
-import { checkLedger, openPlatformAccounts, openUserAccounts, PLATFORM, post, UnbalancedEntryError, walletOf } from '../../src/server/ledger/ledger';
+import { checkLedger, openPlatformAccounts, openUserAccounts, PLATFORM, post, postAhead, UnbalancedEntryError, walletOf } from '../../src/server/ledger/ledger';
 import { databaseTarget, dropDatabase } from '../helpers/database';
 
 const USER = 424242;
@@ -98,5 +98,38 @@ it('a user balance below zero fails the CHECK by name and leaves nothing', async
   ).catch((e: unknown) => e);
   expect(isCheck(err, 'ledger_accounts_not_negative')).toBe(true);
   expect(await counts()).toEqual(before);
+  expect((await checkLedger(db)).ok).toBe(true);
+});
+
+// postAhead: on PostgreSQL the job does not wait for the entry (db/tx.ts writeAhead); its refusals must still
+// be the job's, with the same errors, even when a statement after it meets the aborted transaction.
+it('postAhead: a posting to an account that does not exist refuses the job with the same error and leaves nothing', async () => {
+  const before = await counts();
+  const err = await writeTx(db, async (tx) => {
+    await postAhead(tx, { kind: 'topup', now: 4000, postings: [{ owner: PLATFORM, account: 'bank', amount: -100 }, { owner: USER + 1, account: 'available', amount: 100 }] });
+    await tx.selectFrom('ledger_accounts').select('id').limit(1).execute();
+  }).catch((e: unknown) => e);
+  expect(err).toBeInstanceOf(UnbalancedEntryError);
+  expect(await counts()).toEqual(before);
+});
+
+it('postAhead: a user balance below zero fails the CHECK by name, not "transaction aborted", and leaves nothing', async () => {
+  const before = await counts();
+  const err = await writeTx(db, async (tx) => {
+    await postAhead(tx, { kind: 'order_buy', now: 5000, postings: [{ owner: USER, account: 'available', amount: -1_000_000 }, { owner: PLATFORM, account: 'sales', amount: 1_000_000 }] });
+    await tx.selectFrom('ledger_accounts').select('id').limit(1).execute();
+  }).catch((e: unknown) => e);
+  expect(isCheck(err, 'ledger_accounts_not_negative')).toBe(true);
+  expect(await counts()).toEqual(before);
+  expect((await checkLedger(db)).ok).toBe(true);
+});
+
+it('postAhead: an entry that goes through is written as post() writes it', async () => {
+  await writeTx(db, (tx) => postAhead(tx, { kind: 'topup', now: 6000, memo: 'ahead', postings: [{ owner: PLATFORM, account: 'bank', amount: -250 }, { owner: USER, account: 'available', amount: 250 }] }));
+  const entry = await db.selectFrom('fund_logs').select('entry_id').where('memo', '=', 'ahead').executeTakeFirstOrThrow();
+  expect((await logsOf(entry.entry_id)).map((l) => [l.account_name, l.amount, l.balance_after])).toEqual([
+    ['bank', -250, -7_050],
+    ['available', 250, 6_950],
+  ]);
   expect((await checkLedger(db)).ok).toBe(true);
 });

@@ -199,6 +199,8 @@ describe('sell back', () => {
     expect(res.data.order_no).toMatch(/^S\d{12}$/);
     const settleAt = settlementTime(s.clock.now(), 2, s.running.deps.config.PUBLIC_HOLIDAYS);
     expect(res.data.settle_at_ms).toBe(settleAt);
+    // The answer is made from the row as written, not read back: it is what the database holds.
+    expect((await api.detail(u, res.data.id)).data).toEqual(res.data);
     expect(await walletOfUser(s, u.id)).toMatchObject({ available: before.available, unavailable: 4 * price, credits: 6 });
     s.clock.set(settleAt - 1);
     await runDueWork(s.running.deps);

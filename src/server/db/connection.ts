@@ -128,7 +128,10 @@ class PostgresDialectDropSafe extends PostgresDialect {
 export function openDatabase(target: string, opts: { poolSize?: number } = {}): { db: DB; sqlite?: SQLite.Database; dialect: DialectName } {
   if (isPostgresUrl(target)) {
     const state: PreparedState = { on: false, names: new Map() };
-    const pool = new pg.Pool({ connectionString: target, max: opts.poolSize ?? 10, Client: preparingClient(state) });
+    // Pipeline mode: a statement is sent without waiting for the answer of the one before on the same
+    // connection (they are still run, and answered, in order). Only a group commit's job sends ahead
+    // (db/tx.ts writeAhead); every other caller waits for each answer, as without it.
+    const pool = new pg.Pool({ connectionString: target, max: opts.poolSize ?? 10, Client: preparingClient(state), pipeline: true });
     // An idle client's error (the server restarted) must not crash the process; the pool replaces it.
     pool.on('error', () => undefined);
     const db = new Kysely<Database>({ dialect: new PostgresDialectDropSafe({ pool }) });

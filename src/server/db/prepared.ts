@@ -34,7 +34,7 @@ interface Compiled {
 }
 
 export interface Prepared<P, R> {
-  /** The compiled query with `values` in place (for callers that send it with others: db/tx.ts withWaiting). */
+  /** The compiled query with `values` in place (for callers that send it without waiting: db/tx.ts writeAhead). */
   compile(db: Tx, values: P): Compilable<R>;
   execute(db: Tx, values: P): Promise<QueryResult<R>>;
 }

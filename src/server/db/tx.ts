@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { sql, type Compilable, type CompiledQuery, type Kysely, type QueryResult } from 'kysely';
+import { CompiledQuery, sql, type Compilable, type DatabaseConnection, type Kysely, type QueryResult } from 'kysely';
 import { dialectOf, type DB } from './connection';
 import type { Database } from './schema';
 
@@ -37,6 +37,8 @@ export function observeWriteTx(db: DB, observer: WriteTxObserver): void {
 /** Key of the PostgreSQL advisory lock every write transaction takes (see writeTx). */
 const WRITE_LOCK = 0x63616e6f; // "cano"
 
+const SAVEPOINT = CompiledQuery.raw('savepoint job');
+
 /** Most write transactions one shared commit carries, and the longest it keeps taking new ones. */
 const GROUP_MAX_JOBS = 64;
 const GROUP_MAX_MS = 20;
@@ -48,57 +50,60 @@ interface Job {
   reject: (err: unknown) => void;
 }
 
-/** PostgreSQL: the running job's write that waits to go with its next statement (see writeWithNext). */
-const waiting = new WeakMap<object, CompiledQuery[]>();
+/** PostgreSQL, the running job of a group: its raw connection, and what was sent on it without waiting for
+ *  the answer (the job's savepoint, writeAhead's writes), each settled in the order sent. */
+interface Ahead {
+  raw: DatabaseConnection;
+  sent: Promise<Settled>[];
+  /** The job's savepoint went ahead too: its failure fails the whole group (see groupTx). */
+  savepoint: Promise<Settled> | undefined;
+}
+type Settled = { ok: true } | { ok: false; err: unknown };
 
-/** A write whose answer nobody reads (a socket message's row; a supply taken that a CHECK guards): inside a
- *  PostgreSQL write transaction it waits (one at a time) and goes out with the job's next statement sent through withWaiting() (an order's row, the idempotency
- *  key's insert), as a data-modifying CTE of that one statement, or at the job's end:
- *  one round trip less in the serial section. It commits or rolls back with the job exactly as before. Sent
- *  at once elsewhere (SQLite, whose statements cost no round trip, and outside a write transaction). */
-export async function writeWithNext(tx: Tx, query: Compilable): Promise<void> {
-  const list = waiting.get(tx);
-  if (!list) {
-    await tx.executeQuery(query.compile());
+const aheadOf = new WeakMap<object, Ahead>();
+
+function settle(p: Promise<unknown>): Promise<Settled> {
+  return p.then(
+    () => ({ ok: true }) as const,
+    (err: unknown) => ({ ok: false, err }) as const,
+  );
+}
+
+/** A write whose answer the job does not wait for (a socket message's row, the supply a purchase takes, an
+ *  order whose row the job already knows, a ledger entry): inside a PostgreSQL write transaction it is sent at
+ *  once on the job's connection, and the job goes on without waiting for its round trip: the pg client's
+ *  pipeline mode (openDatabase) puts it on the wire behind the statements before it and in front of the next,
+ *  and PostgreSQL runs them in that order, so everything after it sees it. `check` looks at its answer when it
+ *  comes. A failure of the write or of `check` fails the job (rolled back to its savepoint), exactly as if it
+ *  had been awaited: the group waits for every answer before it counts the job done. Elsewhere (SQLite, whose
+ *  statements cost no round trip; outside a write transaction) it runs and is checked at once. */
+export async function writeAhead<R>(tx: Tx, query: Compilable<R>, check?: (result: QueryResult<R>) => void): Promise<void> {
+  const ahead = aheadOf.get(tx);
+  if (!ahead) {
+    const result = await tx.executeQuery(query.compile());
+    check?.(result);
     return;
   }
-  // One waits at a time: PostgreSQL runs a statement's CTEs in no set order, and writes must keep the order
-  // they were queued in (the ids of socket messages: the hubs deliver by id). A second sends the first now.
-  const before = list.splice(0);
-  for (const q of before) await tx.executeQuery(q);
-  list.push(query.compile());
+  ahead.sent.push(
+    settle(
+      ahead.raw.executeQuery<R>(query.compile()).then((result) => {
+        check?.(result);
+      }),
+    ),
+  );
 }
 
-/** Runs `query` with the job's waiting inserts in front of it, all in one statement (PostgreSQL's WITH);
- *  its result is `query`'s alone (a CTE's rows do not count in the command's row count). */
-export async function withWaiting<R>(tx: Tx, query: Compilable<R>): Promise<QueryResult<R>> {
-  const list = waiting.get(tx);
-  const compiled = query.compile();
-  if (!list || list.length === 0) return tx.executeQuery(compiled);
-  const queued = list.splice(0);
-  return tx.executeQuery(combine(queued, compiled) as CompiledQuery<R>);
+/** The first failure among what a job sent ahead, once every answer is in (undefined: none failed). */
+async function firstFailure(ahead: Ahead): Promise<Settled | undefined> {
+  for (const p of ahead.sent) {
+    const s = await p;
+    if (!s.ok) return s;
+  }
+  return undefined;
 }
 
-/** `with w0 as (<insert>), w1 as (...) <last>`, each statement's $n shifted past the parameters before it. */
-function combine(first: CompiledQuery[], last: CompiledQuery): CompiledQuery {
-  const parameters: unknown[] = [];
-  const shifted = (q: CompiledQuery) => {
-    const offset = parameters.length;
-    parameters.push(...q.parameters);
-    // Kysely writes every value as $n; a quote would mean a literal in the text, where $n is not a placeholder.
-    if (q.sql.includes("'")) throw new Error('withWaiting: a statement with a literal cannot be combined');
-    return q.sql.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + offset}`);
-  };
-  const ctes = first.map((q, i) => `w${i} as (${shifted(q)})`).join(', ');
-  return { ...last, sql: `with ${ctes} ${shifted(last)}`, parameters };
-}
-
-/** Sends what still waits at the end of a job (no statement carried it). */
-async function flushWaiting(tx: Tx): Promise<void> {
-  const list = waiting.get(tx);
-  if (!list || list.length === 0) return;
-  for (const q of list.splice(0)) await tx.executeQuery(q);
-}
+/** PostgreSQL's "current transaction is aborted": a statement before this one failed. */
+const IN_FAILED_TRANSACTION = '25P02';
 
 /** Group commit: the write transactions that are waiting when one commit starts share it. Each runs in
  *  its own SAVEPOINT, one after the other, inside one database transaction; one that fails is rolled back
@@ -166,8 +171,10 @@ class GroupCommit {
 
   private async groupTx(conn: Tx, postgres: boolean): Promise<void> {
     // PostgreSQL: BEGIN, the lock and the first job's savepoint in one round trip (a simple query of
-    // constant text may hold several statements; the group waits for each round trip).
+    // constant text may hold several statements; the group waits for each round trip). Every later job's
+    // savepoint goes ahead of its first statement without a round trip of its own (writeAhead).
     const done: { job: Job; result: unknown }[] = [];
+    const raw = postgres ? await conn.getExecutor().provideConnection(async (c) => c) : undefined;
     let begun = false;
     try {
       if (postgres) await sql.raw(`begin; select pg_advisory_xact_lock(${WRITE_LOCK}); savepoint job`).execute(conn);
@@ -177,16 +184,21 @@ class GroupCommit {
       let first = true;
       while (this.queue.length > 0 && done.length < GROUP_MAX_JOBS && performance.now() - started < GROUP_MAX_MS) {
         const job = this.queue.shift()!;
-        if (!(first && postgres)) await sql`savepoint job`.execute(conn);
+        let ahead: Ahead | undefined;
+        if (raw) {
+          const savepoint = first ? undefined : settle(raw.executeQuery(SAVEPOINT));
+          ahead = { raw, sent: savepoint ? [savepoint] : [], savepoint };
+          aheadOf.set(conn, ahead);
+        } else await sql`savepoint job`.execute(conn);
         first = false;
-        if (postgres) waiting.set(conn, []);
         try {
           await job.record?.begin(conn);
           const result = await job.fn(conn);
           await job.record?.end(conn, result);
-          if (postgres) {
-            await flushWaiting(conn);
-            waiting.delete(conn);
+          if (ahead) {
+            const failed = await firstFailure(ahead);
+            if (failed && !failed.ok) throw failed.err;
+            aheadOf.delete(conn);
           }
           // PostgreSQL: a round trip saved per job (each is time the whole group waits). The savepoints of
           // the jobs before stay open, nested and harmless: ROLLBACK TO rolls back to the latest of the
@@ -194,13 +206,21 @@ class GroupCommit {
           if (!postgres) await sql`release savepoint job`.execute(conn);
           done.push({ job, result });
         } catch (err) {
-          // Refused first: should the rollback itself fail, the group's catch below answers the others.
-          job.reject(err);
-          if (postgres) {
-            waiting.delete(conn); // what waited is dropped: the job is rolled back
+          if (ahead) {
+            aheadOf.delete(conn);
+            // A statement that found the transaction aborted says only that one before it failed: the job
+            // is refused with that first failure (a CHECK of a write sent ahead, say), which callers map.
+            const failed = await firstFailure(ahead);
+            if (ahead.savepoint && !(await ahead.savepoint).ok) {
+              // Without this job's savepoint, ROLLBACK TO would undo the job before it: the group fails.
+              job.reject(err);
+              throw err;
+            }
+            job.reject(failed && !failed.ok && (err as { code?: string }).code === IN_FAILED_TRANSACTION ? failed.err : err);
             await sql.raw('rollback to savepoint job; release savepoint job').execute(conn);
-          }
-          else {
+          } else {
+            // Refused first: should the rollback itself fail, the group's catch below answers the others.
+            job.reject(err);
             await sql`rollback to savepoint job`.execute(conn);
             await sql`release savepoint job`.execute(conn);
           }
@@ -208,6 +228,7 @@ class GroupCommit {
       }
       await sql`commit`.execute(conn);
     } catch (err) {
+      aheadOf.delete(conn);
       await sql`rollback`.execute(conn).catch(() => undefined);
       // Could not begin (or take the lock): drain() refuses every waiting job instead of trying again at once.
       if (!begun) throw err;

@@ -1,5 +1,5 @@
-import { sql } from 'kysely';
-import type { Tx } from '../db/tx';
+import { sql, type CompiledQuery } from 'kysely';
+import { writeAhead, type Tx } from '../db/tx';
 import { prepared } from '../db/prepared';
 import { dialectOf, type DB } from '../db/connection';
 import type { WalletBalances } from '../../shared/schemas/user';
@@ -109,10 +109,38 @@ const newFundLog = prepared(
 
 /** Writes one ledger entry: balances and fund logs together. A user balance going below zero fails the
  *  CHECK constraint and the caller's transaction rolls back. Returns the entry id. */
-export async function post(
-  tx: Tx,
-  entry: { kind: string; postings: Posting[]; ref_type?: string; ref_id?: number; memo?: string; now: number },
-): Promise<number> {
+export async function post(tx: Tx, entry: Entry): Promise<number> {
+  if (checkEntry(entry) && dialectOf(tx) === 'postgres') {
+    const { rows } = await tx.executeQuery(entryStatement(tx, entry));
+    return entryWritten(rows, entry);
+  }
+  return postStepByStep(tx, entry);
+}
+
+/** post() for a caller that does not need the entry's id: on PostgreSQL, inside a write transaction, the
+ *  job does not wait for the entry's round trip (db/tx.ts writeAhead); its failure (a balance going below
+ *  zero, an account missing) is still the job's. */
+export async function postAhead(tx: Tx, entry: Entry): Promise<void> {
+  if (checkEntry(entry) && dialectOf(tx) === 'postgres') {
+    const q = entryStatement(tx, entry);
+    await writeAhead(tx, { compile: () => q }, ({ rows }) => void entryWritten(rows, entry));
+    return;
+  }
+  await postStepByStep(tx, entry);
+}
+
+interface Entry {
+  kind: string;
+  postings: Posting[];
+  ref_type?: string;
+  ref_id?: number;
+  memo?: string;
+  now: number;
+}
+
+/** Checks the entry balances per unit and names known accounts (throws otherwise); true when its postings
+ *  name distinct accounts (then PostgreSQL writes it in one statement). */
+function checkEntry(entry: Entry): boolean {
   const sums = new Map<string, number>();
   for (const p of entry.postings) {
     if (!Number.isSafeInteger(p.amount) || p.amount === 0) throw new UnbalancedEntryError(`bad amount ${p.amount}`);
@@ -130,10 +158,11 @@ export async function post(
     sums.set(unit, (sums.get(unit) ?? 0) + p.amount);
   }
   for (const [unit, sum] of sums) if (sum !== 0) throw new UnbalancedEntryError(`entry ${entry.kind} does not balance in ${unit}: ${sum}`);
+  return new Set(entry.postings.map((p) => `${p.owner}\n${p.account}`)).size === entry.postings.length;
+}
 
-  const distinct = new Set(entry.postings.map((p) => `${p.owner}\n${p.account}`)).size === entry.postings.length;
-  if (dialectOf(tx) === 'postgres' && distinct) return postInOneStatement(tx, entry);
-
+/** Entry, balances and fund logs one statement after another (SQLite; an entry that moves one account twice). */
+async function postStepByStep(tx: Tx, entry: Entry): Promise<number> {
   const entryId = (await newEntry.execute(tx, { kind: entry.kind, now: entry.now })).rows[0]!.id;
   for (const p of entry.postings) {
     const account = (await moveBalance.execute(tx, { amount: p.amount, owner: p.owner, account: p.account })).rows[0];
@@ -162,10 +191,7 @@ export async function post(
  *  Only for entries whose postings name distinct accounts: PostgreSQL does not apply two updates of one row
  *  in one statement. A missing account leaves its update empty; the count of fund logs shows it and the
  *  error rolls the caller's transaction back, as on the step-by-step path. */
-async function postInOneStatement(
-  tx: Tx,
-  entry: { kind: string; postings: Posting[]; ref_type?: string; ref_id?: number; memo?: string; now: number },
-): Promise<number> {
+function entryStatement(tx: Tx, entry: Entry): CompiledQuery<EntryWritten> {
   const updates = entry.postings.map(
     (p, i) =>
       sql`${sql.id(`a${i}`)} as (update ledger_accounts set balance = balance + ${p.amount}::bigint where owner_id = ${p.owner}::bigint and name = ${p.account}::text returning id, owner_id, name, unit, balance, ${p.amount}::bigint as amount, ${i}::int as ord)`,
@@ -174,7 +200,7 @@ async function postInOneStatement(
     entry.postings.map((_, i) => sql`select * from ${sql.id(`a${i}`)}`),
     sql` union all `,
   );
-  const { rows } = await sql<{ entry_id: number; logged: number }>`
+  return sql<EntryWritten>`
     with e as (insert into ledger_entries (kind, created_at) values (${entry.kind}::text, ${entry.now}::bigint) returning id),
     ${sql.join(updates, sql`, `)},
     f as (
@@ -183,7 +209,15 @@ async function postInOneStatement(
       from e cross join (${changed}) a order by a.ord
       returning 1
     )
-    select (select id from e) as entry_id, (select count(*) from f) as logged`.execute(tx);
+    select (select id from e) as entry_id, (select count(*) from f) as logged`.compile(tx);
+}
+
+interface EntryWritten {
+  entry_id: number;
+  logged: number;
+}
+
+function entryWritten(rows: EntryWritten[], entry: Entry): number {
   const row = rows[0];
   if (!row || Number(row.logged) !== entry.postings.length) throw new UnbalancedEntryError(`no ledger account for a posting of ${entry.kind}`);
   return Number(row.entry_id);

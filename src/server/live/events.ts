@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { dialectOf, type DB } from '../db/connection';
-import { writeWithNext, type Tx } from '../db/tx';
+import { writeAhead, type Tx } from '../db/tx';
 import { preparedPerShape } from '../db/prepared';
 import type { ServerMessage } from '../../shared/socket-events';
 
@@ -32,12 +32,12 @@ export async function publish(db: DB | Tx, message: ServerMessage, userId: numbe
  *  PostgreSQL the insert itself notifies the hubs (migration 016's trigger on live_events). */
 export async function publishAll(db: DB | Tx, messages: readonly { message: ServerMessage; userId: number | null }[], now: number): Promise<void> {
   if (messages.length === 0) return;
-  // Inside a PostgreSQL write transaction the insert goes out with the job's next statement (db/tx.ts).
+  // Inside a PostgreSQL write transaction the job does not wait for the insert's round trip (db/tx.ts).
   const values: Record<string, unknown> = { now };
   messages.forEach(({ message, userId }, i) => {
     values[`u${i}`] = userId;
     values[`m${i}`] = JSON.stringify(message);
   });
-  await writeWithNext(db, eventsInsert(messages.length).compile(db, values));
+  await writeAhead(db, eventsInsert(messages.length).compile(db, values));
   if (dialectOf(db) !== 'postgres') liveBus.emit('published');
 }

@@ -5,10 +5,10 @@ import type { Deps } from '../../env';
 import type { Config } from '../../config';
 import type { DB } from '../../db/connection';
 import type { OrdersTable } from '../../db/schema';
-import { withWaiting, writeTx, writeWithNext, type Tx } from '../../db/tx';
-import { prepared, preparedPerShape } from '../../db/prepared';
+import { writeAhead, writeTx, type Tx } from '../../db/tx';
+import { prepared } from '../../db/prepared';
 import { AppError } from '../../lib/http';
-import { PLATFORM, post, walletOf } from '../../ledger/ledger';
+import { PLATFORM, postAhead, walletOf } from '../../ledger/ledger';
 import type { ErrorKey } from '../../../shared/errors';
 import type { CreditHolding, CreditMovement, Order, OrderCredits, OrderLimits, OrderSide, OrderStatus } from '../../../shared/schemas/order';
 import { isoSgt } from '../../lib/clock';
@@ -136,28 +136,71 @@ async function insertOrder(tx: Tx, values: Omit<Insertable<OrdersTable>, 'id' | 
   // Inside the write transaction nobody else writes, so max(id) + 1 is this row's id and the number is
   // final (`nextId`: max(id) + 1 already read in this transaction).
   const id = nextId ?? Number((await tx.selectFrom('orders').select(sql<number>`coalesce(max(id), 0) + 1`.as('next')).executeTakeFirstOrThrow()).next);
-  // With a write that waits (the supply a purchase takes) in the same statement on PostgreSQL.
-  const row: Record<string, unknown> = { ...values, id, order_no: orderNumber(values.kind, id, values.created_at) };
-  const { rows } = await withWaiting(tx, orderInsert(Object.keys(row).filter((k) => row[k] !== undefined).join(',')).compile(tx, row));
-  return rows[0]!;
+  // Every column is written as this row says (no default of the table fills one in), so the row is what
+  // the database holds and nothing needs to be read back: on PostgreSQL the job does not wait for the
+  // insert's round trip (db/tx.ts writeAhead); what the job reads after it sees it.
+  const row: OrderRow = {
+    id,
+    order_no: orderNumber(values.kind, id, values.created_at),
+    user_id: values.user_id,
+    project_id: values.project_id,
+    side: values.side,
+    kind: values.kind,
+    status: values.status,
+    unit_price: values.unit_price,
+    tons: values.tons,
+    total: values.total,
+    booking_fee: values.booking_fee ?? 0,
+    final_unit_price: values.final_unit_price ?? null,
+    final_tons: values.final_tons ?? null,
+    final_amount: values.final_amount ?? null,
+    final_deadline: values.final_deadline ?? null,
+    cycle_end: values.cycle_end ?? null,
+    presale_tons: values.presale_tons ?? 0,
+    settle_at: values.settle_at ?? null,
+    settled_at: values.settled_at ?? null,
+    completed_at: values.completed_at ?? null,
+    created_at: values.created_at,
+    updated_at: values.updated_at,
+  };
+  await writeAhead(tx, orderInsert.compile(tx, row));
+  return row;
 }
 
-/** The order's insert for one set of columns (a purchase, a booking, a sale: a few shapes), built once. */
-const orderInsert = preparedPerShape(
-  (key: string) => (db, p: Record<string, unknown>) =>
-    db
-      .insertInto('orders')
-      .values(Object.fromEntries(key.split(',').map((c) => [c, p[c]])) as Insertable<OrdersTable>)
-      .returningAll(),
-  16,
+/** The order's insert, every column named, built once. */
+const orderInsert = prepared((db, p: OrderRow) =>
+  db.insertInto('orders').values({
+    id: p.id,
+    order_no: p.order_no,
+    user_id: p.user_id,
+    project_id: p.project_id,
+    side: p.side,
+    kind: p.kind,
+    status: p.status,
+    unit_price: p.unit_price,
+    tons: p.tons,
+    total: p.total,
+    booking_fee: p.booking_fee,
+    final_unit_price: p.final_unit_price,
+    final_tons: p.final_tons,
+    final_amount: p.final_amount,
+    final_deadline: p.final_deadline,
+    cycle_end: p.cycle_end,
+    presale_tons: p.presale_tons,
+    settle_at: p.settle_at,
+    settled_at: p.settled_at,
+    completed_at: p.completed_at,
+    created_at: p.created_at,
+    updated_at: p.updated_at,
+  }),
 );
 
 /** Takes tons from a project's remaining supply. The buy's checks read the remaining tons in this same
  *  write transaction (nobody else writes in between), and the CHECK (remaining_tons >= 0) refuses any
  *  overdraw, mapped to insufficient_remaining by orderTx: so nothing needs to read this update's count, and
- *  on PostgreSQL it goes out with the order's insert (db/tx.ts writeWithNext), one round trip less. */
+ *  on PostgreSQL the job does not wait for its round trip (db/tx.ts writeAhead). */
 async function takeSupply(tx: Tx, projectId: number, tons: number, now: number): Promise<void> {
-  await writeWithNext(tx, supplyTaken.compile(tx, { projectId, tons, now }));
+  await writeAhead(tx, supplyTaken.compile(tx, { projectId, tons, now }));
 }
 
 const supplyTaken = prepared((db, p: { projectId: number; tons: number; now: number }) =>
@@ -203,7 +246,7 @@ export async function placePurchase(deps: Deps, user: User, input: OrderInput): 
     await takeSupply(tx, p.id, input.tons, now);
     const values = { user_id: u.id, project_id: p.id, side: 'buy', kind: 'purchase', status: 'in_progress', unit_price: p.price, tons: input.tons, total } as const;
     const order = await insertOrder(tx, { ...values, booking_fee: 0, cycle_end: now + cycleMs(p.cycle_value, p.cycle_unit), created_at: now, updated_at: now }, nextOrderId);
-    await post(tx, {
+    await postAhead(tx, {
       kind: 'order_buy',
       ref_type: 'order',
       ref_id: order.id,
@@ -262,7 +305,7 @@ export async function placeBooking(deps: Deps, user: User, input: OrderInput): P
       updated_at: now,
     });
     if (fee > 0) {
-      await post(tx, {
+      await postAhead(tx, {
         kind: 'presale_booking',
         ref_type: 'order',
         ref_id: order.id,
@@ -322,7 +365,7 @@ export async function payFinal(deps: Deps, user: User, input: { order_id: number
       { owner: PLATFORM, account: 'sales' as const, amount: fromFee + due },
     ].filter((x) => x.amount !== 0);
     if (postings.length > 0) {
-      await post(tx, { kind: 'presale_final_payment', ref_type: 'order', ref_id: order.id, memo: `Final payment of ${order.order_no}`, now, postings });
+      await postAhead(tx, { kind: 'presale_final_payment', ref_type: 'order', ref_id: order.id, memo: `Final payment of ${order.order_no}`, now, postings });
     }
     await invalidateOrder(tx, u.id, order.id, now);
     // The answer, read inside the transaction: stored with the Idempotency-Key as it commits.
@@ -381,7 +424,7 @@ export async function placeSale(deps: Deps, user: User, input: OrderInput): Prom
       created_at: now,
       updated_at: now,
     });
-    await post(tx, {
+    await postAhead(tx, {
       kind: 'credit_sell',
       ref_type: 'order',
       ref_id: order.id,
