@@ -11,7 +11,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dialectOf, openDatabase, type DB } from '../../src/server/db/connection';
 import { migrateToLatest } from '../../src/server/db/migrate';
-import { writeAhead, writeTx } from '../../src/server/db/tx';
+import { withEffectRecord, writeAhead, writeTx } from '../../src/server/db/tx';
 import { databaseTarget, dropDatabase } from '../helpers/database';
 
 let dir: string;
@@ -210,4 +210,80 @@ describe('writes sent ahead (writeAhead: on PostgreSQL pipelined, the job does n
     expect(after).toContain('gc-30');
     expect(after).not.toContain('gc-31');
   });
+});
+
+// PostgreSQL starts the next job before the answers of the one before are checked (groupTxPostgres); when the
+// one before turns out to have failed, the next one must be undone with it and run again on the state
+// without it. Jobs here read the counter and write it back plus one: a job that ran on a state that was then
+// undone would leave a wrong count.
+describe('a job that fails after the next one has started (PostgreSQL overlaps them)', () => {
+  const counter = async () => Number((await sql<{ v: number }>`select v from gc_counter where id = 1`.execute(db)).rows[0]!.v);
+  const bump = (tx: Parameters<typeof writeAhead>[0], fail?: 'statement' | 'check') =>
+    (async () => {
+      const v = Number((await sql<{ v: number }>`select v from gc_counter where id = 1`.execute(tx)).rows[0]!.v);
+      const write = sql`update gc_counter set v = ${v + 1} where id = 1`;
+      await writeAhead(tx, { compile: () => write.compile(tx) });
+      // A failure that shows only in an answer nobody waited for: a statement error (the transaction is
+      // aborted, so the job behind fails too) or a check of a good answer (it is not: the job behind succeeds).
+      if (fail === 'statement') {
+        const bad = sql`insert into gc_rows (n) values (${9000}), (${9000})`;
+        await writeAhead(tx, { compile: () => bad.compile(tx) });
+      }
+      if (fail === 'check') {
+        const ok = sql`select 1`;
+        await writeAhead(tx, { compile: () => ok.compile(tx) }, () => {
+          throw new Error('check refused');
+        });
+      }
+      return v + 1;
+    })();
+
+  it.each(['statement', 'check'] as const)('%s failure: the failed job leaves nothing, every other job counts once, in order', async (fail) => {
+    const start = await counter();
+    const results = await Promise.allSettled(Array.from({ length: 12 }, (_, i) => writeTx(db, (tx) => bump(tx, i % 4 === 1 ? fail : undefined))));
+    const ok = results.filter((r) => r.status === 'fulfilled').map((r) => (r as PromiseFulfilledResult<number>).value);
+    expect(results.filter((r) => r.status === 'rejected')).toHaveLength(3);
+    expect(ok).toHaveLength(9);
+    // Each successful job saw exactly the successful ones before it.
+    expect(ok).toEqual(Array.from({ length: 9 }, (_, i) => start + i + 1));
+    expect(await counter()).toBe(start + 9);
+    expect(await rows()).not.toContain(9000);
+  });
+});
+
+it("an effect record whose job runs again forgets what its first run recorded (the idempotency key's claim)", async () => {
+  await db.insertInto('idempotency_keys').values({ user_id: 0, key: 'gc-taken', endpoint: '/gc', request_hash: 'h', state: 'done', response: 'null', created_at: 0 }).execute();
+  const record = (key: string) => {
+    const r = {
+      recorded: false,
+      begins: 0,
+      begin: async () => {
+        r.begins++;
+        if (r.recorded) throw new Error('a second effect transaction');
+      },
+      end: async (tx: Parameters<typeof writeAhead>[0]) => {
+        const claim = tx
+          .insertInto('idempotency_keys')
+          .values({ user_id: 0, key, endpoint: '/gc', request_hash: 'h', state: 'done', response: 'null', created_at: 0 })
+          .onConflict((oc) => oc.columns(['user_id', 'key']).doNothing());
+        await writeAhead(tx, claim, (res) => {
+          if (Number(res.numAffectedRows ?? 0) === 0) throw new Error('key taken');
+          r.recorded = true;
+        });
+      },
+      undo: () => {
+        r.recorded = false;
+      },
+    };
+    return r;
+  };
+  const taken = record('gc-taken');
+  const fresh = record('gc-fresh');
+  const [a, b] = await Promise.allSettled([withEffectRecord(taken, () => writeTx(db, async () => 'a')), withEffectRecord(fresh, () => writeTx(db, async () => 'b'))]);
+  expect(a.status).toBe('rejected');
+  expect(b).toEqual({ status: 'fulfilled', value: 'b' });
+  expect(fresh.recorded).toBe(true);
+  // PostgreSQL ran it again after the job before it failed (SQLite runs them one after the other: once).
+  expect(fresh.begins).toBe(dialectOf(db) === 'postgres' ? 2 : 1);
+  expect(await db.selectFrom('idempotency_keys').select('key').where('key', '=', 'gc-fresh').execute()).toHaveLength(1);
 });

@@ -10,6 +10,9 @@ export type Tx = Kysely<Database>;
 export interface EffectRecord {
   begin(tx: Tx): Promise<void>;
   end(tx: Tx, result: unknown): Promise<void>;
+  /** What end() recorded was rolled back with the job, which runs again (PostgreSQL's group, see
+   *  groupTxPostgres): forget it. */
+  undo(): void;
 }
 
 const effectRecord = new AsyncLocalStorage<EffectRecord>();
@@ -37,7 +40,6 @@ export function observeWriteTx(db: DB, observer: WriteTxObserver): void {
 /** Key of the PostgreSQL advisory lock every write transaction takes (see writeTx). */
 const WRITE_LOCK = 0x63616e6f; // "cano"
 
-const SAVEPOINT = CompiledQuery.raw('savepoint job');
 
 /** Most write transactions one shared commit carries, and the longest it keeps taking new ones. */
 const GROUP_MAX_JOBS = 64;
@@ -109,7 +111,9 @@ const IN_FAILED_TRANSACTION = '25P02';
  *  its own SAVEPOINT, one after the other, inside one database transaction; one that fails is rolled back
  *  to its savepoint (nothing of it remains) and refused at once; the others are answered only after the
  *  shared COMMIT has returned, so an answer never precedes its durable write. A failed COMMIT fails every
- *  job of the group, none of which then exists. Serial as before: each job sees the ones before it. */
+ *  job of the group, none of which then exists. Serial as before: each job sees the ones before it (on
+ *  PostgreSQL a job starts before the answers of the one before it are checked, and runs again when that one
+ *  failed: groupTxPostgres). */
 class GroupCommit {
   private queue: Job[] = [];
   private running = false;
@@ -170,61 +174,113 @@ class GroupCommit {
   }
 
   private async groupTx(conn: Tx, postgres: boolean): Promise<void> {
-    // PostgreSQL: BEGIN, the lock and the first job's savepoint in one round trip (a simple query of
-    // constant text may hold several statements; the group waits for each round trip). Every later job's
-    // savepoint goes ahead of its first statement without a round trip of its own (writeAhead).
+    if (postgres) return this.groupTxPostgres(conn);
     const done: { job: Job; result: unknown }[] = [];
-    const raw = postgres ? await conn.getExecutor().provideConnection(async (c) => c) : undefined;
     let begun = false;
     try {
-      if (postgres) await sql.raw(`begin; select pg_advisory_xact_lock(${WRITE_LOCK}); savepoint job`).execute(conn);
-      else await sql.raw('begin immediate').execute(conn);
+      await sql.raw('begin immediate').execute(conn);
       begun = true;
       const started = performance.now();
-      let first = true;
       while (this.queue.length > 0 && done.length < GROUP_MAX_JOBS && performance.now() - started < GROUP_MAX_MS) {
         const job = this.queue.shift()!;
-        let ahead: Ahead | undefined;
-        if (raw) {
-          const savepoint = first ? undefined : settle(raw.executeQuery(SAVEPOINT));
-          ahead = { raw, sent: savepoint ? [savepoint] : [], savepoint };
-          aheadOf.set(conn, ahead);
-        } else await sql`savepoint job`.execute(conn);
-        first = false;
+        await sql`savepoint job`.execute(conn);
         try {
-          await job.record?.begin(conn);
-          const result = await job.fn(conn);
-          await job.record?.end(conn, result);
-          if (ahead) {
-            const failed = await firstFailure(ahead);
-            if (failed && !failed.ok) throw failed.err;
-            aheadOf.delete(conn);
-          }
-          // PostgreSQL: a round trip saved per job (each is time the whole group waits). The savepoints of
-          // the jobs before stay open, nested and harmless: ROLLBACK TO rolls back to the latest of the
-          // name (this job's), and COMMIT ends them all. SQLite's are in-process: released as they end.
-          if (!postgres) await sql`release savepoint job`.execute(conn);
+          const result = await runJob(conn, job);
+          await sql`release savepoint job`.execute(conn);
           done.push({ job, result });
         } catch (err) {
-          if (ahead) {
-            aheadOf.delete(conn);
-            // A statement that found the transaction aborted says only that one before it failed: the job
-            // is refused with that first failure (a CHECK of a write sent ahead, say), which callers map.
-            const failed = await firstFailure(ahead);
-            if (ahead.savepoint && !(await ahead.savepoint).ok) {
-              // Without this job's savepoint, ROLLBACK TO would undo the job before it: the group fails.
-              job.reject(err);
-              throw err;
-            }
-            job.reject(failed && !failed.ok && (err as { code?: string }).code === IN_FAILED_TRANSACTION ? failed.err : err);
-            await sql.raw('rollback to savepoint job; release savepoint job').execute(conn);
-          } else {
-            // Refused first: should the rollback itself fail, the group's catch below answers the others.
-            job.reject(err);
-            await sql`rollback to savepoint job`.execute(conn);
-            await sql`release savepoint job`.execute(conn);
-          }
+          // Refused first: should the rollback itself fail, the group's catch below answers the others.
+          job.reject(err);
+          await sql`rollback to savepoint job`.execute(conn);
+          await sql`release savepoint job`.execute(conn);
         }
+      }
+      await sql`commit`.execute(conn);
+    } catch (err) {
+      await sql`rollback`.execute(conn).catch(() => undefined);
+      // Could not begin: drain() refuses every waiting job instead of trying again at once.
+      if (!begun) throw err;
+      for (const { job } of done) job.reject(err);
+      return;
+    }
+    for (const { job, result } of done) job.resolve(result);
+  }
+
+  /** PostgreSQL: the same group, with the round trips overlapped. BEGIN, the lock and the first job's
+   *  savepoint are one simple query. A job's savepoint goes ahead of its first statement, and a job whose
+   *  code has run to its end (every statement sent, the answers of those it sent ahead still coming: the
+   *  key's claim is one of them) is checked only once the next job has been started: the next job's
+   *  savepoint and first read go out right behind it, and its answers come back in the same round trip as
+   *  that read. When the checked job turns out to have failed, the transaction rolls back to its savepoint
+   *  (named per job: j0, j1, ...), which undoes the next job too; that job's outcome is thrown away, whatever
+   *  it was (its statements failed in the aborted transaction, or saw writes that are now undone), and it runs
+   *  again, first in line, once the rollback is done. */
+  private async groupTxPostgres(conn: Tx): Promise<void> {
+    const raw = await conn.getExecutor().provideConnection(async (c) => c);
+    const done: { job: Job; result: unknown }[] = [];
+    /** The job whose code has run to its end, its answers not all checked yet. */
+    let checking: { job: Job; result: unknown; ahead: Ahead; savepoint: string } | undefined;
+    let n = 0;
+    let begun = false;
+    try {
+      await sql.raw(`begin; select pg_advisory_xact_lock(${WRITE_LOCK}); savepoint j0`).execute(conn);
+      begun = true;
+      const started = performance.now();
+      for (;;) {
+        const more = this.queue.length > 0 && done.length + (checking ? 1 : 0) < GROUP_MAX_JOBS && performance.now() - started < GROUP_MAX_MS;
+        const job = more ? this.queue.shift() : undefined;
+        let ahead: Ahead | undefined;
+        let running: Promise<{ ok: true; result: unknown } | { ok: false; err: unknown }> | undefined;
+        const savepoint = `j${n}`;
+        if (job) {
+          const sent = n === 0 ? undefined : settle(raw.executeQuery(CompiledQuery.raw(`savepoint ${savepoint}`)));
+          n++;
+          ahead = { raw, sent: sent ? [sent] : [], savepoint: sent };
+          aheadOf.set(conn, ahead);
+          running = runJob(conn, job).then(
+            (result) => ({ ok: true as const, result }),
+            (err: unknown) => ({ ok: false as const, err }),
+          );
+        }
+        if (checking) {
+          const failed = await firstFailure(checking.ahead);
+          if (failed && !failed.ok) {
+            checking.job.reject(failed.err);
+            if (job) {
+              // The job started behind it: let it end (its statements fail in the aborted transaction, or it
+              // saw what is now undone), wait for every answer it is owed, and run it again after the rollback.
+              await running;
+              aheadOf.delete(conn);
+              await firstFailure(ahead!);
+              job.record?.undo();
+              this.queue.unshift(job);
+            }
+            // Back to the failed job's savepoint: it and everything after it (the job behind it) are undone.
+            await sql.raw(`rollback to savepoint ${checking.savepoint}; release savepoint ${checking.savepoint}`).execute(conn);
+            checking = undefined;
+            continue;
+          }
+          done.push({ job: checking.job, result: checking.result });
+          checking = undefined;
+        }
+        if (!job) break;
+        const outcome = await running!;
+        aheadOf.delete(conn);
+        if (outcome.ok) {
+          checking = { job, result: outcome.result, ahead: ahead!, savepoint };
+          continue;
+        }
+        // The job failed in its own code or in a statement it waited for. A statement that found the
+        // transaction aborted says only that one before it failed: the job is refused with that first failure
+        // (a CHECK of a write sent ahead, say), which callers map.
+        const failed = await firstFailure(ahead!);
+        if (ahead!.savepoint && !(await ahead!.savepoint).ok) {
+          // Without this job's savepoint, nothing tells its writes from the jobs' before it: the group fails.
+          job.reject(outcome.err);
+          throw outcome.err;
+        }
+        job.reject(failed && !failed.ok && (outcome.err as { code?: string }).code === IN_FAILED_TRANSACTION ? failed.err : outcome.err);
+        await sql.raw(`rollback to savepoint ${savepoint}; release savepoint ${savepoint}`).execute(conn);
       }
       await sql`commit`.execute(conn);
     } catch (err) {
@@ -232,11 +288,20 @@ class GroupCommit {
       await sql`rollback`.execute(conn).catch(() => undefined);
       // Could not begin (or take the lock): drain() refuses every waiting job instead of trying again at once.
       if (!begun) throw err;
+      checking?.job.reject(err);
       for (const { job } of done) job.reject(err);
       return;
     }
     for (const { job, result } of done) job.resolve(result);
   }
+}
+
+/** A job's own work: its code, then its effect record's end (the idempotency key's claim and answer). */
+async function runJob(conn: Tx, job: Job): Promise<unknown> {
+  await job.record?.begin(conn);
+  const result = await job.fn(conn);
+  await job.record?.end(conn, result);
+  return result;
 }
 
 const groups = new WeakMap<DB, GroupCommit>();

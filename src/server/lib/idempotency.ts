@@ -2,7 +2,7 @@ import type { Context } from 'hono';
 import type { AppEnv } from '../env';
 import { AppError, ok } from './http';
 import { hmac, serverSecret } from './secret';
-import { withEffectRecord, type Tx } from '../db/tx';
+import { withEffectRecord, writeAhead, type Tx } from '../db/tx';
 import { prepared } from '../db/prepared';
 
 // DECISIONS "Writes and retries": every write carries an Idempotency-Key chosen per user intent.
@@ -107,11 +107,17 @@ async function runOnce<T>(c: Context<AppEnv>, userId: number, key: string, paylo
       if (recorded) throw new Error('an idempotent request may commit only one effect transaction');
     },
     end: async (tx: Tx, result: unknown) => {
-      // On PostgreSQL the effect's writes sent ahead (db/tx.ts writeAhead) are on the wire before it.
-      const inserted = await claimKey.execute(tx, { userId, key, endpoint, hash, response: JSON.stringify(result ?? null), now: clock.now() });
-      if (Number(inserted.numAffectedRows ?? 0) === 0) throw new KeyTaken();
-      recorded = true;
-      answer = result ?? null;
+      // On PostgreSQL the group does not wait for the claim's answer before it starts the next job; it checks
+      // it before it counts this job done (db/tx.ts writeAhead). SQLite runs and checks it at once.
+      await writeAhead(tx, claimKey.compile(tx, { userId, key, endpoint, hash, response: JSON.stringify(result ?? null), now: clock.now() }), (inserted) => {
+        if (Number(inserted.numAffectedRows ?? 0) === 0) throw new KeyTaken();
+        recorded = true;
+        answer = result ?? null;
+      });
+    },
+    undo: () => {
+      recorded = false;
+      answer = undefined;
     },
   };
   let data: T;
