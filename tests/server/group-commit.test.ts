@@ -287,3 +287,44 @@ it("an effect record whose job runs again forgets what its first run recorded (t
   expect(fresh.begins).toBe(dialectOf(db) === 'postgres' ? 2 : 1);
   expect(await db.selectFrom('idempotency_keys').select('key').where('key', '=', 'gc-fresh').execute()).toHaveLength(1);
 });
+
+describe('PostgreSQL: the connection of a group dropped while its job works', () => {
+  it('answers every caller, commits nothing of the dropped group, and does not take the process down', async () => {
+    if (dialectOf(db) !== 'postgres') return;
+    const admin = openDatabase(await databaseTarget(dir)).db;
+    // pg emits 'error' on a client whose server connection ends while it is checked out of the pool; with
+    // no listener that is an uncaught exception, which ends the server process (main.ts has no handler).
+    const uncaught: unknown[] = [];
+    const onUncaught = (err: unknown) => void uncaught.push(err);
+    process.on('uncaughtException', onUncaught);
+    try {
+      let pid = 0;
+      const results = await Promise.allSettled(
+        Array.from({ length: 12 }, (_, i) =>
+          writeTx(db, async (tx) => {
+            if (i === 0) pid = Number((await sql<{ p: number }>`select pg_backend_pid() as p`.execute(tx)).rows[0]!.p);
+            const insert = sql`insert into gc_rows (n) values (${7000 + i})`;
+            await writeAhead(tx, { compile: () => insert.compile(tx) });
+            if (i === 3) {
+              // The job awaits something else (no statement on the wire) when its connection is ended.
+              await sql`select pg_terminate_backend(${pid})`.execute(admin);
+              await new Promise((resolve) => setTimeout(resolve, 200));
+            }
+            return i;
+          }),
+        ),
+      );
+      // Every caller is answered; what is answered ok is written, nothing refused is.
+      const kept = results.flatMap((r, i) => (r.status === 'fulfilled' ? [7000 + i] : []));
+      expect(results[3]!.status).toBe('rejected');
+      expect((await rows()).filter((n) => n >= 7000 && n < 8000)).toEqual(kept);
+      expect(uncaught).toEqual([]);
+      // And the next write works, on a fresh connection.
+      expect(await writeTx(db, async (tx) => (await sql`insert into gc_rows (n) values (7999)`.execute(tx), 'ok'))).toBe('ok');
+    } finally {
+      process.off('uncaughtException', onUncaught);
+      await admin.destroy();
+      await sql`delete from gc_rows`.execute(db);
+    }
+  });
+});

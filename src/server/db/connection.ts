@@ -155,6 +155,11 @@ export function openDatabase(target: string, opts: { poolSize?: number } = {}): 
     const pool = new pg.Pool({ connectionString: target, max: opts.poolSize ?? 10, Client: preparingClient(state), pipeline: true });
     // An idle client's error (the server restarted) must not crash the process; the pool replaces it.
     pool.on('error', () => undefined);
+    // Nor a checked-out one's: the pool listens only while a client is idle, and pg emits 'error' when the
+    // server ends a connection in use (a restart, pg_terminate_backend) even if no statement was waiting,
+    // say while a group commit's job computes. Its statements fail on their own; released, the pool drops
+    // it (not queryable). Without a listener the process ended with an uncaught exception.
+    pool.on('connect', (client) => client.on('error', () => undefined));
     const db = new Kysely<Database>({ dialect: new PostgresDialectDropSafe({ pool }) });
     dialects.set(db, 'postgres');
     prepared.set(db, state);
