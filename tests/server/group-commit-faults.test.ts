@@ -84,7 +84,11 @@ describe.skipIf(!onPostgres)('purchase bursts on two instances of one PostgreSQL
         const r = await sql<{ k: boolean }>`
           select pg_terminate_backend(l.pid) as k from pg_locks l
           where l.locktype = 'advisory' and l.granted and l.pid <> pg_backend_pid()
-            and exists (select 1 from pg_locks t join pg_class c on c.oid = t.relation where t.pid = l.pid and c.relnamespace = current_schema()::regnamespace)`.execute(a.db);
+            and l.database = (select oid from pg_database where datname = current_database())
+            and exists (
+              select 1 from pg_locks t join pg_class c on c.oid = t.relation
+              where t.pid = l.pid and t.database = l.database and c.relnamespace = current_schema()::regnamespace
+            )`.execute(a.db);
         killed += r.rows.filter((x) => x.k).length;
         await new Promise((res) => setTimeout(res, 5));
       }

@@ -328,3 +328,18 @@ describe('PostgreSQL: the connection of a group dropped while its job works', ()
     }
   });
 });
+
+it('PostgreSQL: a job that swallows a statement error cannot make the group report a commit that rolled back', async () => {
+  const results = await Promise.allSettled([
+    writeTx(db, async (tx) => void (await sql`insert into gc_rows (n) values (${8100})`.execute(tx))),
+    writeTx(db, async (tx) => {
+      await sql`select 1 / 0`.execute(tx).catch(() => undefined); // aborts the transaction on PostgreSQL
+      return 'swallowed';
+    }),
+  ]);
+  const written = (await rows()).includes(8100);
+  // Whatever each caller was told must be true: a job answered ok is written.
+  if (results[0]!.status === 'fulfilled') expect(written).toBe(true);
+  if (dialectOf(db) === 'postgres') expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected']);
+  else expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled']);
+});

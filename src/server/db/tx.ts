@@ -282,7 +282,10 @@ class GroupCommit {
         job.reject(failed && !failed.ok && (outcome.err as { code?: string }).code === IN_FAILED_TRANSACTION ? failed.err : outcome.err);
         await sql.raw(`rollback to savepoint ${savepoint}; release savepoint ${savepoint}`).execute(conn);
       }
-      await sql`commit`.execute(conn);
+      // COMMIT of a transaction a failed statement has aborted answers ROLLBACK without an error: every job
+      // would be told "done" with nothing written. A job that swallowed a statement's error could leave it
+      // so; the select in front fails first then (25P02), and the group fails as a whole instead.
+      await sql.raw('select 1; commit').execute(conn);
     } catch (err) {
       aheadOf.delete(conn);
       await sql`rollback`.execute(conn).catch(() => undefined);
