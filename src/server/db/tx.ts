@@ -183,7 +183,10 @@ class GroupCommit {
       const started = performance.now();
       while (this.queue.length > 0 && done.length < GROUP_MAX_JOBS && performance.now() - started < GROUP_MAX_MS) {
         const job = this.queue.shift()!;
-        await sql`savepoint job`.execute(conn);
+        await sql`savepoint job`.execute(conn).catch((err: unknown) => {
+          job.reject(err); // answered: the group's catch below answers the others
+          throw err;
+        });
         try {
           const result = await runJob(conn, job);
           await sql`release savepoint job`.execute(conn);
