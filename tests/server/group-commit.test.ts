@@ -11,7 +11,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dialectOf, openDatabase, type DB } from '../../src/server/db/connection';
 import { migrateToLatest } from '../../src/server/db/migrate';
-import { withEffectRecord, writeAhead, writeTx } from '../../src/server/db/tx';
+import { observeWriteTx, withEffectRecord, writeAhead, writeTx } from '../../src/server/db/tx';
 import { databaseTarget, dropDatabase } from '../helpers/database';
 
 let dir: string;
@@ -288,6 +288,40 @@ it("an effect record whose job runs again forgets what its first run recorded (t
   expect(await db.selectFrom('idempotency_keys').select('key').where('key', '=', 'gc-fresh').execute()).toHaveLength(1);
 });
 
+it("a job refused by a check of an answer after its key's claim went through: its record forgets the claim", async () => {
+  // On PostgreSQL the claim is sent ahead behind the failing write, and its answer (a row inserted, then
+  // rolled back with the job) can come after the failure is seen: the record must not keep it.
+  const record = {
+    recorded: false,
+    begin: async () => undefined,
+    end: async (tx: Parameters<typeof writeAhead>[0]) => {
+      const claim = tx
+        .insertInto('idempotency_keys')
+        .values({ user_id: 0, key: 'gc-refused', endpoint: '/gc', request_hash: 'h', state: 'done', response: 'null', created_at: 0 })
+        .onConflict((oc) => oc.columns(['user_id', 'key']).doNothing());
+      await writeAhead(tx, claim, (res) => {
+        if (Number(res.numAffectedRows ?? 0) === 0) throw new Error('key taken');
+        record.recorded = true;
+      });
+    },
+    undo: () => {
+      record.recorded = false;
+    },
+  };
+  const answer = await withEffectRecord(record, () =>
+    writeTx(db, async (tx) => {
+      const ok = sql`select 1`;
+      await writeAhead(tx, { compile: () => ok.compile(tx) }, () => {
+        throw new Error('check refused');
+      });
+      return 'x';
+    }),
+  ).catch((err: Error) => err.message);
+  expect(answer).toBe('check refused');
+  expect(await db.selectFrom('idempotency_keys').select('key').where('key', '=', 'gc-refused').execute()).toHaveLength(0);
+  expect(record.recorded).toBe(false);
+});
+
 describe('PostgreSQL: the connection of a group dropped while its job works', () => {
   it('answers every caller, commits nothing of the dropped group, and does not take the process down', async () => {
     if (dialectOf(db) !== 'postgres') return;
@@ -324,6 +358,53 @@ describe('PostgreSQL: the connection of a group dropped while its job works', ()
     } finally {
       process.off('uncaughtException', onUncaught);
       await admin.destroy();
+      await sql`delete from gc_rows`.execute(db);
+    }
+  });
+});
+
+describe('PostgreSQL: the connection of a group dropped by a write a job sent ahead', () => {
+  it('answers each caller exactly once, whichever job drops it and however', async () => {
+    if (dialectOf(db) !== 'postgres') return;
+    // Every answer passes through the observer once (resolve or reject): a job answered twice counts twice.
+    const answered: boolean[] = [];
+    observeWriteTx(db, { tx: (_s, ok) => void answered.push(ok), group: () => undefined });
+    try {
+      for (const k of [0, 1, 2, 5]) {
+        for (const how of ['ahead', 'awaited', 'after a failed check'] as const) {
+          answered.length = 0;
+          const results = await Promise.allSettled(
+            Array.from({ length: 6 }, (_, i) =>
+              writeTx(db, async (tx) => {
+                const insert = sql`insert into gc_rows (n) values (${7100 + i})`;
+                await writeAhead(tx, { compile: () => insert.compile(tx) });
+                if (i === k) {
+                  // The job's own connection ends: its group's rollback to the savepoint fails too.
+                  const kill = sql`select pg_terminate_backend(pg_backend_pid())`;
+                  if (how === 'awaited') await kill.execute(tx);
+                  else {
+                    if (how === 'after a failed check') {
+                      const one = sql`select 1`;
+                      await writeAhead(tx, { compile: () => one.compile(tx) }, () => {
+                        throw new Error('check refused');
+                      });
+                    }
+                    await writeAhead(tx, { compile: () => kill.compile(tx) });
+                  }
+                }
+                return i;
+              }),
+            ),
+          );
+          const kept = results.flatMap((r, i) => (r.status === 'fulfilled' ? [7100 + i] : []));
+          expect(results[k]!.status).toBe('rejected');
+          expect((await rows()).filter((n) => n >= 7100 && n < 7200)).toEqual(kept);
+          expect(answered).toHaveLength(6);
+          await sql`delete from gc_rows`.execute(db);
+        }
+      }
+    } finally {
+      observeWriteTx(db, { tx: () => undefined, group: () => undefined });
       await sql`delete from gc_rows`.execute(db);
     }
   });

@@ -248,7 +248,13 @@ class GroupCommit {
         if (checking) {
           const failed = await firstFailure(checking.ahead);
           if (failed && !failed.ok) {
-            checking.job.reject(failed.err);
+            // Answered here, once: should the rollback below fail, the group's catch must not answer it again.
+            const refused = checking;
+            checking = undefined;
+            // Its answers after the failed one (the key's claim) may still set its record: forget that too.
+            await Promise.all(refused.ahead.sent);
+            refused.job.record?.undo();
+            refused.job.reject(failed.err);
             if (job) {
               // The job started behind it: let it end (its statements fail in the aborted transaction, or it
               // saw what is now undone), wait for every answer it is owed, and run it again after the rollback.
@@ -259,8 +265,7 @@ class GroupCommit {
               this.queue.unshift(job);
             }
             // Back to the failed job's savepoint: it and everything after it (the job behind it) are undone.
-            await sql.raw(`rollback to savepoint ${checking.savepoint}; release savepoint ${checking.savepoint}`).execute(conn);
-            checking = undefined;
+            await sql.raw(`rollback to savepoint ${refused.savepoint}; release savepoint ${refused.savepoint}`).execute(conn);
             continue;
           }
           done.push({ job: checking.job, result: checking.result });
@@ -277,6 +282,8 @@ class GroupCommit {
         // transaction aborted says only that one before it failed: the job is refused with that first failure
         // (a CHECK of a write sent ahead, say), which callers map.
         const failed = await firstFailure(ahead!);
+        await Promise.all(ahead!.sent);
+        job.record?.undo();
         if (ahead!.savepoint && !(await ahead!.savepoint).ok) {
           // Without this job's savepoint, nothing tells its writes from the jobs' before it: the group fails.
           job.reject(outcome.err);
