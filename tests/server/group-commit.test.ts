@@ -421,6 +421,9 @@ it('PostgreSQL: a job that swallows a statement error cannot make the group repo
   const written = (await rows()).includes(8100);
   // Whatever each caller was told must be true: a job answered ok is written.
   if (results[0]!.status === 'fulfilled') expect(written).toBe(true);
-  if (dialectOf(db) === 'postgres') expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected']);
+  if (results[0]!.status === 'rejected') expect(written).toBe(false);
+  // On PostgreSQL the swallowing job is refused, and so is the first when it shares its group (it may have
+  // committed in the group before, when that one reached its time limit on a loaded machine).
+  if (dialectOf(db) === 'postgres') expect(results[1]!.status).toBe('rejected');
   else expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled']);
 });
