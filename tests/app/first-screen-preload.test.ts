@@ -1,0 +1,107 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { build, type Rollup } from 'vite';
+
+// The built index.html links the first screen's code (issue 12): every chunk main.tsx and start.tsx load
+// before home's first render (React, Dexie, the app's start, home's route, the English core texts) and
+// the chunks they import, as <link rel="modulepreload">, and their stylesheets, so they load while the
+// boot shell paints and offline from the precache at once (vite.config.ts, preloadFirstScreens). That
+// plugin finds the chunks by the module ids they hold; when the ids or the chunking changed it once
+// added no link at all, and nothing failed. This builds the app (into a temporary directory, not dist/)
+// and checks the links against the build's own chunks.
+
+const ROOT = path.resolve(__dirname, '../..');
+
+/** The modules of the first screen, and what they are. */
+const FIRST_SCREEN: [string, RegExp][] = [
+  ['React DOM (main.tsx)', /\/node_modules\/react-dom\/client\.js$/],
+  ['Dexie (main.tsx)', /\/node_modules\/dexie\//],
+  ["the app's start (start.tsx)", /\/src\/app\/start\.tsx$/],
+  ["home's route component", /\/src\/app\/routes\/index\.tsx\?tsr-split=component$/],
+  ['the English core texts', /\/locales\/en\/core\.po$/],
+];
+
+let outDir = '';
+let chunks: Rollup.OutputChunk[] = [];
+let html = '';
+
+beforeAll(async () => {
+  outDir = fs.mkdtempSync(path.join(os.tmpdir(), 'canopy-build-'));
+  // As `vite build` does it: vitest sets NODE_ENV=test, which the build would take for its own.
+  const nodeEnv = process.env.NODE_ENV;
+  process.env.NODE_ENV = 'production';
+  let output: Awaited<ReturnType<typeof build>>;
+  try {
+    output = await build({
+      configFile: path.join(ROOT, 'vite.config.ts'),
+      mode: 'production',
+      logLevel: 'silent',
+      build: { outDir, emptyOutDir: true },
+    });
+  } finally {
+    process.env.NODE_ENV = nodeEnv;
+  }
+  const outputs = (Array.isArray(output) ? output : [output]) as Rollup.RollupOutput[];
+  chunks = outputs.flatMap((o) => o.output).filter((c): c is Rollup.OutputChunk => c.type === 'chunk');
+  html = fs.readFileSync(path.join(outDir, 'index.html'), 'utf8');
+}, 240_000);
+
+afterAll(() => {
+  if (outDir) fs.rmSync(outDir, { recursive: true, force: true });
+});
+
+/** The href of every <link> with this rel in the built index.html, without the leading slash. */
+function linked(rel: string): Set<string> {
+  const hrefs = new Set<string>();
+  for (const tag of html.match(/<link\b[^>]*>/g) ?? []) {
+    if (!new RegExp(`\\brel="${rel}"`).test(tag)) continue;
+    const href = /\bhref="\/?([^"]+)"/.exec(tag)?.[1];
+    if (href) hrefs.add(href);
+  }
+  return hrefs;
+}
+
+/** The chunks holding the first screen's modules and every chunk they import, each with what it is for. */
+function firstScreenChunks(): Map<Rollup.OutputChunk, string> {
+  const byFile = new Map(chunks.map((c) => [c.fileName, c]));
+  const found = new Map<Rollup.OutputChunk, string>();
+  for (const [what, id] of FIRST_SCREEN) {
+    const holders = chunks.filter((c) => c.moduleIds.some((m) => id.test(m)));
+    expect(holders.length, `a chunk holding ${what}`).toBeGreaterThan(0);
+    const visit = (c: Rollup.OutputChunk) => {
+      if (found.has(c)) return;
+      found.set(c, what);
+      for (const f of c.imports) if (byFile.has(f)) visit(byFile.get(f)!);
+    };
+    holders.forEach(visit);
+  }
+  return found;
+}
+
+describe('the built index.html', () => {
+  it('preloads every chunk of the first screen, with the chunks they import', () => {
+    const entry = chunks.find((c) => c.isEntry);
+    expect(entry, 'the entry chunk').toBeDefined();
+    expect(html).toContain(`src="/${entry!.fileName}"`);
+    const preloads = linked('modulepreload');
+    const missing = [...firstScreenChunks()].filter(([c]) => c !== entry && !preloads.has(c.fileName)).map(([c, what]) => `${c.fileName} (${what})`);
+    expect(missing, 'chunks of the first screen with no <link rel="modulepreload">').toEqual([]);
+  });
+
+  it("links the first screen's stylesheets", () => {
+    const sheets = linked('stylesheet');
+    const entry = chunks.find((c) => c.isEntry)!;
+    const css = [entry, ...firstScreenChunks().keys()].flatMap((c) => [...(c.viteMetadata?.importedCss ?? [])]);
+    expect(css.length).toBeGreaterThan(0);
+    expect([...new Set(css)].filter((f) => !sheets.has(f))).toEqual([]);
+  });
+
+  it('preloads nothing the first screen does not load (no other screen, no other language)', () => {
+    const preloads = [...linked('modulepreload')];
+    const holding = (re: RegExp) => new Set(chunks.filter((c) => c.moduleIds.some((m) => re.test(m))).map((c) => c.fileName));
+    const others = new Set([...holding(/\/locales\/zh-Hans\//), ...holding(/\/locales\/en\/messages\.po$/), ...holding(/\/src\/app\/lib\/socket\.ts$/)]);
+    expect(preloads.filter((f) => others.has(f))).toEqual([]);
+  });
+});
