@@ -166,28 +166,38 @@ describe('live socket', () => {
 
   it("keeps delivering to a user's other sockets as some of them close (the middle, the newest, then a new one)", async () => {
     const a = await newUser();
+    // The server lets go of a socket on its own close event, which can come after the client's; each step
+    // waits until the hub holds exactly the sockets still open (not a fixed 100 ms, which a loaded machine
+    // can outlast: the next event would then be sent while the closed socket was still in the user's list,
+    // and the removal this test is about would not have happened yet).
+    const hubHolds = async (n: number) => {
+      const end = Date.now() + DELIVERY_MS;
+      while (s.running.hub.connections() !== n && Date.now() < end) await new Promise((r) => setTimeout(r, 10));
+      expect(s.running.hub.connections()).toBe(n);
+    };
+    await hubHolds(0); // the earlier tests' sockets, closed in their finally blocks
     const open = async () => {
       const c = await connect({ mem_id: a.mem_id, token: a.token, v: 4 });
-      await c.next(1000, isHello);
+      await c.next(DELIVERY_MS, isHello);
       return c;
     };
-    const closed = async (c: Client) => {
+    const closed = async (c: Client, left: number) => {
       await new Promise((r) => {
         c.ws.once('close', r);
         c.close();
       });
-      await new Promise((r) => setTimeout(r, 100)); // the server's side of the close
+      await hubHolds(left);
     };
     const send = async (n: number, to: Client[]) => {
       await publish(s.db, { type: 'invalidate', tables: ['user'], ids: [n] }, a.mem_id, s.clock.now());
-      for (const c of to) expect(JSON.parse(await c.next(1000, (m) => m.includes('"user"')))).toEqual({ type: 'invalidate', tables: ['user'], ids: [n] });
+      for (const c of to) expect(JSON.parse(await c.next(DELIVERY_MS, (m) => m.includes('"user"')))).toEqual({ type: 'invalidate', tables: ['user'], ids: [n] });
     };
     const [c1, c2, c3] = [await open(), await open(), await open()];
     let c4: Client | null = null;
     try {
-      await closed(c2);
+      await closed(c2, 2);
       await send(1, [c1, c3]);
-      await closed(c3);
+      await closed(c3, 1);
       await send(2, [c1]);
       c4 = await open();
       await send(3, [c1, c4]);
