@@ -27,7 +27,8 @@ pg.Client.prototype.query = function (config, ...rest) {
   }
   const head = text.replace(/\s+/g, ' ').slice(0, 70);
   counts.by_statement[head] = (counts.by_statement[head] ?? 0) + 1;
-  if (text.startsWith('commit') || text.startsWith('rollback;') || text === 'rollback') inTx.delete(this);
+  // A transaction ends with COMMIT or ROLLBACK, alone or after other statements of one simple query ('select 1; commit').
+  if (/(^|;\s*)(commit|rollback)\s*(;|$)/.test(text)) inTx.delete(this);
   const result = original.call(this, config, ...rest);
   if (result && typeof result.then === 'function') {
     inFlight.set(this, flying + 1);
