@@ -40,7 +40,6 @@ export function observeWriteTx(db: DB, observer: WriteTxObserver): void {
 /** Key of the PostgreSQL advisory lock every write transaction takes (see writeTx). */
 const WRITE_LOCK = 0x63616e6f; // "cano"
 
-
 /** Most write transactions one shared commit carries, and the longest it keeps taking new ones. */
 const GROUP_MAX_JOBS = 64;
 const GROUP_MAX_MS = 20;
@@ -57,7 +56,7 @@ interface Job {
 interface Ahead {
   raw: DatabaseConnection;
   sent: Promise<Settled>[];
-  /** The job's savepoint went ahead too: its failure fails the whole group (see groupTx). */
+  /** The job's savepoint went ahead too: its failure fails the whole group (see groupTxPostgres). */
   savepoint: Promise<Settled> | undefined;
 }
 type Settled = { ok: true } | { ok: false; err: unknown };
@@ -72,7 +71,7 @@ function settle(p: Promise<unknown>): Promise<Settled> {
 }
 
 /** A write whose answer the job does not wait for (a socket message's row, the supply a purchase takes, an
- *  order whose row the job already knows, a ledger entry): inside a PostgreSQL write transaction it is sent at
+ *  order whose row the job already knows, a ledger entry, the idempotency key's claim): inside a PostgreSQL write transaction it is sent at
  *  once on the job's connection, and the job goes on without waiting for its round trip: the pg client's
  *  pipeline mode (openDatabase) puts it on the wire behind the statements before it and in front of the next,
  *  and PostgreSQL runs them in that order, so everything after it sees it. `check` looks at its answer when it
@@ -95,7 +94,8 @@ export async function writeAhead<R>(tx: Tx, query: Compilable<R>, check?: (resul
   );
 }
 
-/** The first failure among what a job sent ahead, once every answer is in (undefined: none failed). */
+/** The first failure among what a job sent ahead, in the order sent (undefined: none failed; then every
+ *  answer is in). */
 async function firstFailure(ahead: Ahead): Promise<Settled | undefined> {
   for (const p of ahead.sent) {
     const s = await p;
