@@ -94,14 +94,10 @@ export async function writeAhead<R>(tx: Tx, query: Compilable<R>, check?: (resul
   );
 }
 
-/** The first failure among what a job sent ahead, in the order sent (undefined: none failed; then every
- *  answer is in). */
+/** Once every answer a job is owed is in (and each check of one has run, so none can still change what the
+ *  job's record holds), the first failure among them in the order sent; undefined when none failed. */
 async function firstFailure(ahead: Ahead): Promise<Settled | undefined> {
-  for (const p of ahead.sent) {
-    const s = await p;
-    if (!s.ok) return s;
-  }
-  return undefined;
+  return (await Promise.all(ahead.sent)).find((s) => !s.ok);
 }
 
 /** PostgreSQL's "current transaction is aborted": a statement before this one failed. */
@@ -251,8 +247,7 @@ class GroupCommit {
             // Answered here, once: should the rollback below fail, the group's catch must not answer it again.
             const refused = checking;
             checking = undefined;
-            // Its answers after the failed one (the key's claim) may still set its record: forget that too.
-            await Promise.all(refused.ahead.sent);
+            // Its answers after the failed one (the key's claim) may have set its record: forget that too.
             refused.job.record?.undo();
             refused.job.reject(failed.err);
             if (job) {
@@ -282,7 +277,6 @@ class GroupCommit {
         // transaction aborted says only that one before it failed: the job is refused with that first failure
         // (a CHECK of a write sent ahead, say), which callers map.
         const failed = await firstFailure(ahead!);
-        await Promise.all(ahead!.sent);
         job.record?.undo();
         if (ahead!.savepoint && !(await ahead!.savepoint).ok) {
           // Without this job's savepoint, nothing tells its writes from the jobs' before it: the group fails.
