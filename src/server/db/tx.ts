@@ -13,7 +13,25 @@ export interface EffectRecord {
   /** What end() recorded was rolled back with the job, which runs again (PostgreSQL's group, see
    *  groupTxPostgres): forget it. */
   undo(): void;
+  /** end() of several records of its kind at once (a batch, see Batcher): the same function on every record
+   *  of the kind, given each record of the batch with its result. It throws when any of them cannot be
+   *  recorded (a key taken meanwhile): the batch is undone, and each of its jobs runs alone. A record without
+   *  it keeps its job out of batches. */
+  readonly endMany?: (tx: Tx, ends: readonly { record: EffectRecord; result: unknown }[]) => Promise<void>;
 }
+
+/** Write transactions of one kind that a group commit can run together (order placement): several of them
+ *  waiting in a row are run by ONE call of `many`, which reads what all of them need in one round trip and
+ *  writes what they do with a statement per table for all of them instead of a statement per job and table.
+ *  On PostgreSQL a statement's fixed cost (planning, executor start, a round trip) is most of what a one-row
+ *  write costs. `many` runs them as if one after the other (each sees what the ones before it did, so
+ *  refusals and limits are exactly those of running them in turn): per input, its result, or the refusal
+ *  it got without writing anything. When `many` throws, or a write it sent fails, the whole batch is rolled
+ *  back and each job runs alone as its `fn` (writeTxBatched), which then gives each failure its own error. */
+export interface Batcher<I, R> {
+  many(tx: Tx, inputs: readonly I[]): Promise<BatchOutcome<R>[]>;
+}
+export type BatchOutcome<R> = { ok: true; result: R } | { ok: false; err: unknown };
 
 const effectRecord = new AsyncLocalStorage<EffectRecord>();
 
@@ -47,6 +65,8 @@ const GROUP_MAX_MS = 20;
 interface Job {
   fn: (tx: Tx) => Promise<unknown>;
   record: EffectRecord | undefined;
+  /** Set when the job can run in a batch with others of its batcher (writeTxBatched). */
+  batch?: { batcher: Batcher<unknown, unknown>; input: unknown };
   resolve: (value: unknown) => void;
   reject: (err: unknown) => void;
 }
@@ -94,6 +114,18 @@ export async function writeAhead<R>(tx: Tx, query: Compilable<R>, check?: (resul
   );
 }
 
+/** A read sent together with others (a batch's reads, awaited together by the caller): inside a PostgreSQL
+ *  write transaction it goes out at once on the job's connection, so several leave in one write and their
+ *  answers come back in one round trip (pipeline mode, see writeAhead); its failure is the job's. Elsewhere it
+ *  runs as any query does (SQLite: one after the other). */
+export function readAhead<R>(tx: Tx, query: Compilable<R>): Promise<QueryResult<R>> {
+  const ahead = aheadOf.get(tx);
+  if (!ahead) return tx.executeQuery(query.compile());
+  const answer = ahead.raw.executeQuery<R>(query.compile());
+  ahead.sent.push(settle(answer));
+  return answer;
+}
+
 /** Once every answer a job is owed is in (and each check of one has run, so none can still change what the
  *  job's record holds), the first failure among them in the order sent; undefined when none failed. */
 async function firstFailure(ahead: Ahead): Promise<Settled | undefined> {
@@ -116,7 +148,7 @@ class GroupCommit {
 
   constructor(private readonly db: DB) {}
 
-  run<T>(fn: (tx: Tx) => Promise<T>, record: EffectRecord | undefined): Promise<T> {
+  run<T>(fn: (tx: Tx) => Promise<T>, record: EffectRecord | undefined, batch?: Job['batch']): Promise<T> {
     const observer = observers.get(this.db);
     return new Promise<T>((resolve, reject) => {
       if (observer) {
@@ -124,6 +156,7 @@ class GroupCommit {
         this.queue.push({
           fn,
           record,
+          batch,
           resolve: (v) => {
             observer.tx((performance.now() - t0) / 1000, true);
             resolve(v as T);
@@ -133,9 +166,29 @@ class GroupCommit {
             reject(err);
           },
         });
-      } else this.queue.push({ fn, record, resolve: resolve as (v: unknown) => void, reject });
+      } else this.queue.push({ fn, record, batch, resolve: resolve as (v: unknown) => void, reject });
       if (!this.running) void this.drain();
     });
+  }
+
+  /** The jobs at the head of the queue that can run as one batch (the same batcher, records that can end
+   *  together), at most `room` of them, taken off the queue; undefined when fewer than two are there. */
+  private takeBatch(room: number): Job[] | undefined {
+    const batcher = this.queue[0]?.batch?.batcher;
+    if (!batcher) return undefined;
+    let n = 0;
+    while (n < this.queue.length && n < room) {
+      const job = this.queue[n]!;
+      if (job.batch?.batcher !== batcher || (job.record && !job.record.endMany)) break;
+      n++;
+    }
+    return n >= 2 ? this.queue.splice(0, n) : undefined;
+  }
+
+  /** A batch that failed as a whole (rolled back already): each of its jobs runs alone, first in line. */
+  private alone(batch: Job[]): void {
+    for (const job of batch) job.record?.undo();
+    this.queue.unshift(...batch.map((job) => ({ ...job, batch: undefined })));
   }
 
   private async drain(): Promise<void> {
@@ -178,6 +231,26 @@ class GroupCommit {
       begun = true;
       const started = performance.now();
       while (this.queue.length > 0 && done.length < GROUP_MAX_JOBS && performance.now() - started < GROUP_MAX_MS) {
+        const batch = this.takeBatch(GROUP_MAX_JOBS - done.length);
+        if (batch) {
+          await sql`savepoint job`.execute(conn).catch((err: unknown) => {
+            for (const job of batch) job.reject(err); // answered: the group's catch below answers the others
+            throw err;
+          });
+          let outcomes: BatchOutcome<unknown>[];
+          try {
+            outcomes = await runBatch(conn, batch);
+            await sql`release savepoint job`.execute(conn);
+          } catch {
+            // Back in line first: should the rollback fail, the group fails, and they run in the next one.
+            this.alone(batch);
+            await sql`rollback to savepoint job`.execute(conn);
+            await sql`release savepoint job`.execute(conn);
+            continue;
+          }
+          outcomes.forEach((o, i) => (o.ok ? done.push({ job: batch[i]!, result: o.result }) : batch[i]!.reject(o.err)));
+          continue;
+        }
         const job = this.queue.shift()!;
         await sql`savepoint job`.execute(conn).catch((err: unknown) => {
           job.reject(err); // answered: the group's catch below answers the others
@@ -227,6 +300,45 @@ class GroupCommit {
       const started = performance.now();
       for (;;) {
         const more = this.queue.length > 0 && done.length + (checking ? 1 : 0) < GROUP_MAX_JOBS && performance.now() - started < GROUP_MAX_MS;
+        const batch = more ? this.takeBatch(GROUP_MAX_JOBS - done.length - (checking ? 1 : 0)) : undefined;
+        if (batch) {
+          // A batch does not overlap the job before it: that one is checked first.
+          if (checking) {
+            const last = checking;
+            checking = undefined;
+            const failed = await firstFailure(last.ahead);
+            if (failed) {
+              last.job.record?.undo();
+              last.job.reject(failed.ok ? undefined : failed.err);
+              await sql.raw(`rollback to savepoint ${last.savepoint}; release savepoint ${last.savepoint}`).execute(conn);
+            } else done.push({ job: last.job, result: last.result });
+          }
+          const savepoint = `j${n}`;
+          const sent = n === 0 ? undefined : settle(raw.executeQuery(CompiledQuery.raw(`savepoint ${savepoint}`)));
+          n++;
+          const ahead: Ahead = { raw, sent: sent ? [sent] : [], savepoint: sent };
+          aheadOf.set(conn, ahead);
+          const outcome = await runBatch(conn, batch).then(
+            (outcomes) => ({ ok: true as const, outcomes }),
+            (err: unknown) => ({ ok: false as const, err }),
+          );
+          aheadOf.delete(conn);
+          const failed = await firstFailure(ahead);
+          if (ahead.savepoint && !(await ahead.savepoint).ok) {
+            // Without the batch's savepoint nothing tells its writes from the jobs' before it: the group fails.
+            const err = outcome.ok ? (failed && !failed.ok ? failed.err : undefined) : outcome.err;
+            for (const job of batch) job.reject(err);
+            throw err;
+          }
+          if (!outcome.ok || failed) {
+            // Back in line first: should the rollback fail, the group fails, and they run in the next one.
+            this.alone(batch);
+            await sql.raw(`rollback to savepoint ${savepoint}; release savepoint ${savepoint}`).execute(conn);
+            continue;
+          }
+          outcome.outcomes.forEach((o, i) => (o.ok ? done.push({ job: batch[i]!, result: o.result }) : batch[i]!.reject(o.err)));
+          continue;
+        }
         const job = more ? this.queue.shift() : undefined;
         let ahead: Ahead | undefined;
         let running: Promise<{ ok: true; result: unknown } | { ok: false; err: unknown }> | undefined;
@@ -311,6 +423,26 @@ async function runJob(conn: Tx, job: Job): Promise<unknown> {
   return result;
 }
 
+/** A batch's work: its batcher's `many`, then its records' end, all of a kind in one call. */
+async function runBatch(conn: Tx, batch: Job[]): Promise<BatchOutcome<unknown>[]> {
+  for (const job of batch) await job.record?.begin(conn);
+  const outcomes = await batch[0]!.batch!.batcher.many(
+    conn,
+    batch.map((job) => job.batch!.input),
+  );
+  if (outcomes.length !== batch.length) throw new Error(`a batch of ${batch.length} jobs got ${outcomes.length} outcomes`);
+  const ends = new Map<NonNullable<EffectRecord['endMany']>, { record: EffectRecord; result: unknown }[]>();
+  outcomes.forEach((o, i) => {
+    const record = batch[i]!.record;
+    if (!o.ok || !record?.endMany) return;
+    const list = ends.get(record.endMany) ?? [];
+    list.push({ record, result: o.result });
+    ends.set(record.endMany, list);
+  });
+  for (const [endMany, list] of ends) await endMany(conn, list);
+  return outcomes;
+}
+
 const groups = new WeakMap<DB, GroupCommit>();
 
 /** Runs `fn` in one write transaction in which nobody else writes: SQLite's BEGIN IMMEDIATE (one writer
@@ -324,6 +456,15 @@ export function writeTx<T>(db: DB, fn: (tx: Tx) => Promise<T>): Promise<T> {
   let group = groups.get(db);
   if (!group) groups.set(db, (group = new GroupCommit(db)));
   return group.run(fn, effectRecord.getStore());
+}
+
+/** writeTx for a job that can also run in a batch with others of `batcher` (see Batcher): `input` is its
+ *  part of a batch, `fn` what it does alone (when no other is waiting, or when its batch failed). Both must
+ *  do the same. */
+export function writeTxBatched<I, T>(db: DB, batcher: Batcher<I, T>, input: I, fn: (tx: Tx) => Promise<T>): Promise<T> {
+  let group = groups.get(db);
+  if (!group) groups.set(db, (group = new GroupCommit(db)));
+  return group.run(fn, effectRecord.getStore(), { batcher: batcher as Batcher<unknown, unknown>, input });
 }
 
 /** A write transaction that is not the request's effect (a counted wrong password, a lock, a session

@@ -129,6 +129,68 @@ export async function postAhead(tx: Tx, entry: Entry): Promise<void> {
   await postStepByStep(tx, entry);
 }
 
+/** Several entries (a batch of orders, db/tx.ts Batcher), as post() would write them one after the other:
+ *  on PostgreSQL in ONE statement sent ahead (writeAhead): the entries, each account's balance moved once by
+ *  the sum of its postings, and every posting's fund log with the balance it left (the account's new balance
+ *  less the postings after it, in the order given), in that order; on SQLite one entry after the other. A
+ *  user's balance going below zero on the way fails it (its CHECK only sees where it ends), as does an
+ *  account missing. */
+export async function postManyAhead(tx: Tx, entries: readonly Entry[]): Promise<void> {
+  if (entries.length === 0) return;
+  for (const entry of entries) checkEntry(entry);
+  if (dialectOf(tx) !== 'postgres') {
+    for (const entry of entries) await postStepByStep(tx, entry);
+    return;
+  }
+  const postings = entries.flatMap((e, i) =>
+    e.postings.map((p, ord) => ({ i, ord, owner: p.owner, account: p.account, amount: p.amount, kind: e.kind, ref_type: e.ref_type ?? '', ref_id: e.ref_id ?? 0, memo: e.memo ?? '', created_at: e.now })),
+  );
+  const accounts = new Set(postings.map((p) => `${p.owner}\n${p.account}`)).size;
+  await writeAhead(tx, entriesInsert.compile(tx, { postings: JSON.stringify(postings) }), ({ rows }) => {
+    const r = rows[0];
+    if (!r || Number(r.entries) !== entries.length || Number(r.accounts) !== accounts || Number(r.logged) !== postings.length) {
+      throw new UnbalancedEntryError(`no ledger account for a posting of a batch of ${entries.length} entries`);
+    }
+    if (Number(r.below_zero) > 0) throw new BalanceBelowZeroError('a user balance would go below zero within a batch of entries');
+  });
+}
+
+/** A balance that would pass below zero on its way (postManyAhead): the batch runs again one entry at a time,
+ *  where the account's CHECK refuses the entry that does it. */
+export class BalanceBelowZeroError extends Error {}
+
+const entriesInsert = prepared((db, p: { postings: string }) => ({
+  compile: () =>
+    sql<{ entries: number; accounts: number; logged: number; below_zero: number }>`
+    with d as (
+      select * from json_to_recordset(${p.postings}::json)
+        as x(i int, ord int, owner bigint, account text, amount bigint, kind text, ref_type text, ref_id bigint, memo text, created_at bigint)
+    ),
+    ent as (
+      select s.i, nextval(pg_get_serial_sequence('ledger_entries', 'id')) as id, s.kind, s.created_at
+      from (select distinct on (i) i, kind, created_at from d order by i) s
+      order by s.i
+    ),
+    e as (insert into ledger_entries (id, kind, created_at) select id, kind, created_at from ent order by i returning id),
+    s as (select owner, account, sum(amount) as total from d group by owner, account),
+    a as (
+      update ledger_accounts la set balance = la.balance + s.total from s
+      where la.owner_id = s.owner and la.name = s.account
+      returning la.id, la.owner_id, la.name, la.unit, la.balance
+    ),
+    f as (
+      insert into fund_logs (entry_id, account_id, owner_id, account_name, unit, kind, amount, balance_after, ref_type, ref_id, memo, created_at)
+      select ent.id, a.id, d.owner, d.account, a.unit, d.kind, d.amount,
+        a.balance - coalesce(sum(d.amount) over (partition by a.id order by d.i, d.ord rows between 1 following and unbounded following), 0),
+        d.ref_type, d.ref_id, d.memo, d.created_at
+      from d join ent on ent.i = d.i join a on a.owner_id = d.owner and a.name = d.account
+      order by d.i, d.ord
+      returning owner_id, balance_after
+    )
+    select (select count(*) from e) as entries, (select count(*) from a) as accounts, (select count(*) from f) as logged,
+      (select count(*) from f where owner_id <> ${PLATFORM} and balance_after < 0) as below_zero`.compile(db),
+}));
+
 interface Entry {
   kind: string;
   postings: Posting[];

@@ -2,8 +2,10 @@ import type { Context } from 'hono';
 import type { AppEnv } from '../env';
 import { AppError, ok } from './http';
 import { hmac, serverSecret } from './secret';
-import { withEffectRecord, writeAhead, type Tx } from '../db/tx';
+import { sql } from 'kysely';
+import { withEffectRecord, writeAhead, type EffectRecord, type Tx } from '../db/tx';
 import { prepared } from '../db/prepared';
+import { dialectOf } from '../db/connection';
 
 // DECISIONS "Writes and retries": every write carries an Idempotency-Key chosen per user intent.
 // - The key, the effect and the answer commit in ONE transaction (the request's effect transaction, see
@@ -29,6 +31,57 @@ const claimKey = prepared((db, p: { userId: number; key: string; endpoint: strin
     .values({ user_id: p.userId, key: p.key, endpoint: p.endpoint, request_hash: p.hash, state: 'done', response: p.response, created_at: p.now })
     .onConflict((oc) => oc.columns(['user_id', 'key']).doNothing()),
 );
+
+/** PostgreSQL: the keys of a batch of requests (db/tx.ts Batcher) claimed in one insert; the ones it
+ *  returns are the ones claimed. */
+const claimKeys = prepared((db, p: { rows: string }) => ({
+  compile: () =>
+    sql<{ user_id: number; key: string }>`insert into idempotency_keys (user_id, key, endpoint, request_hash, state, response, created_at)
+    select user_id, key, endpoint, request_hash, 'done', response, created_at
+    from json_to_recordset(${p.rows}::json) as x(ord int, user_id bigint, key text, endpoint text, request_hash text, response text, created_at bigint)
+    order by ord
+    on conflict (user_id, key) do nothing
+    returning user_id, key`.compile(db),
+}));
+
+interface KeyClaim {
+  userId: number;
+  key: string;
+  endpoint: string;
+  hash: string;
+  response: string;
+  now: number;
+}
+
+/** The effect record of one idempotent request (see runOnce). */
+interface KeyRecord extends EffectRecord {
+  /** The row that claims the key with `result` as its answer. */
+  claim(result: unknown): KeyClaim;
+  /** The claim was inserted: the request's answer is `result`. */
+  claimed(result: unknown): void;
+}
+
+/** The end of a batch's key records (db/tx.ts EffectRecord.endMany): every claim in one statement on
+ *  PostgreSQL (sent ahead, checked when its answer comes), one after the other on SQLite. A key taken
+ *  meanwhile (a duplicate on another instance committed first) fails the batch, whose jobs then run alone:
+ *  that one finds its key taken there and replays the first answer. */
+async function endKeyRecords(tx: Tx, ends: readonly { record: EffectRecord; result: unknown }[]): Promise<void> {
+  const list = ends.map(({ record, result }) => ({ record: record as KeyRecord, result, claim: (record as KeyRecord).claim(result) }));
+  if (dialectOf(tx) !== 'postgres') {
+    for (const { record, result, claim } of list) {
+      await writeAhead(tx, claimKey.compile(tx, claim), (inserted) => {
+        if (Number(inserted.numAffectedRows ?? 0) === 0) throw new KeyTaken();
+        record.claimed(result);
+      });
+    }
+    return;
+  }
+  const rows = list.map(({ claim }, ord) => ({ ord, user_id: claim.userId, key: claim.key, endpoint: claim.endpoint, request_hash: claim.hash, response: claim.response, created_at: claim.now }));
+  await writeAhead(tx, claimKeys.compile(tx, { rows: JSON.stringify(rows) }), ({ rows: inserted }) => {
+    if (inserted.length !== list.length) throw new KeyTaken();
+    for (const { record, result } of list) record.claimed(result);
+  });
+}
 
 export function canonical(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
@@ -102,19 +155,24 @@ async function runOnce<T>(c: Context<AppEnv>, userId: number, key: string, paylo
   //    to its savepoint and the first answer is replayed.
   let recorded = false;
   let answer: unknown;
-  const record = {
+  const record: KeyRecord = {
     begin: async () => {
       if (recorded) throw new Error('an idempotent request may commit only one effect transaction');
+    },
+    claim: (result) => ({ userId, key, endpoint, hash, response: JSON.stringify(result ?? null), now: clock.now() }),
+    claimed: (result) => {
+      recorded = true;
+      answer = result ?? null;
     },
     end: async (tx: Tx, result: unknown) => {
       // On PostgreSQL the group does not wait for the claim's answer before it starts the next job; it checks
       // it before it counts this job done (db/tx.ts writeAhead). SQLite runs and checks it at once.
-      await writeAhead(tx, claimKey.compile(tx, { userId, key, endpoint, hash, response: JSON.stringify(result ?? null), now: clock.now() }), (inserted) => {
+      await writeAhead(tx, claimKey.compile(tx, record.claim(result)), (inserted) => {
         if (Number(inserted.numAffectedRows ?? 0) === 0) throw new KeyTaken();
-        recorded = true;
-        answer = result ?? null;
+        record.claimed(result);
       });
     },
+    endMany: endKeyRecords,
     undo: () => {
       recorded = false;
       answer = undefined;

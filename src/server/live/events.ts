@@ -1,7 +1,8 @@
 import { EventEmitter } from 'node:events';
 import { dialectOf, type DB } from '../db/connection';
 import { writeAhead, type Tx } from '../db/tx';
-import { preparedPerShape } from '../db/prepared';
+import { prepared, preparedPerShape } from '../db/prepared';
+import { sql } from 'kysely';
 import type { ServerMessage } from '../../shared/socket-events';
 
 /** PostgreSQL channel on which every commit that queued socket messages says so (any instance, the CLI). */
@@ -11,14 +12,24 @@ export const LIVE_CHANNEL = 'canopy_live';
 export const liveBus = new EventEmitter();
 liveBus.setMaxListeners(0);
 
+const SHAPES = 8;
+
 /** The insert of n messages, built once per n (db/prepared.ts): an order queues two, most writes one; an
  *  operator's broadcast of many keeps its rarer shapes out of the cache. */
 const eventsInsert = preparedPerShape(
   (n: number) => (db, p: Record<string, unknown>) =>
     db.insertInto('live_events').values(Array.from({ length: n }, (_, i) => ({ user_id: p[`u${i}`] as number | null, payload: p[`m${i}`] as string, created_at: p.now as number }))),
-  8,
+  SHAPES,
 );
 
+/** PostgreSQL, more messages than eventsInsert keeps shapes for (a batch of orders): one statement for any
+ *  number, in the order given. */
+const eventsInsertMany = prepared((db, p: { rows: string }) => ({
+  compile: () =>
+    sql`insert into live_events (user_id, payload, created_at)
+      select user_id, payload, created_at from json_to_recordset(${p.rows}::json) as x(ord int, user_id bigint, payload text, created_at bigint)
+      order by ord`.compile(db),
+}));
 /** Queues a socket message. The server and the operator CLI both write here; the hubs deliver new rows to
  *  their open sockets (to one user, or to everyone when userId is null) as soon as they learn of them:
  *  on PostgreSQL a NOTIFY raised by the insert (migration 016; delivered when it commits, to every instance); on
@@ -33,6 +44,11 @@ export async function publish(db: DB | Tx, message: ServerMessage, userId: numbe
 export async function publishAll(db: DB | Tx, messages: readonly { message: ServerMessage; userId: number | null }[], now: number): Promise<void> {
   if (messages.length === 0) return;
   // Inside a PostgreSQL write transaction the job does not wait for the insert's round trip (db/tx.ts).
+  if (messages.length > SHAPES && dialectOf(db) === 'postgres') {
+    const rows = messages.map(({ message, userId }, ord) => ({ ord, user_id: userId, payload: JSON.stringify(message), created_at: now }));
+    await writeAhead(db, eventsInsertMany.compile(db, { rows: JSON.stringify(rows) }));
+    return;
+  }
   const values: Record<string, unknown> = { now };
   messages.forEach(({ message, userId }, i) => {
     values[`u${i}`] = userId;

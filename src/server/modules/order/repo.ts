@@ -4,7 +4,7 @@ import type { Tx } from '../../db/tx';
 import type { OrdersTable } from '../../db/schema';
 import { isoSgt } from '../../lib/clock';
 import { publish, publishAll } from '../../live/events';
-import type { InvalidationTable } from '../../../shared/socket-events';
+import type { InvalidationTable, ServerMessage } from '../../../shared/socket-events';
 import type { Order } from '../../../shared/schemas/order';
 
 // Order rows, their wire shape, and the notifications/invalidations every order change sends.
@@ -88,12 +88,18 @@ export async function notify(tx: Tx, userId: number, text: NoticeText, now: numb
  *  NOTIFY, inside the write transaction every other order waits for); the project for everyone when its
  *  remaining supply moved. */
 export async function invalidateOrder(tx: Tx, userId: number, orderId: number, now: number, projectId?: number): Promise<void> {
+  await publishAll(tx, [...orderInvalidations(userId, orderId), ...(projectId !== undefined ? [projectInvalidation(projectId)] : [])], now);
+}
+
+/** invalidateOrder's message to the order's owner. */
+export function orderInvalidations(userId: number, orderId: number): { message: ServerMessage; userId: number | null }[] {
   const tables: InvalidationTable[] = ['orders', 'user', 'fundlogs'];
-  await publishAll(
-    tx,
-    [{ message: { type: 'invalidate', tables, ids: [orderId] }, userId }, ...(projectId !== undefined ? [{ message: { type: 'invalidate' as const, tables: ['projects' as const], ids: [projectId] }, userId: null }] : [])],
-    now,
-  );
+  return [{ message: { type: 'invalidate', tables, ids: [orderId] }, userId }];
+}
+
+/** invalidateOrder's message to everyone when a project's remaining supply moved. */
+export function projectInvalidation(projectId: number): { message: ServerMessage; userId: number | null } {
+  return { message: { type: 'invalidate', tables: ['projects'], ids: [projectId] }, userId: null };
 }
 
 /** Takes tons out of a user's holding of one origin (a sale, a retirement) in one conditional update:

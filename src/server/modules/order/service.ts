@@ -5,10 +5,12 @@ import type { Deps } from '../../env';
 import type { Config } from '../../config';
 import type { DB } from '../../db/connection';
 import type { OrdersTable } from '../../db/schema';
-import { writeAhead, writeTx, type Tx } from '../../db/tx';
+import { readAhead, writeAhead, writeTx, writeTxBatched, type BatchOutcome, type Batcher, type Tx } from '../../db/tx';
+import { dialectOf } from '../../db/connection';
+import { publishAll } from '../../live/events';
 import { prepared } from '../../db/prepared';
 import { AppError } from '../../lib/http';
-import { PLATFORM, postAhead, walletOf } from '../../ledger/ledger';
+import { PLATFORM, postAhead, postManyAhead, walletOf } from '../../ledger/ledger';
 import type { ErrorKey } from '../../../shared/errors';
 import type { CreditHolding, CreditMovement, Order, OrderCredits, OrderLimits, OrderSide, OrderStatus } from '../../../shared/schemas/order';
 import { isoSgt } from '../../lib/clock';
@@ -16,7 +18,7 @@ import { assertNotRisk, checkThenVerify } from '../user/trade-password';
 import { findVisibleProject, joinBlock, type ProjectRow } from '../project/service';
 import type { User } from '../session';
 import { bookingFee, buybackPrice, cycleMs, orderNumber, settlementTime, sgtMonthStart } from './calc';
-import { invalidateOrder, loadOrder, takeHolding, toOrder, type OrderRow } from './repo';
+import { invalidateOrder, loadOrder, orderInvalidations, projectInvalidation, takeHolding, toOrder, type OrderRow } from './repo';
 
 // The order engine (issue 4). Every write: the caller is a signed-in user; cheap checks run first so a
 // refusal that needs no password costs no password attempt; the payment password is verified outside the
@@ -32,9 +34,9 @@ export interface OrderInput {
 
 const BLOCK_KEYS = { not_started: 'project_not_started', ended: 'project_ended', full: 'project_full' } as const;
 
-async function orderTx<T>(db: DB, onNegativeBalance: ErrorKey, fn: (tx: Tx) => Promise<T>): Promise<T> {
+async function orderTx<T, I>(db: DB, onNegativeBalance: ErrorKey, fn: (tx: Tx) => Promise<T>, batch?: { batcher: Batcher<I, T>; input: I }): Promise<T> {
   try {
-    return await writeTx(db, fn);
+    return await (batch ? writeTxBatched(db, batch.batcher, batch.input, fn) : writeTx(db, fn));
   } catch (err) {
     if (err instanceof AppError) throw err;
     if (isCheck(err, 'projects_remaining')) throw new AppError('insufficient_remaining');
@@ -106,8 +108,14 @@ const purchaseFactsQuery = prepared((db, p: { userId: number; projectId: number;
     .where('projects.status', '!=', 'pending_review'); // as findVisibleProject
 });
 
-async function purchaseFacts(db: DB | Tx, userId: number, projectId: number, now: number) {
-  const row = (await purchaseFactsQuery.execute(db, { userId, projectId, monthStart: sgtMonthStart(now) })).rows[0];
+async function purchaseFacts(db: DB | Tx, userId: number, projectId: number, now: number): Promise<PurchaseFacts> {
+  return purchaseFactsOf((await purchaseFactsQuery.execute(db, { userId, projectId, monthStart: sgtMonthStart(now) })).rows[0]);
+}
+
+type PurchaseFactsRow = Awaited<ReturnType<typeof purchaseFactsQuery.execute>>['rows'][number];
+type PurchaseFacts = ReturnType<typeof purchaseFactsOf>;
+
+function purchaseFactsOf(row: PurchaseFactsRow | undefined) {
   if (!row) throw new AppError('not_found');
   const { monthly_used, total_used, available, next_order_id, user_id, user_disabled, user_risk, user_trade_locked, user_grade, ...p } = row;
   // As freshUser: a user removed or disabled since the session was read has no session any more.
@@ -139,7 +147,29 @@ async function insertOrder(tx: Tx, values: Omit<Insertable<OrdersTable>, 'id' | 
   // Every column is written as this row says (no default of the table fills one in), so the row is what
   // the database holds and nothing needs to be read back: on PostgreSQL the job does not wait for the
   // insert's round trip (db/tx.ts writeAhead); what the job reads after it sees it.
-  const row: OrderRow = {
+  const row = orderRow(values, id);
+  await writeAhead(tx, orderInsert.compile(tx, row));
+  return row;
+}
+
+/** Orders of a batch (purchases), as insertOrder writes them one by one: on PostgreSQL one statement for
+ *  all, sent ahead. */
+async function insertOrders(tx: Tx, rows: readonly OrderRow[]): Promise<void> {
+  if (dialectOf(tx) !== 'postgres') {
+    for (const row of rows) await writeAhead(tx, orderInsert.compile(tx, row));
+    return;
+  }
+  await writeAhead(tx, ordersInsert.compile(tx, { rows: JSON.stringify(rows) }));
+}
+
+/** PostgreSQL: orders from JSON rows that name every column (OrderRow), in the order given. */
+const ordersInsert = prepared((db, p: { rows: string }) => ({
+  compile: () => sql`insert into orders select * from json_populate_recordset(null::orders, ${p.rows}::json)`.compile(db),
+}));
+
+/** The order's row as insertOrder writes it: every column named. */
+function orderRow(values: Omit<Insertable<OrdersTable>, 'id' | 'order_no'>, id: number): OrderRow {
+  return {
     id,
     order_no: orderNumber(values.kind, id, values.created_at),
     user_id: values.user_id,
@@ -163,8 +193,6 @@ async function insertOrder(tx: Tx, values: Omit<Insertable<OrdersTable>, 'id' | 
     created_at: values.created_at,
     updated_at: values.updated_at,
   };
-  await writeAhead(tx, orderInsert.compile(tx, row));
-  return row;
 }
 
 /** The order's insert, every column named (the compiler checks none is left out), built once. */
@@ -214,7 +242,13 @@ const supplyTaken = prepared((db, p: { projectId: number; tons: number; now: num
 // Buy by the ton
 
 async function validatePurchase(db: DB | Tx, sessionUser: User, input: OrderInput, now: number) {
-  const { p, standing, monthlyUsed, totalUsed, available, nextOrderId } = await purchaseFacts(db, sessionUser.id, input.project_id, now);
+  return checkPurchase(await purchaseFacts(db, sessionUser.id, input.project_id, now), sessionUser, input, now);
+}
+
+/** A buy's checks against its facts (validatePurchase; a batch checks each buy against facts that count the
+ *  buys before it in the batch). */
+function checkPurchase(facts: PurchaseFacts, sessionUser: User, input: OrderInput, now: number) {
+  const { p, standing, monthlyUsed, totalUsed, available, nextOrderId } = facts;
   // The user's standing as the facts read it (inside the write transaction: as it is at the commit).
   const user: User = { ...sessionUser, ...standing };
   assertCanTrade(user);
@@ -240,29 +274,100 @@ export async function placePurchase(deps: Deps, user: User, input: OrderInput): 
   // Cheap refusals (sold out, limits, status, grade, balance) before the password hash, and again once a
   // hash slot is free, so a sold-out burst is answered without hashing.
   await checkThenVerify(deps, user, input.password, 'project_password_incorrect', recheck);
-  return orderTx(db, 'insufficient_balance', async (tx) => {
-    const now = clock.now();
-    const { p, total, nextOrderId, user: u } = await validatePurchase(tx, user, input, now);
-    await takeSupply(tx, p.id, input.tons, now);
-    const values = { user_id: u.id, project_id: p.id, side: 'buy', kind: 'purchase', status: 'in_progress', unit_price: p.price, tons: input.tons, total } as const;
-    const order = await insertOrder(tx, { ...values, booking_fee: 0, cycle_end: now + cycleMs(p.cycle_value, p.cycle_unit), created_at: now, updated_at: now }, nextOrderId);
-    await postAhead(tx, {
-      kind: 'order_buy',
-      ref_type: 'order',
-      ref_id: order.id,
-      memo: `Order ${order.order_no}: ${input.tons} t of ${p.name}`,
-      now,
-      postings: [
-        { owner: u.id, account: 'available', amount: -total },
-        { owner: PLATFORM, account: 'sales', amount: total },
-      ],
-    });
-    await invalidateOrder(tx, u.id, order.id, now, p.id);
-    // The answer, made from the rows this transaction wrote and read (no read back): stored with the
-    // Idempotency-Key as it commits.
-    return toOrder(order, p);
-  });
+  return orderTx(
+    db,
+    'insufficient_balance',
+    async (tx) => {
+      const now = clock.now();
+      const { p, total, nextOrderId, user: u } = await validatePurchase(tx, user, input, now);
+      await takeSupply(tx, p.id, input.tons, now);
+      const order = await insertOrder(tx, purchaseValues(u.id, p, input.tons, total, now), nextOrderId);
+      await postAhead(tx, purchaseEntry(order, p, now));
+      await invalidateOrder(tx, u.id, order.id, now, p.id);
+      // The answer, made from the rows this transaction wrote and read (no read back): stored with the
+      // Idempotency-Key as it commits.
+      return toOrder(order, p);
+    },
+    { batcher: purchases, input: { clock, user, input } },
+  );
 }
+
+function purchaseValues(userId: number, p: ProjectRow, tons: number, total: number, now: number) {
+  return { user_id: userId, project_id: p.id, side: 'buy', kind: 'purchase', status: 'in_progress', unit_price: p.price, tons, total, booking_fee: 0, cycle_end: now + cycleMs(p.cycle_value, p.cycle_unit), created_at: now, updated_at: now } as const;
+}
+
+function purchaseEntry(order: OrderRow, p: ProjectRow, now: number) {
+  return {
+    kind: 'order_buy',
+    ref_type: 'order',
+    ref_id: order.id,
+    memo: `Order ${order.order_no}: ${order.tons} t of ${p.name}`,
+    now,
+    postings: [
+      { owner: order.user_id, account: 'available' as const, amount: -order.total },
+      { owner: PLATFORM, account: 'sales' as const, amount: order.total },
+    ],
+  };
+}
+
+/** Buys that wait for the same commit, run as one batch (db/tx.ts Batcher): their facts read in one round
+ *  trip, each buy checked in turn against them as the buys before it in the batch left them (the project's
+ *  remaining tons, the buyer's balance and tons of it this month and in all, the next order id), and what the
+ *  accepted ones write in a statement per table for all of them. What a buy alone does (placePurchase), for
+ *  each accepted buy, in the same order; a refused one writes nothing. */
+const purchases: Batcher<{ clock: Deps['clock']; user: User; input: OrderInput }, Order> = {
+  async many(tx, buys) {
+    const now = buys[0]!.clock.now();
+    const monthStart = sgtMonthStart(now);
+    const read = await Promise.all(buys.map(({ user, input }) => readAhead(tx, purchaseFactsQuery.compile(tx, { userId: user.id, projectId: input.project_id, monthStart }))));
+    const taken = new Map<number, number>(); // project id -> tons the accepted buys took
+    const spent = new Map<number, number>(); // user id -> cents they paid
+    const bought = new Map<string, number>(); // user id, project id -> tons they bought
+    const accepted: { order: OrderRow; p: ProjectRow }[] = [];
+    const outcomes = buys.map(({ user, input }, i): BatchOutcome<Order> => {
+      try {
+        const facts = purchaseFactsOf(read[i]!.rows[0]);
+        const mine = `${user.id}\n${facts.p.id}`;
+        const before = bought.get(mine) ?? 0;
+        const { p, total, nextOrderId, user: u } = checkPurchase(
+          {
+            ...facts,
+            p: { ...facts.p, remaining_tons: facts.p.remaining_tons - (taken.get(facts.p.id) ?? 0) },
+            available: facts.available - (spent.get(user.id) ?? 0),
+            monthlyUsed: facts.monthlyUsed + before,
+            totalUsed: facts.totalUsed + before,
+          },
+          user,
+          input,
+          now,
+        );
+        // Every buy read the same max(id) + 1 (nothing was written between the reads).
+        const order = orderRow(purchaseValues(u.id, p, input.tons, total, now), nextOrderId + accepted.length);
+        taken.set(p.id, (taken.get(p.id) ?? 0) + input.tons);
+        spent.set(u.id, (spent.get(u.id) ?? 0) + total);
+        bought.set(mine, before + input.tons);
+        accepted.push({ order, p });
+        return { ok: true, result: toOrder(order, p) };
+      } catch (err) {
+        if (err instanceof AppError) return { ok: false, err };
+        throw err;
+      }
+    });
+    if (accepted.length === 0) return outcomes;
+    for (const [projectId, tons] of taken) await takeSupply(tx, projectId, tons, now);
+    await insertOrders(
+      tx,
+      accepted.map(({ order }) => order),
+    );
+    await postManyAhead(
+      tx,
+      accepted.map(({ order, p }) => purchaseEntry(order, p, now)),
+    );
+    // One message per order to its buyer; one per project to everyone (its remaining supply moved).
+    await publishAll(tx, [...accepted.flatMap(({ order }) => orderInvalidations(order.user_id, order.id)), ...[...taken.keys()].map(projectInvalidation)], now);
+    return outcomes;
+  },
+};
 
 // ---------------------------------------------------------------------------------------------------
 // Book a pre-sale
