@@ -49,6 +49,7 @@ export async function startServer(config: Config, opts: { clock?: Clock; staticD
     observeWriteTx(db, {
       tx: (seconds, committed) => metrics.dbWriteTx.observe({ outcome: committed ? 'commit' : 'rollback' }, seconds),
       group: (seconds) => metrics.dbCommitGroup.observe(seconds),
+      batch: (jobs, held) => metrics.dbWriteBatch.observe({ outcome: held ? 'held' : 'failed' }, jobs),
     });
   }
   serverSecret(config); // made (or read) now: a bad key file stops the start, not a later request

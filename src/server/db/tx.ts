@@ -46,6 +46,8 @@ export interface WriteTxObserver {
   tx(seconds: number, committed: boolean): void;
   /** One shared database transaction of the group commit: BEGIN (PostgreSQL: and its advisory lock) to COMMIT or ROLLBACK. */
   group(seconds: number): void;
+  /** One batch (Batcher) run: how many jobs it carried, and whether it held (false: each of them ran alone). */
+  batch?(jobs: number, held: boolean): void;
 }
 
 const observers = new WeakMap<DB, WriteTxObserver>();
@@ -242,12 +244,14 @@ class GroupCommit {
             outcomes = await runBatch(conn, batch);
             await sql`release savepoint job`.execute(conn);
           } catch {
+            observers.get(this.db)?.batch?.(batch.length, false);
             // Back in line first: should the rollback fail, the group fails, and they run in the next one.
             this.alone(batch);
             await sql`rollback to savepoint job`.execute(conn);
             await sql`release savepoint job`.execute(conn);
             continue;
           }
+          observers.get(this.db)?.batch?.(batch.length, true);
           outcomes.forEach((o, i) => (o.ok ? done.push({ job: batch[i]!, result: o.result }) : batch[i]!.reject(o.err)));
           continue;
         }
@@ -330,6 +334,7 @@ class GroupCommit {
             for (const job of batch) job.reject(err);
             throw err;
           }
+          observers.get(this.db)?.batch?.(batch.length, outcome.ok && !failed);
           if (!outcome.ok || failed) {
             // Back in line first: should the rollback fail, the group fails, and they run in the next one.
             this.alone(batch);

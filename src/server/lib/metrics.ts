@@ -23,6 +23,8 @@ export interface Metrics {
   dbWriteTx: Histogram<'outcome'>;
   /** One shared database transaction of the group commit: BEGIN (PostgreSQL: and its advisory lock) to COMMIT. */
   dbCommitGroup: Histogram;
+  /** One batch of write transactions (db/tx.ts Batcher): how many jobs it carried, by outcome (held, failed). */
+  dbWriteBatch: Histogram<'outcome'>;
   idempotencyReplays: Counter;
   /** By limiter name (lib/limits.ts LimitName, and the socket caps sockets_per_ip / sockets_per_token). */
   throttleRefusals: Counter<'limiter'>;
@@ -126,6 +128,13 @@ export function createMetrics(): Metrics {
       registers,
     }),
     dbCommitGroup: new Histogram({ name: 'canopy_db_commit_group_duration_seconds', help: 'One shared database write transaction of the group commit, BEGIN to COMMIT', buckets: FAST, registers }),
+    dbWriteBatch: new Histogram({
+      name: 'canopy_db_write_batch_jobs',
+      help: 'Write transactions run as one batch (orders waiting for the same commit), by outcome (held; failed: each ran alone)',
+      labelNames: ['outcome'],
+      buckets: [2, 4, 8, 16, 32, 64],
+      registers,
+    }),
     idempotencyReplays: new Counter({ name: 'canopy_idempotency_replays_total', help: 'Writes answered with a stored answer (a retried Idempotency-Key)', registers }),
     throttleRefusals: new Counter({ name: 'canopy_throttle_refusals_total', help: 'Requests and socket handshakes refused by a throttle, by limiter name', labelNames: ['limiter'], registers }),
     orders: new Counter({ name: 'canopy_orders_total', help: 'Order writes (buy, book, finalpay, sell) by kind and catalogue code of the answer: 0 placed, else the refusal', labelNames: ['kind', 'code'], registers }),

@@ -274,6 +274,13 @@ export async function placePurchase(deps: Deps, user: User, input: OrderInput): 
   // Cheap refusals (sold out, limits, status, grade, balance) before the password hash, and again once a
   // hash slot is free, so a sold-out burst is answered without hashing.
   await checkThenVerify(deps, user, input.password, 'project_password_incorrect', recheck);
+  return commitPurchase(deps, user, input);
+}
+
+/** A buy once its payment password is verified: its write transaction, alone or in a batch with the buys
+ *  waiting with it (`purchases`). */
+export function commitPurchase(deps: Deps, user: User, input: OrderInput): Promise<Order> {
+  const { db, clock } = deps;
   return orderTx(
     db,
     'insufficient_balance',
