@@ -21,7 +21,7 @@ import type { User } from '../../src/server/modules/session';
 import { AppError } from '../../src/server/lib/http';
 import { databaseTarget, dropDatabase } from '../helpers/database';
 import { startTestServer, type TestServer } from '../helpers/server';
-import { makeProject, makeUser, walletOfUser } from './market-helpers';
+import { makeProject, makeUser, newKey, orderApi, walletOfUser } from './market-helpers';
 
 describe('the group commit runs batches', () => {
   let dir: string;
@@ -249,6 +249,25 @@ describe('buys in batches', () => {
     expect(left.map((p) => p.remaining_tons)).toEqual([0, 80]);
     for (const u of users) await expectChained(u.id, 'available');
     expect((await checkLedger(s.db)).ok).toBe(true);
+  });
+
+  it('over HTTP with Idempotency-Keys: the keys of a batch are claimed together, and a retry replays its first answer', async () => {
+    batches.length = 0;
+    const projectId = await makeProject(s, { total_tons: 100 });
+    const buyers = await Promise.all(Array.from({ length: 12 }, () => makeUser(s, { cents: 100_000 })));
+    const api = orderApi(s);
+    const keys = buyers.map(() => newKey());
+    const first = await Promise.all(buyers.map((u, i) => api.buy(u, projectId, 1, { key: keys[i] })));
+    expect(first.map((r) => r.code)).toEqual(Array(12).fill(0));
+    expect(batches.some((b) => b.held && b.jobs > 1)).toBe(true);
+    expect(batches.every((b) => b.held)).toBe(true);
+    const again = await Promise.all(buyers.map((u, i) => api.buy(u, projectId, 1, { key: keys[i] })));
+    expect(again.map((r) => r.data)).toEqual(first.map((r) => r.data));
+    const stored = await s.db.selectFrom('idempotency_keys').select(['key', 'response']).where('key', 'in', keys).execute();
+    expect(stored).toHaveLength(12);
+    for (const [i, key] of keys.entries()) expect(JSON.parse(stored.find((k) => k.key === key)!.response!)).toEqual(first[i]!.data);
+    const p = await s.db.selectFrom('projects').select('remaining_tons').where('id', '=', projectId).executeTakeFirstOrThrow();
+    expect(p.remaining_tons).toBe(88);
   });
 
   it("a buy whose write fails inside a batch is refused alone; the others are placed and the buyer's money is untouched", async () => {
