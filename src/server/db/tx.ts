@@ -314,7 +314,15 @@ class GroupCommit {
             if (failed) {
               last.job.record?.undo();
               last.job.reject(failed.ok ? undefined : failed.err);
-              await sql.raw(`rollback to savepoint ${last.savepoint}; release savepoint ${last.savepoint}`).execute(conn);
+              // The batch is off the queue and nobody has answered it yet: should this rollback fail (the
+              // connection is gone), the group fails without it, so it goes back in line for the next one.
+              await sql
+                .raw(`rollback to savepoint ${last.savepoint}; release savepoint ${last.savepoint}`)
+                .execute(conn)
+                .catch((err: unknown) => {
+                  this.queue.unshift(...batch);
+                  throw err;
+                });
             } else done.push({ job: last.job, result: last.result });
           }
           const savepoint = `j${n}`;
