@@ -49,6 +49,11 @@ export async function publishAll(db: DB | Tx, messages: readonly { message: Serv
     await writeAhead(db, eventsInsertMany.compile(db, { rows: JSON.stringify(rows) }));
     return;
   }
+  if (messages.length > SHAPES) {
+    // SQLite: in inserts of at most SHAPES messages, whose shapes are kept (a batch of orders sends many).
+    for (let i = 0; i < messages.length; i += SHAPES) await publishAll(db, messages.slice(i, i + SHAPES), now);
+    return;
+  }
   const values: Record<string, unknown> = { now };
   messages.forEach(({ message, userId }, i) => {
     values[`u${i}`] = userId;

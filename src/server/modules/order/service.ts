@@ -162,10 +162,19 @@ async function insertOrders(tx: Tx, rows: readonly OrderRow[]): Promise<void> {
   await writeAhead(tx, ordersInsert.compile(tx, { rows: JSON.stringify(rows) }));
 }
 
-/** PostgreSQL: orders from JSON rows that name every column (OrderRow), in the order given. */
-const ordersInsert = prepared((db, p: { rows: string }) => ({
-  compile: () => sql`insert into orders select * from json_populate_recordset(null::orders, ${p.rows}::json)`.compile(db),
-}));
+/** Every column of an order's row, as orderInsert names them (the compiler checks none is left out). */
+const ORDER_COLUMNS = [
+  'id', 'order_no', 'user_id', 'project_id', 'side', 'kind', 'status', 'unit_price', 'tons', 'total', 'booking_fee', 'final_unit_price', 'final_tons',
+  'final_amount', 'final_deadline', 'cycle_end', 'presale_tons', 'settle_at', 'settled_at', 'completed_at', 'created_at', 'updated_at',
+] as const satisfies readonly (keyof OrderRow)[];
+const everyOrderColumn: Exclude<keyof OrderRow, (typeof ORDER_COLUMNS)[number]> extends never ? true : never = true;
+void everyOrderColumn;
+
+/** PostgreSQL: orders from JSON rows (OrderRow), every column named as orderInsert names them, in the order given. */
+const ordersInsert = prepared((db, p: { rows: string }) => {
+  const columns = sql.join(ORDER_COLUMNS.map((c) => sql.ref(c)));
+  return { compile: () => sql`insert into orders (${columns}) select ${columns} from json_populate_recordset(null::orders, ${p.rows}::json)`.compile(db) };
+});
 
 /** The order's row as insertOrder writes it: every column named. */
 function orderRow(values: Omit<Insertable<OrdersTable>, 'id' | 'order_no'>, id: number): OrderRow {
