@@ -12,6 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { orderUsageProblems } from '../../src/server/modules/order/usage';
 import { dialectOf, openDatabase, type DB } from '../../src/server/db/connection';
 import { migrateToLatest } from '../../src/server/db/migrate';
 import { observeWriteTx, withEffectRecord, writeAhead, writeTx, writeTxBatched, type Batcher, type EffectRecord, type Tx } from '../../src/server/db/tx';
@@ -185,6 +186,7 @@ describe('buys in batches', () => {
     observeWriteTx(s.db, { tx: () => undefined, group: () => undefined, batch: (jobs, held) => void batches.push({ jobs, held }) });
   });
   afterAll(async () => {
+    expect(await orderUsageProblems(s.db)).toEqual([]);
     await s.close();
   });
 

@@ -4,6 +4,7 @@
 // below zero, limits held across buys of one user, ids unique, fund logs chained per account, and every
 // buyer answered ok has its order committed, its key replaying the same answer.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { orderUsageProblems } from '../../src/server/modules/order/usage';
 import { checkLedger } from '../../src/server/ledger/ledger';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { makeProject, makeUser, newKey, orderApi, type MarketUser } from './market-helpers';
@@ -16,6 +17,7 @@ beforeAll(async () => {
   api = orderApi(s);
 });
 afterAll(async () => {
+  expect(await orderUsageProblems(s.db)).toEqual([]);
   await s?.close();
 });
 

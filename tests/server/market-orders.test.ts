@@ -2,6 +2,7 @@
 // buying by the ton, every refusal of SPEC section 8 "Projects" and "Sell" in en and cn with nothing
 // changed, cycle completion into credits and grade, selling back and settlement, idempotency, reads.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { orderUsageProblems } from '../../src/server/modules/order/usage';
 import { PATHS } from '../../src/shared/api';
 import { checkLedger } from '../../src/server/ledger/ledger';
 import { runDueWork } from '../../src/server/scheduler/scheduler';
@@ -19,6 +20,7 @@ beforeAll(async () => {
 afterAll(async () => {
   const report = await checkLedger(s.db);
   expect(report.ok, JSON.stringify(report.problems)).toBe(true);
+  expect(await orderUsageProblems(s.db)).toEqual([]);
   await s?.close();
 });
 

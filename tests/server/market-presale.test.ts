@@ -7,6 +7,7 @@ import { checkLedger } from '../../src/server/ledger/ledger';
 import { runDueWork } from '../../src/server/scheduler/scheduler';
 import { allocatePresale } from '../../src/server/modules/order/transitions';
 import { allocate } from '../../src/server/modules/order/calc';
+import { orderUsageProblems } from '../../src/server/modules/order/usage';
 import { CLI_TEST_TIMEOUT_MS, DAY, HOUR, cliExists, refusal, runCli, startTestServer, type TestServer } from '../helpers/server';
 import { expectRefusedBoth, makeProject, makeUser, orderApi, walletOfUser } from './market-helpers';
 
@@ -21,6 +22,8 @@ beforeAll(async () => {
 afterAll(async () => {
   const report = await checkLedger(s.db);
   expect(report.ok, JSON.stringify(report.problems)).toBe(true);
+  // Bookings, allocations (pro rata and 0 t), payments and expiries kept the buyers' counted tons (migration 018).
+  expect(await orderUsageProblems(s.db)).toEqual([]);
   await s?.close();
 });
 

@@ -1,10 +1,13 @@
-// Migration 017 (issue 10, the order path): the buy's used-tons sums are answered from the covering index
-// orders_used_tons, and the scheduler's final-payment and settlement queries still read their indexes, now
+// Migrations 017 and 018 (issue 10, the order path): the buy's used-tons sums are answered from order_usage
+// (018, which replaced 017's covering index orders_used_tons), and the scheduler's final-payment and settlement queries still read their indexes, now
 // partial (a purchase writes no entry into either). On SQLite and PostgreSQL (npm run test:pg).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql, type CompiledQuery } from 'kysely';
 import { dialectOf } from '../../src/server/db/connection';
-import { startTestServer, type TestServer } from '../helpers/server';
+import { DAY, startTestServer, type TestServer } from '../helpers/server';
+import { usedTonsQuery, orderUsageProblems } from '../../src/server/modules/order/usage';
+import * as m018 from '../../src/server/db/migrations/018-order-usage';
+import { makeProject, makeUser, orderApi } from './market-helpers';
 
 let s: TestServer;
 beforeAll(async () => {
@@ -37,26 +40,47 @@ async function indexDefinition(name: string): Promise<string> {
   return r.rows[0]?.def ?? '';
 }
 
-describe('migration 017', () => {
-  it('is applied: the used-tons index covers every column the sum reads, the old one is gone', async () => {
+describe('migrations 017 and 018', () => {
+  it('are applied: the used-tons index is gone with the sum it served (018), as is the one before it', async () => {
     const applied = await sql<{ name: string }>`select name from kysely_migration order by name`.execute(s.db);
-    expect(applied.rows.map((r) => r.name)).toContain('017-order-indexes');
+    expect(applied.rows.map((r) => r.name)).toEqual(expect.arrayContaining(['017-order-indexes', '018-order-usage']));
     expect(await indexDefinition('orders_user_project')).toBe('');
-    expect(await indexDefinition('orders_used_tons')).toMatch(/user_id.*project_id.*side.*status.*created_at.*kind.*tons.*final_tons/);
+    expect(await indexDefinition('orders_used_tons')).toBe('');
   });
 
-  it("answers a user's used tons of a project from orders_used_tons alone (SQLite: a covering index)", async () => {
-    const q = s.db
-      .selectFrom('orders')
-      .select([sql<number>`sum(case when created_at >= ${0} then tons else 0 end)`.as('m'), sql<number>`sum(case when kind = 'presale' then coalesce(final_tons, tons) else tons end)`.as('t')])
-      .where('user_id', '=', 1)
-      .where('project_id', '=', 1)
-      .where('side', '=', 'buy')
-      .where('status', '!=', 'final_payment_expired')
-      .compile();
-    const plan = await planOf(q);
-    expect(plan).toContain('orders_used_tons');
-    if (dialectOf(s.db) === 'sqlite') expect(plan).toContain('COVERING INDEX orders_used_tons');
+  it("answers a buyer's used tons of a project from order_usage's primary key", async () => {
+    const plan = await planOf(usedTonsQuery(s.db, 1, 1, 0).compile());
+    expect(plan).toContain('order_usage');
+    expect(plan).toMatch(dialectOf(s.db) === 'postgres' ? /order_usage_pkey/ : /USING (COVERING )?INDEX sqlite_autoindex_order_usage/);
+  });
+
+  it('018 fills order_usage from the orders: undone and done again, the same rows', async () => {
+    const api = orderApi(s);
+    const pid = await makeProject(s, { total_tons: 100 });
+    const a = await makeUser(s, { cents: 500_000 });
+    const b = await makeUser(s, { cents: 500_000 });
+    const first = await api.buy(a, pid, 3);
+    expect(first.code, first.msg).toBe(0);
+    expect((await api.buy(a, pid, 1)).code).toBe(0);
+    expect((await api.buy(b, pid, 2)).code).toBe(0);
+    s.clock.advance(32 * DAY); // another month (and past the sessions above: a new buyer)
+    const c = await makeUser(s, { cents: 500_000 });
+    const presale = await makeProject(s, { status: 'presale', price: 1200, presale_price: 1000, selling_time: s.clock.now() + 5 * DAY, end_time: s.clock.now() + 90 * DAY });
+    expect((await api.buy(c, pid, 4)).code).toBe(0);
+    expect((await api.book(c, presale, 5)).code).toBe(0);
+    const rows = () => s.db.selectFrom('order_usage').selectAll().orderBy('user_id').orderBy('project_id').orderBy('month_start').execute();
+    const before = await rows();
+    expect(before.map((r) => [r.user_id, r.project_id, Number(r.tons)])).toEqual([
+      [a.id, pid, 4],
+      [b.id, pid, 2],
+      [c.id, pid, 4],
+      [c.id, presale, 5],
+    ]);
+    expect(await orderUsageProblems(s.db)).toEqual([]);
+    await m018.down(s.db as never);
+    await m018.up(s.db as never);
+    expect(await rows()).toEqual(before);
+    expect(await orderUsageProblems(s.db)).toEqual([]);
   });
 
   it('keeps the final-payment and settlement indexes partial, and the scheduler queries on them', async () => {

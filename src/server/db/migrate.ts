@@ -15,6 +15,7 @@ import * as m014 from './migrations/014-footprint-banner';
 import * as m015 from './migrations/015-retirement-append-only';
 import * as m016 from './migrations/016-live-notify';
 import * as m017 from './migrations/017-order-indexes';
+import * as m018 from './migrations/018-order-usage';
 
 // Migrations are listed here in order (no directory scanning, so the bundle and tsx agree).
 const migrations: Record<string, Migration> = {
@@ -33,6 +34,7 @@ const migrations: Record<string, Migration> = {
   '015-retirement-append-only': m015,
   '016-live-notify': m016,
   '017-order-indexes': m017,
+  '018-order-usage': m018,
 };
 
 /** Every migration this version knows, oldest first. */

@@ -238,6 +238,15 @@ export type OrderKind = 'purchase' | 'presale' | 'sell';
 export type OrderStatus = 'applying' | 'in_progress' | 'completed' | 'pending_final_payment' | 'final_payment_made' | 'final_payment_expired';
 
 /** Marketplace orders (migration 004): purchases, pre-sale bookings and sell-backs. */
+/** Per user, project and Singapore month of the orders' creation: the tons of buy orders that count towards
+ *  the project's limits (not expired; a pre-sale's final tons once allocated). Migration 018. */
+export interface OrderUsageTable {
+  user_id: number;
+  project_id: number;
+  month_start: number;
+  tons: number;
+}
+
 export interface OrdersTable {
   id: Generated<number>;
   order_no: string;
@@ -385,6 +394,7 @@ export interface Database {
   statement_lines: StatementLinesTable;
   withdrawals: WithdrawalsTable;
   orders: OrdersTable;
+  order_usage: OrderUsageTable;
   credit_holdings: CreditHoldingsTable;
   idempotency_keys: IdempotencyKeysTable;
   users: UsersTable;

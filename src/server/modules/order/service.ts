@@ -18,6 +18,7 @@ import { assertNotRisk, checkThenVerify } from '../user/trade-password';
 import { findVisibleProject, joinBlock, type ProjectRow } from '../project/service';
 import type { User } from '../session';
 import { bookingFee, buybackPrice, cycleMs, orderNumber, settlementTime, sgtMonthStart } from './calc';
+import { changeUsage, usedTonsQuery } from './usage';
 import { invalidateOrder, loadOrder, orderInvalidations, projectInvalidation, takeHolding, toOrder, type OrderRow } from './repo';
 
 // The order engine (issue 4). Every write: the caller is a signed-in user; cheap checks run first so a
@@ -63,20 +64,6 @@ async function projectOf(db: DB | Tx, id: number): Promise<ProjectRow> {
   return project;
 }
 
-/** Tons a user has bought or booked of a project (expired pre-sales do not count; an allocated pre-sale
- *  counts its final tons), since `since` when given: a subquery, so one round trip can carry several. */
-function usedTonsQuery(db: DB | Tx, userId: number, projectId: number, since?: number) {
-  let q = db
-    .selectFrom('orders')
-    .select(sql<number>`coalesce(sum(case when kind = 'presale' then coalesce(final_tons, tons) else tons end), 0)`.as('n'))
-    .where('user_id', '=', userId)
-    .where('project_id', '=', projectId)
-    .where('side', '=', 'buy')
-    .where('status', '!=', 'final_payment_expired');
-  if (since !== undefined) q = q.where('created_at', '>=', since);
-  return q;
-}
-
 async function usedTons(db: DB | Tx, userId: number, projectId: number, since?: number): Promise<number> {
   const row = await usedTonsQuery(db, userId, projectId, since).executeTakeFirstOrThrow();
   return Number(row.n);
@@ -84,14 +71,15 @@ async function usedTons(db: DB | Tx, userId: number, projectId: number, since?: 
 
 /** What a buy is checked against, read in ONE query (inside the write transaction each round trip is
  *  time every other order waits; ~0.1-0.3 ms on PostgreSQL): the visible project, the user's standing as
- *  it is now (disabled, risk, trading lock, grade), their tons of it this month and in all (one pass over
- *  the index orders_used_tons, as usedTonsQuery counts them), their available balance, and the next order
+ *  it is now (disabled, risk, trading lock, grade), their tons of it this month and in all (their rows of
+ *  order_usage, as usedTonsQuery counts them: one per month they bought in), their available balance, and the next order
  *  id (final inside the write transaction, where nobody else writes). */
 const purchaseFactsQuery = prepared((db, p: { userId: number; projectId: number; monthStart: number }) => {
-  const counted = sql<number>`case when kind = 'presale' then coalesce(final_tons, tons) else tons end`;
-  const used = usedTonsQuery(db, p.userId, p.projectId)
-    .clearSelect()
-    .select([sql<number>`coalesce(sum(case when created_at >= ${p.monthStart} then ${counted} else 0 end), 0)`.as('monthly_used'), sql<number>`coalesce(sum(${counted}), 0)`.as('total_used')]);
+  const used = db
+    .selectFrom('order_usage')
+    .select([sql<number>`coalesce(sum(case when month_start >= ${p.monthStart} then tons else 0 end), 0)`.as('monthly_used'), sql<number>`coalesce(sum(tons), 0)`.as('total_used')])
+    .where('user_id', '=', p.userId)
+    .where('project_id', '=', p.projectId);
   return db
     .selectFrom('projects')
     .leftJoin('users', (join) => join.on('users.id', '=', p.userId))
@@ -298,6 +286,7 @@ export function commitPurchase(deps: Deps, user: User, input: OrderInput): Promi
       const { p, total, nextOrderId, user: u } = await validatePurchase(tx, user, input, now);
       await takeSupply(tx, p.id, input.tons, now);
       const order = await insertOrder(tx, purchaseValues(u.id, p, input.tons, total, now), nextOrderId);
+      await changeUsage(tx, [{ userId: u.id, projectId: p.id, createdAt: now, tons: input.tons }]);
       await postAhead(tx, purchaseEntry(order, p, now));
       await invalidateOrder(tx, u.id, order.id, now, p.id);
       // The answer, made from the rows this transaction wrote and read (no read back): stored with the
@@ -375,6 +364,10 @@ const purchases: Batcher<{ clock: Deps['clock']; user: User; input: OrderInput }
       tx,
       accepted.map(({ order }) => order),
     );
+    await changeUsage(
+      tx,
+      accepted.map(({ order }) => ({ userId: order.user_id, projectId: order.project_id, createdAt: order.created_at, tons: order.tons })),
+    );
     await postManyAhead(
       tx,
       accepted.map(({ order, p }) => purchaseEntry(order, p, now)),
@@ -425,6 +418,7 @@ export async function placeBooking(deps: Deps, user: User, input: OrderInput): P
       created_at: now,
       updated_at: now,
     });
+    await changeUsage(tx, [{ userId: u.id, projectId: p.id, createdAt: now, tons: input.tons }]);
     if (fee > 0) {
       await postAhead(tx, {
         kind: 'presale_booking',

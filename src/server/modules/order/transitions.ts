@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { changeUsage } from './usage';
 import type { DB } from '../../db/connection';
 import { writeTx, type Tx } from '../../db/tx';
 import { PLATFORM, post } from '../../ledger/ledger';
@@ -96,6 +97,8 @@ export async function expireFinalPayment(db: DB, orderId: number, now: number): 
       .where('status', '=', 'pending_final_payment')
       .executeTakeFirst();
     if (Number(res.numUpdatedRows) !== 1) return false;
+    // An expired order no longer counts towards the buyer's limits.
+    await changeUsage(tx, [{ userId: order.user_id, projectId: order.project_id, createdAt: order.created_at, tons: -(order.final_tons ?? order.tons) }]);
     if (order.booking_fee > 0) {
       await post(tx, {
         kind: 'presale_forfeit',
@@ -248,6 +251,11 @@ export async function allocatePresale(db: DB, projectId: number, price: number, 
       if (Number(res.numUpdatedRows) !== 1) throw new AllocationRefused('the remaining supply changed; try again');
     }
     const out: AllocationResult['orders'] = [];
+    // A booking counts its final tons towards the buyer's limits from now on, not the tons it booked.
+    await changeUsage(
+      tx,
+      bookings.map((b) => ({ userId: b.user_id, projectId: b.project_id, createdAt: b.created_at, tons: (shares.get(b.id) ?? 0) - b.tons })),
+    );
     for (const b of bookings) {
       const finalTons = shares.get(b.id) ?? 0;
       if (finalTons === 0) {

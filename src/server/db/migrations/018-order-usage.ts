@@ -1,0 +1,65 @@
+import { sql, type Kysely } from 'kysely';
+import { INT } from '../dialect';
+import { sgtMonthStart } from '../../modules/order/calc';
+
+// Issue 10, the order path: a buyer's tons of a project, kept as they change instead of summed from every
+// order at each buy. The buy's checks (monthly and total limits) summed the user's buy orders of the project
+// (`orders_used_tons`): on SQLite from that covering index alone, on PostgreSQL one table row per earlier
+// order (an index-only read there needs the visibility map, which only VACUUM sets), so a buy cost more the
+// more its buyer had bought. order_usage holds, per user, project and Singapore month of the orders' creation,
+// the tons that count towards the limits (buy orders not expired; a pre-sale its final tons once allocated),
+// changed in the same write transaction as the orders (modules/order/usage.ts). Filled here from the orders.
+
+const PAGE = 10_000;
+
+interface UsageDb {
+  orders: { id: number; user_id: number; project_id: number; side: string; status: string; kind: string; tons: number; final_tons: number | null; created_at: number };
+  order_usage: { user_id: number; project_id: number; month_start: number; tons: number };
+}
+
+export async function up(db: Kysely<unknown>): Promise<void> {
+  await db.schema
+    .createTable('order_usage')
+    .addColumn('user_id', INT, (c) => c.notNull().references('users.id'))
+    .addColumn('project_id', INT, (c) => c.notNull().references('projects.id'))
+    .addColumn('month_start', INT, (c) => c.notNull())
+    .addColumn('tons', INT, (c) => c.notNull())
+    .addPrimaryKeyConstraint('order_usage_pkey', ['user_id', 'project_id', 'month_start'])
+    .execute();
+  const d = db as unknown as Kysely<UsageDb>;
+  const usage = new Map<string, { user_id: number; project_id: number; month_start: number; tons: number }>();
+  for (let after = 0; ; ) {
+    const rows = await d
+      .selectFrom('orders')
+      .select(['id', 'user_id', 'project_id', 'kind', 'tons', 'final_tons', 'created_at'])
+      .where('side', '=', 'buy')
+      .where('status', '!=', 'final_payment_expired')
+      .where('id', '>', after)
+      .orderBy('id')
+      .limit(PAGE)
+      .execute();
+    for (const o of rows) {
+      const month = sgtMonthStart(Number(o.created_at));
+      const key = `${o.user_id}\n${o.project_id}\n${month}`;
+      const counted = o.kind === 'presale' ? Number(o.final_tons ?? o.tons) : Number(o.tons);
+      const u = usage.get(key) ?? { user_id: Number(o.user_id), project_id: Number(o.project_id), month_start: month, tons: 0 };
+      u.tons += counted;
+      usage.set(key, u);
+    }
+    if (rows.length < PAGE) break;
+    after = Number(rows.at(-1)!.id);
+  }
+  const all = [...usage.values()];
+  for (let i = 0; i < all.length; i += 500) await d.insertInto('order_usage').values(all.slice(i, i + 500)).execute();
+  // The sum it replaces was the only reader of this index; every order paid for its upkeep.
+  await db.schema.dropIndex('orders_used_tons').execute();
+}
+
+export async function down(db: Kysely<unknown>): Promise<void> {
+  await db.schema
+    .createIndex('orders_used_tons')
+    .on('orders')
+    .columns(['user_id', 'project_id', 'side', 'status', 'created_at', 'kind', 'tons', 'final_tons'])
+    .execute();
+  await sql`drop table order_usage`.execute(db);
+}
