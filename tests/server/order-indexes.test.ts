@@ -7,6 +7,7 @@ import { dialectOf } from '../../src/server/db/connection';
 import { DAY, startTestServer, type TestServer } from '../helpers/server';
 import { usedTonsQuery, orderUsageProblems } from '../../src/server/modules/order/usage';
 import * as m018 from '../../src/server/db/migrations/018-order-usage';
+import { pendingSaleQuery } from '../../src/server/modules/retire/service';
 import { makeProject, makeUser, orderApi } from './market-helpers';
 
 let s: TestServer;
@@ -52,6 +53,12 @@ describe('migrations 017 and 018', () => {
     const plan = await planOf(usedTonsQuery(s.db, 1, 1, 0).compile());
     expect(plan).toContain('order_usage');
     expect(plan).toMatch(dialectOf(s.db) === 'postgres' ? /order_usage_pkey/ : /USING (COVERING )?INDEX sqlite_autoindex_order_usage/);
+  });
+
+  it("reads a user's sales pending settlement (a retirement's check) from orders_selling, which holds only those", async () => {
+    expect(await indexDefinition('orders_selling')).toMatch(/user_id.*project_id/);
+    const plan = await planOf(pendingSaleQuery(s.db, 1, 1).compile());
+    expect(plan).toContain('orders_selling');
   });
 
   it('018 fills order_usage from the orders: undone and done again, the same rows', async () => {

@@ -237,7 +237,6 @@ export type OrderSide = 'buy' | 'sell';
 export type OrderKind = 'purchase' | 'presale' | 'sell';
 export type OrderStatus = 'applying' | 'in_progress' | 'completed' | 'pending_final_payment' | 'final_payment_made' | 'final_payment_expired';
 
-/** Marketplace orders (migration 004): purchases, pre-sale bookings and sell-backs. */
 /** Per user, project and Singapore month of the orders' creation: the tons of buy orders that count towards
  *  the project's limits (not expired; a pre-sale's final tons once allocated). Migration 018. */
 export interface OrderUsageTable {
@@ -247,6 +246,7 @@ export interface OrderUsageTable {
   tons: number;
 }
 
+/** Marketplace orders (migration 004): purchases, pre-sale bookings and sell-backs. */
 export interface OrdersTable {
   id: Generated<number>;
   order_no: string;

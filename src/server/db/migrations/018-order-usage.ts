@@ -51,11 +51,21 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   }
   const all = [...usage.values()];
   for (let i = 0; i < all.length; i += 500) await d.insertInto('order_usage').values(all.slice(i, i + 500)).execute();
-  // The sum it replaces was the only reader of this index; every order paid for its upkeep.
+  // The sum it replaces was the index's main reader; every order paid for its upkeep. Its other reader, a
+  // retirement's check of the user's sales pending settlement (retire/service.ts pendingSaleQuery), gets an
+  // index of only those orders: without it SQLite reads every order of the project in progress (each buy in its
+  // cycle) and PostgreSQL every order of the user, inside the write transaction. A buy writes no entry into it.
   await db.schema.dropIndex('orders_used_tons').execute();
+  await db.schema
+    .createIndex('orders_selling')
+    .on('orders')
+    .columns(['user_id', 'project_id'])
+    .where(sql<boolean>`side = 'sell' and status = 'in_progress'`)
+    .execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
+  await db.schema.dropIndex('orders_selling').execute();
   await db.schema
     .createIndex('orders_used_tons')
     .on('orders')

@@ -64,6 +64,19 @@ function isRetirable(p: ProjectFacts): boolean {
   return p.status !== 'pending_review' && p.registry_id.trim() !== '' && p.vintage > 0;
 }
 
+/** The tons of a project a user sold back whose proceeds have not settled (the sell orders in progress), from
+ *  the partial index orders_selling (migration 018): side and status are written out, not parameters, so
+ *  both databases see that the query only wants the rows that index holds. */
+export function pendingSaleQuery(db: DB | Tx, userId: number, projectId: number) {
+  return db
+    .selectFrom('orders')
+    .select(sql<number>`coalesce(sum(tons), 0)`.as('n'))
+    .where('user_id', '=', userId)
+    .where('project_id', '=', projectId)
+    .where('side', '=', sql.lit('sell'))
+    .where('status', '=', sql.lit('in_progress'));
+}
+
 /** What a retirement is checked against: the project, the tons the user holds of it (by origin) and the
  *  tons of it pending sale (sold back, proceeds not yet settled: already out of the holdings). */
 async function facts(db: DB | Tx, user: User, input: RetireInput) {
@@ -73,14 +86,7 @@ async function facts(db: DB | Tx, user: User, input: RetireInput) {
   if (!p || !isRetirable(p)) throw new AppError('retire_not_retirable');
   const [holdings, pending] = await Promise.all([
     db.selectFrom('credit_holdings').select(['origin', 'tons']).where('user_id', '=', user.id).where('project_id', '=', p.id).execute(),
-    db
-      .selectFrom('orders')
-      .select(sql<number>`coalesce(sum(tons), 0)`.as('n'))
-      .where('user_id', '=', user.id)
-      .where('project_id', '=', p.id)
-      .where('side', '=', 'sell')
-      .where('status', '=', 'in_progress')
-      .executeTakeFirstOrThrow(),
+    pendingSaleQuery(db, user.id, p.id).executeTakeFirstOrThrow(),
   ]);
   const held = { purchase: 0, presale: 0 };
   for (const h of holdings) held[h.origin] += h.tons;
