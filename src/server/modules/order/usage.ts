@@ -64,7 +64,7 @@ export function usedTonsQuery(db: DB | Tx, userId: number, projectId: number, si
 }
 
 /** Where order_usage differs from the orders themselves (empty when it holds): every buyer, project and
- *  month whose counted tons, summed from the orders, are not its row's. For tests and the operator. */
+ *  month whose counted tons, summed from the orders, are not its row's (the test suites run it; reads every buy order). */
 export async function orderUsageProblems(db: DB | Tx): Promise<string[]> {
   const orders = await db
     .selectFrom('orders')
