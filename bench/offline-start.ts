@@ -67,6 +67,8 @@ interface Sample {
   lastScriptMs: number;
   scripts: number;
   offlineBar: boolean;
+  /** navigation start -> each start step's User Timing mark (src/app/lib/marks.ts), and the first contentful paint */
+  marks: Record<string, number>;
 }
 
 interface RouteResult {
@@ -81,6 +83,8 @@ interface RouteResult {
   scripts: number;
   offlineBarEveryRun: boolean;
   samplesMs: number[];
+  /** Per start step (src/app/lib/marks.ts) and first-contentful-paint: its median time from navigation start. */
+  medianMarksMs: Record<string, number>;
 }
 
 interface BuildResult {
@@ -206,6 +210,9 @@ async function coldStart(context: BrowserContext, control: Page, route: string):
         lastScriptMs: before.reduce((m, e) => Math.max(m, e.responseEnd), 0),
         scripts: before.length,
         offlineBar: !!document.querySelector('[data-testid="offline-bar"]'),
+        marks: Object.fromEntries(
+          [...performance.getEntriesByType('mark').filter((m) => m.name.startsWith('canopy:')), ...performance.getEntriesByName('first-contentful-paint')].map((m) => [m.name.replace('canopy:', ''), m.startTime]),
+        ),
       };
     });
   } finally {
@@ -257,6 +264,9 @@ function summarise(build: PreparedBuild, routes: string[]): BuildResult {
         scripts: Math.round(median(s.map((x) => x.scripts))),
         offlineBarEveryRun: s.every((x) => x.offlineBar),
         samplesMs: ms.map(round),
+        medianMarksMs: Object.fromEntries(
+          [...new Set(s.flatMap((x) => Object.keys(x.marks)))].map((name) => [name, round(median(s.flatMap((x) => (name in x.marks ? [x.marks[name]!] : []))))]),
+        ),
       };
     }),
   };
@@ -317,6 +327,13 @@ async function main(): Promise<void> {
   const line = (cells: string[]) => cells.map((c, i) => (i < 2 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
   console.log(line(header));
   for (const r of rows) console.log(line(r));
+  // Where the time goes: the start's steps, median ms from navigation start.
+  for (const b of builds) {
+    for (const r of b.routes) {
+      const steps = Object.entries(r.medianMarksMs).sort((x, y) => x[1] - y[1]);
+      console.log(`  ${b.label} ${r.route}: ${steps.map(([name, ms]) => `${name} ${ms}`).join(' -> ')} -> card ${r.medianMs}`);
+    }
+  }
 
   const current = builds.find((b) => b.label === 'current')!;
   const ok = current.routes.every((r) => r.medianMs <= TARGET_MS && r.offlineBarEveryRun);

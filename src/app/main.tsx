@@ -1,5 +1,6 @@
 import './styles/base.css';
 import './styles/kit.css';
+import { mark } from './lib/marks';
 
 // The entry: the boot shell (index.html) paints first, then the app's code runs in steps, each its own
 // task, so no single long task blocks input (Total Blocking Time, issue 12; bench/lighthouse.ts):
@@ -28,11 +29,16 @@ const afterFirstPaint = () =>
   });
 
 void (async () => {
+  mark('main');
   await afterFirstPaint();
+  mark('painted');
   await import('react-dom/client');
+  mark('react');
   await nextTask();
   await import('dexie');
+  mark('dexie');
   await nextTask();
   const { start } = await import('./start');
+  mark('start');
   await start();
 })();

@@ -14,6 +14,7 @@ import { RouteError } from './components/error-state';
 import { LAZY_PAGE_DELAY_MS } from '../shared/constants';
 import { setupRuntime } from './app-runtime';
 import { firstScreen } from './lib/first-run';
+import { mark } from './lib/marks';
 
 // The app, started by main.tsx once the boot shell has painted and React and Dexie are loaded.
 
@@ -44,6 +45,7 @@ export async function start(): Promise<void> {
   // router reads the location, so it never draws home first.
   if (firstScreen(location.pathname) !== location.pathname) history.replaceState(history.state, '', firstScreen(location.pathname));
   const router = makeRouter();
+  mark('router');
   await nextTask(); // the router's setup (its route tree, the history, the scroll cache) is a task of its own
 
   const socket = setupRuntime(() => {
@@ -71,10 +73,12 @@ export async function start(): Promise<void> {
   // route resolves would draw it again outside a transition, in one long task (Total Blocking Time).
   // A failed load is the screen's to show (the router keeps the error in its match).
   await Promise.all([activateLocale(locale), router.load().catch(() => undefined)]);
+  mark('route');
   await nextTask();
   const root = createRoot(document.getElementById('root')!);
   // A transition lets React yield while it renders the first screen, so the boot shell stays responsive
   // and no single long task blocks input (Total Blocking Time).
+  mark('render');
   startTransition(() =>
     root.render(
       <StrictMode>
