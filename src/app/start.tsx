@@ -15,6 +15,9 @@ import { LAZY_PAGE_DELAY_MS } from '../shared/constants';
 import { setupRuntime } from './app-runtime';
 import { firstScreen } from './lib/first-run';
 import { mark } from './lib/marks';
+import { HOME_PROJECTS_KEY, homeProjects } from './features/home/home-data';
+import { PROJECT_LIST_KEY, readEarly } from './lib/early-read';
+import { cachedProjects } from './lib/sync';
 
 // The app, started by main.tsx once the boot shell has painted and React and Dexie are loaded.
 
@@ -38,6 +41,14 @@ declare module '@tanstack/react-router' {
   interface Register {
     router: ReturnType<typeof makeRouter>;
   }
+}
+
+/** The first screen's data, read while its route and texts load (lib/early-read.ts): home's projects, and the
+ *  project tab's list when no filter is set (a filtered list reads its own). */
+function firstData(path: string, search: string): Promise<void> | undefined {
+  if (path === '/' || path === '/pages/index/index') return readEarly(HOME_PROJECTS_KEY, homeProjects);
+  if (path === '/pages/project/index' && (search === '' || search === '?')) return readEarly(PROJECT_LIST_KEY('', '', '', '', ''), () => cachedProjects({ status: '', type: '', q: '' }));
+  return undefined;
 }
 
 export async function start(): Promise<void> {
@@ -72,7 +83,7 @@ export async function start(): Promise<void> {
   // transition React yields in, then draws the whole screen. Rendered first, the router's update when the
   // route resolves would draw it again outside a transition, in one long task (Total Blocking Time).
   // A failed load is the screen's to show (the router keeps the error in its match).
-  await Promise.all([activateLocale(locale), router.load().catch(() => undefined)]);
+  await Promise.all([activateLocale(locale), router.load().catch(() => undefined), firstData(firstPath, router.latestLocation.searchStr)]);
   mark('route');
   await nextTask();
   const root = createRoot(document.getElementById('root')!);

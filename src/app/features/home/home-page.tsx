@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { homeProjects, takeEarlyHomeProjects } from './home-data';
 import { Link } from '@tanstack/react-router';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useLiveQuery } from 'dexie-react-hooks';
@@ -11,7 +12,7 @@ import { OfflineBar } from '../../components/offline-bar';
 import { Swiper } from '../../components/swiper';
 import { ProjectCard } from '../../components/project-card';
 import { formatDate, pick } from '../../lib/format';
-import type { Banner, Project } from '../../../shared/schemas/content';
+import type { Banner } from '../../../shared/schemas/content';
 import './home.css';
 
 // Shown until the server's banners are cached, so the first paint has its hero at once (the same image
@@ -24,12 +25,6 @@ const DEFAULT_BANNER: Banner = {
   link: '/pages/project/index',
 };
 
-/** Joinable projects first, then in-progress before pre-sale, newest selling time first. */
-function homeOrder(a: Project, b: Project): number {
-  const rank = (p: Project) => (p.join_block === null ? 0 : 2) + (p.status === 'in_progress' ? 0 : 1);
-  return rank(a) - rank(b) || b.selling_time_ms - a.selling_time_ms;
-}
-
 export function HomePage() {
   const { t } = useLingui();
   const [loading, setLoading] = useState(true);
@@ -38,7 +33,9 @@ export function HomePage() {
   }, []);
   const cachedBanners = useLiveQuery(() => db.content.get('banners'), [])?.value as Banner[] | undefined;
   const banners = cachedBanners && cachedBanners.length > 0 ? cachedBanners : [DEFAULT_BANNER];
-  const projects = useLiveQuery(async () => (await db.projects.where('status').anyOf('in_progress', 'presale').toArray()).sort(homeOrder), []);
+  // Read ahead by a start on home (home-data.ts): the first render has the cards.
+  const [early] = useState(takeEarlyHomeProjects);
+  const projects = useLiveQuery(homeProjects, [], early);
   const news = useLiveQuery(() => db.news.orderBy('published_at_ms').reverse().limit(3).toArray(), []);
   // Placeholders of the final size while the first copy loads, so nothing below them jumps.
   const projectsPending = projects === undefined || (projects.length === 0 && loading);

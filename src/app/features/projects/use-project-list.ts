@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useLiveQuery } from 'dexie-react-hooks';
 import { cachedProjects, refreshProjects } from '../../lib/sync';
+import { PROJECT_LIST_KEY, takeEarly } from '../../lib/early-read';
 import { useOnline } from '../../lib/online';
 import { PAGE_SIZE } from '../../../shared/constants';
 import type { Project } from '../../../shared/schemas/content';
@@ -34,8 +35,16 @@ export function useProjectList(search: ProjectSearch) {
   if (paging.key !== key) setPaging(current);
 
   const { standard, sort } = search;
+  // A start on this list read it ahead (lib/early-read.ts): its first render has the rows. Only for the filter
+  // it was read for: another filter's rows wait for their own query.
+  const listKey = PROJECT_LIST_KEY(status, type, q, standard ?? '', sort ?? '');
+  const [early] = useState(() => ({ key: listKey, rows: takeEarly<Project[]>(listKey) }));
   // Standard and sort are not server filters: refine the cached rows (pages keep loading as the user scrolls).
-  const rows = useLiveQuery(async () => refineProjects(await cachedProjects({ status, type, q }), { standard, sort }), [status, type, q, standard, sort]);
+  const rows = useLiveQuery(
+    async () => refineProjects(await cachedProjects({ status, type, q }), { standard, sort }),
+    [status, type, q, standard, sort],
+    early.key === listKey ? early.rows : undefined,
+  );
 
   const inFlight = useRef(new Set<string>());
   const fetchPage = useCallback(
