@@ -466,18 +466,21 @@ const groups = new WeakMap<DB, GroupCommit>();
  *  request, this is the request's effect: its result is the answer stored with the key in the same
  *  transaction. `fn` must use only `tx` (on SQLite the one connection is held by the group). */
 export function writeTx<T>(db: DB, fn: (tx: Tx) => Promise<T>): Promise<T> {
+  return groupOf(db).run(fn, effectRecord.getStore());
+}
+
+/** The database's group commit, made at its first write. */
+function groupOf(db: DB): GroupCommit {
   let group = groups.get(db);
   if (!group) groups.set(db, (group = new GroupCommit(db)));
-  return group.run(fn, effectRecord.getStore());
+  return group;
 }
 
 /** writeTx for a job that can also run in a batch with others of `batcher` (see Batcher): `input` is its
  *  part of a batch, `fn` what it does alone (when no other is waiting, or when its batch failed). Both must
  *  do the same. */
 export function writeTxBatched<I, T>(db: DB, batcher: Batcher<I, T>, input: I, fn: (tx: Tx) => Promise<T>): Promise<T> {
-  let group = groups.get(db);
-  if (!group) groups.set(db, (group = new GroupCommit(db)));
-  return group.run(fn, effectRecord.getStore(), { batcher: batcher as Batcher<unknown, unknown>, input });
+  return groupOf(db).run(fn, effectRecord.getStore(), { batcher: batcher as Batcher<unknown, unknown>, input });
 }
 
 /** A write transaction that is not the request's effect (a counted wrong password, a lock, a session

@@ -66,16 +66,12 @@ interface KeyRecord extends EffectRecord {
  *  meanwhile (a duplicate on another instance committed first) fails the batch, whose jobs then run alone:
  *  that one finds its key taken there and replays the first answer. */
 async function endKeyRecords(tx: Tx, ends: readonly { record: EffectRecord; result: unknown }[]): Promise<void> {
-  const list = ends.map(({ record, result }) => ({ record: record as KeyRecord, result, claim: (record as KeyRecord).claim(result) }));
   if (dialectOf(tx) !== 'postgres') {
-    for (const { record, result, claim } of list) {
-      await writeAhead(tx, claimKey.compile(tx, claim), (inserted) => {
-        if (Number(inserted.numAffectedRows ?? 0) === 0) throw new KeyTaken();
-        record.claimed(result);
-      });
-    }
+    // One after the other, each as its record's own end() claims it.
+    for (const { record, result } of ends) await record.end(tx, result);
     return;
   }
+  const list = ends.map(({ record, result }) => ({ record: record as KeyRecord, result, claim: (record as KeyRecord).claim(result) }));
   const rows = list.map(({ claim }, ord) => ({ ord, user_id: claim.userId, key: claim.key, endpoint: claim.endpoint, request_hash: claim.hash, response: claim.response, created_at: claim.now }));
   await writeAhead(tx, claimKeys.compile(tx, { rows: JSON.stringify(rows) }), ({ rows: inserted }) => {
     if (inserted.length !== list.length) throw new KeyTaken();
