@@ -3,7 +3,7 @@ import path from 'node:path';
 import { SOCKET_PATH } from '../shared/constants';
 
 // Configuration comes from environment variables only, validated at start-up: a bad value stops the
-// server (and the operator CLI) with the key named. Names are contracts (DECISIONS, README table).
+// server (and the operator CLI) with the key named. Names are contracts: deployments set them.
 
 const int = (def: number, min = 0, max = Number.MAX_SAFE_INTEGER) =>
   v.pipe(
@@ -117,7 +117,7 @@ const envSchema = v.object({
   WITHDRAW_FEE_BP: int(0, 0, 10_000),
   TOPUP_MIN_CENTS: int(1000, 1),
   TOPUP_AUTO_CONFIRM: bool(false),
-  // PayNow QR of every top-up (issue 15): the payee's UEN and the name bank apps show (at most 25
+  // PayNow QR of every top-up (docs/decisions/0014-paynow.md): the payee's UEN and the name bank apps show (at most 25
   // characters, printable ASCII), and how long a top-up request stays payable.
   PAYNOW_UEN: v.optional(v.pipe(v.string(), v.regex(/^(\d{8}[A-Z]|\d{9}[A-Z]|[TSR]\d{2}[A-Z]{2}\d{4}[A-Z])$/, 'must be a UEN, e.g. 202612345K')), '202612345K'),
   PAYNOW_NAME: v.optional(
@@ -141,7 +141,7 @@ const envSchema = v.object({
   RETENTION_IDEMPOTENCY_HOURS: int(24, 1, 24 * 365),
   RETENTION_OUTBOX_DAYS: int(30, 1, 3650),
   // Benchmarks only (refused unless NODE_ENV=benchmark): orders skip the payment-password check, so
-  // bench/orders.ts measures the order engine without the hash (issue 10's ">= 1,000 orders/s" figure).
+  // bench/orders.ts measures the order engine without the hash (its orders/s row in bench/README.md).
   BENCH_SKIP_PAYMENT_PASSWORD: bool(false),
   LOG_LEVEL: v.optional(v.picklist(['silent', 'error', 'info', 'debug'], 'must be silent, error, info or debug'), 'info'),
 });

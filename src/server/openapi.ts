@@ -45,7 +45,7 @@ import type { Endpoint } from './lib/openapi-endpoint';
 import type { Config } from './config';
 
 // The OpenAPI document, generated from the same valibot schemas the server validates requests with and
-// the shared answer schemas its types are inferred from (issue 14; docs/decisions/api-contract.md). Each
+// the shared answer schemas its types are inferred from (docs/decisions/0012-api-contract.md). Each
 // module hands its entries up (modules/<area>/openapi.ts); the Endpoint type sits in a leaf so they never
 // import this.
 

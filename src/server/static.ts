@@ -68,7 +68,7 @@ interface KeptFile {
 /**
  * The built files in memory: read once (with the .br and .gz beside them) on first request, then answered
  * from memory; one stat per request notices a rebuild (metadata, nothing read). serveStatic streams each
- * answer from disk, 4.5x slower for the app's typical 1 KiB asset (docs/decisions/scale.md), so it only
+ * answer from disk, 4.5x slower for the app's typical 1 KiB asset (docs/decisions/0015-scale.md), so it only
  * serves what this does not keep: files over MEMORY_FILE_MAX, Range requests, anything once the total is full.
  */
 function fileMemory() {
@@ -180,7 +180,7 @@ export function staticRoutes(dir: string, config?: Pick<Config, 'SOCKET_HOST' | 
   // History-mode fallback: the app's own routes get index.html; anything else is a real 404.
   app.get('*', async (c) => {
     const urlPath = c.req.path;
-    // Issue 11: the public certificate (/certificate/<id>) and transparency pages are app routes too.
+    // The public certificate (/certificate/<id>) and transparency pages are app routes too.
     if (urlPath === '/' || urlPath.startsWith('/pages/') || urlPath === '/index.html' || urlPath === '/transparency' || /^\/certificate\/[A-Za-z0-9_-]{1,64}$/.test(urlPath)) {
       const answer = fromMemory(c, path.join(root, 'index.html'));
       if (answer) return answer;

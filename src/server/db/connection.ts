@@ -64,7 +64,7 @@ function withStatementCache(sqlite: SQLite.Database) {
  *  until the migrations are done (enablePreparedStatements, server.ts): a `select *` prepared before a
  *  migration alters its table could no longer describe it. At most PREPARED_MAX texts get a name (Kysely
  *  writes `in ($1, $2, ...)` lists of any length, and every connection keeps what it prepared); the rest run
- *  unnamed as before. Texts without parameters (DDL, several statements at once) always run unnamed. */
+ *  unnamed. Texts without parameters (DDL, several statements at once) always run unnamed. */
 const PREPARED_MAX = 300;
 
 interface PreparedState {
@@ -90,11 +90,11 @@ function preparingClient(state: PreparedState): typeof pg.Client {
     }
 
     /** pg writes each statement with a syscall of its own (it corks and uncorks the socket around one
-     *  statement's messages): in the order bench's CPU profile on PostgreSQL that writev was 12.5% of the
-     *  server's time. Statements sent in one go (a write job's savepoint and first read; the writes it sends
+     *  statement's messages): in the order bench's CPU profile on PostgreSQL (bench/orders.ts) that writev is a
+     *  large share of the server's time. Statements sent in one go (a write job's savepoint and first read; the writes it sends
      *  ahead and the claim of its key; see db/tx.ts writeAhead) leave in one write instead: the socket stays
      *  corked until the code that is running now and the promise reactions it started have run. A statement
-     *  sent alone leaves as before, only after the current callback ends, before any I/O. */
+     *  sent alone leaves uncorked, only after the current callback ends, before any I/O. */
     private corkUntilTicked(): void {
       if (this.corked) return;
       const stream = (this as unknown as { connection?: { stream?: { cork?: () => void; uncork?: () => void } } }).connection?.stream;

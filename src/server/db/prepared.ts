@@ -2,8 +2,8 @@ import type { Compilable, CompiledQuery, QueryResult } from 'kysely';
 import type { Tx } from './tx';
 
 // Kysely builds an immutable tree of operation nodes for every query and compiles it to SQL text on every
-// call. On the order path that was ~18% of the server's main thread (CPU profile of bench/orders.ts at 64
-// connections, SQLite), more than the HTTP layer. A prepared query is built and compiled once per database
+// call. On the order path that costs more of the server's main thread than the HTTP layer (CPU profile of
+// bench/orders.ts at 64 connections, SQLite). A prepared query is built and compiled once per database
 // adapter with marker values where its parameters go, and then run with the values put in by position:
 // the same SQL text and the same parameters as building it anew, without the tree.
 

@@ -94,7 +94,7 @@ export interface ProjectsTable {
   registry_id: string;
   methodology: string;
   vintage: number;
-  /** Issue 11 (migration 012): the registry that lists it (Verra, Gold Standard) and its country. */
+  /** Migration 012: the registry that lists it (Verra, Gold Standard) and its country. */
   registry: ColumnType<string, string | undefined, string>;
   country: ColumnType<string, string | undefined, string>;
   size_ha: number;
@@ -305,7 +305,7 @@ export interface TopupsTable {
   created_at: number;
   updated_at: number;
   decided_at: number | null;
-  /** Issue 15 (migration 013): the reference as matched (upper case, no spaces), unique; null for a top-up
+  /** Migration 013: the reference as matched (upper case, no spaces), unique; null for a top-up
    *  made for a second payment or assigned by hand. */
   ref_key: ColumnType<string | null, string | null | undefined, string | null>;
   expires_at: ColumnType<number | null, number | null | undefined, number | null>;
@@ -316,7 +316,7 @@ export interface TopupsTable {
 
 export type TopupFlag = '' | 'amount' | 'late' | 'double' | 'manual';
 
-/** A credit line of an imported bank statement (issue 15); `identity` is unique: credited once, ever. */
+/** A credit line of an imported bank statement (docs/product.md#top-ups); `identity` is unique: credited once, ever. */
 export interface StatementLinesTable {
   id: Generated<number>;
   identity: string;
@@ -364,7 +364,7 @@ export interface FootprintsTable {
   created_at: number;
 }
 
-/** A retirement of credits on a beneficiary's behalf (issue 11, migration 012). `id`: 128 random bits,
+/** A retirement of credits on a beneficiary's behalf (migration 012). `id`: 128 random bits,
  *  base64url; the public certificate is found by it. Never updated or deleted. */
 export interface RetirementsTable {
   id: string;

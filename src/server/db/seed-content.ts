@@ -7,7 +7,7 @@ import type { BannersTable, Database, FaqsTable, NewsTable, PagesTable, Projects
 import { CYCLE_UNITS, PROJECT_STANDARDS, PROJECT_STATUSES, PROJECT_TYPES } from '../../shared/content-values';
 
 // Demo content for a fresh database: projects, news, FAQs, static pages and banners. The content is data,
-// one JSON file per item under seed-data/<table>/ (docs/decisions/layout.md), checked against the schemas
+// one JSON file per item under seed-data/<table>/ (docs/decisions/0011-layout.md), checked against the schemas
 // below when read; the files are inserted in file-name order, so ids follow the numbered names (banner links
 // and tests rely on news 1 and 4). Times in the files are offsets from the seed time ({days, hours, minutes});
 // money integer cents (SGD); quantities whole tons (tCO2e). Long texts are arrays of paragraphs, stored
@@ -29,7 +29,7 @@ const projectFile = v.strictObject({
   name: text,
   name_cn: text,
   location: text,
-  country: text, // issue 11: named on retirement certificates
+  country: text, // named on retirement certificates
   type: v.picklist(PROJECT_TYPES),
   standard: v.picklist(PROJECT_STANDARDS),
   status: v.picklist(PROJECT_STATUSES),
@@ -48,7 +48,7 @@ const projectFile = v.strictObject({
   monthly_limit: v.pipe(whole, v.minValue(1)),
   total_limit: v.pipe(whole, v.minValue(1)),
   company: text,
-  registry: text, // issue 11: the registry that lists it (Verra, Gold Standard)
+  registry: text, // the registry that lists it (Verra, Gold Standard)
   registry_id: text,
   methodology: text,
   vintage: whole,

@@ -14,7 +14,7 @@ export const DEMO_ACCOUNT = {
   openingBalanceCents: 500_000, // S$5,000.00, entered as a confirmed top-up so the ledger explains it
 } as const;
 
-/** First run (DECISIONS): an empty database gets platform accounts, demo content and a demo account. */
+/** First run (docs/product.md#first-run): an empty database gets platform accounts, demo content and a demo account. */
 export async function seedDemo(deps: Deps): Promise<void> {
   const { db, clock, config } = deps;
   await openPlatformAccounts(db);

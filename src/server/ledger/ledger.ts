@@ -54,7 +54,7 @@ export async function walletOf(db: DB | Tx, userId: number): Promise<Wallet> {
   return wallet;
 }
 
-/** The platform account of a project's retired credits (issue 11): tons only ever come in, from the
+/** The platform account of a project's retired credits (docs/product.md#retirement): tons only ever come in, from the
  *  retiring user's credits, and never leave. Its balance equals the project's retired tons. */
 export type RetirementAccountName = `retired:${number}`;
 export const retirementAccount = (projectId: number): RetirementAccountName => `retired:${projectId}`;
@@ -331,7 +331,7 @@ async function checkLedgerIn(db: DB): Promise<LedgerReport> {
   return { ok, problems, totals, retirement_problems };
 }
 
-/** Retirements (issue 11): per project, the retired tons of its retirements = the serials its ranges
+/** Retirements: per project, the retired tons of its retirements = the serials its ranges
  *  hold = its retirement account's balance; no serial in two ranges (ranges of a project, sorted by their
  *  first serial, each start after the one before ends); each retirement's ranges hold its tons; every
  *  serial lies within the project's 1..total_tons. Returns what is wrong, in words (empty: all holds). */

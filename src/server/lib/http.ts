@@ -27,7 +27,7 @@ export function errorBody(key: ErrorKey, lang: Lang, now: number, params?: Messa
   return { code: ERRORS[key].code, msg: errorMessage(key, lang, params), data, wait: ENVELOPE_DEFAULT_WAIT, time: now };
 }
 
-// Parameters the client adds to every request (SPEC section 7); not part of any payload.
+// Parameters the client adds to every request (docs/product.md#api-conventions); not part of any payload.
 const TRANSPORT_KEYS = new Set(['lang', 't', 'v']);
 
 // Keys that could reach an object's prototype chain: never accepted as field names.
@@ -64,7 +64,7 @@ export function jsonBody(c: Context<AppEnv>): Promise<unknown> {
   return parsed;
 }
 
-/** Query string and body merged: SPEC says GET sends data in the query string, writes send JSON. The
+/** Query string and body merged: GET sends data in the query string, writes send JSON (docs/product.md#api-conventions). The
  *  result has no prototype; `__proto__`, `constructor` and `prototype` keys and ill-formed strings are
  *  refused before any handler sees them. */
 export async function input(c: Context<AppEnv>): Promise<Record<string, unknown>> {

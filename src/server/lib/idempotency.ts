@@ -7,7 +7,7 @@ import { withEffectRecord, writeAhead, type EffectRecord, type Tx } from '../db/
 import { prepared } from '../db/prepared';
 import { dialectOf } from '../db/connection';
 
-// DECISIONS "Writes and retries": every write carries an Idempotency-Key chosen per user intent.
+// docs/product.md#writes-and-retries: every write carries an Idempotency-Key chosen per user intent.
 // - The key, the effect and the answer commit in ONE transaction (the request's effect transaction, see
 //   db/tx.ts): there is no moment at which an effect exists without its stored answer, and a crash before
 //   the commit leaves nothing, so the retry simply runs (no lease to wait out).

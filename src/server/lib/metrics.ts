@@ -3,7 +3,7 @@ import { Hono, type Context } from 'hono';
 import { matchedRoutes } from 'hono/route';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
-// Prometheus metrics (issue 14; names, labels and the lag's definition in docs/decisions/metrics.md): one
+// Prometheus metrics (names, labels and the lag's definition in docs/decisions/0013-metrics.md): one
 // registry per server process (tests run several in one process; with two instances each exposes its own,
 // and Prometheus sums them), exposed at GET /metrics only to `Authorization: Bearer <METRICS_TOKEN>`;
 // without METRICS_TOKEN there is no endpoint (404), no registry, app.ts's first middleware times nothing and

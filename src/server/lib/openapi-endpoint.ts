@@ -2,7 +2,7 @@ import type * as v from 'valibot';
 import type { ErrorKey } from '../../shared/errors';
 
 /** One API operation in the OpenAPI document; modules list theirs and openapi.ts assembles them.
- *  How to add one: docs/decisions/api-contract.md. */
+ *  How to add one: docs/decisions/0012-api-contract.md. */
 export interface Endpoint {
   method: 'get' | 'post';
   /** A PATHS entry (without API_BASE); `:name` segments become `{name}` path parameters. */
@@ -14,7 +14,7 @@ export interface Endpoint {
   auth?: 'none' | 'session' | 'user';
   /** Prose kept for the description; `answer` is what the document and the contract tests use. */
   gives: string;
-  /** A stable camelCase name, e.g. `orderBuy` (issue 14). */
+  /** A stable camelCase name, e.g. `orderBuy`: clients generated from the document name their calls by it. */
   operationId?: string;
   /** The area, e.g. 'Orders', 'Wallet' (one tag per area; described in TAG_DESCRIPTIONS of openapi.ts). */
   tag?: string;

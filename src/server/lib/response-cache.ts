@@ -9,7 +9,7 @@ import type { Clock } from './clock';
 
 // Public GETs (project and news lists and details, content) answered from memory: the envelope encoded
 // once, compressed once per encoding asked for (brotli, gzip), with a weak ETag so a client that has it
-// gets 304. docs/decisions/scale.md "The list path" has the reasoning; in short:
+// gets 304. docs/decisions/0015-scale.md "The list path" has the reasoning; in short:
 // - Invalidation: the socket's own events. The live hub hands every event it delivers to
 //   onLiveMessage(): `invalidate` of projects or news drops the lists (and their counts and cursors) and
 //   the details named by `ids` (every detail when there are none). The hub learns of commits from this
@@ -27,7 +27,7 @@ import type { Clock } from './clock';
 // - Keyed on what the answer is made from: the path and the route's parsed query (its schema's output:
 //   unknown parameters dropped, defaults filled, values normalized), never the raw query string, so junk
 //   parameters, the transport ones (t, v, lang) and other spellings of the same values share one answer
-//   and cannot push the real answers out (docs/decisions/scale.md "The list path").
+//   and cannot push the real answers out (docs/decisions/0015-scale.md "The list path").
 
 const MAX_ENTRIES = 2000;
 const MAX_BYTES = 64 * 1024 * 1024;
@@ -315,7 +315,7 @@ export function createResponseCache(opts: { clock: Clock; maxEntries?: number; m
 
     onLiveMessage(message) {
       if (message.type !== 'invalidate') return;
-      // The transparency figures (issue 11) move with projects' supply, bookings and retirements.
+      // The transparency figures (docs/product.md#retirement) move with projects' supply, bookings and retirements.
       if (message.tables.some((t) => t === 'projects' || t === 'orders' || t === 'retirements')) invalidate('transparency');
       for (const table of message.tables) {
         if (table !== 'projects' && table !== 'news') continue;

@@ -13,7 +13,7 @@ import { LIVE_CHANNEL, liveBus } from './events';
 import { findSession } from '../modules/session';
 import { prepared } from '../db/prepared';
 
-// The live socket (DECISIONS "Live socket"): opened with mem_id, token and v=4; answers "ping" with
+// The live socket (docs/product.md#live-updates): opened with mem_id, token and v=4; answers "ping" with
 // "pong"; delivers rows of live_events as they appear, whoever wrote them (server or operator CLI).
 //
 // It follows the session it was opened with: a `session_end` row (logout, password change or reset,

@@ -14,7 +14,7 @@ import { emailSchema } from '../../shared/schemas/auth';
 import { newsPublishSchema, projectCreateSchema, PROJECT_STATUSES } from '../../shared/schemas/content';
 import { terminalValue } from '../lib/terminal';
 
-// Operator commands (DECISIONS "The operator CLI"). Each returns data for --json and a line for people;
+// Operator commands (docs/product.md#operators). Each returns data for --json and a line for people;
 // a bad argument throws UsageError (exit 2), a refusal OpsError (exit 1). Every run is logged.
 
 export class UsageError extends Error {}
@@ -307,7 +307,7 @@ export const CORE_COMMANDS: Record<string, Command> = {
       const result = await writeTx(db, async (tx) => {
         const before = await tx.selectFrom('projects').select(['id', 'status']).where('id', '=', id).executeTakeFirst();
         if (!before) throw new OpsError(`no project #${id}`);
-        // Statuses only move forward (DECISIONS: pending review -> presale -> in progress -> closed).
+        // Statuses only move forward (docs/product.md#states: pending review -> presale -> in progress -> closed).
         if (!STATUS_MOVES[before.status].includes(status)) {
           throw new OpsError(`project #${id} cannot move from ${before.status} to ${status} (allowed: ${STATUS_MOVES[before.status].join(', ') || 'none'})`);
         }

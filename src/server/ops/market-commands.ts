@@ -3,7 +3,7 @@ import { AllocationRefused, allocatePresale } from '../modules/order/transitions
 import { ORDER_STATUSES, type OrderStatus } from '../../shared/schemas/order';
 import { OpsError, UsageError, arg, positiveInt, type Command } from './commands';
 
-// Operator commands of the marketplace (issue 4): presale:allocate and order:list.
+// Operator commands of the marketplace (docs/product.md#operators): presale:allocate and order:list.
 export const MARKET_COMMANDS: Record<string, Command> = {
   'presale:allocate': {
     usage: 'presale:allocate ID --price CENTS',

@@ -2,7 +2,7 @@ import { serialOf } from '../modules/retire/service';
 import { positiveInt, type Command } from './commands';
 import { terminalValue } from '../lib/terminal';
 
-// Operator commands of retirement (issue 11): retirement:list.
+// Operator commands of retirement (docs/product.md#operators): retirement:list.
 export const RETIRE_COMMANDS: Record<string, Command> = {
   'retirement:list': {
     usage: 'retirement:list [--project ID] [--user ID] [--limit N]',

@@ -8,7 +8,7 @@ import { TOPUP_STATUSES, WITHDRAWAL_STATUSES } from '../../shared/schemas/wallet
 import { completeWithdrawal, confirmTopup, refuseWithdrawal, rejectTopup, WalletStateError } from '../modules/wallet/service';
 import { OpsError, UsageError, arg, positiveInt, type Command, type Parsed } from './commands';
 
-// Operator commands of the wallet (issue 3). Each step acts only on a record in the right state (a
+// Operator commands of the wallet (docs/product.md#operators). Each step acts only on a record in the right state (a
 // pending top-up, a processing withdrawal), in one write transaction; asked twice, the second run is
 // refused with the record's current state and changes nothing.
 

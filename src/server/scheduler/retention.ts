@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Deps } from '../env';
 import { avatarDir, avatarUrl } from '../modules/avatar/service';
 
-// Retention (issue 9): rows that only serve a short while are pruned; money tables (ledger entries, fund
+// Retention (docs/product.md#limits): rows that only serve a short while are pruned; money tables (ledger entries, fund
 // logs, orders, top-ups, withdrawals) and the operator log never are. Run by the scheduler every
 // RETENTION_EVERY_MS; what it pruned is logged.
 //   live_events           delivered within seconds; kept RETENTION_EVENTS_HOURS (24)
@@ -11,7 +11,7 @@ import { avatarDir, avatarUrl } from '../modules/avatar/service';
 //   sessions              expired, or revoked, more than a day ago
 //   verification_codes    expired more than a day ago
 //   outbox                sent more than RETENTION_OUTBOX_DAYS (30) ago (unsent mail stays)
-//   rate_events           the first version's throttle log (no longer written)
+//   rate_events           a throttle log nothing writes; rows an older database holds
 //   avatar files          a picture no user has any more (replaced), a day after it was written (so an
 //                         upload between its file and its row is never taken); content-addressed, so a
 //                         picture two users share stays while either has it

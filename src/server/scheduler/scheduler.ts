@@ -3,7 +3,7 @@ import { checkLedger } from '../ledger/ledger';
 import { completeCycle, expireFinalPayment, moveProjectByTime, settleSale } from '../modules/order/transitions';
 import { pruneOldRows, RETENTION_EVERY_MS } from './retention';
 
-// Time-driven work (issue 4): project status by time, cycle completions, pre-sale deadline expiries and
+// Time-driven work (docs/product.md#states, docs/product.md#settlement): project status by time, cycle completions, pre-sale deadline expiries and
 // sale settlements. Due work is always found FROM THE DATABASE (never from in-memory timers), so after a
 // restart whatever fell due while the server was down is done on the first run, and each transition's
 // conditional status update makes it happen exactly once.
@@ -97,7 +97,7 @@ export function createScheduler(deps: Deps, intervalMs = SCHEDULER_INTERVAL_MS):
     const startedAt = deps.clock.now();
     running ??= runDueWork(deps)
       .then(async ({ oldestDueAt, ...r }) => {
-        // Lag (docs/decisions/metrics.md): how late the oldest due work was when this tick began.
+        // Lag (docs/decisions/0013-metrics.md): how late the oldest due work was when this tick began.
         metrics?.schedulerLag.set(oldestDueAt === null ? 0 : Math.max(0, startedAt - oldestDueAt) / 1000);
         const moved = r.projects + r.completed + r.expired + r.settled;
         if (moved > 0 || r.failed > 0) deps.log.info(`scheduler: ${JSON.stringify(r)}`);

@@ -3,7 +3,7 @@ import { INT, idType, idColumn } from '../dialect';
 import type { DB } from '../connection';
 import { openPlatformAccounts } from '../../ledger/ledger';
 
-// Wallet (issue 3): the payout account a user binds, top-ups and withdrawals. Money moves only through the
+// Wallet (docs/product.md#wallet-and-ledger): the payout account a user binds, top-ups and withdrawals. Money moves only through the
 // ledger (fund_logs); these rows are the business records the fund logs point at (ref_type/ref_id).
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema

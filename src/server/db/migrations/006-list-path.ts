@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import { dialectOf } from '../connection';
 import { INT } from '../dialect';
 
-// The public lists read by index (issue 10, "the list path near the hardware"; docs/decisions/scale.md).
+// The public lists read by index (docs/decisions/0015-scale.md).
 //
 // projects.list_rank: the list's status order as a stored sort key, computed by the database from
 // `status`, so no writer can forget it: in_progress 3, presale 2, closed 1, pending_review 0 (never

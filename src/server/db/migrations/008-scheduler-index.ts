@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import { dialectOf } from '../connection';
 import { INT } from '../dialect';
 
-// The scheduler's due projects by index (issue 10 item 5, "scheduler ticks indexed").
+// The scheduler's due projects by index, so a tick costs nothing while nothing is due.
 //
 // projects.due_at: when the project next has to be moved by time, computed by the database from its status
 // and times, so no writer can forget it (the rules of modules/order/transitions.ts moveProjectByTime):
@@ -10,8 +10,8 @@ import { INT } from '../dialect';
 //   in_progress  end_time (it closes); 0, due at once, when it is sold out (remaining_tons = 0)
 //   otherwise    null: pending review and closed projects are never moved by time
 // The tick reads `due_at <= now` from the partial index projects_due (only live projects are in it), so a
-// tick with nothing due reads no row, however many projects are live, instead of walking every live one
-// (the three-way OR of status and times it used before was answered by a scan).
+// tick with nothing due reads no row, however many projects are live (a three-way OR of status and
+// times would be answered by a scan of every live one).
 // As in 006, SQLite can only ADD a VIRTUAL generated column (computed on read, indexable); PostgreSQL 15 a
 // STORED one. The orders' due work was indexed already (004: orders_due_cycle, _deadline, _settle).
 const DUE = sql`case status

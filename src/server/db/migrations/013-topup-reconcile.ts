@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import { INT, idType, idColumn } from '../dialect';
 
-// PayNow top-ups and bank statement reconciliation (issue 15).
+// PayNow top-ups and bank statement reconciliation (docs/product.md#top-ups).
 //
 // topups gains:
 // - ref_key: the reference as matching compares it (upper case, spaces dropped), unique among the top-ups
@@ -25,7 +25,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.alterTable('topups').addColumn('received_amount', INT).execute();
   // Top-ups from before this migration keep ref_key null: their references were free text ("PayNow",
   // "transfer"...) that bank lines carry by chance, and matching must never credit a stranger's payment to
-  // them. They are confirmed by hand as before (ops topup:confirm).
+  // them. They are confirmed by hand (ops topup:confirm).
   await db.schema.createIndex('topups_ref_key').on('topups').column('ref_key').unique().execute();
   await db.schema.createIndex('topups_first').on('topups').column('first_topup_id').execute();
 

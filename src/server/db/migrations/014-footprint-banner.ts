@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 
-// Issue 9: home's fourth banner, "Calculate your carbon footprint", linked to /pages/index/start before the
+// Home's fourth banner, "Calculate your carbon footprint", linked to /pages/index/start before the
 // footprint screens existed; the seed data links it to the questionnaire now (seed-data/banners/04.json),
 // but the seed only fills an empty table, so a database seeded before kept the old link. Moved here, only
 // where it is still the old seeded one (an operator's own banner or link is left alone).

@@ -2,10 +2,10 @@ import { sql, type Kysely } from 'kysely';
 import { dialectOf } from '../connection';
 import { LIVE_CHANNEL } from '../../live/events';
 
-// Issue 10, one durable write per order: on PostgreSQL every insert into live_events announces itself on the
+// One durable write per order: on PostgreSQL every insert into live_events announces itself on the
 // hubs' channel (NOTIFY is delivered when the transaction commits, and PostgreSQL folds a transaction's
-// identical notifications into one). Before, publish() sent `select pg_notify(...)` after each insert: one
-// more round trip per message inside the serial write section, two per order. SQLite has no NOTIFY: its
+// identical notifications into one), so publishing costs no round trip of its own inside the serial write
+// section (a `select pg_notify(...)` after each insert would cost one per message). SQLite has no NOTIFY: its
 // writers signal the hub in process, and the hub watches the database file for other processes' commits.
 
 export async function up(db: Kysely<unknown>): Promise<void> {

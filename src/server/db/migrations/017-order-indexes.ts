@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 
-// Issue 10, the order path: cheaper index upkeep and an index-only limit check.
+// The order path: cheaper index upkeep and an index-only limit check.
 //
 // orders_used_tons replaces orders_user_project (user_id, project_id, created_at). The buy's checks sum a
 // user's tons of a project (this month and in all, modules/order/service.ts purchaseFacts) inside the write

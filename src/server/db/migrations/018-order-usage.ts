@@ -2,11 +2,11 @@ import { sql, type Kysely } from 'kysely';
 import { INT } from '../dialect';
 import { sgtMonthStart } from '../../modules/order/calc';
 
-// Issue 10, the order path: a buyer's tons of a project, kept as they change instead of summed from every
-// order at each buy. The buy's checks (monthly and total limits) summed the user's buy orders of the project
-// (`orders_used_tons`): on SQLite from that covering index alone, on PostgreSQL one table row per earlier
-// order (an index-only read there needs the visibility map, which only VACUUM sets), so a buy cost more the
-// more its buyer had bought. order_usage holds, per user, project and Singapore month of the orders' creation,
+// The order path: a buyer's tons of a project, kept as they change rather than summed from every order at
+// each buy. Summing the user's buy orders of the project for the monthly and total limits
+// (`orders_used_tons`) reads the covering index alone on SQLite, but one table row per earlier order on
+// PostgreSQL (an index-only read there needs the visibility map, which only VACUUM sets), so a buy would
+// cost more the more its buyer had bought. order_usage holds, per user, project and Singapore month of the orders' creation,
 // the tons that count towards the limits (buy orders not expired; a pre-sale its final tons once allocated),
 // changed in the same write transaction as the orders (modules/order/usage.ts). Filled here from the orders.
 

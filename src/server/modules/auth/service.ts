@@ -226,7 +226,8 @@ export async function resetPassword(deps: Deps, input: { email: string; code: st
   if (user.disabled) throw new AppError('user_disabled');
   await consumeCode(deps, input.email, 'reset', input.code);
   const hash = await hashIn(deps.config, 'anon', input.password, `ip:${ipKey(ip)}`);
-  // DECISIONS: a login lock holds until an operator unlocks it, so a reset does not clear it. Every old
+  // A login lock holds until an operator unlocks it, so a reset does not clear it
+  // (docs/product.md#accounts). Every old
   // session ends, with its sockets, in the same transaction as the new password.
   const now = deps.clock.now();
   await writeTx(deps.db, async (tx) => {

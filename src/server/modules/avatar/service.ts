@@ -10,7 +10,7 @@ import type { User } from '../session';
 import { API_BASE, PATHS } from '../../../shared/api';
 import type { AvatarAnswer } from '../../../shared/schemas/user';
 
-// Avatars (docs/decisions/avatar.md). The client sends the cropped picture as the raw request body. The
+// Avatars (docs/decisions/0007-avatar.md). The client sends the cropped picture as the raw request body. The
 // server trusts neither the name nor the declared type: the first bytes must be JPEG, PNG or WebP; the
 // header's width x height must be within AVATAR_MAX_MEGAPIXELS before anything is decoded (and sharp's
 // limitInputPixels holds the same line while decoding); a truncated or damaged file is refused

@@ -6,7 +6,7 @@ import { pageQuery, type Banner, type ContentPage, type FaqItem } from '../../..
 
 // FAQ, about, protocol and privacy pages, and the home banners: content kept in the database. Public
 // answers, kept by the response cache (lib/response-cache.ts); nothing publishes a change of content
-// today, so a kept answer lives its safety age at most (docs/decisions/scale.md).
+// today, so a kept answer lives its safety age at most (docs/decisions/0015-scale.md).
 export const contentRoutes = new Hono<AppEnv>();
 
 contentRoutes.get('/faq', (c) =>

@@ -7,7 +7,7 @@ const UNIT_MS = { days: 86_400_000, hours: 3_600_000, minutes: 60_000 } as const
 const DAY_MS = 86_400_000;
 const SGT_OFFSET_MS = 8 * 3_600_000;
 
-/** Length of a project's deadline cycle (DECISIONS "Projects"). */
+/** Length of a project's deadline cycle (docs/product.md#projects). */
 export function cycleMs(value: number, unit: keyof typeof UNIT_MS): number {
   return value * UNIT_MS[unit];
 }

@@ -73,7 +73,7 @@ export interface NoticeText {
   body_cn: string;
 }
 
-/** A notification row for the user plus its socket message (SPEC: notifications screen). */
+/** A notification row for the user plus its socket message (the notifications screen, docs/product.md#screens-and-routes). */
 export async function notify(tx: Tx, userId: number, text: NoticeText, now: number): Promise<void> {
   const row = await tx
     .insertInto('notifications')

@@ -21,10 +21,12 @@ import { bookingFee, buybackPrice, cycleMs, orderNumber, settlementTime, sgtMont
 import { changeUsage, usedTonsQuery } from './usage';
 import { invalidateOrder, loadOrder, orderInvalidations, projectInvalidation, takeHolding, toOrder, type OrderRow } from './repo';
 
-// The order engine (issue 4). Every write: the caller is a signed-in user; cheap checks run first so a
-// refusal that needs no password costs no password attempt; the payment password is verified outside the
-// transaction (scrypt is slow); then ONE write transaction (BEGIN IMMEDIATE) repeats every check against
-// fresh rows and does the remaining-supply update, the ledger postings and the order row together.
+// The order engine (docs/product.md#buying, docs/product.md#pre-sale, docs/product.md#selling-back). Every
+// write: the caller is a signed-in user; cheap checks run first so a refusal that needs no password costs no
+// password attempt; the payment password (argon2id, in a bounded hash lane: lib/hash-work.ts) is verified
+// outside the transaction, so the hash never holds the single writer; then ONE write transaction (db/tx.ts
+// writeTx: one writer at a time, concurrent orders sharing a commit) repeats every check against fresh rows
+// and does the remaining-supply update, the ledger postings and the order row together.
 // Database CHECKs are the last line: a CHECK failure maps to the matching catalogue refusal, never a 500.
 
 export interface OrderInput {
@@ -249,8 +251,8 @@ function checkPurchase(facts: PurchaseFacts, sessionUser: User, input: OrderInpu
   // The user's standing as the facts read it (inside the write transaction: as it is at the commit).
   const user: User = { ...sessionUser, ...standing };
   assertCanTrade(user);
-  // Sold out before its end time reads "full" even once the scheduler has closed it (DECISIONS: sold out
-  // -> closed); otherwise the reason the project card shows.
+  // Sold out before its end time reads "full" even once the scheduler has closed it (docs/product.md#projects:
+  // sold out -> closed); otherwise the reason the project card shows.
   const block = p.remaining_tons <= 0 && now < p.end_time ? 'full' : joinBlock(p, now);
   if (block) throw new AppError(BLOCK_KEYS[block]);
   if (p.status !== 'in_progress') throw new AppError('project_not_started'); // a pre-sale still taking bookings

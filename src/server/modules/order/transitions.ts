@@ -186,7 +186,7 @@ export async function settleSale(db: DB, orderId: number, now: number): Promise<
   });
 }
 
-/** Project status by time (DECISIONS "Projects"): a pre-sale opens for buying at its selling time; a
+/** Project status by time (docs/product.md#projects): a pre-sale opens for buying at its selling time; a
  *  project closes when its end time passes or, once selling, when it is sold out. */
 export async function moveProjectByTime(db: DB, projectId: number, now: number): Promise<string | null> {
   return writeTx(db, async (tx) => {

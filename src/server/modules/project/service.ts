@@ -8,7 +8,7 @@ import type { JoinBlock, Project, ProjectType } from '../../../shared/schemas/co
 
 export type ProjectRow = Selectable<ProjectsTable>;
 
-/** Why a project cannot be joined at `now` (DECISIONS "Projects"), or null when it can. */
+/** Why a project cannot be joined at `now` (docs/product.md#projects), or null when it can. */
 export function joinBlock(p: ProjectRow, now: number): JoinBlock {
   // Sold out says "full" even after the scheduler has closed it: that is the more useful reason.
   if (p.remaining_tons <= 0) return 'full';

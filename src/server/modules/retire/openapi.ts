@@ -2,7 +2,7 @@ import type { Endpoint } from '../../lib/openapi-endpoint';
 import { PATHS } from '../../../shared/api';
 import { certificateSchema, retireAnswerSchema, retirementPageSchema, retireSchema, retirementsQuery, transparencySchema } from '../../../shared/schemas/retire';
 
-// The retirement endpoints (issue 11), in the shape of ENDPOINTS in src/server/openapi.ts.
+// The retirement endpoints, in the shape of ENDPOINTS in src/server/openapi.ts.
 export const RETIRE_ENDPOINTS: Endpoint[] = [
   {
     method: 'post',

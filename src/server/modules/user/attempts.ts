@@ -6,7 +6,7 @@ import { checkIn, type HashLane } from '../../lib/hash-work';
 import { untrackedWriteTx, type Tx } from '../../db/tx';
 import { LOGIN_MAX_ATTEMPTS, PASSWORD_MAX_ATTEMPTS } from '../../../shared/constants';
 
-// Counted passwords (SPEC: 5 attempts, then a lock). An attempt is RESERVED in the same statement that
+// Counted passwords (docs/product.md#accounts: 5 attempts, then a lock). An attempt is RESERVED in the same statement that
 // reads the count, before the hash runs: a conditional UPDATE ... RETURNING that only succeeds while the
 // account is unlocked and fewer than the maximum attempts are used or in flight. So N parallel guesses
 // evaluate at most the attempts left, and a right password that arrives after the lock (or while the

@@ -10,7 +10,7 @@ import { paynowType, sameName, type BankCard } from '../../../shared/schemas/wal
 import type { User } from '../session';
 import { verifyTradePassword } from './trade-password';
 
-// The payout account (SPEC "Bank account"; DECISIONS "Withdrawal"): a bank account and/or a PayNow number,
+// The payout account (docs/product.md#withdrawals): a bank account and/or a PayNow number,
 // whose holder name must equal the registered name. Checked when binding and again on every withdrawal,
 // because the registered name can change after binding.
 

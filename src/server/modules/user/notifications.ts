@@ -11,7 +11,7 @@ import { noticeReadSchema, type NoticePage, type NoticeReadResult } from '../../
 import { notificationItem } from './settings';
 import type { DB } from '../../db/connection';
 
-// The notifications inbox (issue 9; docs/decisions/inbox.md): the caller's notices, newest first, with the
+// The notifications inbox (docs/decisions/0008-inbox.md): the caller's notices, newest first, with the
 // unread count, and the mark-read write (one notice or all). A notice is only ever its owner's: another
 // user's id answers notice_not_found and changes nothing. A write that marked something tells the user's
 // other devices over the socket (invalidate `notifications`).

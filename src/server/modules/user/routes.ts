@@ -51,7 +51,7 @@ userRoutes.get('/membership', async (c) => {
   return ok(c, await membershipOf(c.get('deps'), user));
 });
 
-// ---- Account settings (issue 3). Writes: a signed-in user, an Idempotency-Key, and only known fields.
+// ---- Account settings (docs/product.md#accounts). Writes: a signed-in user, an Idempotency-Key, and only known fields.
 // The key's fingerprint covers every field, passwords included (keyed hash, see lib/idempotency.ts).
 
 userRoutes.post('/withdpwd', async (c) => {

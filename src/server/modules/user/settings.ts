@@ -13,8 +13,8 @@ import type { ErrorKey } from '../../../shared/errors';
 import { endUserSessions, type User } from '../session';
 import type { ProfileView } from '../../../shared/schemas/wallet';
 
-// Account settings: withdrawal password, login password, personal information (SPEC section 5, DECISIONS
-// "Accounts"). Re-entering the login password inside the app counts toward the same 5-attempt login lock
+// Account settings: withdrawal password, login password, personal information (docs/product.md#validation,
+// docs/product.md#accounts). Re-entering the login password inside the app counts toward the same 5-attempt login lock
 // as the login form, so a stolen session cannot be used to guess the password without limit.
 
 async function checkLoginPassword(deps: Deps, user: User, password: string, wrongKey: ErrorKey): Promise<void> {
@@ -63,7 +63,7 @@ export async function changeLoginPassword(deps: Deps, user: User, sessionId: num
   // The new login password is NOT compared with the payment password: "they differ" is enforced where
   // the payment password is set (both known in clear there). Comparing here would answer, for each new
   // login password, whether it is the payment password: an uncounted oracle for whoever holds a session
-  // and the login password (docs/decisions/trust.md).
+  // and the login password (docs/decisions/0004-trust.md).
   const hash = await hashIn(deps.config, 'user', input.password, `user:${user.id}`);
   const now = deps.clock.now();
   // One transaction: a new password never lives beside the old sessions it must end (their sockets close).

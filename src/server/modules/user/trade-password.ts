@@ -8,11 +8,11 @@ import { publish } from '../../live/events';
 import type { ErrorKey } from '../../../shared/errors';
 import type { User } from '../session';
 
-// The withdrawal password is also the payment password for orders (DECISIONS "Accounts"). Wrong attempts
+// The withdrawal password is also the payment password for orders (docs/product.md#accounts). Wrong attempts
 // answer "attempts left: n"; the 5th locks the account and freezes its available balance (moved to frozen
 // with a fund log of kind lock_freeze) until an operator unlocks it (user:unlock reverses the freeze).
 
-/** Refuses risk accounts (DECISIONS: a risk account cannot order or withdraw). */
+/** Refuses risk accounts (docs/product.md#roles: a risk account cannot order or withdraw). */
 export function assertNotRisk(user: User): void {
   if (user.risk) throw new AppError('risk_forbidden');
 }
