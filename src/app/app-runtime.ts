@@ -81,7 +81,7 @@ export function setupRuntime(navigateToLogin: () => void): SocketHandle {
     onTimeout: () => timeoutListener?.(),
   });
 
-  // SPEC section 7: baseconfig at app start; code 0 stores it, a failure only logs.
+  // baseconfig at app start (docs/product.md#api-conventions); code 0 stores it, a failure only logs.
   void get<BaseSettings>(PATHS.baseconfig, {}, { quiet: true }).then((res) => {
     if (res.code === 0 && res.data) {
       saveBaseSettings(res.data);

@@ -3,7 +3,7 @@ import './styles/kit.css';
 import { mark } from './lib/marks';
 
 // The entry: the boot shell (index.html) paints first, then the app's code runs in steps, each its own
-// task, so no single long task blocks input (Total Blocking Time, issue 12; bench/lighthouse.ts):
+// task, so no single long task blocks input (Total Blocking Time; bench/lighthouse.ts):
 // React, then Dexie, then the rest of the app (start.tsx: the router, the runtime), which renders the
 // first screen in a transition. Every chunk is already loading (modulepreload in index.html, or the service worker's
 // precache offline), so the steps wait for the CPU, not the network.

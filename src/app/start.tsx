@@ -52,7 +52,7 @@ function firstData(path: string, search: string): Promise<void> | undefined {
 }
 
 export async function start(): Promise<void> {
-  // A new install opening the root lands on the start screen once (docs/decisions/start.md); before the
+  // A new install opening the root lands on the start screen once (docs/decisions/0005-start.md); before the
   // router reads the location, so it never draws home first.
   if (firstScreen(location.pathname) !== location.pathname) history.replaceState(history.state, '', firstScreen(location.pathname));
   const router = makeRouter();
@@ -62,7 +62,7 @@ export async function start(): Promise<void> {
   const socket = setupRuntime(() => {
     if (!router.state.location.pathname.startsWith('/pages/login')) void router.navigate({ to: '/pages/login/index' });
   });
-  // After every route change: open or close the live socket (SPEC section 4).
+  // After every route change: open or close the live socket (docs/product.md#live-updates).
   router.subscribe('onResolved', () => socket.sync());
   // While the server cannot be reached, ask it again now and then (reads answered from the service worker's
   // cache would never tell the app it is back). baseconfig is small and never cached by the worker.

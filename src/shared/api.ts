@@ -1,4 +1,4 @@
-// API paths and the response envelope (DECISIONS "API conventions").
+// API paths and the response envelope (docs/product.md#api-conventions).
 export const API_BASE = '/h5/api';
 
 export const PATHS = {
@@ -47,7 +47,7 @@ export const PATHS = {
   publicCertificate: '/api/public/certificate/:id',
   publicTransparency: '/api/public/transparency',
   openapi: '/openapi.json',
-  /** GET: the interactive API reference (Swagger UI) and its files (issue 14). */
+  /** GET: the interactive API reference (Swagger UI) and its files (docs/decisions/0012-api-contract.md). */
   docs: '/docs',
   docsAsset: '/docs/:file',
 } as const;
@@ -70,7 +70,7 @@ export interface Paged<T> {
   next_cursor?: string | null;
 }
 
-/** Wire languages (SPEC: cn and en) and the app's BCP 47 locale ids. */
+/** Wire languages (cn and en: docs/product.md#api-conventions) and the app's BCP 47 locale ids. */
 export type WireLang = 'en' | 'cn';
 export type Locale = 'en' | 'zh-Hans';
 export const localeToWire = (locale: Locale): WireLang => (locale === 'zh-Hans' ? 'cn' : 'en');

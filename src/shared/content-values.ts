@@ -8,6 +8,6 @@ export type ProjectType = (typeof PROJECT_TYPES)[number];
 export const PROJECT_STANDARDS = ['VCS', 'Gold Standard'] as const;
 export const CYCLE_UNITS = ['days', 'hours', 'minutes'] as const;
 
-/** Why a project cannot be joined now: DECISIONS "Projects". null when it can. */
+/** Why a project cannot be joined now: docs/product.md#projects. null when it can. */
 export type JoinBlock = 'not_started' | 'ended' | 'full' | null;
 

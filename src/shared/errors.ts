@@ -2,7 +2,7 @@ import { TRANSPORT_ERRORS, type CatalogueEntry, type Lang } from './errors-trans
 
 // The one error catalogue. Server answers carry `code` and `msg` (in the request's lang); client-side
 // validation uses the same keys, so a rule broken in the form and on the server reads the same.
-// Codes are stable: never renumber, only add. code < 0 means the session is invalid (SPEC section 8).
+// Codes are stable: never renumber, only add. code < 0 means the session is invalid (docs/product.md#error-catalogue).
 
 export type { CatalogueEntry, Lang };
 
@@ -130,7 +130,7 @@ export const ERRORS = {
   // Notifications inbox (modules/user/notifications.ts)
   notice_not_found: { code: 2101, en: 'This notice does not exist.', cn: '该通知不存在。' },
 
-  // PayNow top-ups and reconciliation (issue 15: modules/wallet, src/shared/paynow.ts)
+  // PayNow top-ups and reconciliation (modules/wallet, src/shared/paynow.ts)
   topup_reference_invalid: {
     code: 2301,
     en: 'A top-up reference has 1 to 25 characters: capital letters A-Z, digits and "-". Leave it out and we assign one.',
@@ -142,7 +142,7 @@ export const ERRORS = {
     cn: '该参考号已被其他充值使用。不填写则由系统分配新的参考号。',
   },
 
-  // Retirement and certificates (issue 11: modules/retire). A wrong payment password reuses project_password_incorrect.
+  // Retirement and certificates (modules/retire). A wrong payment password reuses project_password_incorrect.
   retire_insufficient_credits: {
     code: 2201,
     en: 'Not enough credits of this project to retire: you hold {n} t.',

@@ -24,7 +24,7 @@ export function bookingFee(tons: number, presalePrice: number, feeBp: number): n
   return Math.round((tons * presalePrice * feeBp) / 10_000);
 }
 
-/** The platform's standing buy-back price per ton (DECISIONS "Projects"): price x (1 + yield), half up. */
+/** The platform's standing buy-back price per ton (docs/product.md#projects): price x (1 + yield), half up. */
 export function buybackPrice(price: number, yieldBp: number): number {
   return Math.round((price * (10_000 + yieldBp)) / 10_000);
 }

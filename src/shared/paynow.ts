@@ -1,8 +1,8 @@
-// PayNow QR payloads (SGQR, EMVCo merchant-presented mode), built by our own small module (issue 15): the
+// PayNow QR payloads (SGQR, EMVCo merchant-presented mode), built by our own small module: the
 // npm packages for it are unmaintained and have padding and encoding bugs. A payload is a string of TLV
 // fields: a two-digit id, a two-digit length, the value; templates (26, 62) hold TLV fields of their own.
 // The last field (63) is the CRC-16/CCITT-FALSE over everything before it, "6304" included.
-// Decisions: docs/decisions/paynow.md.
+// Decisions: docs/decisions/0014-paynow.md.
 
 export interface TlvField {
   id: string;
@@ -159,7 +159,7 @@ export function normalizeReference(text: string): string {
 }
 
 /** The one shape of a top-up reference: what generateReference draws. A client may send its own only in
- *  this shape (issue 15), so no reference can be a word every bank line carries ("PAYNOW", "INCOMING..."). */
+ *  this shape, so no reference can be a word every bank line carries ("PAYNOW", "INCOMING..."). */
 export const TOPUP_REFERENCE_PATTERN = /^CNP[ABCDEFGHJKMNPQRSTUVWXYZ23456789]{12}$/;
 const REFERENCE_IN_TEXT = /CNP[ABCDEFGHJKMNPQRSTUVWXYZ23456789]{12}/g;
 

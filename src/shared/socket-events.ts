@@ -1,4 +1,4 @@
-// Server -> client socket messages, one map from type to payload (DECISIONS "Live socket").
+// Server -> client socket messages, one map from type to payload (docs/product.md#live-updates).
 export type InvalidationTable = 'projects' | 'news' | 'orders' | 'fundlogs' | 'user' | 'notifications' | 'retirements';
 
 export interface ServerEvents {

@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { useRouter } from '@tanstack/react-router';
 import { useLingui } from '@lingui/react/macro';
 
-// The custom navigation bar on every page (SPEC section 2).
+// The custom navigation bar on every page (docs/product.md#screens-and-routes).
 export function NavBar({ title, back = true, left, right, brand = false }: { title: ReactNode; back?: boolean; left?: ReactNode; right?: ReactNode; brand?: boolean }) {
   const router = useRouter();
   const { t } = useLingui();

@@ -3,7 +3,7 @@ import { Trans } from '@lingui/react/macro';
 import { LAZY_PAGE_TIMEOUT_MS } from '../../shared/constants';
 
 // Shown while a lazy route loads (after 200 ms, set on the router). After 60 s it asks the user to tap the
-// screen to retry, and a tap reloads the page (SPEC sections 8 and 9).
+// screen to retry, and a tap reloads the page (docs/product.md#error-catalogue, docs/product.md#limits).
 export function PendingView() {
   const [timedOut, setTimedOut] = useState(false);
   useEffect(() => {

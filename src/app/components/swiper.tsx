@@ -1,7 +1,7 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { SWIPER_DURATION_MS, SWIPER_INTERVAL_MS } from '../../shared/constants';
 
-// Banner swiper: a slide every 5000 ms, 500 ms transition (SPEC section 9); pauses on hover/focus.
+// Banner swiper: a slide every 5000 ms, 500 ms transition (docs/product.md#limits); pauses on hover/focus.
 export function Swiper({ slides, label }: { slides: { key: string | number; node: ReactNode }[]; label: string }) {
   const [index, setIndex] = useState(0);
   const [paused, setPaused] = useState(false);

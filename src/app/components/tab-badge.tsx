@@ -1,7 +1,7 @@
 import { useLingui } from '@lingui/react/macro';
 import { useUnreadNotices } from '../lib/notice-badge';
 
-// The profile tab's unread notice count (issue 9): a red count on the icon, and for screen readers the
+// The profile tab's unread notice count: a red count on the icon, and for screen readers the
 // link's name goes on as "Profile, 3 unread". Loaded lazily, for a signed-in member only (the tab bar is
 // on the home screen, whose JS is budgeted).
 export default function TabBadge() {

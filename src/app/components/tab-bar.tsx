@@ -6,7 +6,7 @@ import './tab-bar.css';
 
 const TabBadge = lazy(() => import('./tab-badge'));
 
-// Bottom tab bar, 60 px, three tabs (SPEC section 2).
+// Bottom tab bar, 60 px, three tabs (docs/product.md#screens-and-routes).
 export function TabBar() {
   const { t } = useLingui();
   const path = useRouterState({ select: (s) => s.location.pathname });

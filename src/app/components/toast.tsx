@@ -1,7 +1,7 @@
 import { useSyncExternalStore } from 'react';
 import { TOAST_MS } from '../../shared/constants';
 
-// Toast (SPEC: 1500 ms by default). One at a time; a new one replaces the old.
+// Toast (1500 ms by default: docs/product.md#limits). One at a time; a new one replaces the old.
 export interface ToastState {
   id: number;
   message: string;

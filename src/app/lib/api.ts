@@ -7,12 +7,12 @@ import { wireLang } from './i18n';
 import { noteServerTime } from './server-time';
 import { noteReachable, whenReachable } from './online';
 
-// The request layer of SPEC sections 7 and 8. Every call: base path /h5/api, 60 s timeout, credentials,
+// The request layer (docs/product.md#api-conventions, docs/product.md#error-catalogue). Every call: base path /h5/api, 60 s timeout, credentials,
 // JSON, no-cache headers, the stored token in Authorization, and lang / v added to its data (GET in the
 // query string); a POST carries t too. Answers are normalised to {code, msg, data, wait, time}.
 //
 // GETs carry no timestamp: the service worker keeps public reads (projects, news, content) under stable
-// keys and answers them from its cache first (docs/decisions/scale.md, "Offline reads"). Such an answer
+// keys and answers them from its cache first (docs/decisions/0015-scale.md, "Offline reads"). Such an answer
 // is marked with the FROM_CACHE header; it never counts as the server being reachable, and the read is
 // revalidated at once through the network (`revalidated`), whose outcome is what the offline bar shows.
 
@@ -33,11 +33,11 @@ export interface ApiResult<T = unknown> {
 export const FROM_CACHE_HEADER = 'X-From-Cache';
 
 export interface ApiHooks {
-  /** A short message (SPEC: "Network error" toast with an error icon). */
+  /** A short message ("Network error" toast with an error icon: docs/product.md#error-catalogue). */
   toast(message: string, kind: 'error' | 'success' | 'info'): void;
-  /** The session is gone: SPEC sends the user to /pages/login/index. */
+  /** The session is gone: docs/product.md#roles sends the user to /pages/login/index. */
   onSignedOut(): void;
-  /** The connection timed out: SPEC asks the user to tap the screen to retry (reload). */
+  /** The connection timed out: docs/product.md#error-catalogue asks the user to tap the screen to retry (reload). */
   onTimeout(): void;
 }
 
@@ -50,7 +50,7 @@ export function configureApi(next: Partial<ApiHooks> & { origin?: string }): voi
 }
 
 export interface RequestOptions {
-  /** One key per user intent; reused when the same intent is retried (DECISIONS "Writes and retries"). */
+  /** One key per user intent; reused when the same intent is retried (docs/product.md#writes-and-retries). */
   idempotencyKey?: string;
   /** Do not toast on a network failure (background refreshes). */
   quiet?: boolean;
@@ -179,7 +179,7 @@ export async function request<T = unknown>(
   }
 
   const result = normalise<T>(raw);
-  // No body, or a code below 0: the session is over (SPEC section 6 and 8).
+  // No body, or a code below 0: the session is over (docs/product.md#roles, docs/product.md#error-catalogue).
   if (!result || result.code < 0) {
     signOut();
     return result ?? { code: -1, msg: errorMessage('session_expired', wireLang()), data: null as T, wait: ENVELOPE_DEFAULT_WAIT, time: '' };
@@ -217,7 +217,7 @@ function revalidate<T>(method: 'GET' | 'POST', path: string, data: Record<string
 export const get = <T>(path: string, data?: Record<string, unknown>, opts?: RequestOptions) => request<T>('GET', path, data, opts);
 export const post = <T>(path: string, data?: Record<string, unknown>, opts?: RequestOptions) => request<T>('POST', path, data, opts);
 
-/** Multipart upload (SPEC section 7): field `file`, extra form data, lang in the query string, progress. */
+/** Multipart upload (docs/product.md#api-conventions): field `file`, extra form data, lang in the query string, progress. */
 export function upload<T = unknown>(
   path: string,
   file: Blob,

@@ -50,7 +50,7 @@ export interface LocalFootprint {
   server_id: number | null; // the account's copy, once saved
 }
 
-/** A public answer kept for offline reading (issue 11: the transparency figures under 'transparency'). */
+/** A public answer kept for offline reading (the transparency figures under 'transparency'). */
 export interface PublicAnswerEntry {
   key: string;
   value: unknown;
@@ -84,7 +84,7 @@ export const SCHEMA: ReadonlyArray<Record<string, string>> = [
     content: 'key',
     meta: 'key',
   },
-  // v3: carbon footprints computed on the device (issue 9), newest first per owner.
+  // v3: carbon footprints computed on the device, newest first per owner.
   {
     projects: 'id, status, type, selling_time_ms, updated_at',
     news: 'id, published_at_ms',
@@ -94,7 +94,7 @@ export const SCHEMA: ReadonlyArray<Record<string, string>> = [
     meta: 'key',
     footprints: '++id, owner, created_at_ms',
   },
-  // v4: the notifications inbox (issue 9), newest first; the unread count is meta NOTICES_UNREAD_KEY.
+  // v4: the notifications inbox, newest first; the unread count is meta NOTICES_UNREAD_KEY.
   {
     projects: 'id, status, type, selling_time_ms, updated_at',
     news: 'id, published_at_ms',
@@ -114,7 +114,7 @@ export const SCHEMA: ReadonlyArray<Record<string, string>> = [
     meta: 'key',
     footprints: '++id, owner, created_at_ms',
     notices: 'id, created_at_ms',
-    // Issue 11: public retirement certificates seen on this device, and the transparency figures (key
+    // Public retirement certificates seen on this device, and the transparency figures (key
     // 'transparency'), so both open offline once seen. Public: kept across sign-outs.
     certificates: 'id, retired_at_ms',
     public_answers: 'key',

@@ -1,6 +1,6 @@
 import { KEYS } from './storage';
 
-// The start screen (/pages/index/start) greets a new install once (docs/decisions/start.md). A "true first
+// The start screen (/pages/index/start) greets a new install once (docs/decisions/0005-start.md). A "true first
 // run" is an open of the root with nothing Canopy ever stored on this device: no start seen, no session,
 // no language chosen, no base settings from an earlier run (so an install that predates the start screen
 // is not sent there). public/boot-shell.js repeats this test to leave the home banner out of the boot shell.

@@ -2,7 +2,7 @@ import { useCallback, useRef } from 'react';
 import { newIdempotencyKey } from './api';
 import { TRANSPORT_ERRORS as ERRORS } from '../../shared/errors-transport';
 
-// One Idempotency-Key per user intent (DECISIONS "Writes and retries"). The key is kept while the same
+// One Idempotency-Key per user intent (docs/product.md#writes-and-retries). The key is kept while the same
 // intent is retried after a transport failure (no answer, timeout, HTTP error: the first request may have
 // gone through, so the retry must be recognised by the server) and while the server is still working on it;
 // it is renewed after a success (the next top-up is a new intent, even with the same amount) and after a

@@ -5,7 +5,7 @@ import { useOnline } from './online';
 import { useSession } from './storage';
 import { onInvalidation } from './sync';
 
-// The unread notice count the tab bar badges (issue 9). The tab bar is on the home screen, so this stays
+// The unread notice count the tab bar badges. The tab bar is on the home screen, so this stays
 // small: the count is read from Dexie (meta NOTICES_UNREAD_KEY); the refresh (lib/notices.ts) loads only
 // for a signed-in member, on mount, when the connection returns and when `notifications` changed.
 

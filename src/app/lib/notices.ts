@@ -4,7 +4,7 @@ import { PATHS } from '../../shared/api';
 import { PAGE_SIZE } from '../../shared/constants';
 import type { NoticePage } from '../../shared/schemas/inbox';
 
-// The member's notices (issue 9; docs/decisions/inbox.md) in Dexie (`notices`, and the unread count in meta
+// The member's notices (docs/decisions/0008-inbox.md) in Dexie (`notices`, and the unread count in meta
 // under NOTICES_UNREAD_KEY), so the inbox and the tab bar's badge read offline. Refreshed on open, when the
 // connection returns and when the socket says `notifications` changed (a new notice: app-runtime.ts; marked
 // read on another device: the server's invalidate).

@@ -2,7 +2,7 @@ import { useSyncExternalStore } from 'react';
 import type { BaseConfig, LoginInfo } from '../../shared/schemas/auth';
 import type { Locale } from '../../shared/api';
 
-// Local storage keys of SPEC section 4: login info, token, language, isLogin flag, base settings.
+// Local storage keys (docs/product.md#entities): login info, token, language, isLogin flag, base settings.
 export const KEYS = {
   loginInfo: 'login_info',
   token: 'token',
@@ -100,7 +100,7 @@ export function getStoredLocale(): Locale {
   return lang === 'cn' || lang === 'zh-Hans' ? 'zh-Hans' : 'en';
 }
 
-/** Stored as the wire value (en / cn), as SPEC section 4 describes the stored language. */
+/** Stored as the wire value (en / cn), as docs/product.md#entities describes the stored language. */
 export function storeLocale(locale: Locale): void {
   write(KEYS.language, locale === 'zh-Hans' ? 'cn' : 'en');
 }

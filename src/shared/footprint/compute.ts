@@ -2,9 +2,9 @@ import FACTORS from './factors.json';
 import type { Project } from '../schemas/content';
 import type { CarFuel, Diet, FootprintAnswers, FootprintBreakdown, FootprintResult } from '../schemas/footprint';
 
-// The carbon footprint arithmetic (issue 9): pure, so the client computes offline and the server
+// The carbon footprint arithmetic (docs/product.md#carbon-footprint): pure, so the client computes offline and the server
 // recomputes every saved result from the answers alone. Every factor comes from factors.json (value,
-// unit, year, source); docs/decisions/footprint.md explains the choices. Answers must have passed
+// unit, year, source); docs/decisions/0009-footprint.md explains the choices. Answers must have passed
 // footprintAnswersSchema.
 
 export type FootprintFactors = typeof FACTORS;

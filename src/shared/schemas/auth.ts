@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { requiredText, optionalText } from './common';
 
-// One schema per rule of SPEC section 5 and DECISIONS "Accounts"; used by the forms and by the server.
+// One schema per rule of docs/product.md#validation and docs/product.md#accounts; used by the forms and by the server.
 
 export const emailSchema = v.pipe(
   v.string('required'),
@@ -120,7 +120,7 @@ export const profileNameSchema = v.object({
 export type RegisterInput = v.InferInput<typeof registerSchema>;
 export type LoginInput = v.InferInput<typeof loginSchema>;
 
-/** What login and register answer with; stored locally as the login info of SPEC section 4. */
+/** What login and register answer with; stored locally as the login info of docs/product.md#entities. */
 export const loginInfoSchema = v.strictObject({
   token: v.pipe(v.string(), v.description('Send as the Authorization header')),
   mem_id: v.pipe(v.number(), v.integer(), v.description('0 for a visitor')),

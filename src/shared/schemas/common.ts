@@ -5,7 +5,7 @@ import type { ErrorKey } from '../errors';
 // Every message in these schemas is an error catalogue key, so client and server say the same thing.
 const m = (key: ErrorKey) => key;
 
-/** A required text field: present, not blank, at most 140 characters (SPEC section 5). */
+/** A required text field: present, not blank, at most 140 characters (docs/product.md#validation). */
 export const requiredText = (max: number = TEXT_MAX_LENGTH) =>
   v.pipe(v.string(m('required')), v.trim(), v.nonEmpty(m('required')), v.maxLength(max, m('too_long')));
 
@@ -37,15 +37,15 @@ export function firstIssue(issues: readonly v.BaseIssue<unknown>[]): { key: stri
   const field = issue?.path?.map((p) => String(p.key)).join('.') || undefined;
   const max = issue?.type === 'max_length' ? Number(issue.requirement) : undefined;
   // A key missing from an object is reported by the object schema with valibot's own text: it is the
-  // "required field" rule of SPEC section 5.
+  // "required field" rule of docs/product.md#validation.
   if (issue && issue.kind === 'schema' && issue.input === undefined && field) return { key: 'required', field };
   return { key: issue?.message ?? 'invalid_request', field, max };
 }
 
-// ---- Answers (issue 14): what the envelope's `data` holds on success. Written once here: the types the
+// ---- Answers: what the envelope's `data` holds on success. Written once here: the types the
 // app and server use are inferred from these (v.InferOutput), and the OpenAPI document is generated from
 // them (src/server/openapi.ts). Strict objects: an answer with a field the schema does not name fails the
-// contract tests (docs/decisions/api-contract.md).
+// contract tests (docs/decisions/0012-api-contract.md).
 
 /** A whole number (JSON Schema `integer`). */
 export const int = () => v.pipe(v.number(), v.integer());

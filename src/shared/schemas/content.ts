@@ -6,7 +6,7 @@ export { PROJECT_STATUSES, PUBLIC_PROJECT_STATUSES, PROJECT_TYPES, PROJECT_STAND
 export type { ProjectStatus, ProjectType, JoinBlock } from '../content-values';
 import { PROJECT_STATUSES, PUBLIC_PROJECT_STATUSES, PROJECT_TYPES, PROJECT_STANDARDS, CYCLE_UNITS } from '../content-values';
 
-// ---- Answers (issue 14): the types are inferred from these schemas, written once.
+// ---- Answers: the types are inferred from these schemas, written once.
 
 export const projectSchema = v.strictObject({
   id: int(),
@@ -132,11 +132,11 @@ export const projectCreateSchema = v.object({
   monthly_limit: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1)), 1000),
   total_limit: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1)), 5000),
   company: v.optional(v.string(), ''),
-  registry: v.optional(v.string(), ''), // issue 11: the registry that lists it (Verra, Gold Standard)
+  registry: v.optional(v.string(), ''), // the registry that lists it (Verra, Gold Standard)
   registry_id: v.optional(v.string(), ''),
   methodology: v.optional(v.string(), ''),
   vintage: v.optional(v.pipe(v.number(), v.integer()), 2025),
-  country: v.optional(v.string(), ''), // issue 11: named on retirement certificates
+  country: v.optional(v.string(), ''), // named on retirement certificates
   size_ha: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0)), 0),
   image: v.optional(v.string(), ''),
   intro: v.optional(v.string(), ''),

@@ -2,8 +2,8 @@ import * as v from 'valibot';
 import { idSchema, int, paged } from './common';
 import { notificationItemSchema } from './wallet';
 
-// The notifications inbox (issue 9). Notices are stored with their English and Chinese text
-// (docs/decisions/inbox.md); the reader's language picks one of the two, in the inbox and in toasts.
+// The notifications inbox. Notices are stored with their English and Chinese text
+// (docs/decisions/0008-inbox.md); the reader's language picks one of the two, in the inbox and in toasts.
 
 /** POST user/notifications/read: one notice ({id}) or every notice ({all: true}) of the caller. */
 export const noticeReadSchema = v.pipe(

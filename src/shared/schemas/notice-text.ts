@@ -1,4 +1,4 @@
-// A notice's text in the reader's language (issue 9; docs/decisions/inbox.md). Kept apart from the inbox's
+// A notice's text in the reader's language (docs/decisions/0008-inbox.md). Kept apart from the inbox's
 // valibot schemas: the app's runtime (toasts) loads it on every screen.
 
 /** A notice's text in the reader's language: the Chinese text when there is one, else the English. */

@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import type { ErrorKey } from '../errors';
 import { epochMs, idSchema, int, intFromInput, isoTime, paged, pageSchema } from './common';
 
-// Marketplace orders (issue 4): the request schemas the server validates with and the forms reuse, and the
+// Marketplace orders (docs/product.md#buying): the request schemas the server validates with and the forms reuse, and the
 // shapes the API answers. Money integer cents, quantities whole tons, times ISO 8601 SGT plus epoch ms.
 
 const m = (key: ErrorKey) => key;
@@ -59,7 +59,7 @@ export const orderCreditsQuery = v.object({ ...pageSchema.entries });
 /** GET order/limits. */
 export const orderLimitsQuery = v.object({ project_id: idSchema });
 
-// ---- Answers (issue 14: the types are inferred from these schemas, written once) ----
+// ---- Answers (the types are inferred from these schemas, written once) ----
 
 const cents = (what = 'Cents') => v.pipe(int(), v.description(what));
 

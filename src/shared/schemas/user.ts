@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { epochMs, int } from './common';
 
-// What GET /api/user/info answers (issue 14: the type is inferred from the schema, written once).
+// What GET /api/user/info answers (the type is inferred from the schema, written once).
 
 export const walletBalancesSchema = v.strictObject({
   available: v.pipe(int(), v.description('Cents')),

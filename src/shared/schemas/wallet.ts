@@ -3,7 +3,7 @@ import { TOPUP_REFERENCE_PATTERN } from '../paynow';
 import { icNumberSchema, loginPasswordSchema, mobileSchema, uenSchema, withdrawalPasswordSchema } from './auth';
 import { epochMs, int, intFromInput, isoTime, optionalText, paged, pageSchema, requiredText } from './common';
 
-// Wallet and account-settings input (issue 3), used by the forms and by the server. Every message is an
+// Wallet and account-settings input (docs/product.md#validation), used by the forms and by the server. Every message is an
 // error catalogue key. Money is integer cents; the client converts typed dollars with parseSgdToCents.
 
 /** Largest amount any money field accepts (S$1,000,000,000.00): far above every limit, far below 2^53. */
@@ -117,7 +117,7 @@ export const PAYOUT_METHODS = ['bank', 'paynow'] as const;
 export type TopupStatus = (typeof TOPUP_STATUSES)[number];
 export type WithdrawalStatus = (typeof WITHDRAWAL_STATUSES)[number];
 
-/** A top-up reference a client may choose (issue 15; else the server assigns one): sent, it must not be
+/** A top-up reference a client may choose (docs/decisions/0014-paynow.md; else the server assigns one): sent, it must not be
  *  blank; it is read upper case with spaces dropped, and must then have the server's own shape, "CNP" and
  *  12 characters of its alphabet (TOPUP_REFERENCE_PATTERN): a free choice could be a word every bank line
  *  carries and catch other people's payments. */
@@ -158,7 +158,7 @@ export const fundLogQuery = v.object({
   kind: v.optional(v.pipe(v.string('invalid_request'), v.regex(/^([a-z_]{1,40})?$/, 'invalid_request')), ''),
 });
 
-// ---- What the API answers (issue 14: the types are inferred from these schemas, written once) ----
+// ---- What the API answers (the types are inferred from these schemas, written once) ----
 
 /** POST /api/user/profile answers the stored personal information. */
 export const profileViewSchema = v.strictObject({
@@ -193,7 +193,7 @@ export const topupRecordSchema = v.strictObject({
   created_at_ms: epochMs(),
   decided_at: v.nullable(isoTime()),
   decided_at_ms: v.nullable(epochMs()),
-  // Issue 15: PayNow QR, expiry and reconciliation.
+  // PayNow QR, expiry and reconciliation (docs/decisions/0014-paynow.md).
   paynow_qr: v.pipe(v.nullable(v.string()), v.description('The PayNow QR payload (SGQR) of a PayNow top-up; null for a bank transfer or a top-up from before QRs')),
   expires_at: v.pipe(v.nullable(isoTime()), v.description('When the request stops being payable; null for top-ups from before expiries')),
   expires_at_ms: v.nullable(epochMs()),

@@ -18,7 +18,7 @@ import './avatar.css';
 
 // /pages/profile/cropper: the profile photo. Take a photo or pick a file, frame a square (drag, pinch or
 // the arrow keys; zoom; rotate in quarter turns), and upload it: the browser cuts it to 512x512, the server
-// checks and re-encodes it (docs/decisions/avatar.md). The upload shows its progress and can be cancelled.
+// checks and re-encodes it (docs/decisions/0007-avatar.md). The upload shows its progress and can be cancelled.
 // Offline, the page says the upload needs a connection.
 
 export function AvatarPage() {

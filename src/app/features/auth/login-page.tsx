@@ -134,7 +134,7 @@ export function LoginPage({ redirect }: { redirect?: string }) {
 
 /* Pieces shared by the login, register and reset forms. */
 
-/** Personal / Corporate (SPEC: login types; the visitor has its own button). */
+/** Personal / Corporate (docs/product.md#roles: login types; the visitor has its own button). */
 export function AccountTypeSwitch({ value, onChange }: { value: AccountType; onChange: (type: AccountType) => void }) {
   const { t } = useLingui();
   return (
@@ -149,7 +149,7 @@ export function AccountTypeSwitch({ value, onChange }: { value: AccountType; onC
   );
 }
 
-/** "I have read and agree to ..." (SPEC: terms must be agreed before login or registration). */
+/** "I have read and agree to ..." (docs/product.md#validation: terms must be agreed before login or registration). */
 export function TermsCheck({ form, checked, onChange, errors }: { form: string; checked: boolean; onChange: (agree: boolean) => void; errors: FieldErrors }) {
   const id = `${form}-agree`;
   return (

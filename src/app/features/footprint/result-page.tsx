@@ -16,7 +16,7 @@ import { categoryColour, categoryLabel, tonnes, tonnesWithUnit } from './labels'
 import { saveToAccount, useResult, useResults } from './store';
 import './footprint.css';
 
-// The result of the questionnaire (issue 9): the total, the breakdown (chart and table), the comparison
+// The result of the questionnaire (docs/product.md#carbon-footprint): the total, the breakdown (chart and table), the comparison
 // with Singapore's per-person average with its source, "Offset it" with a project, and the past results kept
 // on this device. ?id= is the local result; without it, the newest.
 

@@ -128,7 +128,7 @@ export function orderInTab(order: Pick<Order, 'side' | 'status'>, tab: OrderTab)
   }
 }
 
-/** Membership grades P0..P5 and what each allows (DECISIONS "Accounts", "Pre-sale", "Selling back"). */
+/** Membership grades P0..P5 and what each allows (docs/product.md#membership). */
 export const GRADES = [0, 1, 2, 3, 4, 5] as const;
 export interface GradeRights {
   buy: boolean; // every grade buys projects whose required grade it meets

@@ -19,7 +19,7 @@ import './orders.css';
 // /pages/project/dpresale?id= : book a pre-sale. A booking pays a fee now (available -> pre-sale balance); the
 // platform allocates the final tons and price later, and the final balance is paid before a deadline.
 
-/** DECISIONS "Pre-sale": 10% unless the server's base settings say otherwise. */
+/** docs/product.md#pre-sale: 10% unless the server's base settings say otherwise. */
 const DEFAULT_PRESALE_FEE_BP = 1000;
 export const presaleFeeBp = (): number => getBaseSettings()?.limits?.presale_fee_bp ?? DEFAULT_PRESALE_FEE_BP;
 

@@ -1,4 +1,4 @@
-// When a withdrawal is possible (DECISIONS "Wallet and ledger"): working days in Singapore time (Mon-Fri,
+// When a withdrawal is possible (docs/product.md#withdrawals): working days in Singapore time (Mon-Fri,
 // not a public holiday from the server's config), at most one a day. The server decides; the screen uses
 // this to say so before the member fills in the form, with the next day one is possible.
 

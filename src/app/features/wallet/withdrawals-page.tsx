@@ -5,7 +5,8 @@ import { WithdrawalList } from './records';
 import { WalletPage } from './wallet-parts';
 
 // /pages/profile/apply: the withdrawal records ("withdrawal applications"), status processing / refused /
-// completed. SPEC lists both /pages/profile/withdraw and /pages/profile/apply; withdraw is the form.
+// completed. The product lists both /pages/profile/withdraw and /pages/profile/apply
+// (docs/product.md#screens-and-routes); withdraw is the form.
 
 export function WithdrawalsPage() {
   const { t } = useLingui();

@@ -1,5 +1,5 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { StartPage } from '../../../features/start/start-page';
 
-// The first screen of a new install (docs/decisions/start.md).
+// The first screen of a new install (docs/decisions/0005-start.md).
 export const Route = createFileRoute('/pages/index/start')({ component: StartPage });

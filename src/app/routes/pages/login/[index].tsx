@@ -13,7 +13,7 @@ function parseLoginSearch(search: Record<string, unknown>): LoginSearch {
   return { redirect };
 }
 
-// "[index]" keeps the literal /pages/login/index path of SPEC section 2.
+// "[index]" keeps the literal /pages/login/index path of docs/product.md#screens-and-routes.
 export const Route = createFileRoute('/pages/login/index')({
   validateSearch: parseLoginSearch,
   component: function LoginRoute() {

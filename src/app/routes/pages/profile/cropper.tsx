@@ -1,6 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { AvatarPage } from '../../../features/account/avatar-page';
 
-// Profile photo (SPEC section 2, /pages/profile/cropper): take or pick a picture, crop, rotate, upload.
+// Profile photo (docs/product.md#screens-and-routes, /pages/profile/cropper): take or pick a picture, crop, rotate, upload.
 // Split into its own chunk like every route (autoCodeSplitting), so react-easy-crop loads only here.
 export const Route = createFileRoute('/pages/profile/cropper')({ component: AvatarPage });

@@ -1,5 +1,5 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { FootprintPage } from '../../../features/footprint/footprint-page';
 
-// The carbon footprint questionnaire (docs/decisions/footprint.md); computed on the device.
+// The carbon footprint questionnaire (docs/decisions/0009-footprint.md); computed on the device.
 export const Route = createFileRoute('/pages/profile/footprint')({ component: FootprintPage });

@@ -6,7 +6,7 @@ interface FundLogsSearch {
   kind?: string;
 }
 
-// Fund logs (SPEC section 2): every balance movement, newest first, filterable by kind (kept in the URL so a
+// Fund logs (docs/product.md#screens-and-routes): every balance movement, newest first, filterable by kind (kept in the URL so a
 // reload keeps the filter).
 export const Route = createFileRoute('/pages/profile/fundlogs')({
   validateSearch: (search: Record<string, unknown>): FundLogsSearch =>

@@ -1,5 +1,5 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { LoginPasswordPage } from '../../../features/account/login-password-page';
 
-// Login password (SPEC section 2): change it (old, new, repeat).
+// Login password (docs/product.md#screens-and-routes): change it (old, new, repeat).
 export const Route = createFileRoute('/pages/profile/loginpwd')({ component: LoginPasswordPage });

@@ -1,7 +1,7 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { RegisterPage } from '../../../features/auth/register-page';
 
-// "[index]" keeps the literal /pages/register/index path of SPEC section 2.
+// "[index]" keeps the literal /pages/register/index path of docs/product.md#screens-and-routes.
 // `?invite=CODE` pre-fills the invitation code. The router parses search values as JSON, so an all-digit
 // code arrives as a number; it is read back as text.
 export const Route = createFileRoute('/pages/register/index')({
