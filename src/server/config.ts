@@ -117,8 +117,8 @@ const envSchema = v.object({
   WITHDRAW_FEE_BP: int(0, 0, 10_000),
   TOPUP_MIN_CENTS: int(1000, 1),
   TOPUP_AUTO_CONFIRM: bool(false),
-  // PayNow QR of every top-up (docs/decisions/0014-paynow.md): the payee's UEN and the name bank apps show (at most 25
-  // characters, printable ASCII), and how long a top-up request stays payable.
+  // PayNow QR of every top-up (docs/decisions/0014-paynow.md): the payee's UEN and the name bank apps show
+  // (at most 25 characters, printable ASCII), and how long a top-up request stays payable.
   PAYNOW_UEN: v.optional(v.pipe(v.string(), v.regex(/^(\d{8}[A-Z]|\d{9}[A-Z]|[TSR]\d{2}[A-Z]{2}\d{4}[A-Z])$/, 'must be a UEN, e.g. 202612345K')), '202612345K'),
   PAYNOW_NAME: v.optional(
     v.pipe(v.string(), v.nonEmpty('must not be empty'), v.maxLength(25, 'must be at most 25 characters'), v.regex(/^[\x20-\x7e]+$/, 'must be printable ASCII')),

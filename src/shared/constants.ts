@@ -1,4 +1,5 @@
-// Business and client constants (docs/product.md#limits, docs/product.md#fees). One place, used by app and server.
+// Business and client constants (docs/product.md#limits, docs/product.md#fees). One place, used by app and
+// server.
 export const CURRENCY = 'SGD';
 export const BUSINESS_TIME_ZONE = 'Asia/Singapore';
 

@@ -2,7 +2,8 @@ import { TRANSPORT_ERRORS, type CatalogueEntry, type Lang } from './errors-trans
 
 // The one error catalogue. Server answers carry `code` and `msg` (in the request's lang); client-side
 // validation uses the same keys, so a rule broken in the form and on the server reads the same.
-// Codes are stable: never renumber, only add. code < 0 means the session is invalid (docs/product.md#error-catalogue).
+// Codes are stable: never renumber, only add. code < 0 means the session is invalid
+// (docs/product.md#error-catalogue).
 
 export type { CatalogueEntry, Lang };
 

@@ -2,7 +2,8 @@ import { useEffect, useRef, type ReactNode } from 'react';
 import { Trans } from '@lingui/react/macro';
 import { SCROLL_BOTTOM_DISTANCE_PX } from '../../shared/constants';
 
-// An infinite list: asks for the next page when its end comes within 80 px of the viewport (docs/product.md#limits).
+// An infinite list: asks for the next page when its end comes within 80 px of the viewport
+// (docs/product.md#limits).
 export function InfiniteList({
   children,
   hasMore,

@@ -18,8 +18,9 @@ export function SaleCountdown({ project, onDone, large = false, children }: { pr
         <Trans>Opens {opens} (Singapore time)</Trans>
       </p>
       {project.status === 'presale' && (
-        // A pre-sale takes bookings until its selling time (docs/product.md#pre-sale); the time ahead is when it
-        // opens for buying, so the countdown must not read as "cannot join yet" beside a working Book button.
+        // A pre-sale takes bookings until its selling time (docs/product.md#pre-sale); the time ahead is when
+        // it opens for buying, so the countdown must not read as "cannot join yet" beside a working Book
+        // button.
         <p className="sale-countdown__now" data-testid="presale-booking-open">
           <Trans>Pre-sale bookings are open now.</Trans>
         </p>

@@ -7,9 +7,10 @@ import { wireLang } from './i18n';
 import { noteServerTime } from './server-time';
 import { noteReachable, whenReachable } from './online';
 
-// The request layer (docs/product.md#api-conventions, docs/product.md#error-catalogue). Every call: base path /h5/api, 60 s timeout, credentials,
-// JSON, no-cache headers, the stored token in Authorization, and lang / v added to its data (GET in the
-// query string); a POST carries t too. Answers are normalised to {code, msg, data, wait, time}.
+// The request layer (docs/product.md#api-conventions, docs/product.md#error-catalogue). Every call: base path
+// /h5/api, 60 s timeout, credentials, JSON, no-cache headers, the stored token in Authorization, and lang / v
+// added to its data (GET in the query string); a POST carries t too. Answers are normalised to {code, msg,
+// data, wait, time}.
 //
 // GETs carry no timestamp: the service worker keeps public reads (projects, news, content) under stable
 // keys and answers them from its cache first (docs/decisions/0015-scale.md, "Offline reads"). Such an answer

@@ -7,9 +7,9 @@ import {
 } from '../../shared/constants';
 import { PING, SOCKET_CLOSE_SESSION_ENDED, type ServerMessage } from '../../shared/socket-events';
 
-// The live socket (docs/product.md#live-updates): after every route change, if the login info has a mem_id a socket is
-// opened (after 300 ms when none exists), otherwise it is closed. Closed when the app is hidden or exits.
-// On close it reconnects up to 5 times, 5000 ms apart. "ping" every 50000 ms. URL: socket_host with
+// The live socket (docs/product.md#live-updates): after every route change, if the login info has a mem_id a
+// socket is opened (after 300 ms when none exists), otherwise it is closed. Closed when the app is hidden or
+// exits. On close it reconnects up to 5 times, 5000 ms apart. "ping" every 50000 ms. URL: socket_host with
 // mem_id, token and v=4. Closed by the server with SOCKET_CLOSE_SESSION_ENDED (4001: logout elsewhere,
 // password change or reset, lock, freeze): no reconnect, and onSessionEnded signs the app out.
 

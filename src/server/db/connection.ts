@@ -90,11 +90,12 @@ function preparingClient(state: PreparedState): typeof pg.Client {
     }
 
     /** pg writes each statement with a syscall of its own (it corks and uncorks the socket around one
-     *  statement's messages): in the order bench's CPU profile on PostgreSQL (bench/orders.ts) that writev is a
-     *  large share of the server's time. Statements sent in one go (a write job's savepoint and first read; the writes it sends
-     *  ahead and the claim of its key; see db/tx.ts writeAhead) leave in one write instead: the socket stays
-     *  corked until the code that is running now and the promise reactions it started have run. A statement
-     *  sent alone leaves uncorked, only after the current callback ends, before any I/O. */
+     *  statement's messages): in the order bench's CPU profile on PostgreSQL (bench/orders.ts) that writev is
+     *  a large share of the server's time. Statements sent in one go (a write job's savepoint and first read;
+     *  the writes it sends ahead and the claim of its key; see db/tx.ts writeAhead) leave in one write
+     *  instead: the socket stays corked until the code that is running now and the promise reactions it
+     *  started have run. A statement sent alone leaves uncorked, only after the current callback ends, before
+     *  any I/O. */
     private corkUntilTicked(): void {
       if (this.corked) return;
       const stream = (this as unknown as { connection?: { stream?: { cork?: () => void; uncork?: () => void } } }).connection?.stream;

@@ -54,8 +54,8 @@ export async function walletOf(db: DB | Tx, userId: number): Promise<Wallet> {
   return wallet;
 }
 
-/** The platform account of a project's retired credits (docs/product.md#retirement): tons only ever come in, from the
- *  retiring user's credits, and never leave. Its balance equals the project's retired tons. */
+/** The platform account of a project's retired credits (docs/product.md#retirement): tons only ever come in,
+ *  from the retiring user's credits, and never leave. Its balance equals the project's retired tons. */
 export type RetirementAccountName = `retired:${number}`;
 export const retirementAccount = (projectId: number): RetirementAccountName => `retired:${projectId}`;
 const RETIREMENT_ACCOUNT = /^retired:[1-9][0-9]*$/;

@@ -1,4 +1,5 @@
-// The server's clock is the only clock for deadlines (docs/product.md#units-time-and-money). Tests pass a clock they control.
+// The server's clock is the only clock for deadlines (docs/product.md#units-time-and-money). Tests pass a
+// clock they control.
 export interface Clock {
   now(): number;
 }

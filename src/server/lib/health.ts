@@ -3,9 +3,9 @@ import { sql } from 'kysely';
 import type { AppEnv, Deps } from '../env';
 import { HEAD_MIGRATION } from '../db/migrate';
 
-// Liveness and readiness for a proxy or orchestrator (docs/operations.md), outside the /h5/api envelope and never
-// cached. /healthz says the process runs and touches nothing else. /readyz says this instance should get
-// work: the database answers within READY_DB_TIMEOUT_MS, its migrations are at head (an instance started
+// Liveness and readiness for a proxy or orchestrator (docs/operations.md), outside the /h5/api envelope and
+// never cached. /healthz says the process runs and touches nothing else. /readyz says this instance should
+// get work: the database answers within READY_DB_TIMEOUT_MS, its migrations are at head (an instance started
 // against an older schema, or a newer one, is not ready), and the server is not draining (SIGTERM).
 
 const READY_DB_TIMEOUT_MS = 1000;

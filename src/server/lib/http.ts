@@ -64,9 +64,9 @@ export function jsonBody(c: Context<AppEnv>): Promise<unknown> {
   return parsed;
 }
 
-/** Query string and body merged: GET sends data in the query string, writes send JSON (docs/product.md#api-conventions). The
- *  result has no prototype; `__proto__`, `constructor` and `prototype` keys and ill-formed strings are
- *  refused before any handler sees them. */
+/** Query string and body merged: GET sends data in the query string, writes send JSON
+ *  (docs/product.md#api-conventions). The result has no prototype; `__proto__`, `constructor` and `prototype`
+ *  keys and ill-formed strings are refused before any handler sees them. */
 export async function input(c: Context<AppEnv>): Promise<Record<string, unknown>> {
   const out: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
   const query = c.req.query();

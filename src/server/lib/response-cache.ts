@@ -315,7 +315,8 @@ export function createResponseCache(opts: { clock: Clock; maxEntries?: number; m
 
     onLiveMessage(message) {
       if (message.type !== 'invalidate') return;
-      // The transparency figures (docs/product.md#retirement) move with projects' supply, bookings and retirements.
+      // The transparency figures (docs/product.md#retirement) move with projects' supply, bookings and
+      // retirements.
       if (message.tables.some((t) => t === 'projects' || t === 'orders' || t === 'retirements')) invalidate('transparency');
       for (const table of message.tables) {
         if (table !== 'projects' && table !== 'news') continue;

@@ -307,7 +307,8 @@ export const CORE_COMMANDS: Record<string, Command> = {
       const result = await writeTx(db, async (tx) => {
         const before = await tx.selectFrom('projects').select(['id', 'status']).where('id', '=', id).executeTakeFirst();
         if (!before) throw new OpsError(`no project #${id}`);
-        // Statuses only move forward (docs/product.md#states: pending review -> presale -> in progress -> closed).
+        // Statuses only move forward (docs/product.md#states: pending review -> presale -> in progress ->
+        // closed).
         if (!STATUS_MOVES[before.status].includes(status)) {
           throw new OpsError(`project #${id} cannot move from ${before.status} to ${status} (allowed: ${STATUS_MOVES[before.status].join(', ') || 'none'})`);
         }

@@ -6,8 +6,9 @@ import type { NewsTable, ProjectsTable } from '../db/schema';
 import { newsPublishSchema, projectCreateSchema } from '../../shared/schemas/content';
 import { OpsError, UsageError, arg, positiveInt, readJsonFile, userByEmail, validate, type Command } from './commands';
 
-// Operator content tools (docs/product.md#operators): edit projects and news, withdraw a news item, send a notice, and read
-// the audit every change leaves (operator_log: who, when, which command, the row, before and after).
+// Operator content tools (docs/product.md#operators): edit projects and news, withdraw a news item, send a
+// notice, and read the audit every change leaves (operator_log: who, when, which command, the row, before and
+// after).
 
 /** An edit names only the fields it changes; an unknown field (a typo) is refused, not ignored. Status
  *  moves through project:status (its rules), and the sold tons follow from orders, never from a file. */

@@ -12,9 +12,9 @@ export const COMMANDS: Record<string, Command> = { ...CORE_COMMANDS, ...WALLET_C
 
 /**
  * A command's arguments (everything after its name) split by node:util parseArgs: the command's declared
- * flags are string options (`--limit 5` or `--limit=5`), --json is a switch. Not strict, so operators' scripts
- * keep working: an undeclared `--name=value` or `--name` is kept, and a declared flag given without a value reads as
- * `true`, which the command refuses or ignores.
+ * flags are string options (`--limit 5` or `--limit=5`), --json is a switch. Not strict, so operators'
+ * scripts keep working: an undeclared `--name=value` or `--name` is kept, and a declared flag given without a
+ * value reads as `true`, which the command refuses or ignores.
  */
 export function parseCommandArgs(command: Pick<Command, 'flags'> | undefined, argv: readonly string[]): Parsed {
   const options: Record<string, { type: 'string' | 'boolean' }> = { json: { type: 'boolean' } };

@@ -9,9 +9,10 @@ import { assignLine, importStatement, type ImportSummary } from '../modules/wall
 import { OpsError, UsageError, arg, positiveInt, type Command, type OpsContext } from './commands';
 import { terminalValue } from '../lib/terminal';
 
-// Bank statement reconciliation (docs/product.md#top-ups): import a statement, list the lines no reference matched, and
-// credit one of those to a user by hand. Every line is handled in its own transaction and credited at most
-// once, ever (statement_lines.identity is unique); see modules/wallet/statements/reconcile.ts.
+// Bank statement reconciliation (docs/product.md#top-ups): import a statement, list the lines no reference
+// matched, and credit one of those to a user by hand. Every line is handled in its own transaction and
+// credited at most once, ever (statement_lines.identity is unique); see
+// modules/wallet/statements/reconcile.ts.
 
 function actorOf(ctx: OpsContext): string {
   return ctx.actor ?? 'ops';

@@ -8,8 +8,8 @@ import { TOPUP_STATUSES, WITHDRAWAL_STATUSES } from '../../shared/schemas/wallet
 import { completeWithdrawal, confirmTopup, refuseWithdrawal, rejectTopup, WalletStateError } from '../modules/wallet/service';
 import { OpsError, UsageError, arg, positiveInt, type Command, type Parsed } from './commands';
 
-// Operator commands of the wallet (docs/product.md#operators). Each step acts only on a record in the right state (a
-// pending top-up, a processing withdrawal), in one write transaction; asked twice, the second run is
+// Operator commands of the wallet (docs/product.md#operators). Each step acts only on a record in the right
+// state (a pending top-up, a processing withdrawal), in one write transaction; asked twice, the second run is
 // refused with the record's current state and changes nothing.
 
 /** Runs one operator step; a wrong state (or a ledger refusal) becomes an OpsError (exit 1). */

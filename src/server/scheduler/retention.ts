@@ -3,9 +3,9 @@ import path from 'node:path';
 import type { Deps } from '../env';
 import { avatarDir, avatarUrl } from '../modules/avatar/service';
 
-// Retention (docs/product.md#limits): rows that only serve a short while are pruned; money tables (ledger entries, fund
-// logs, orders, top-ups, withdrawals) and the operator log never are. Run by the scheduler every
-// RETENTION_EVERY_MS; what it pruned is logged.
+// Retention (docs/product.md#limits): rows that only serve a short while are pruned; money tables (ledger
+// entries, fund logs, orders, top-ups, withdrawals) and the operator log never are. Run by the scheduler
+// every RETENTION_EVERY_MS; what it pruned is logged.
 //   live_events           delivered within seconds; kept RETENTION_EVENTS_HOURS (24)
 //   idempotency_keys      a retry comes within minutes; kept RETENTION_IDEMPOTENCY_HOURS (24) - their effects stay
 //   sessions              expired, or revoked, more than a day ago

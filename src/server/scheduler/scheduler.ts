@@ -3,10 +3,10 @@ import { checkLedger } from '../ledger/ledger';
 import { completeCycle, expireFinalPayment, moveProjectByTime, settleSale } from '../modules/order/transitions';
 import { pruneOldRows, RETENTION_EVERY_MS } from './retention';
 
-// Time-driven work (docs/product.md#states, docs/product.md#settlement): project status by time, cycle completions, pre-sale deadline expiries and
-// sale settlements. Due work is always found FROM THE DATABASE (never from in-memory timers), so after a
-// restart whatever fell due while the server was down is done on the first run, and each transition's
-// conditional status update makes it happen exactly once.
+// Time-driven work (docs/product.md#states, docs/product.md#settlement): project status by time, cycle
+// completions, pre-sale deadline expiries and sale settlements. Due work is always found FROM THE DATABASE
+// (never from in-memory timers), so after a restart whatever fell due while the server was down is done on
+// the first run, and each transition's conditional status update makes it happen exactly once.
 
 export const SCHEDULER_INTERVAL_MS = 2_000;
 /** The first ledger check after start (then every LEDGER_CHECK_INTERVAL_MS). */

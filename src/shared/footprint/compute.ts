@@ -2,10 +2,10 @@ import FACTORS from './factors.json';
 import type { Project } from '../schemas/content';
 import type { CarFuel, Diet, FootprintAnswers, FootprintBreakdown, FootprintResult } from '../schemas/footprint';
 
-// The carbon footprint arithmetic (docs/product.md#carbon-footprint): pure, so the client computes offline and the server
-// recomputes every saved result from the answers alone. Every factor comes from factors.json (value,
-// unit, year, source); docs/decisions/0009-footprint.md explains the choices. Answers must have passed
-// footprintAnswersSchema.
+// The carbon footprint arithmetic (docs/product.md#carbon-footprint): pure, so the client computes offline
+// and the server recomputes every saved result from the answers alone. Every factor comes from factors.json
+// (value, unit, year, source); docs/decisions/0009-footprint.md explains the choices. Answers must have
+// passed footprintAnswersSchema.
 
 export type FootprintFactors = typeof FACTORS;
 export const FOOTPRINT_FACTORS: FootprintFactors = FACTORS;

@@ -1,7 +1,8 @@
 import * as v from 'valibot';
 import { requiredText, optionalText } from './common';
 
-// One schema per rule of docs/product.md#validation and docs/product.md#accounts; used by the forms and by the server.
+// One schema per rule of docs/product.md#validation and docs/product.md#accounts; used by the forms and by
+// the server.
 
 export const emailSchema = v.pipe(
   v.string('required'),

@@ -2,9 +2,9 @@ import * as v from 'valibot';
 import type { ErrorKey } from '../errors';
 import { intFromInput, paged } from './common';
 
-// The carbon footprint questionnaire (docs/product.md#carbon-footprint): one schema for the form, the offline calculator
-// (footprint/compute.ts takes its output) and the server, which recomputes every saved result from it.
-// Messages are error catalogue keys. Money is integer cents (the form converts typed dollars with
+// The carbon footprint questionnaire (docs/product.md#carbon-footprint): one schema for the form, the offline
+// calculator (footprint/compute.ts takes its output) and the server, which recomputes every saved result from
+// it. Messages are error catalogue keys. Money is integer cents (the form converts typed dollars with
 // parseSgdToCents); distances whole km; counts whole numbers.
 
 const m = (key: ErrorKey) => key;

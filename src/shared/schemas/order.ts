@@ -2,8 +2,9 @@ import * as v from 'valibot';
 import type { ErrorKey } from '../errors';
 import { epochMs, idSchema, int, intFromInput, isoTime, paged, pageSchema } from './common';
 
-// Marketplace orders (docs/product.md#buying): the request schemas the server validates with and the forms reuse, and the
-// shapes the API answers. Money integer cents, quantities whole tons, times ISO 8601 SGT plus epoch ms.
+// Marketplace orders (docs/product.md#buying): the request schemas the server validates with and the forms
+// reuse, and the shapes the API answers. Money integer cents, quantities whole tons, times ISO 8601 SGT plus
+// epoch ms.
 
 const m = (key: ErrorKey) => key;
 

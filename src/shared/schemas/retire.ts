@@ -2,8 +2,8 @@ import * as v from 'valibot';
 import type { ErrorKey } from '../errors';
 import { epochMs, idSchema, int, intFromInput, isoTime, paged, pageSchema } from './common';
 
-// Retirement of carbon credits (docs/product.md#retirement): the request schemas the server validates with and the retire
-// form reuses, and the shapes the credit and public endpoints answer. Quantities whole tons.
+// Retirement of carbon credits (docs/product.md#retirement): the request schemas the server validates with
+// and the retire form reuses, and the shapes the credit and public endpoints answer. Quantities whole tons.
 
 const m = (key: ErrorKey) => key;
 

@@ -3,8 +3,9 @@ import { TOPUP_REFERENCE_PATTERN } from '../paynow';
 import { icNumberSchema, loginPasswordSchema, mobileSchema, uenSchema, withdrawalPasswordSchema } from './auth';
 import { epochMs, int, intFromInput, isoTime, optionalText, paged, pageSchema, requiredText } from './common';
 
-// Wallet and account-settings input (docs/product.md#validation), used by the forms and by the server. Every message is an
-// error catalogue key. Money is integer cents; the client converts typed dollars with parseSgdToCents.
+// Wallet and account-settings input (docs/product.md#validation), used by the forms and by the server. Every
+// message is an error catalogue key. Money is integer cents; the client converts typed dollars with
+// parseSgdToCents.
 
 /** Largest amount any money field accepts (S$1,000,000,000.00): far above every limit, far below 2^53. */
 export const AMOUNT_MAX_CENTS = 100_000_000_000;
@@ -117,10 +118,10 @@ export const PAYOUT_METHODS = ['bank', 'paynow'] as const;
 export type TopupStatus = (typeof TOPUP_STATUSES)[number];
 export type WithdrawalStatus = (typeof WITHDRAWAL_STATUSES)[number];
 
-/** A top-up reference a client may choose (docs/decisions/0014-paynow.md; else the server assigns one): sent, it must not be
- *  blank; it is read upper case with spaces dropped, and must then have the server's own shape, "CNP" and
- *  12 characters of its alphabet (TOPUP_REFERENCE_PATTERN): a free choice could be a word every bank line
- *  carries and catch other people's payments. */
+/** A top-up reference a client may choose (docs/decisions/0014-paynow.md; else the server assigns one): sent,
+ *  it must not be blank; it is read upper case with spaces dropped, and must then have the server's own
+ *  shape, "CNP" and 12 characters of its alphabet (TOPUP_REFERENCE_PATTERN): a free choice could be a word
+ *  every bank line carries and catch other people's payments. */
 export const topupReferenceSchema = v.pipe(
   requiredText(),
   v.transform((x) => x.replace(/\s+/g, '').toUpperCase()),

@@ -15,9 +15,9 @@ import { AccountPage } from './account-page';
 import { useWrite } from '../../components/forms/use-write';
 
 // /pages/profile/withdpwd: set or change the withdrawal password (also the payment password of orders).
-// Rules (docs/product.md#validation, docs/product.md#accounts): >= 10 characters with a digit, upper, lower and a special character;
-// not the login password; the login password proves it is the user, and changing one that exists needs
-// the current one too (docs/decisions/0004-trust.md).
+// Rules (docs/product.md#validation, docs/product.md#accounts): >= 10 characters with a digit, upper, lower
+// and a special character; not the login password; the login password proves it is the user, and changing one
+// that exists needs the current one too (docs/decisions/0004-trust.md).
 
 const FORM = 'withdpwd';
 

@@ -14,9 +14,9 @@ import { dietLabel, fuelLabel } from './labels';
 import { keepResult, saveToAccount } from './store';
 import './footprint.css';
 
-// The carbon footprint questionnaire (docs/product.md#carbon-footprint). The answers are checked by the shared schema and computed
-// on the device (shared/footprint/compute.ts), so it works offline; the result is kept in Dexie and, for a
-// member, saved to the account in the background (store.ts).
+// The carbon footprint questionnaire (docs/product.md#carbon-footprint). The answers are checked by the
+// shared schema and computed on the device (shared/footprint/compute.ts), so it works offline; the result is
+// kept in Dexie and, for a member, saved to the account in the background (store.ts).
 
 const FORM = 'footprint';
 

@@ -16,9 +16,9 @@ import { categoryColour, categoryLabel, tonnes, tonnesWithUnit } from './labels'
 import { saveToAccount, useResult, useResults } from './store';
 import './footprint.css';
 
-// The result of the questionnaire (docs/product.md#carbon-footprint): the total, the breakdown (chart and table), the comparison
-// with Singapore's per-person average with its source, "Offset it" with a project, and the past results kept
-// on this device. ?id= is the local result; without it, the newest.
+// The result of the questionnaire (docs/product.md#carbon-footprint): the total, the breakdown (chart and
+// table), the comparison with Singapore's per-person average with its source, "Offset it" with a project, and
+// the past results kept on this device. ?id= is the local result; without it, the newest.
 
 const AVERAGE = FOOTPRINT_FACTORS.factors.sg_average;
 

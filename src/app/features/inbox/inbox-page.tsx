@@ -10,10 +10,11 @@ import type { NotificationItem } from '../../../shared/schemas/wallet';
 import { useInbox, useMarkRead } from './api';
 import './inbox.css';
 
-// /pages/profile/notifications (docs/decisions/0008-inbox.md): every notice of the member, newest first, paged as the end of the
-// list comes near; unread ones are marked (a dot, bold title, and "Unread" for screen readers) and a tap
-// marks one read; "Mark all as read" marks the rest. Each notice reads in the reader's language (its
-// Chinese text in Chinese). Read from Dexie, so it works offline; new notices arrive over the socket.
+// /pages/profile/notifications (docs/decisions/0008-inbox.md): every notice of the member, newest first,
+// paged as the end of the list comes near; unread ones are marked (a dot, bold title, and "Unread" for screen
+// readers) and a tap marks one read; "Mark all as read" marks the rest. Each notice reads in the reader's
+// language (its Chinese text in Chinese). Read from Dexie, so it works offline; new notices arrive over the
+// socket.
 
 export function InboxPage() {
   const { t } = useLingui();

@@ -8,8 +8,8 @@ import { PATHS, type Paged } from '../../../shared/api';
 import type { CreditHolding, Order, OrderCredits } from '../../../shared/schemas/order';
 import type { Certificate, RetireAnswer, Transparency } from '../../../shared/schemas/retire';
 
-// Retirement (docs/product.md#retirement): the retire write, the caller's certificates, and the two public reads. A
-// certificate and the transparency figures are kept in Dexie (public tables `certificates` and
+// Retirement (docs/product.md#retirement): the retire write, the caller's certificates, and the two public
+// reads. A certificate and the transparency figures are kept in Dexie (public tables `certificates` and
 // `public_answers`) once seen, so they open offline; the caller's list in `meta` (cleared on sign-out).
 
 export interface RetireInput {

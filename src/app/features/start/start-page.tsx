@@ -6,9 +6,10 @@ import { markStartSeen } from '../../lib/first-run';
 import type { Locale } from '../../../shared/api';
 import './start.css';
 
-// The first screen of a new install (docs/product.md#first-run): what Canopy is in three panels, the language, and three
-// ways in. Shown once: it is marked seen as soon as it is drawn (docs/decisions/0005-start.md). Everything
-// here is in the precached bundle and the catalog, so it works offline.
+// The first screen of a new install (docs/product.md#first-run): what Canopy is in three panels, the
+// language, and three ways in. Shown once: it is marked seen as soon as it is drawn
+// (docs/decisions/0005-start.md). Everything here is in the precached bundle and the catalog, so it works
+// offline.
 
 const LANGUAGES: ReadonlyArray<{ locale: Locale; label: string }> = [
   { locale: 'en', label: 'English' },

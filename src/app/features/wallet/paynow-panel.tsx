@@ -12,11 +12,11 @@ import { PLATFORM_PAYEE } from './payee';
 import { StatusChip } from './wallet-parts';
 import './paynow.css';
 
-// The payment step of one top-up (docs/decisions/0014-paynow.md): for PayNow, the dynamic QR of exactly this top-up (payee,
-// fixed amount, reference, expiry) with "Save QR" (a PNG a bank app can scan from the gallery) and copy
-// buttons, since a phone cannot scan its own screen; for a bank transfer, the account and the reference
-// with copy buttons. A countdown to the expiry; once expired it says so and offers a fresh request. The
-// record is the live one from the list, which reloads on the socket's invalidation: it turns "credited"
+// The payment step of one top-up (docs/decisions/0014-paynow.md): for PayNow, the dynamic QR of exactly this
+// top-up (payee, fixed amount, reference, expiry) with "Save QR" (a PNG a bank app can scan from the gallery)
+// and copy buttons, since a phone cannot scan its own screen; for a bank transfer, the account and the
+// reference with copy buttons. A countdown to the expiry; once expired it says so and offers a fresh request.
+// The record is the live one from the list, which reloads on the socket's invalidation: it turns "credited"
 // here without a reload.
 
 /** The QR as an SVG path of its dark modules (qrcode's matrix; no HTML strings, no canvas). */

@@ -21,10 +21,10 @@ import { useWrite } from '../../components/forms/use-write';
 import { AmountInput, WalletPage } from './wallet-parts';
 
 // /pages/profile/topup (route chosen in the pattern of the other profile screens): the top-up form (amount and
-// method), then the payment step of that top-up (docs/product.md#top-ups: the server assigns the reference; PayNow shows
-// the QR of exactly this top-up, a bank transfer the account details, both with copy buttons and a
-// countdown to the expiry), and the user's top-up records (pending / credited / rejected) below. An operator
-// import of the bank statement credits it; the step turns "credited" live.
+// method), then the payment step of that top-up (docs/product.md#top-ups: the server assigns the reference;
+// PayNow shows the QR of exactly this top-up, a bank transfer the account details, both with copy buttons and
+// a countdown to the expiry), and the user's top-up records (pending / credited / rejected) below. An
+// operator import of the bank statement credits it; the step turns "credited" live.
 
 const FORM = 'topup';
 

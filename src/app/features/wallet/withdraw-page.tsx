@@ -19,9 +19,10 @@ import { sgtDay, withdrawalDay } from './withdraw-day';
 import { maskPaynow } from './mask';
 
 // /pages/profile/withdraw: the withdrawal form ("apply for withdrawal"). The product lists both
-// /pages/profile/withdraw and /pages/profile/apply (docs/product.md#screens-and-routes); here withdraw is the form and apply the withdrawal records. The handling fee and
-// the total are shown before the confirm step, which asks for the withdrawal password in a modal sheet.
-// The server decides every rule (docs/product.md#withdrawals); its refusals are shown as returned (already translated).
+// /pages/profile/withdraw and /pages/profile/apply (docs/product.md#screens-and-routes); here withdraw is the
+// form and apply the withdrawal records. The handling fee and the total are shown before the confirm step,
+// which asks for the withdrawal password in a modal sheet. The server decides every rule
+// (docs/product.md#withdrawals); its refusals are shown as returned (already translated).
 
 const FORM = 'withdraw';
 

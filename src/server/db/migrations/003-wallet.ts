@@ -3,8 +3,9 @@ import { INT, idType, idColumn } from '../dialect';
 import type { DB } from '../connection';
 import { openPlatformAccounts } from '../../ledger/ledger';
 
-// Wallet (docs/product.md#wallet-and-ledger): the payout account a user binds, top-ups and withdrawals. Money moves only through the
-// ledger (fund_logs); these rows are the business records the fund logs point at (ref_type/ref_id).
+// Wallet (docs/product.md#wallet-and-ledger): the payout account a user binds, top-ups and withdrawals. Money
+// moves only through the ledger (fund_logs); these rows are the business records the fund logs point at
+// (ref_type/ref_id).
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('bank_accounts')

@@ -1,10 +1,11 @@
 import { sql, type Kysely } from 'kysely';
 import { INT, idType, idColumn } from '../dialect';
 
-// Marketplace orders (docs/product.md#buying). One table for every order a user places: a purchase by the ton, a pre-sale
-// booking (allocated, paid or expired later) and a sell-back. Money in integer cents, quantities whole tons,
-// times epoch ms. Per-project credit holdings live in credit_holdings, split by origin so the P3 rule for
-// pre-sale credits can be checked when selling; their sum per user always equals the ledger's credits.
+// Marketplace orders (docs/product.md#buying). One table for every order a user places: a purchase by the
+// ton, a pre-sale booking (allocated, paid or expired later) and a sell-back. Money in integer cents,
+// quantities whole tons, times epoch ms. Per-project credit holdings live in credit_holdings, split by origin
+// so the P3 rule for pre-sale credits can be checked when selling; their sum per user always equals the
+// ledger's credits.
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('orders')

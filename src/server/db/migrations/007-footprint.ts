@@ -1,9 +1,10 @@
 import { type Kysely } from 'kysely';
 import { INT, idType, idColumn } from '../dialect';
 
-// Saved carbon footprint results (docs/product.md#carbon-footprint). A row keeps the answers as given (JSON text), the result the
-// server computed from them (total and breakdown in whole kg CO2e a year), and the factor set that
-// computed it, so a later change of factors.json never silently rewrites what a user was shown.
+// Saved carbon footprint results (docs/product.md#carbon-footprint). A row keeps the answers as given (JSON
+// text), the result the server computed from them (total and breakdown in whole kg CO2e a year), and the
+// factor set that computed it, so a later change of factors.json never silently rewrites what a user was
+// shown.
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('footprints')

@@ -1,7 +1,8 @@
 import { sql, type Kysely } from 'kysely';
 import { INT } from '../dialect';
 
-// Retirements (docs/product.md#retirement): credits retired on a beneficiary's behalf, with a public certificate.
+// Retirements (docs/product.md#retirement): credits retired on a beneficiary's behalf, with a public
+// certificate.
 //
 // projects gain `registry` (the registry that lists the project: Verra for VCS, Gold Standard) and `country`,
 // the two facts a certificate names that the table lacked (registry_id, methodology and vintage were there).

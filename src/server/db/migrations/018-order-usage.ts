@@ -6,9 +6,10 @@ import { sgtMonthStart } from '../../modules/order/calc';
 // each buy. Summing the user's buy orders of the project for the monthly and total limits
 // (`orders_used_tons`) reads the covering index alone on SQLite, but one table row per earlier order on
 // PostgreSQL (an index-only read there needs the visibility map, which only VACUUM sets), so a buy would
-// cost more the more its buyer had bought. order_usage holds, per user, project and Singapore month of the orders' creation,
-// the tons that count towards the limits (buy orders not expired; a pre-sale its final tons once allocated),
-// changed in the same write transaction as the orders (modules/order/usage.ts). Filled here from the orders.
+// cost more the more its buyer had bought. order_usage holds, per user, project and Singapore month of the
+// orders' creation, the tons that count towards the limits (buy orders not expired; a pre-sale its final tons
+// once allocated), changed in the same write transaction as the orders (modules/order/usage.ts). Filled here
+// from the orders.
 
 const PAGE = 10_000;
 

@@ -6,11 +6,11 @@ import type { AppEnv } from '../../env';
 import { errorBody } from '../../lib/http';
 import { API_BASE, PATHS } from '../../../shared/api';
 
-// GET /h5/api/docs: the interactive API reference (docs/decisions/0012-api-contract.md), Swagger UI from the swagger-ui-dist package,
-// served from node_modules by this server (no CDN), reading /h5/api/openapi.json. Its own CSP, for this
-// page only: scripts and styles from this origin only, like the app
-// shell's; Swagger UI sets inline style attributes, which style-src 'unsafe-inline' allows while <style>
-// elements stay refused (style-src-elem 'self'); nothing is fetched from elsewhere.
+// GET /h5/api/docs: the interactive API reference (docs/decisions/0012-api-contract.md), Swagger UI from the
+// swagger-ui-dist package, served from node_modules by this server (no CDN), reading /h5/api/openapi.json.
+// Its own CSP, for this page only: scripts and styles from this origin only, like the app shell's; Swagger UI
+// sets inline style attributes, which style-src 'unsafe-inline' allows while <style> elements stay refused
+// (style-src-elem 'self'); nothing is fetched from elsewhere.
 
 export const DOCS_CSP = [
   "default-src 'none'",

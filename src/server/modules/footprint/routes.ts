@@ -7,8 +7,9 @@ import { pageSchema } from '../../../shared/schemas/common';
 import { footprintSaveSchema } from '../../../shared/schemas/footprint';
 import { listFootprints, saveFootprint } from './service';
 
-// Carbon footprint results of a signed-in user (docs/product.md#carbon-footprint), mounted at /api/user/footprint. The calculator
-// itself runs in the app, offline; the server keeps results for the account and recomputes each one.
+// Carbon footprint results of a signed-in user (docs/product.md#carbon-footprint), mounted at
+// /api/user/footprint. The calculator itself runs in the app, offline; the server keeps results for the
+// account and recomputes each one.
 export const footprintRoutes = new Hono<AppEnv>();
 
 footprintRoutes.post('/', async (c) => {

@@ -10,8 +10,8 @@ import type { Paged } from '../../../shared/api';
 import { computeFootprint, FOOTPRINT_FACTORS } from '../../../shared/footprint/compute';
 import type { FootprintAnswers, FootprintBreakdown, FootprintRecord } from '../../../shared/schemas/footprint';
 
-// Saved carbon footprints (docs/product.md#carbon-footprint). The result is always computed here from the answers, with the same
-// pure function the app uses offline; a figure the client sends is never stored.
+// Saved carbon footprints (docs/product.md#carbon-footprint). The result is always computed here from the
+// answers, with the same pure function the app uses offline; a figure the client sends is never stored.
 
 type FootprintRow = Selectable<FootprintsTable>;
 

@@ -7,9 +7,9 @@ import { requireUser } from '../session';
 import { retireSchema, retirementsQuery } from '../../../shared/schemas/retire';
 import { certificateOf, retire, retirementsOf, transparency } from './service';
 
-// Retirement (docs/product.md#retirement). Mounted twice: creditRoutes at /h5/api/api/credit (signed-in: retire with an
-// Idempotency-Key, the caller's retirements) and publicRoutes at /h5/api/api/public (no session: a
-// certificate by its unguessable id, and the transparency figures from the public response cache).
+// Retirement (docs/product.md#retirement). Mounted twice: creditRoutes at /h5/api/api/credit (signed-in:
+// retire with an Idempotency-Key, the caller's retirements) and publicRoutes at /h5/api/api/public (no
+// session: a certificate by its unguessable id, and the transparency figures from the public response cache).
 export const creditRoutes = new Hono<AppEnv>();
 export const publicRoutes = new Hono<AppEnv>();
 

@@ -13,13 +13,13 @@ import type { User } from '../session';
 import { CERTIFICATE_ID, type Certificate, type RetireAnswer, type RetireInput, type SerialRange, type Transparency, type TransparencyProject } from '../../../shared/schemas/retire';
 import { takeHolding } from '../order/repo';
 
-// Retirement of carbon credits (docs/product.md#retirement). A retirement moves whole tons of one project from the user's
-// credits to the project's retirement account (a platform ledger account, retired:<project id>) and takes
-// as many serials of the project: the lowest free sequences of 1..total_tons, one contiguous range when
-// the free sequences allow it, else several. As with orders: cheap checks first (no password attempt spent
-// on a refusal that needs none), the payment password with the counted attempts, then ONE write
-// transaction (no other writer) repeats every check against fresh rows and does holdings, ledger, serials
-// and the retirement row together. docs/decisions/0010-retire.md.
+// Retirement of carbon credits (docs/product.md#retirement). A retirement moves whole tons of one project
+// from the user's credits to the project's retirement account (a platform ledger account, retired:<project
+// id>) and takes as many serials of the project: the lowest free sequences of 1..total_tons, one contiguous
+// range when the free sequences allow it, else several. As with orders: cheap checks first (no password
+// attempt spent on a refusal that needs none), the payment password with the counted attempts, then ONE write
+// transaction (no other writer) repeats every check against fresh rows and does holdings, ledger, serials and
+// the retirement row together. docs/decisions/0010-retire.md.
 
 /** Digits of a serial's sequence: fixed width, so serials sort as text and read the same everywhere. */
 const SEQ_DIGITS = 9;

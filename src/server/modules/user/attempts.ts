@@ -6,14 +6,14 @@ import { checkIn, type HashLane } from '../../lib/hash-work';
 import { untrackedWriteTx, type Tx } from '../../db/tx';
 import { LOGIN_MAX_ATTEMPTS, PASSWORD_MAX_ATTEMPTS } from '../../../shared/constants';
 
-// Counted passwords (docs/product.md#accounts: 5 attempts, then a lock). An attempt is RESERVED in the same statement that
-// reads the count, before the hash runs: a conditional UPDATE ... RETURNING that only succeeds while the
-// account is unlocked and fewer than the maximum attempts are used or in flight. So N parallel guesses
-// evaluate at most the attempts left, and a right password that arrives after the lock (or while the
+// Counted passwords (docs/product.md#accounts: 5 attempts, then a lock). An attempt is RESERVED in the same
+// statement that reads the count, before the hash runs: a conditional UPDATE ... RETURNING that only succeeds
+// while the account is unlocked and fewer than the maximum attempts are used or in flight. So N parallel
+// guesses evaluate at most the attempts left, and a right password that arrives after the lock (or while the
 // last attempts are being evaluated) is refused without being looked at. The reservation happens when the
-// hash lane has a slot for it, so a request refused by the lane costs no attempt. A right password clears
-// the count (and replaces an old-format hash); a wrong one keeps its reservation, and the one that reaches
-// the maximum locks the account in a conditional UPDATE (only one request "locks", the others see it).
+// hash lane has a slot for it, so a request refused by the lane costs no attempt. A right password clears the
+// count (and replaces an old-format hash); a wrong one keeps its reservation, and the one that reaches the
+// maximum locks the account in a conditional UPDATE (only one request "locks", the others see it).
 
 export type Counter = 'login' | 'trade';
 

@@ -51,8 +51,9 @@ userRoutes.get('/membership', async (c) => {
   return ok(c, await membershipOf(c.get('deps'), user));
 });
 
-// ---- Account settings (docs/product.md#accounts). Writes: a signed-in user, an Idempotency-Key, and only known fields.
-// The key's fingerprint covers every field, passwords included (keyed hash, see lib/idempotency.ts).
+// ---- Account settings (docs/product.md#accounts). Writes: a signed-in user, an Idempotency-Key, and only
+// known fields. The key's fingerprint covers every field, passwords included (keyed hash, see
+// lib/idempotency.ts).
 
 userRoutes.post('/withdpwd', async (c) => {
   const { user } = await requireUser(c);

@@ -14,8 +14,8 @@ import { endUserSessions, type User } from '../session';
 import type { ProfileView } from '../../../shared/schemas/wallet';
 
 // Account settings: withdrawal password, login password, personal information (docs/product.md#validation,
-// docs/product.md#accounts). Re-entering the login password inside the app counts toward the same 5-attempt login lock
-// as the login form, so a stolen session cannot be used to guess the password without limit.
+// docs/product.md#accounts). Re-entering the login password inside the app counts toward the same 5-attempt
+// login lock as the login form, so a stolen session cannot be used to guess the password without limit.
 
 async function checkLoginPassword(deps: Deps, user: User, password: string, wrongKey: ErrorKey): Promise<void> {
   if (user.login_locked) throw new AppError('login_locked');

@@ -8,8 +8,9 @@ import { fundLogQuery, topupListQuery, topupSchema, withdrawalListQuery, withdra
 import { fundLogRow, topupRecord, withdrawalRecord } from './records';
 import { requestTopup, requestWithdrawal } from './service';
 
-// Wallet: top-ups, withdrawals, fund logs (docs/product.md#wallet-and-ledger). Writes need a signed-in user (visitors: guest_forbidden)
-// and an Idempotency-Key; lists are newest first and answer {list, total, page, page_size}.
+// Wallet: top-ups, withdrawals, fund logs (docs/product.md#wallet-and-ledger). Writes need a signed-in user
+// (visitors: guest_forbidden) and an Idempotency-Key; lists are newest first and answer {list, total, page,
+// page_size}.
 export const walletRoutes = new Hono<AppEnv>();
 
 walletRoutes.post('/topup', async (c) => {

@@ -19,9 +19,9 @@ import { topupRecord, withdrawalRecord } from './records';
 import { generateReference } from '../../../shared/paynow';
 
 // Top-ups and withdrawals (docs/product.md#wallet-and-ledger). Each business step is one write transaction
-// (db/tx.ts writeTx: one writer at a time) holding the business row, its ledger entry and its socket events together. The
-// operator side (confirm, reject, complete, refuse) takes a transaction from its caller, so the CLI and the
-// tests run exactly the same code.
+// (db/tx.ts writeTx: one writer at a time) holding the business row, its ledger entry and its socket events
+// together. The operator side (confirm, reject, complete, refuse) takes a transaction from its caller, so the
+// CLI and the tests run exactly the same code.
 
 type TopupRow = Selectable<TopupsTable>;
 type WithdrawalRow = Selectable<WithdrawalsTable>;
@@ -55,8 +55,9 @@ export async function notify(tx: Tx, userId: number, text: { title: string; titl
 // Top-ups
 
 /** TOPUP_MIN_CENTS is the minimum of every top-up; so every SGT day's total of top-ups, when there are any,
- *  is at least the minimum too ("minimum daily top-up"). Each top-up has a unique reference (docs/decisions/0014-paynow.md):
- *  the client's, well-formed and unused, or one the server draws; and an expiry (TOPUP_EXPIRY_MINUTES). */
+ *  is at least the minimum too ("minimum daily top-up"). Each top-up has a unique reference
+ *  (docs/decisions/0014-paynow.md): the client's, well-formed and unused, or one the server draws; and an
+ *  expiry (TOPUP_EXPIRY_MINUTES). */
 export async function requestTopup(deps: Deps, user: User, input: { amount: number; method: 'paynow' | 'bank'; reference?: string | undefined }): Promise<TopupRecord> {
   const min = deps.config.TOPUP_MIN_CENTS;
   if (input.amount < min) throw new AppError('topup_below_min', { n: formatSgd(min) }, { field: 'amount' });

@@ -2,8 +2,8 @@ import { createFileRoute } from '@tanstack/react-router';
 import { ProjectListPage } from '../../../features/projects/project-list-page';
 import { validateProjectSearch, type ProjectSearch } from '../../../features/projects/project-search';
 
-// The project tab. "[index]" keeps the literal /pages/project/index path of docs/product.md#screens-and-routes (a bare index.tsx
-// would be the folder's index route, /pages/project/).
+// The project tab. "[index]" keeps the literal /pages/project/index path of
+// docs/product.md#screens-and-routes (a bare index.tsx would be the folder's index route, /pages/project/).
 export const Route = createFileRoute('/pages/project/index')({
   validateSearch: validateProjectSearch,
   component: ProjectListRoute,

@@ -9,10 +9,11 @@ import { referencesIn } from '../../../../shared/paynow';
 import { notify, postMoney, WalletStateError } from '../service';
 import type { ParsedStatement, StatementFormat, StatementLine } from './line';
 
-// Bank statement reconciliation (docs/product.md#top-ups). Each credit line is handled in its own write transaction:
-// the line is inserted first with insert-or-skip on its unique identity (a line seen before, in this file
-// or an overlapping one, or by a concurrent import, changes nothing), then matched and credited through the
-// ledger, with its operator audit row, all committing together. Rules (docs/decisions/0014-paynow.md):
+// Bank statement reconciliation (docs/product.md#top-ups). Each credit line is handled in its own write
+// transaction: the line is inserted first with insert-or-skip on its unique identity (a line seen before, in
+// this file or an overlapping one, or by a concurrent import, changes nothing), then matched and credited
+// through the ledger, with its operator audit row, all committing together. Rules
+// (docs/decisions/0014-paynow.md):
 // - references of the server's one shape ("CNP" + 12, TOPUP_REFERENCE_PATTERN) are read from the
 //   description, upper case and spaces dropped, and looked up by equality; exactly one top-up must answer;
 // - a pending top-up with the same amount, paid by its expiry day (SGT), is confirmed ('matched');
