@@ -1,4 +1,4 @@
-// Import direction for Canopy (docs/decisions/layout.md). Run by `npm run lint` (after eslint):
+// Import direction for Canopy (docs/decisions/0011-layout.md). Run by `npm run lint` (after eslint):
 //   depcruise src tests bench
 // Every rule is an error, so CI fails on the first violation. Type-only imports count too
 // (tsPreCompilationDeps): a circle through `import type` is still a circle a reader has to untangle.

@@ -109,8 +109,8 @@ function preloadFirstScreens(): Plugin {
 }
 
 // The app's scripts at low fetch priority (the entry and every modulepreload). The boot shell in index.html
-// paints the first screen without them, so they are not render-blocking, and at low priority they no longer
-// hold up the stylesheets and the banner image the first paint needs (bench/lighthouse.ts, issue 12).
+// paints the first screen without them, so they are not render-blocking, and at low priority they do not
+// hold up the stylesheets and the banner image the first paint needs (bench/lighthouse.ts).
 function scriptsAtLowPriority(): Plugin {
   return {
     name: 'canopy:scripts-at-low-priority',
@@ -126,7 +126,7 @@ function scriptsAtLowPriority(): Plugin {
 // Two libraries' own modern builds in the app's bundle instead of the ES5 builds their package entries name:
 // Dexie's dist/modern/dexie.mjs (ES2018, an ES module; the entry's import wrapper loads the ES5 UMD build)
 // and workbox-window's build/workbox-window.prod.mjs (ES2017; the entry is the .es5.mjs). Same code,
-// smaller: -1.6 and -0.9 KiB of gzip in home's JS (bench/lighthouse.ts budget, issue 12); the build's
+// smaller: about 1.6 and 0.9 KiB less gzip in home's JS (bench/lighthouse.ts budget); the build's
 // target (es2022) is newer than either. Build only: vitest runs the app's code beside dexie-react-hooks
 // loaded by Node, which would then hold a second Dexie.
 const MODERN_BUILDS: Record<string, string> = {
@@ -197,12 +197,13 @@ export default defineConfig({
         cleanupOutdatedCaches: true,
         runtimeCaching: [
           // Public API reads, stale-while-revalidate split between the worker and the page (docs/decisions/
-          // scale.md, "Offline reads"): a plain read is answered from this cache when it holds the URL (the
-          // URL is the key: lang and the real parameters, no timestamp), marked X-From-Cache: 1 so the page
-          // never takes it for the server being reachable; the page then revalidates it with a fresh read
-          // (fetch cache mode no-cache), which goes to the network and refreshes this cache, or fails. The
-          // server's Cache-Control (no-store, or no-cache with an ETag) does not matter here: Workbox stores
-          // what cacheableResponse admits, and a fresh read's 304 reaches the worker as the HTTP cache's 200.
+          // 0015-scale.md, "Offline reads"): a plain read is answered from this cache when it holds the URL
+          // (the URL is the key: lang and the real parameters, no timestamp), marked X-From-Cache: 1 so the
+          // page never takes it for the server being reachable; the page then revalidates it with a fresh
+          // read (fetch cache mode no-cache), which goes to the network and refreshes this cache, or fails.
+          // The server's Cache-Control (no-store, or no-cache with an ETag) does not matter here: Workbox
+          // stores what cacheableResponse admits, and a fresh read's 304 reaches the worker as the HTTP
+          // cache's 200.
           {
             urlPattern: ({ url, request }) =>
               request.method === 'GET' &&
@@ -244,17 +245,15 @@ export default defineConfig({
     sourcemap: false,
     chunkSizeWarningLimit: 400,
     // Home (start_url) and everything it imports in one chunk: left to the automatic split, home's code
-    // came as 21 files (router pieces and kit parts each cut out because some lazy screen shares them), and
-    // the extra round trips cost home's Lighthouse score 93 -> 85-90 (first paint 2.7 s against 2.1 s with
-    // one chunk, same machine, same run: bench/lighthouse.ts, issue 12). Other screens import the parts they
+    // comes as some twenty files (router pieces and kit parts each cut out because some lazy screen shares
+    // them), and the extra round trips delay home's first paint (bench/lighthouse.ts shows it). Other screens import the parts they
     // share from it; they would have loaded most of them anyway. React and Dexie are cut out of it, each a
     // chunk of its own, so main.tsx evaluates them one task each (a chunk's code runs in one task; React's
-    // alone is the longest), and Vite's preload helper too: left in home, it made the entry import home
-    // statically, which ran all of it before the first paint. All are linked from index.html
+    // alone is the longest), and Vite's preload helper too: left in home, it makes the entry import home
+    // statically, which runs all of it before the first paint. All are linked from index.html
     // (preloadFirstScreens), so the split costs no round trip. The app's start (start.tsx with the router's
     // pieces and the routes' definitions) is one chunk too: left to the split, three small chunks (the lazy
-    // route component, useNavigate, the project search) came beside it, 1.9 KiB of gzip where one chunk
-    // costs 1.2.
+    // route component, useNavigate, the project search) come beside it and cost more gzip than one chunk.
     rolldownOptions: {
       output: {
         codeSplitting: {

@@ -1,4 +1,4 @@
-// List latency as the catalogue grows (issue 10, item 3): `npm run bench:growth` (npx tsx bench/growth.ts).
+// List latency as the catalogue grows: `npm run bench:growth` (npx tsx bench/growth.ts).
 // For SQLite and PostgreSQL, and 0, 10,000 and 100,000 generated projects (no demo seed), starts the real
 // server in a child process (loopback; PostgreSQL in a schema of its own, dropped after) and times single
 // requests, one at a time over one kept-alive connection, with a browser's Accept-Encoding:

@@ -1,4 +1,4 @@
-// HTTP read path benchmark (issue 10, item 3): `npm run bench:http` (npx tsx bench/http.ts).
+// HTTP read path benchmark: `npm run bench:http` (npx tsx bench/http.ts).
 // For SQLite and PostgreSQL in turn, starts the real server in a child process over the demo data (loopback
 // only; PostgreSQL in a schema of its own, dropped after), and beside it a bare node:http server (another
 // child) answering the very bytes Canopy sends for the project list's first page: the baseline of this

@@ -1,4 +1,4 @@
-// What the metrics cost (issue 14, item 7): `npm run bench:metrics` (npx tsx bench/metrics-overhead.ts).
+// What the metrics cost: `npm run bench:metrics` (npx tsx bench/metrics-overhead.ts).
 // In ONE run it starts the same server twice over the demo data (SQLite, loopback, child processes): "on"
 // with METRICS_TOKEN (the metrics middleware on every request, and the hooks in the hub, write
 // transactions, throttles, orders and scheduler), "off" without it (no middleware mounted and no registry:

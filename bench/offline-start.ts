@@ -18,7 +18,7 @@ import { CHROMIUM, CHROMIUM_FLAGS, ROOT, ensureBuilt, freePort, freshDataDir, ki
 //   --runs N          cold starts per route (default 15)
 //   --route PATH      a route to time (repeatable; default /pages/project/index and /)
 //   --baseline REF    also time REF's build in the same run (a `git archive` of REF in a temporary
-//                     directory, built there), e.g. --baseline d535269 (the app before issue 10 part 6)
+//                     directory, built there), e.g. --baseline <commit> (an older build to compare with)
 //   --baseline-dir D  also time the checkout in D (with node_modules and a built dist/) instead
 //   --no-build        time dist/ as it is (otherwise built when stale, as the browser tests do)
 //
@@ -145,7 +145,8 @@ async function newPhoneContext(browser: Browser, baseURL: string): Promise<Brows
     serviceWorkers: 'allow',
   });
   await context.addInitScript({ content: WATCH_FIRST_CARD });
-  // A returning user: a fresh profile is a new install, which opens "/" on the start screen (docs/decisions/start.md).
+  // A returning user: a fresh profile is a new install, which opens "/" on the start screen
+  // (docs/decisions/0005-start.md).
   await context.addInitScript(() => {
     try {
       if (localStorage.getItem('start_seen') === null) localStorage.setItem('start_seen', '1');

@@ -35,7 +35,7 @@ interface Level {
 }
 const SCENARIOS: { name: string; argon2: Argon2Params; env?: Record<string, string>; levels: Level[] }[] = [
   {
-    // issue 10's figure: the order engine with the payment-password check switched off (bench-only setting).
+    // The orders/s figure of bench/README.md: the order engine with the payment-password check switched off (bench-only setting).
     name: 'no-password',
     argon2: ENGINE_ARGON2,
     env: { NODE_ENV: 'benchmark', BENCH_SKIP_PAYMENT_PASSWORD: 'true' },

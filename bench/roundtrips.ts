@@ -1,4 +1,4 @@
-// PostgreSQL round trips per order (issue 10, "one durable write per order"): `npx tsx bench/roundtrips.ts`.
+// PostgreSQL round trips per order (one durable write per order is the aim): `npx tsx bench/roundtrips.ts`.
 // A count, not a time, so it is the same on a busy machine as on an idle one. For each build (this
 // checkout, and BENCH_BEFORE_ROOT's when given) it starts the server on a fresh PostgreSQL database with
 // bench/pg-roundtrips-preload.mjs, places ORDERS buys one after the other (payment password skipped:

@@ -1,4 +1,4 @@
-// Scheduler tick benchmark (issue 10, item 5): `npm run bench:scheduler` (npx tsx bench/scheduler.ts).
+// Scheduler tick benchmark: `npm run bench:scheduler` (npx tsx bench/scheduler.ts).
 // For SQLite (a temporary file) and PostgreSQL (a schema of its own in the test database, dropped after):
 // migrates, writes 20,000 live projects (half in progress, half in pre-sale, none due), 5,000 closed ones and
 // 40,000 buy orders in progress whose cycles end later, analyses, then times the scheduler's whole tick

@@ -1,4 +1,4 @@
-// Live socket fan-out benchmark (issue 10, item 5): `npm run bench:sockets` (npx tsx bench/sockets.ts).
+// Live socket fan-out benchmark: `npm run bench:sockets` (npx tsx bench/sockets.ts).
 // Scenarios (loopback only, every loop bounded, only the processes started here are stopped):
 //   sqlite    one server child process on a temporary DATA_DIR (SQLite, in-process push);
 //   postgres  two server child processes on one PostgreSQL schema (LISTEN/NOTIFY), the sockets split

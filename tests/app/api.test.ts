@@ -1,5 +1,6 @@
-// The client request layer (src/app/lib/api.ts, SPEC sections 7 and 8) in Node: against the real server,
-// and against a small echo server that records what it received and answers what a test asks for.
+// The client request layer (src/app/lib/api.ts; docs/product.md#api-conventions and
+// docs/product.md#error-catalogue) in Node: against the real server, and against a small echo server that
+// records what it received and answers what a test asks for.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';

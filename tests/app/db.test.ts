@@ -38,7 +38,7 @@ async function fill(database: Dexie): Promise<void> {
   await database.table('projects').bulkPut([project(1, 'Kalimantan'), project(2, 'Mekong')]);
   await database.table('news').bulkPut([news(1, 'Carbon tax')]);
   await database.table('content').put({ key: 'faq', value: [], saved_at: 1 });
-  // Issue 11: public certificates and answers seen on this device (kept across sign-outs).
+  // Public certificates and answers seen on this device (kept across sign-outs).
   if (database.tables.some((t) => t.name === 'certificates')) {
     await database.table('certificates').put({ id: 'AAAAAAAAAAAAAAAAAAAAAA', retired_at_ms: 1 });
     await database.table('public_answers').put({ key: 'transparency', value: {}, saved_at: 1 });

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build, type Rollup } from 'vite';
 
-// The built index.html links the first screen's code (issue 12): every chunk main.tsx and start.tsx load
+// The built index.html links the first screen's code: every chunk main.tsx and start.tsx load
 // before home's first render (React, Dexie, the app's start, home's route, the English core texts) and
 // the chunks they import, as <link rel="modulepreload">, and their stylesheets, so they load while the
 // boot shell paints and offline from the precache at once (vite.config.ts, preloadFirstScreens). That

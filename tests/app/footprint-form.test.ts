@@ -1,4 +1,4 @@
-// The footprint questionnaire's client logic (issue 9): typed text becomes the shared schema's answers
+// The footprint questionnaire's client logic: typed text becomes the shared schema's answers
 // (S$ to cents, skipped answers count 0, only the chosen electricity figure), the schema's messages land on
 // the form's fields in en and cn, the offline result is the shared arithmetic's, and "Offset it" rounds up
 // within the project's limits. First run: which opens land on the start screen.

@@ -4,8 +4,9 @@ import { fieldA11y, issueMessage, validate } from '../../src/app/lib/form';
 import { emailSchema, loginSchema, registerSchema, resetSchema, sendCodeSchema } from '../../src/shared/schemas/auth';
 import { ERRORS, errorMessage, type Lang } from '../../src/shared/errors';
 
-// The client forms validate with the shared schemas; these cases cover the rules of SPEC section 5 that the
-// login, register and reset forms apply, each with valid and invalid inputs, in English and Chinese.
+// The client forms validate with the shared schemas; these cases cover the rules of
+// docs/product.md#validation that the login, register and reset forms apply, each with valid and invalid
+// inputs, in English and Chinese.
 
 const LANGS: Lang[] = ['en', 'cn'];
 
@@ -61,7 +62,7 @@ describe('validate()', () => {
   });
 });
 
-describe.each(LANGS)('rules of SPEC section 5 (%s)', (lang) => {
+describe.each(LANGS)('validation rules of the auth forms (%s)', (lang) => {
   const msg = (key: keyof typeof ERRORS, params?: Record<string, number>) => errorMessage(key, lang, params);
 
   describe('email format', () => {

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { TonsStepper } from '../../src/app/features/orders/order-parts';
 import { i18n } from '../../src/app/lib/i18n';
 
-// Issue 12: the buy and booking screens' tons field showed "t" after the number in Chinese too.
+// The buy and booking screens' tons field shows the unit in the reader's language (no "t" in Chinese).
 
 function stepperUnit(): string {
   const html = renderToStaticMarkup(

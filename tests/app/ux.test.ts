@@ -5,7 +5,7 @@ import { sgtDay, withdrawalDay } from '../../src/app/features/wallet/withdraw-da
 import { formatDate, formatDateTime, formatSigned, formatTons } from '../../src/app/lib/format';
 import { i18n } from '../../src/app/lib/i18n';
 
-// Issue 12 "polish": the logic behind defects a new user met (the layout ones are in tests/e2e/ux.spec.ts).
+// The logic behind UX defects a new user would meet (the layout ones are in tests/e2e/ux.spec.ts).
 
 /** A moment in Singapore time: `sgt('2026-11-23T10:00')`. */
 const sgt = (local: string) => Date.parse(`${local}:00+08:00`);

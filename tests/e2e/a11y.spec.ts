@@ -2,7 +2,7 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { expect, registerViaApi, test, uniqueEmail } from './helpers';
 
-// Accessibility (issue 12): axe-core on every route, logged out and logged in, in English and Chinese, at
+// Accessibility: axe-core on every route, logged out and logged in, in English and Chinese, at
 // 390x844: zero violations of any impact. A failure lists each rule with the route and the elements.
 
 const PUBLIC_ROUTES = [

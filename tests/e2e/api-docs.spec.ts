@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { expect, test } from './helpers';
 
-// Issue 14, item 4: GET /h5/api/docs is an interactive reference of /h5/api/openapi.json (Swagger UI served
+// GET /h5/api/docs is an interactive reference of /h5/api/openapi.json (Swagger UI served
 // by the server from node_modules, nothing from a CDN), working under its own strict CSP without a single
 // violation: collected from the securitypolicyviolation event (an init script records them) and from the
 // console. Every request the page makes stays on this origin.

@@ -5,11 +5,11 @@ import { type APIRequestContext, type Page } from '@playwright/test';
 import { ROOT } from './server-control';
 import { baseUrl, expect, registerViaApi, test, uniqueEmail } from './helpers';
 
-// Issue 9, the avatar (/pages/profile/cropper), at 390x844 in English and Chinese: from the profile's
-// avatar to the cropper, pick a file, move the crop with the keyboard, rotate, upload (the progress bar
-// shows: the upload is held back a moment), back on the profile with the new picture, still there after a
-// reload; a cancelled upload changes nothing; offline the page and its button say it needs a connection.
-// Screenshots go to test-results/screenshots-avatar/.
+// The avatar (/pages/profile/cropper, docs/decisions/0007-avatar.md), at 390x844 in English and Chinese: from
+// the profile's avatar to the cropper, pick a file, move the crop with the keyboard, rotate, upload (the
+// progress bar shows: the upload is held back a moment), back on the profile with the new picture, still
+// there after a reload; a cancelled upload changes nothing; offline the page and its button say it needs a
+// connection. Screenshots go to test-results/screenshots-avatar/.
 //
 // SELECTOR CONTRACT (src/app/features/account/avatar-page.tsx): profile-avatar-link (profile page),
 // avatar-current, avatar-file, avatar-camera, avatar-cropper, avatar-zoom, avatar-rotate, avatar-upload,

@@ -5,14 +5,14 @@ import type { BrowserContext, ConsoleMessage, Locator, Page } from '@playwright/
 import { expect, storedLogin, test, waitForServiceWorkerControl } from './helpers';
 import { ROOT } from './server-control';
 
-// Issue 8, item 7 (headers on every answer), browser half: the app runs under its Content-Security-Policy
-// (src/server/static.ts) without a single violation. A phone walks home, the project list, a project,
-// logs in with the demo account through the form, opens the profile; the service worker takes control,
-// the live socket opens and says hello, and a new service worker version brings up the update prompt,
-// whose Reload swaps the worker and reloads the page. Violations are collected three ways: the
-// securitypolicyviolation event (an init script records it into window and reports it here, so reloads
-// lose nothing), the console ("... violates the following Content Security Policy directive ..."), and
-// the service worker's console.
+// Headers on every answer (tests/server/headers.test.ts), browser half: the app runs under its
+// Content-Security-Policy (src/server/static.ts) without a single violation. A phone walks home, the project
+// list, a project, logs in with the demo account through the form, opens the profile; the service worker
+// takes control, the live socket opens and says hello, and a new service worker version brings up the update
+// prompt, whose Reload swaps the worker and reloads the page. Violations are collected three ways: the
+// securitypolicyviolation event (an init script records it into window and reports it here, so reloads lose
+// nothing), the console ("... violates the following Content Security Policy directive ..."), and the service
+// worker's console.
 
 const DEMO = { email: 'demo@canopy.sg', password: 'Canopy2026' };
 const UPDATE_TEXT = /A new version of Canopy is ready/;

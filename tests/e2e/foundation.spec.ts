@@ -18,9 +18,9 @@ import {
   createProject,
 } from './helpers';
 
-// Issue 2 (foundation), browser half: register, log in, browse projects and news, Chinese and back (persists
-// over reload), offline reload from the service worker + IndexedDB, installability, a live status change.
-// 390x844 phone, Debian chromium, the real server (global-setup.ts).
+// The foundation (docs/decisions/0001-foundation.md), browser half: register, log in, browse projects and
+// news, Chinese and back (persists over reload), offline reload from the service worker + IndexedDB,
+// installability, a live status change. 390x844 phone, Debian chromium, the real server (global-setup.ts).
 //
 // SELECTOR CONTRACT: what the screens must provide. Each lookup prefers a data-testid and falls back to
 // roles and accessible names (the English texts of the issue), so a screen passes with either.
@@ -66,7 +66,7 @@ async function settle(page: Page): Promise<void> {
   await page.evaluate(() => document.fonts?.ready.then(() => undefined));
 }
 
-/** Logs in through the API and stores the session the way the app does (SPEC section 4 keys), before load. */
+/** Logs in through the API and stores the session the way the app does (docs/product.md#entities keys), before load. */
 async function loginViaApi(context: BrowserContext, request: APIRequestContext, who = DEMO): Promise<{ memId: number }> {
   const res = await request.post(`${baseUrl()}/h5/api/api/login/login`, {
     data: { email: who.email, password: who.password, type: 'personal', agree: true, lang: 'en', t: Date.now() },

@@ -21,7 +21,7 @@ const stateFile = (): string => env('CANOPY_E2E_STATE');
 
 /** `test` with baseURL pointing at the server the global setup started, so page.goto('/pages/...') works.
  *  Its context has seen the start screen (a fresh context is a new install, which opens "/" on the start
- *  screen: docs/decisions/start.md); `test.use({ startSeen: false })` tests the first run itself. */
+ *  screen: docs/decisions/0005-start.md); `test.use({ startSeen: false })` tests the first run itself. */
 export const test = base.extend<{ startSeen: boolean }>({
   startSeen: [true, { option: true }],
   // eslint-disable-next-line no-empty-pattern -- Playwright reads a fixture's dependencies from this pattern
@@ -145,7 +145,7 @@ export async function waitForServiceWorkerControl(page: Page): Promise<void> {
   await expect.poll(() => page.evaluate(() => !!navigator.serviceWorker.controller), { timeout: 15_000 }).toBe(true);
 }
 
-/** Reads the stored session (SPEC section 4 keys) from localStorage. */
+/** Reads the stored session (the stored-session keys of docs/product.md#entities) from localStorage. */
 export async function storedLogin(page: Page): Promise<{ isLogin: boolean; memId: number; token: string }> {
   return page.evaluate(() => {
     const read = (k: string) => {
@@ -264,8 +264,8 @@ function endCycleNow(orderId: number): void {
 
 export const E2E_PASSWORD = 'Forest2026ok';
 
-/** Registers a user through the API and stores the session the way the app does (SPEC section 4 keys), in
- *  every page of `context` opened from now on. */
+/** Registers a user through the API and stores the session the way the app does (the stored-session keys of
+ *  docs/product.md#entities), in every page of `context` opened from now on. */
 export async function registerViaApi(context: BrowserContext, request: APIRequestContext, email: string): Promise<{ token: string }> {
   const api = (p: string) => `${baseUrl()}/h5/api${p}`;
   const sent = (await (await request.post(api('/api/login/sendcode'), { data: { email, scene: 'register', lang: 'en' } })).json()) as { code: number; msg: string };
@@ -286,8 +286,8 @@ export async function registerViaApi(context: BrowserContext, request: APIReques
 
 type LoginData = { token: string; mem_id: number; realname: string; account: string; mobile: string; avatar: string; type: string };
 
-/** Stores a session the way the app does (SPEC section 4 keys) in every page of `context` opened from now
- *  on, and with `lang` the language too (wire value: 'en' or 'cn'). */
+/** Stores a session the way the app does (the stored-session keys of docs/product.md#entities) in every page
+ *  of `context` opened from now on, and with `lang` the language too (wire value: 'en' or 'cn'). */
 export async function storeSession(context: BrowserContext, data: LoginData, lang?: 'en' | 'cn'): Promise<void> {
   const { token, mem_id, realname, account, mobile, avatar, type } = data;
   await context.addInitScript(

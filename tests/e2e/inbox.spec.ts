@@ -5,7 +5,7 @@ import { type Page, type WebSocket } from '@playwright/test';
 import { expect, ops, registerViaApi, startServer, stopServer, test, uniqueEmail, waitForServiceWorkerControl } from './helpers';
 import { ROOT } from './server-control';
 
-// Issue 9, the notifications inbox in the browser: an operator's notice arrives live (the inbox lists it,
+// The notifications inbox in the browser: an operator's notice arrives live (the inbox lists it,
 // the profile tab's badge counts it, a toast says it), a tap marks it read and the badge drops; "mark all"
 // clears the rest; in Chinese every notice shows its Chinese text; with the server down the inbox still
 // lists what the device holds. Screenshots at 390x844 in en and zh under test-results/screenshots-inbox/.

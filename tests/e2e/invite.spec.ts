@@ -1,8 +1,8 @@
 import type { APIRequestContext } from '@playwright/test';
 import { baseUrl, E2E_PASSWORD, expect, loginDemo, readCode, shot, storedLogin, test, uniqueEmail } from './helpers';
 
-// Issue 9 "Profile": the invitation code with copy and share, the join date, an invite link that opens the
-// register form with the code filled in (on a new install too), and the membership ladder with each
+// docs/product.md#membership: the invitation code with copy and share, the join date, an invite link that
+// opens the register form with the code filled in (on a new install too), and the membership ladder with each
 // grade's threshold from the server's configuration and the progress to the next. 390x844, en and zh.
 
 interface Envelope<T> {

@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
 import { expect, loginDemo, shot, test } from './helpers';
 
-// Issue 12 "Accessibility": every action reachable by keyboard with a visible focus; a dialog keeps focus
+// Accessibility: every action reachable by keyboard with a visible focus; a dialog keeps focus
 // inside and gives it back; text at 200% without loss. Text zoom is emulated the way a phone's text-size
 // setting acts: every font size of the design tokens doubled on the same 390 px screen (src/app/styles/
 // tokens.css), then no page may need sideways scrolling.

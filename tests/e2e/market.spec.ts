@@ -1,9 +1,9 @@
 import type { Page } from '@playwright/test';
 import { DEMO, baseUrl, buyAndComplete, createProject, expect, loginDemo, ops, shot, test } from './helpers';
 
-// Issue 4 (marketplace), browser half: browse, filter, open a project, buy, see the order and its countdown,
-// book a pre-sale, the operator allocates, pay the final balance, sell back; then every market screen in
-// English and Chinese. 390x844 phone, Debian chromium, the real server (global-setup.ts).
+// The marketplace (docs/product.md#buying), browser half: browse, filter, open a project, buy, see the order
+// and its countdown, book a pre-sale, the operator allocates, pay the final balance, sell back; then every
+// market screen in English and Chinese. 390x844 phone, Debian chromium, the real server (global-setup.ts).
 //
 // Time: credits arrive only when a purchase's cycle ends, and the server has no clock an outside test can
 // move. So the sell-back test creates its own project (ops project:create), buys, and ends that order's

@@ -1,7 +1,7 @@
 import type { Page, Response } from '@playwright/test';
 import { createProject, expect, ops, shot, startServer, stopServer, test, waitForServiceWorkerControl } from './helpers';
 
-// Issue 10, part 6: API reads come from the service worker's cache under stable keys (no cache-busting
+// docs/product.md#offline: API reads come from the service worker's cache under stable keys (no cache-busting
 // `t`), and the offline bar stays truthful although those reads succeed: with the server stopped the
 // project list and a project's detail open from the cache and the bar shows; when the server returns the
 // bar goes away by itself (no reload) and the screen shows the server's new data.

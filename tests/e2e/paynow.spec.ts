@@ -1,8 +1,8 @@
-// PayNow top-up (issue 15) at 390x844 in English and Chinese: the QR on the screen and the saved PNG decode
-// (jsQR) to a PayNow payload with this top-up's amount and reference; the copy buttons put UEN, amount and
-// reference on the clipboard; offline, the shown QR stays and the form says it needs a connection; after
-// `ops topup:import` of a bank statement carrying the reference, the screen turns "credited" without a
-// reload. Screenshots in /tmp/paynow-shots.
+// PayNow top-up (docs/decisions/0014-paynow.md) at 390x844 in English and Chinese: the QR on the screen and
+// the saved PNG decode (jsQR) to a PayNow payload with this top-up's amount and reference; the copy buttons
+// put UEN, amount and reference on the clipboard; offline, the shown QR stays and the form says it needs a
+// connection; after `ops topup:import` of a bank statement carrying the reference, the screen turns
+// "credited" without a reload. Screenshots in /tmp/paynow-shots.
 import fs from 'node:fs';
 import path from 'node:path';
 import jsQR from 'jsqr';

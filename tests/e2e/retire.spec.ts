@@ -5,11 +5,11 @@ import sharp from 'sharp';
 import type { Browser, Page } from '@playwright/test';
 import { DEMO, baseUrl, buyAndComplete, createProject, expect, loginDemo, markStartSeen, memberApi as api, test, waitForServiceWorkerControl } from './helpers';
 
-// Issue 11 (retirement), browser half: from the carbon credit balance, retire tons of a holding for a
-// beneficiary (form, permanent confirm sheet, payment password), open the certificate logged out, decode
-// its QR code (it must name the page's own URL), print it to exactly one A4 page, and watch /transparency
-// show the new retired figure without a reload; in English and in Chinese. Screenshots at 390x844 in
-// SHOTS (RETIRE_SHOTS, default test-results/retire-shots).
+// Retirement (docs/product.md#retirement), browser half: from the carbon credit balance, retire tons of a
+// holding for a beneficiary (form, permanent confirm sheet, payment password), open the certificate logged
+// out, decode its QR code (it must name the page's own URL), print it to exactly one A4 page, and watch
+// /transparency show the new retired figure without a reload; in English and in Chinese. Screenshots at
+// 390x844 in SHOTS (RETIRE_SHOTS, default test-results/retire-shots).
 //
 // Credits arrive only when a purchase's cycle ends (the real scheduler), so beforeAll buys 20 t and has
 // the scheduler complete the purchase at once (helpers.ts buyAndComplete: the order's cycle ends now).

@@ -4,7 +4,7 @@ import type { APIRequestContext, Page } from '@playwright/test';
 import { baseUrl, expect, loginDemo, test, waitForServiceWorkerControl } from './helpers';
 import { ROOT } from './server-control';
 
-// Issue 9, the start screen and the carbon footprint, on a 390x844 phone in English and Chinese: a new
+// The start screen and the carbon footprint, on a 390x844 phone in English and Chinese: a new
 // install opens on start, whose language choice sticks over a reload, and "Browse first" goes home for
 // good; the questionnaire computes (online and offline) to a result with its chart, the comparison with
 // Singapore's average and "Offset it", which opens the buy screen with the tons rounded up. Screenshots

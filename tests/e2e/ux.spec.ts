@@ -4,7 +4,7 @@ import type { APIRequestContext, BrowserContext, Page } from '@playwright/test';
 import { ROOT } from './server-control';
 import { baseUrl, createProject, expect, ops, readCode, test, uniqueEmail } from './helpers';
 
-// Issue 12 "polish": the UX defects a new user met on a 390x844 phone, in English and Chinese, each held by a
+// The UX defects a new user would meet on a 390x844 phone, in English and Chinese, each held by a
 // browser check (the logic ones are in tests/app/ux.test.ts). Screens touched are photographed under
 // test-results/screenshots-ux/ (en and zh).
 
@@ -24,7 +24,7 @@ interface LoginData {
   type: string;
 }
 
-/** Stores a session the way the app does (SPEC section 4 keys), with the language to start in. */
+/** Stores a session the way the app does (docs/product.md#entities keys), with the language to start in. */
 async function storeSession(context: BrowserContext, data: LoginData, lang: Lang): Promise<void> {
   const { token, mem_id, realname, account, mobile, avatar, type } = data;
   await context.addInitScript(

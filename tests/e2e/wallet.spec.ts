@@ -2,11 +2,12 @@ import { type Page } from '@playwright/test';
 import { ERRORS, errorMessage } from '../../src/shared/errors';
 import { E2E_PASSWORD, expect, ops, registerViaApi, shot, startServer, stopServer, test, uniqueEmail, waitForServiceWorkerControl } from './helpers';
 
-// Issue 3 (wallet), browser half: a new user fills personal information, binds a bank account, sets the
-// withdrawal password, tops up, an operator confirms (the screen follows over the socket), withdraws (or,
-// on a Singapore weekend or public holiday, sees the server's refusal as returned), reads the fund logs;
-// then with the server down the fund logs still show and the withdraw button says it needs a connection.
-// Screenshots of every wallet screen in English and Chinese go to test-results/screenshots/.
+// The wallet (docs/product.md#wallet-and-ledger), browser half: a new user fills personal information, binds
+// a bank account, sets the withdrawal password, tops up, an operator confirms (the screen follows over the
+// socket), withdraws (or, on a Singapore weekend or public holiday, sees the server's refusal as returned),
+// reads the fund logs; then with the server down the fund logs still show and the withdraw button says it
+// needs a connection. Screenshots of every wallet screen in English and Chinese go to
+// test-results/screenshots/.
 //
 // SELECTOR CONTRACT (src/app/features/wallet): profile-first-name / profile-last-name / profile-mobile /
 // profile-ic / profile-submit; card-bank-name / card-account-no / card-holder / card-submit, bound-account;
@@ -88,7 +89,7 @@ test('wallet: personal info, bank card, withdrawal password, top-up, confirm, wi
   await page.getByTestId('topup-amount').fill('250');
   await shot(page, 'en-wallet-topup-form');
   await page.getByTestId('topup-submit').click();
-  // Issue 15: the server assigns the reference; the payment step shows the account details and it.
+  // The server assigns the reference; the payment step shows the account details and it.
   await expect(page.getByTestId('payment-panel')).toContainText('Canopy Pte. Ltd.');
   const record = page.getByTestId('topup-record').first();
   await expect(record).toContainText('S$250.00');
@@ -106,7 +107,7 @@ test('wallet: personal info, bank card, withdrawal password, top-up, confirm, wi
   await expect(page.getByTestId('payout-account')).toContainText('******7890');
   let withdrew = false;
   // On a Singapore weekend or public holiday the form says so up front, with the next possible day, and stays
-  // closed (issue 12); the server's own refusal is covered by tests/server/wallet.test.ts.
+  // closed; the server's own refusal is covered by tests/server/wallet.test.ts.
   if (['Sat', 'Sun'].includes(sgtWeekday()) || (await page.getByTestId('withdraw-next').isVisible())) {
     await expect(page.getByTestId('withdraw-next')).toContainText('Next withdrawal possible on');
     await expect(page.getByTestId('withdraw-submit')).toBeDisabled();

@@ -1,10 +1,11 @@
-// Contract tests (issue 14): every answer a server test receives through the test client (server.ts api()
-// and raw()) is checked against the OpenAPI document the server serves, compiled once per worker with ajv
-// (JSON Schema 2020-12, as OpenAPI 3.1 uses). A success must match its operation's 200 schema (the
-// envelope with that operation's `data`, no field more or less); a refusal must be the error envelope; an
-// answer from a path or method the document does not list fails, except the catch-all 404 of an unknown
-// path. Each worker appends the operationIds it saw answer to a file in a directory the global setup made
-// (tests/setup/contract-global.ts), which prints "contract: N of M operations seen" at the end of the run.
+// Contract tests (docs/decisions/0012-api-contract.md): every answer a server test receives through the test
+// client (server.ts api() and raw()) is checked against the OpenAPI document the server serves, compiled once
+// per worker with ajv (JSON Schema 2020-12, as OpenAPI 3.1 uses). A success must match its operation's 200
+// schema (the envelope with that operation's `data`, no field more or less); a refusal must be the error
+// envelope; an answer from a path or method the document does not list fails, except the catch-all 404 of an
+// unknown path. Each worker appends the operationIds it saw answer to a file in a directory the global setup
+// made (tests/setup/contract-global.ts), which prints "contract: N of M operations seen" at the end of the
+// run.
 import fs from 'node:fs';
 import path from 'node:path';
 import { inject } from 'vitest';

@@ -220,7 +220,8 @@ export function refusal(key: ErrorKey, lang: Lang = 'en', params?: MessageParams
   return { code: ERRORS[key].code, msg: errorMessage(key, lang, params) };
 }
 
-/** A test that starts the operator CLI (npx tsx, a cold start): 30 s was not enough at load ~16 on 2 cores.
+/** A test that starts the operator CLI (npx tsx, a cold start), which can take over 30 s on a loaded
+ *  2-core machine.
  *  Above runCli's own limit, so a CLI that hangs fails there, with its output. */
 export const CLI_TEST_TIMEOUT_MS = 120_000;
 

@@ -1,6 +1,6 @@
-// Counted passwords under a parallel attack (issue 8, item 1): every attempt is reserved in the statement
-// that reads the count, before the hash, so N parallel guesses evaluate at most the attempts left and a
-// right password that arrives after them is refused with the lock message. Real HTTP, real SQLite file.
+// Counted passwords under a parallel attack (docs/product.md#accounts): every attempt is reserved in the
+// statement that reads the count, before the hash, so N parallel guesses evaluate at most the attempts left
+// and a right password that arrives after them is refused with the lock message. Real HTTP, real SQLite file.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PATHS } from '../../src/shared/api';
 import { ERRORS } from '../../src/shared/errors';

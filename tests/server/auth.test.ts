@@ -1,6 +1,7 @@
-// Accounts end to end over real HTTP (DECISIONS "Accounts", "API conventions"; SPEC sections 5, 6, 8):
-// registration with an emailed code, login and its lock, logout, visitor, password reset, sessions, and
-// every catalogue refusal of these endpoints in en and cn, with the database unchanged on refusal.
+// Accounts end to end over real HTTP (docs/product.md#accounts, docs/product.md#validation,
+// docs/product.md#roles, docs/product.md#error-catalogue): registration with an emailed code, login and its
+// lock, logout, visitor, password reset, sessions, and every catalogue refusal of these endpoints in en and
+// cn, with the database unchanged on refusal.
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import fc from 'fast-check';
@@ -267,8 +268,8 @@ describe('register', () => {
   });
 
   it('a missing field reads like an empty one: required (terms_required for agree), naming the field', async () => {
-    // SPEC 5: "Required fields cannot be empty" and "Terms must be agreed before login or registration".
-    // An absent key must not fall through to the generic invalid_request.
+    // docs/product.md#validation: "Required fields cannot be empty" and "Terms must be agreed before login or
+    // registration". An absent key must not fall through to the generic invalid_request.
     const r = (over: Record<string, unknown>) => (lang: Lang) => post(PATHS.register, regBody(over), lang);
     await expectRefused(s, 'required', r({ email: undefined }), { field: 'email' });
     await expectRefused(s, 'required', r({ code: undefined }), { field: 'code' });
@@ -500,7 +501,7 @@ describe('logout, visitor, sessions', () => {
   });
 
   it('a visitor is told guests cannot perform the operation on every signed-in-only endpoint', async () => {
-    // DECISIONS "Accounts": a visitor can browse, and every action answers guest_forbidden. Endpoints are
+    // docs/product.md#roles: a visitor can browse, and every action answers guest_forbidden. Endpoints are
     // taken from the running app, so new ones are covered as they are added.
     const userOnly = new Set<string>([
       PATHS.userWithdpwd, PATHS.userCard, PATHS.userProfile, PATHS.userLoginpwd, PATHS.notifications,
@@ -570,7 +571,7 @@ describe('reset password', () => {
     expect((await r({})('en')).code).toBe(0);
     expect((await s.api('GET', PATHS.userInfo, {}, { token: u.token })).code).toBe(-1);
     expect((await s.api('GET', PATHS.userInfo, {}, { token: second })).code).toBe(-1);
-    // DECISIONS: locked "until an operator unlocks it" — a reset does not lift the lock.
+    // docs/product.md#accounts: locked "until an operator unlocks it" — a reset does not lift the lock.
     expect((await login(s, u.account, pw)).code).toBe(refusal('login_locked').code);
     const unlocked = await runCli(['user:unlock', u.account], { DATA_DIR: s.dataDir });
     expect(unlocked.code).toBe(0);
@@ -579,7 +580,7 @@ describe('reset password', () => {
     expect(fresh.code).toBe(0);
     const row = await s.db.selectFrom('users').select(['login_fails', 'login_locked']).where('id', '=', u.mem_id).executeTakeFirstOrThrow();
     expect(row).toEqual({ login_fails: 0, login_locked: 0 });
-  }, CLI_TEST_TIMEOUT_MS); // starts the operator CLI (npx tsx, cold): the start alone passed 30 s at load ~16
+  }, CLI_TEST_TIMEOUT_MS); // starts the operator CLI (npx tsx, cold), which alone can pass 30 s on a loaded machine
 
   it('a disabled user cannot reset', async () => {
     const u = await registerUser(s, email('reset-disabled'));

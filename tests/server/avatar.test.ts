@@ -1,4 +1,4 @@
-// Avatar upload over real HTTP (issue 9; docs/decisions/avatar.md): good pictures are re-encoded to a
+// Avatar upload over real HTTP (docs/decisions/0007-avatar.md): good pictures are re-encoded to a
 // 512x512 WebP without metadata, stored content-addressed under DATA_DIR/avatars and served immutable;
 // bad files (not an image, too large, too many pixels, truncated) get their catalogue error in en and cn
 // and change nothing: not the user's avatar, not the database, not the avatars folder.

@@ -1,4 +1,4 @@
-// Issue 9, docs/operations.md "Back up and restore": the commands the operations guide gives are run here,
+// docs/operations.md "Back up and restore": the commands the operations guide gives are run here,
 // so the guide cannot rot. db:backup copies the live embedded database (the server running); db:restore
 // (server stopped) puts a copy back, and the server starts on it with every balance equal to its fund logs.
 import fs from 'node:fs';

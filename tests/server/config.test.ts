@@ -87,5 +87,5 @@ describe('main.ts start-up', () => {
     expect(res.code).not.toBe(0);
     expect(res.stderr).toContain('PORT');
     expect(res.stdout).not.toContain('is running');
-  }, CLI_TEST_TIMEOUT_MS); // a cold start of main.ts through npx tsx: 29.8 s of the default 30 s at load ~10
+  }, CLI_TEST_TIMEOUT_MS); // a cold start of main.ts through npx tsx: close to the default 30 s on a loaded machine
 });

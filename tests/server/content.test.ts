@@ -1,5 +1,5 @@
 // Public content over real HTTP: project lists and detail, news, FAQ, pages, banners, baseconfig and the
-// OpenAPI document (DECISIONS "The core API", "Projects", "API conventions").
+// OpenAPI document (docs/product.md#projects, docs/product.md#api-conventions).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_BASE, PATHS } from '../../src/shared/api';
 import { createApp } from '../../src/server/app';
@@ -15,9 +15,9 @@ const LANGS: Lang[] = ['en', 'cn'];
 beforeAll(async () => {
   s = await startTestServer({ WITHDRAW_MIN_CENTS: '6000', TOPUP_MIN_CENTS: '1500', APP_VERSION: '2.3.4' });
   // The tests set a project sold out, or move the ManualClock to its end time, and back. The real scheduler
-  // ticks every 2 s at whatever the clock and the rows say: a tick inside such a window closed the project
-  // for good (an in-progress project sold out or past its end is closed), and the next answer said 'ended'
-  // where null was expected (npm test at load ~15). Nothing here is about due work: no scheduler.
+  // ticks every 2 s at whatever the clock and the rows say: a tick inside such a window would close the
+  // project for good (an in-progress project sold out or past its end is closed), and the next answer would
+  // say 'ended' where null is expected. Nothing here is about due work: no scheduler.
   await s.running.scheduler.stop();
 });
 afterAll(async () => {
@@ -83,7 +83,7 @@ describe('project lists', () => {
     expect(ranks).toEqual([...ranks].sort((a, b) => a - b));
   });
 
-  it('carries the fields of DECISIONS with money in cents and times in SGT plus epoch ms', async () => {
+  it('carries the product fields with money in cents and times in SGT plus epoch ms', async () => {
     const p = (await projects()).data.list[0]!;
     const row = await s.db.selectFrom('projects').selectAll().where('id', '=', p.id).executeTakeFirstOrThrow();
     expect(p).toMatchObject({

@@ -1,7 +1,7 @@
-// The contract check itself (issue 14): the validator the test client runs on every answer
-// (tests/helpers/contract.ts) must fail on a renamed field, a field added without a schema, a wrong type,
-// and on an answer from an operation the document does not list; and a schema broken on purpose must
-// make a real answer fail. Also: every operation carries what the document needs.
+// The contract check itself (docs/decisions/0012-api-contract.md): the validator the test client runs on
+// every answer (tests/helpers/contract.ts) must fail on a renamed field, a field added without a schema, a
+// wrong type, and on an answer from an operation the document does not list; and a schema broken on purpose
+// must make a real answer fail. Also: every operation carries what the document needs.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createContract } from '../helpers/contract';
 import { startTestServer, type TestServer } from '../helpers/server';

@@ -1,8 +1,8 @@
-// Every effect has its answer (issue 8, item 4), proved with a crashing machine: the real server runs as a
-// child process; a stream of keyed orders goes to it while it is killed with SIGKILL at random moments and
-// started again on the same data directory; every key is retried until answered. Then: every acknowledged
-// order exists exactly once, every retried key was answered soon after the restart (no lease to wait out,
-// no key stuck without its answer), and the ledger balances.
+// Every effect has its answer (docs/product.md#writes-and-retries), proved with a crashing machine: the real
+// server runs as a child process; a stream of keyed orders goes to it while it is killed with SIGKILL at
+// random moments and started again on the same data directory; every key is retried until answered. Then:
+// every acknowledged order exists exactly once, every retried key was answered soon after the restart (no
+// lease to wait out, no key stuck without its answer), and the ledger balances.
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
@@ -43,7 +43,7 @@ function freePort(): Promise<number> {
 const upAt: number[] = [];
 
 /** Starts the server and waits until it answers, however long a cold start takes on a busy machine (20 s
- *  and more at load ~13, several per run); a server that exits instead fails at once. */
+ *  and more on a loaded machine, several per run); a server that exits instead fails at once. */
 async function start(port: number): Promise<void> {
   child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
     cwd: REPO_ROOT,
@@ -134,7 +134,7 @@ it('kill -9 at random moments in a stream of keyed orders: one effect per acknow
   const results: Result[] = [];
   let next = 0;
   // A guard for keys never answered (they fail below, by name), not a speed bound: five cold starts alone
-  // took 75-90 s at load ~13, and the test's own limit is above this.
+  // can take over a minute on a loaded machine, and the test's own limit is above this.
   const deadline = Date.now() + 240_000;
   const worker = async (w: number) => {
     while (next < 48 && Date.now() < deadline) {
@@ -182,8 +182,8 @@ it('kill -9 at random moments in a stream of keyed orders: one effect per acknow
   // Every key got an answer, and its retry the same answer.
   expect(results).toHaveLength(48);
   // What an order and its replay take on this machine now, from keys no crash touched, the first wave on a
-  // freshly started server among them: the yardstick for "soon" below. A fixed 1 s failed at load ~16
-  // (1156 ms); a yardstick of warm keys alone failed once on PostgreSQL at load ~16, where the first orders
+  // freshly started server among them: the yardstick for "soon" below. A fixed 1 s is too tight on a loaded
+  // machine, and a yardstick of warm keys alone is too tight on PostgreSQL, where the first orders
   // of a new process (cold code paths, new connections) take about twice what warm ones do.
   const untouched = results.filter((r) => !r.failedBefore && r.answers.length === 2).map((r) => r.answeredAt - r.startedAt);
   expect(untouched.length).toBeGreaterThan(0);

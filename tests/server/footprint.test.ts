@@ -1,6 +1,7 @@
-// Saved carbon footprints (issue 9): POST /h5/api/api/user/footprint recomputes the result from the
-// answers (a total sent by the client is never used), is idempotent per Idempotency-Key, refuses bad input
-// with the catalogue message in en and cn and writes nothing; GET lists the caller's results, newest first.
+// Saved carbon footprints (docs/product.md#carbon-footprint): POST /h5/api/api/user/footprint recomputes the
+// result from the answers (a total sent by the client is never used), is idempotent per Idempotency-Key,
+// refuses bad input with the catalogue message in en and cn and writes nothing; GET lists the caller's
+// results, newest first.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_BASE, PATHS } from '../../src/shared/api';
 import { computeFootprint } from '../../src/shared/footprint/compute';

@@ -1,4 +1,4 @@
-// Password hashing (issue 8, item 3): argon2id, old scrypt hashes still verify and are replaced at the next
+// Password hashing: argon2id, old scrypt hashes still verify and are replaced at the next
 // right password, and hash work runs in bounded lanes: an anonymous flood is refused fast (429) instead of
 // queueing forever, and never takes the slots of a signed-in user's payment check.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,8 +1,9 @@
-// Headers on every answer (issue 8, item 7): the app shell carries a strict Content-Security-Policy (scripts
-// from this origin only, no inline script allowed, connections to this origin and the live socket's), the
-// service worker script a policy of its own, and every API answer, whatever made it (a route, the 404
-// catch-all, the body size limit, a throttle, onError), says Cache-Control: no-store and nosniff; but the
-// public answers of the response cache, which say no-cache with an ETag (issue 10, list-path.test.ts).
+// Headers on every answer (docs/product.md#api-conventions): the app shell carries a strict
+// Content-Security-Policy (scripts from this origin only, no inline script allowed, connections to this
+// origin and the live socket's), the service worker script a policy of its own, and every API answer,
+// whatever made it (a route, the 404 catch-all, the body size limit, a throttle, onError), says
+// Cache-Control: no-store and nosniff; but the public answers of the response cache, which say no-cache with
+// an ETag (list-path.test.ts).
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';

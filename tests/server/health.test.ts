@@ -1,4 +1,4 @@
-// Liveness and readiness (issue 14): /healthz while the process runs; /readyz only while the database
+// Liveness and readiness (docs/operations.md): /healthz while the process runs; /readyz only while the database
 // answers, its migrations are at head and the server is not draining. Both outside the envelope, never
 // cached. The SIGTERM case runs the real server process (src/server/main.ts).
 import { spawn } from 'node:child_process';

@@ -1,4 +1,4 @@
-// The notifications inbox (issue 9; docs/decisions/inbox.md) over real HTTP: newest first with paging and
+// The notifications inbox (docs/decisions/0008-inbox.md) over real HTTP: newest first with paging and
 // the unread count, notices in both languages (as stored and as sent live), mark one and mark all
 // (idempotent), and another user's notice refused with the catalogue error, nothing changed.
 import fs from 'node:fs';

@@ -1,6 +1,6 @@
-// Input is well-formed or refused (issue 8, item 5): prototype keys never supply or shadow a field, strings
-// must be well-formed UTF-16, money and account writes refuse unknown fields; every refusal is in the
-// user's language and changes nothing.
+// Input is well-formed or refused (docs/product.md#validation): prototype keys never supply or shadow a
+// field, strings must be well-formed UTF-16, money and account writes refuse unknown fields; every refusal is
+// in the user's language and changes nothing.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_BASE, PATHS } from '../../src/shared/api';
 import { refusal, startTestServer, type TestServer } from '../helpers/server';

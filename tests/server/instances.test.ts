@@ -1,4 +1,4 @@
-// Several API instances on one PostgreSQL database (issue 10, item 2): what one instance commits reaches
+// Several API instances on one PostgreSQL database (docs/operations.md): what one instance commits reaches
 // the sockets of another (LISTEN/NOTIFY), a session ended on one closes its sockets on the other, and
 // money holds when both take orders at once. SQLite is one instance by design (one writer per file), so
 // this suite runs on PostgreSQL only (npm run test:pg).

@@ -1,6 +1,6 @@
-// The list path (issue 10, item 3): public GETs answered from an in-memory cache of encoded, compressed
-// answers with ETag/304, invalidated by the events that feed the socket (this process's writes and the
-// operator CLI's in another process) and by the clock; keyset (cursor) paging beside the page number; no
+// The list path (docs/decisions/0015-scale.md): public GETs answered from an in-memory cache of encoded,
+// compressed answers with ETag/304, invalidated by the events that feed the socket (this process's writes and
+// the operator CLI's in another process) and by the clock; keyset (cursor) paging beside the page number; no
 // body parsing on GET. Runs on SQLite and, with TEST_DATABASE_URL, on PostgreSQL.
 import http from 'node:http';
 import zlib from 'node:zlib';

@@ -1,6 +1,7 @@
-// The order engine over real HTTP (issue 4; DECISIONS "Projects", "Selling back", "Writes and retries"):
-// buying by the ton, every refusal of SPEC section 8 "Projects" and "Sell" in en and cn with nothing
-// changed, cycle completion into credits and grade, selling back and settlement, idempotency, reads.
+// The order engine over real HTTP (docs/product.md#buying, docs/product.md#selling-back,
+// docs/product.md#writes-and-retries): buying by the ton, every project and sell refusal of
+// docs/product.md#error-catalogue in en and cn with nothing changed, cycle completion into credits and grade,
+// selling back and settlement, idempotency, reads.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { orderUsageProblems } from '../../src/server/modules/order/usage';
 import { PATHS } from '../../src/shared/api';

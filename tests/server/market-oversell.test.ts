@@ -1,5 +1,5 @@
-// Oversell (issue 4): a project with 100 t left and 500 concurrent buy requests of 1 t from 4 client
-// processes, 25 users: exactly 100 succeed, remaining 0, no server error, the ledger checks out.
+// Oversell (docs/product.md#buying): a project with 100 t left and 500 concurrent buy requests of 1 t from 4
+// client processes, 25 users: exactly 100 succeed, remaining 0, no server error, the ledger checks out.
 import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { checkLedger } from '../../src/server/ledger/ledger';
@@ -77,4 +77,4 @@ it('sells exactly the 100 tons left to 500 concurrent buyers in 4 processes', as
   expect(Number(spent.cents)).toBe(-100 * 500);
   const report = await checkLedger(s.db);
   expect(report.ok, JSON.stringify(report.problems)).toBe(true);
-}, 240_000); // four client processes' cold starts and 500 buys: 25 s at load ~8, over 90 s at load ~16 (PostgreSQL, beside the SQLite suite)
+}, 240_000); // four client processes' cold starts and 500 buys: well over a minute on a loaded machine

@@ -1,4 +1,4 @@
-// Pre-sales end to end with a controlled clock (DECISIONS "Pre-sale"): booking and its fee, operator
+// Pre-sales end to end with a controlled clock (docs/product.md#pre-sale): booking and its fee, operator
 // allocation (pro rata when oversubscribed, 0 t returns the fee), final payment, the cycle into credits of
 // pre-sale origin (P3 to sell), expiry with the fee forfeited and the credit score lowered.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -205,7 +205,7 @@ describe('pre-sale path', () => {
     ]);
     const log = await s.db.selectFrom('operator_log').select(['command', 'ok']).where('command', '=', 'presale:allocate').execute();
     expect(log).toEqual([{ command: 'presale:allocate', ok: 1 }]);
-  }, CLI_TEST_TIMEOUT_MS); // starts the operator CLI (npx tsx, cold): the start alone passed 30 s at load ~16
+  }, CLI_TEST_TIMEOUT_MS); // starts the operator CLI (npx tsx, cold), which alone can pass 30 s on a loaded machine
 });
 
 describe('a pre-sale waits for its allocation', () => {

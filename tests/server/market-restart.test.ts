@@ -1,6 +1,6 @@
-// Due work survives a restart (issue 4): a purchase mid-cycle, a sale awaiting settlement and a pre-sale
-// awaiting its final payment; the server stops, the clock moves past every deadline, a new server starts
-// on the same DATA_DIR: each transition happens exactly once, found from the database.
+// Due work survives a restart (docs/product.md#states): a purchase mid-cycle, a sale awaiting settlement and
+// a pre-sale awaiting its final payment; the server stops, the clock moves past every deadline, a new server
+// starts on the same DATA_DIR: each transition happens exactly once, found from the database.
 import fs from 'node:fs';
 import { afterAll, expect, it } from 'vitest';
 import { checkLedger } from '../../src/server/ledger/ledger';

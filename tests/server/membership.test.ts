@@ -1,5 +1,5 @@
-// Issue 9 "Profile": the membership page shows each grade's threshold from the server's configuration (not
-// words hard-coded in the client) and the member's progress to the next grade.
+// docs/product.md#membership: the membership page shows each grade's threshold from the server's
+// configuration (not words hard-coded in the client) and the member's progress to the next grade.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PATHS } from '../../src/shared/api';
 import { runDueWork } from '../../src/server/scheduler/scheduler';

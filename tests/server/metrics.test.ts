@@ -1,8 +1,8 @@
-// Metrics (issue 14): GET /metrics in Prometheus text, only with the bearer token; no token configured
-// means no endpoint. The request counter of a route moves by exactly the requests sent, labelled by the
-// route's template (raw paths never become labels). Each other series (sockets, write transactions,
-// idempotency replays, throttles, orders, scheduler, ledger check) moves by exactly what real requests,
-// sockets and scheduler runs did, read back through GET /metrics.
+// Metrics (docs/decisions/0013-metrics.md): GET /metrics in Prometheus text, only with the bearer token; no
+// token configured means no endpoint. The request counter of a route moves by exactly the requests sent,
+// labelled by the route's template (raw paths never become labels). Each other series (sockets, write
+// transactions, idempotency replays, throttles, orders, scheduler, ledger check) moves by exactly what real
+// requests, sockets and scheduler runs did, read back through GET /metrics.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { PATHS } from '../../src/shared/api';

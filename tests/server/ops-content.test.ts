@@ -1,6 +1,7 @@
-// Operator content tools and the audit (issue 9): project and news edits, a news withdrawal and notices,
-// each run through the real CLI process against the running server's database, reaching the public API
-// (and so the open apps) through the live path; every change leaves who/when/what before and after.
+// Operator content tools and the audit (docs/product.md#operators): project and news edits, a news withdrawal
+// and notices, each run through the real CLI process against the running server's database, reaching the
+// public API (and so the open apps) through the live path; every change leaves who/when/what before and
+// after.
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -74,7 +75,7 @@ describe('operator content tools', () => {
       after: { name: 'Edited mangroves', price: p.price + 100, max_tons: p.max_tons + 1 },
     });
     expect(Object.keys(rows[0]!.after!).sort()).toEqual(['max_tons', 'name', 'price', 'updated_at'].sort());
-  }, CLI_TEST_TIMEOUT_MS); // starts the operator CLI (npx tsx, cold): the start alone passed 30 s at load ~16
+  }, CLI_TEST_TIMEOUT_MS); // starts the operator CLI (npx tsx, cold), which alone can pass 30 s on a loaded machine
 
   it('project:edit moves the supply and the remaining tons together, never below what is sold', async () => {
     const p = await s.db.selectFrom('projects').selectAll().where('status', '=', 'in_progress').orderBy('id').executeTakeFirstOrThrow();

@@ -1,6 +1,7 @@
-// Migrations 017 and 018 (issue 10, the order path): the buy's used-tons sums are answered from order_usage
-// (018, which replaced 017's covering index orders_used_tons), and the scheduler's final-payment and settlement queries still read their indexes, now
-// partial (a purchase writes no entry into either). On SQLite and PostgreSQL (npm run test:pg).
+// Migrations 017 and 018 (the order path): the buy's used-tons sums are answered from order_usage
+// (018, which drops 017's covering index orders_used_tons), and the scheduler's final-payment and settlement
+// queries still read their indexes, now partial (a purchase writes no entry into either). On SQLite and
+// PostgreSQL (npm run test:pg).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql, type CompiledQuery } from 'kysely';
 import { dialectOf } from '../../src/server/db/connection';

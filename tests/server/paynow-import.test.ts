@@ -1,7 +1,8 @@
-// PayNow top-ups and bank statement reconciliation (issue 15), on SQLite and PostgreSQL alike: the top-up
-// answer (reference, QR, expiry) and its refusals; `ops topup:import` on the DBS CSV, MT940 and camt.053
-// fixtures: exact, wrong amount, late, double, unknown reference, twice, overlapping, dry run, malformed,
-// 20 concurrent imports; `ops topup:unmatched` and `ops topup:assign`. The ledger checks after each.
+// PayNow top-ups and bank statement reconciliation (docs/product.md#top-ups), on SQLite and PostgreSQL alike:
+// the top-up answer (reference, QR, expiry) and its refusals; `ops topup:import` on the DBS CSV, MT940 and
+// camt.053 fixtures: exact, wrong amount, late, double, unknown reference, twice, overlapping, dry run,
+// malformed, 20 concurrent imports; `ops topup:unmatched` and `ops topup:assign`. The ledger checks after
+// each.
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

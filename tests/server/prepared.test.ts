@@ -1,4 +1,4 @@
-// db/prepared.ts (issue 10, the order path): a query built and compiled once runs the same SQL with the
+// db/prepared.ts (the order path): a query built and compiled once runs the same SQL with the
 // same parameters as building it anew, answers the same rows, and refuses a parameter used as text or as a
 // number (which would compile a value into the SQL). On SQLite and PostgreSQL (npm run test:pg).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// Retention (issue 9): short-lived rows are pruned by age; money tables never are. On SQLite and PostgreSQL.
+// Retention: short-lived rows are pruned by age; money tables never are. On SQLite and PostgreSQL.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { pruneOldRows } from '../../src/server/scheduler/retention';
 import { DAY, HOUR, startTestServer, type TestServer } from '../helpers/server';

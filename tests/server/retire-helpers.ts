@@ -1,4 +1,4 @@
-// Helpers of the retirement suites (issue 11): users holding credits of a project (bought over HTTP, the
+// Helpers of the retirement suites: users holding credits of a project (bought over HTTP, the
 // cycle completed by the scheduler), the retire endpoints, and the state a refused retirement must leave.
 import { expect } from 'vitest';
 import type { Insertable } from 'kysely';

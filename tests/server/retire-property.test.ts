@@ -1,9 +1,9 @@
-// Property test of retirement (issue 11): random buys, cycle completions, sell-backs, pre-sale bookings,
-// allocations and final payments, and retirements from several users, over real HTTP. After every run:
-// serial ranges are disjoint and their count equals the retired tons per project (= the retirement
-// account), the ledger sums to zero with every balance equal to its fund logs, each user's holdings sum to
-// their credits, and per project issued = sold + booked + remaining (the transparency figures), with sold
-// recomputed from the orders.
+// Property test of retirement (docs/product.md#retirement): random buys, cycle completions, sell-backs,
+// pre-sale bookings, allocations and final payments, and retirements from several users, over real HTTP.
+// After every run: serial ranges are disjoint and their count equals the retired tons per project (= the
+// retirement account), the ledger sums to zero with every balance equal to its fund logs, each user's
+// holdings sum to their credits, and per project issued = sold + booked + remaining (the transparency
+// figures), with sold recomputed from the orders.
 import fc from 'fast-check';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { checkLedger, checkRetirements, walletOf } from '../../src/server/ledger/ledger';

@@ -1,7 +1,7 @@
-// Retirement over real HTTP (issue 11): retire with serials and a ledger entry, the public certificate,
-// every refusal in en and cn with nothing changed, the payment password's counted attempts, idempotent
-// replay, 50 parallel retirements over one holding, the transparency figures (cached, ETag, refreshed by
-// the live events), the operator's retirement:list and ledger:check.
+// Retirement over real HTTP (docs/product.md#retirement): retire with serials and a ledger entry, the public
+// certificate, every refusal in en and cn with nothing changed, the payment password's counted attempts,
+// idempotent replay, 50 parallel retirements over one holding, the transparency figures (cached, ETag,
+// refreshed by the live events), the operator's retirement:list and ledger:check.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkLedger, checkRetirements, walletOf } from '../../src/server/ledger/ledger';
 import { forgetLedgerCheck } from '../../src/server/modules/retire/service';

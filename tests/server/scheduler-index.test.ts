@@ -1,4 +1,4 @@
-// Scheduler ticks indexed (issue 10 item 5): migration 008 gives projects a database-computed due_at and a
+// Scheduler ticks indexed: migration 008 gives projects a database-computed due_at and a
 // partial index on it; the scheduler selects due projects by it. On SQLite and PostgreSQL (npm run test:pg).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';

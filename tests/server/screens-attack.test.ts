@@ -1,5 +1,6 @@
-// The new writes of the screens issue tried as an attacker would (issue 9): the same request 40 times in
-// parallel, a body carrying __proto__ and oversized fields. One effect, one answer; refusals change nothing.
+// The writes of the profile, inbox, footprint and avatar screens tried as an attacker would: the same request
+// 40 times in parallel, a body carrying __proto__ and oversized fields. One effect, one answer; refusals
+// change nothing.
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,7 +1,7 @@
 // Several schemas on one PostgreSQL database (the test suite's parallel files; several Canopy databases on
 // one server): a migration must not fail because another session drops its own schema meanwhile. Kysely's
-// migrator reads every schema's tables to find its own; a schema dropped during that read failed it with
-// `schema "..." does not exist` (a server's start under `npm run test:pg` at load). PostgreSQL only.
+// migrator reads every schema's tables to find its own; a schema dropped during that read would fail it
+// with `schema "..." does not exist` (a server's start under `npm run test:pg`). PostgreSQL only.
 import { randomBytes } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import pg from 'pg';

@@ -1,5 +1,5 @@
-// The live socket follows its session (issue #8, item 6), over real HTTP and real `ws` sockets: ended
-// sessions close their sockets with 4001, the handshake checks Origin and the per-session and
+// The live socket follows its session (docs/product.md#live-updates), over real HTTP and real `ws` sockets:
+// ended sessions close their sockets with 4001, the handshake checks Origin and the per-session and
 // per-address caps, frames are bounded, and baseconfig's socket_host comes from the configuration only.
 import http from 'node:http';
 import { randomUUID } from 'node:crypto';

@@ -1,4 +1,4 @@
-// The live socket (DECISIONS "Live socket"): real WebSocket clients (ws) against the running server.
+// The live socket (docs/product.md#live-updates): real WebSocket clients (ws) against the running server.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { PATHS } from '../../src/shared/api';
@@ -223,7 +223,7 @@ describe('live socket', () => {
     } finally {
       c.close();
     }
-  }, CLI_TEST_TIMEOUT_MS); // the bound is measured from the CLI's exit; starting the CLI (npx tsx) took over 30 s at load ~16
+  }, CLI_TEST_TIMEOUT_MS); // the bound is measured from the CLI's exit; starting the CLI (npx tsx) can take over 30 s on a loaded machine
 
   it.skipIf(!cliExists())('pushes another process\'s write without waiting for the poll (SQLite: the WAL file\'s change; PostgreSQL: NOTIFY)', async () => {
     // The fallback poll set to ten minutes: the event can only come by push.

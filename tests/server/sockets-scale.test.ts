@@ -1,4 +1,4 @@
-// Sockets at scale (issue 10 item 5): small sockets (no per-message deflate unless SOCKET_PERMESSAGE_DEFLATE),
+// Sockets at scale: small sockets (no per-message deflate unless SOCKET_PERMESSAGE_DEFLATE),
 // one encoded message per event for every socket, and the hub's bookkeeping with shared handlers.
 // Real ws clients against the running server; SQLite, and PostgreSQL with npm run test:pg.
 import type { IncomingMessage } from 'node:http';

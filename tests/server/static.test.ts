@@ -1,6 +1,7 @@
-// The built app's files (issue 10, item 3): precompressed at build (brotli and gzip beside each file),
-// served by @hono/node-server's serveStatic with `precompressed`, with the headers of issue 8 kept (the app
-// shell's CSP, immutable hashed assets, no-cache for the rest) and the history-mode fallback to index.html.
+// The built app's files: precompressed at build (brotli and gzip beside each file),
+// served by @hono/node-server's serveStatic with `precompressed`, with the headers of headers.test.ts kept
+// (the app shell's CSP, immutable hashed assets, no-cache for the rest) and the history-mode fallback to
+// index.html.
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';

@@ -1,4 +1,4 @@
-// Throttles on the anonymous doors (issue 8, item 2): per address and per account, HTTP 429 with the
+// Throttles on the anonymous doors (docs/product.md#limits): per address and per account, HTTP 429 with the
 // catalogue message in the user's language and Retry-After, nothing changed by a refused request; the
 // address behind a trusted proxy is the hop the proxy added, never the client's own leftmost entry.
 import { afterEach, describe, expect, it } from 'vitest';

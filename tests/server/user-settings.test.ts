@@ -1,4 +1,4 @@
-// Account settings over real HTTP (issue 3; SPEC section 5; DECISIONS "Accounts"): withdrawal password,
+// Account settings over real HTTP (docs/product.md#validation, docs/product.md#accounts): withdrawal password,
 // login password, personal information, bank account / PayNow. Every refusal in en and cn, with the
 // database unchanged.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -130,7 +130,7 @@ describe('login password', () => {
     await expectRefused(s, 'login_password_weak', (lang) => change({ old_password: u.password, password: 'weakpass', repassword: 'weakpass' }, lang), { field: 'password' });
     await expectRefused(s, 'password_mismatch', (lang) => change({ old_password: u.password, password: 'Fresh2026pw', repassword: 'Fresh2026px' }, lang), { field: 'repassword' });
     // Comparing with the payment password here would confirm guesses of it without counting them
-    // (docs/decisions/trust.md): the change is answered like any other.
+    // (docs/decisions/0004-trust.md): the change is answered like any other.
     expect((await change({ old_password: u.password, password: WITHDRAW_PASSWORD, repassword: WITHDRAW_PASSWORD })).code).toBe(0);
   });
 

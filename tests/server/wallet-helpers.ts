@@ -1,4 +1,4 @@
-// Helpers for the wallet suites (issue 3), on top of tests/helpers/server.ts: users ready to withdraw,
+// Helpers for the wallet suites, on top of tests/helpers/server.ts: users ready to withdraw,
 // operator commands run in-process (the same code the CLI runs), and "nothing changed" snapshots.
 import { expect } from 'vitest';
 import { randomUUID } from 'node:crypto';

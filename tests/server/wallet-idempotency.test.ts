@@ -1,4 +1,4 @@
-// Idempotency-Key on wallet writes (DECISIONS "Writes and retries"): one key per user intent; a retry
+// Idempotency-Key on wallet writes (docs/product.md#writes-and-retries): one key per user intent; a retry
 // returns the first answer with no second effect; the same key with other details is refused; concurrent
 // duplicates are refused without effect; a refusal is not stored, so the intent can be retried.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,8 +18,8 @@ afterAll(async () => {
 
 /** Successful answers must be identical; the others may only be "already being processed". */
 function oneEffect(results: Envelope[]) {
-  // Every send gets the first answer: the duplicates waited for it (issue 8: "a duplicate that arrives
-  // while the first runs waits for it and then gets the first answer").
+  // Every send gets the first answer: the duplicates waited for it (docs/product.md#writes-and-retries:
+  // "a duplicate that arrives while the first runs waits for it and then gets the first answer").
   const successes = results.filter((r) => r.code === 0);
   expect(successes.length).toBeGreaterThanOrEqual(1);
   for (const r of results) expect(r).toEqual(successes[0]);

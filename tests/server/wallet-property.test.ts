@@ -1,7 +1,8 @@
-// Property (issue 3): random sequences of top-ups, confirmations, rejections, withdrawals, completions and
-// refusals, sent by several concurrent clients (users over HTTP, the operator in-process), keep the
-// ledger exact: every balance equals its fund logs, the ledger sums to zero, and the users' money
-// (available + frozen) moves by exactly confirmed top-ups minus completed withdrawals and their fees.
+// Property (docs/product.md#wallet-and-ledger): random sequences of top-ups, confirmations, rejections,
+// withdrawals, completions and refusals, sent by several concurrent clients (users over HTTP, the operator
+// in-process), keep the ledger exact: every balance equals its fund logs, the ledger sums to zero, and the
+// users' money (available + frozen) moves by exactly confirmed top-ups minus completed withdrawals and their
+// fees.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { PATHS } from '../../src/shared/api';
@@ -191,5 +192,5 @@ describe('ledger under random concurrent use', () => {
     const cli = await runCli(['ledger:check'], { DATA_DIR: s.dataDir });
     expect(cli.code, cli.stderr).toBe(0);
     expect(cli.json).toMatchObject({ ok: true, data: { ok: true, problems: [] } });
-  }, CLI_TEST_TIMEOUT_MS); // starts the operator CLI (npx tsx, cold): the start alone passed 30 s at load ~16
+  }, CLI_TEST_TIMEOUT_MS); // starts the operator CLI (npx tsx, cold), which alone can pass 30 s on a loaded machine
 });

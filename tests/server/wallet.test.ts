@@ -1,7 +1,8 @@
-// The wallet over real HTTP (issue 3; DECISIONS "Wallet and ledger"; SPEC sections 4, 6, 8): top-ups,
-// withdrawals and every withdrawal rule, operator steps (in-process and through the CLI child process),
-// lock and freeze after 5 wrong passwords, fund logs, notifications. Refusals are checked in en and cn
-// with the database unchanged; a ManualClock moves through weekends, holidays and SGT midnight.
+// The wallet over real HTTP (docs/product.md#wallet-and-ledger, docs/product.md#top-ups,
+// docs/product.md#withdrawals): top-ups, withdrawals and every withdrawal rule, operator steps (in-process
+// and through the CLI child process), lock and freeze after 5 wrong passwords, fund logs, notifications.
+// Refusals are checked in en and cn with the database unchanged; a ManualClock moves through weekends,
+// holidays and SGT midnight.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { PATHS } from '../../src/shared/api';
@@ -101,7 +102,7 @@ describe('top-ups', () => {
       created_at_ms: T0,
       decided_at: null,
       decided_at_ms: null,
-      // Issue 15: the PayNow QR of this top-up and its expiry (TOPUP_EXPIRY_MINUTES, 30 by default).
+      // The PayNow QR of this top-up and its expiry (TOPUP_EXPIRY_MINUTES, 30 by default).
       paynow_qr: expect.stringMatching(/^000201010212.*CNPPNZ77ZZZZZZZ.*6304[0-9A-F]{4}$/),
       expires_at: '2026-03-02T10:30:00.000+08:00',
       expires_at_ms: T0 + 30 * 60_000,
@@ -402,7 +403,7 @@ describe('wrong withdrawal passwords', () => {
     ok(await withdraw(u, { amount: 10_000, password: WITHDRAW_PASSWORD }));
     expect(await balances(s, u)).toMatchObject({ available: 30_000 - 10_250, frozen: 10_250 });
     expect((await checkLedger(s.db)).ok).toBe(true);
-  }, CLI_TEST_TIMEOUT_MS); // starts the operator CLI (npx tsx, cold): the start alone passed 30 s at load ~16
+  }, CLI_TEST_TIMEOUT_MS); // starts the operator CLI (npx tsx, cold), which alone can pass 30 s on a loaded machine
 });
 
 describe('operator CLI (child process)', () => {

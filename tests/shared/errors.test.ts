@@ -31,7 +31,7 @@ describe('error catalogue', () => {
     for (const [key, e] of entries) expect(placeholders(e.cn), key).toEqual(placeholders(e.en));
   });
 
-  it('has the SPEC messages at their keys', () => {
+  it('has the session-expired and network-error messages at their keys', () => {
     expect(ERRORS.session_expired.code).toBe(-1);
     expect(ERRORS.network_error.en).toBe('Network error');
     expect(ERRORS.login_locked.en).toBe('Exceeded maximum password attempts, contact the administrator.');

@@ -1,7 +1,7 @@
-// Carbon footprint arithmetic (issue 9): hand-worked cases against the factor set in
+// Carbon footprint arithmetic (docs/product.md#carbon-footprint): hand-worked cases against the factor set in
 // src/shared/footprint/factors.json, edge cases, the answers schema, and the offset rounding.
 // The hand arithmetic uses the factor values written out, so a changed factor fails here on purpose:
-// update the worked numbers together with the data file and docs/decisions/footprint.md.
+// update the worked numbers together with the data file and docs/decisions/0009-footprint.md.
 import { describe, expect, it } from 'vitest';
 import * as v from 'valibot';
 import { computeFootprint, electricityKwhPerMonth, tonsToOffset } from '../../src/shared/footprint/compute';

@@ -1,6 +1,6 @@
 // The import rules of .dependency-cruiser.cjs (run by `npm run lint`) fire: a throwaway tree with one
 // violation of each kind is cruised with the project's own config, and every rule reports it; the same tree
-// without the violations is clean. (docs/decisions/layout.md)
+// without the violations is clean. (docs/decisions/0011-layout.md)
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';

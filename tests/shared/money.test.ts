@@ -1,4 +1,4 @@
-// Money is integer cents (SGD), shown as S$1,234.50 (DECISIONS "Units, time, money").
+// Money is integer cents (SGD), shown as S$1,234.50 (docs/product.md#units-time-and-money).
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { formatSgd, parseSgdToCents } from '../../src/shared/money';

@@ -13,7 +13,7 @@ import {
   tlv,
 } from '../../src/shared/paynow';
 
-// The published PayNow payload of issue 15, reproduced from its inputs.
+// A PayNow payload published as a worked example, reproduced from its inputs.
 const PUBLISHED =
   '00020101021226490009SG.PAYNOW010120210201723769K0301004082022123152040000530370254041.995802SG5921Lyte Ventures Pte Ltd6009Singapore62170113LP2-INVOICE01630460B8';
 // Any instant on 31 Dec 2022 in Singapore time: 23:59 SGT is 15:59 UTC.
@@ -58,7 +58,7 @@ describe('buildPayNowPayload', () => {
     expect(buildPayNowPayload(input)).toBe(PUBLISHED);
   });
 
-  it('matches the published payload field by field, as the issue lists them', () => {
+  it('matches the published payload field by field', () => {
     const top = parseTlv(PUBLISHED);
     expect(top.map((f) => f.id)).toEqual(['00', '01', '26', '52', '53', '54', '58', '59', '60', '62', '63']);
     const ours = parseTlv(buildPayNowPayload(input));
