@@ -2,7 +2,7 @@ import { createHash, randomBytes, randomInt, scrypt as scryptCb, timingSafeEqual
 import { hash as argon2Hash, verify as argon2Verify, type Algorithm } from '@node-rs/argon2';
 
 // Passwords: argon2id at OWASP's parameters (m=19 MiB, t=2, p=1) in PHC form ($argon2id$v=19$m=...),
-// through @node-rs/argon2. Hashes of the previous version (scrypt, N=2^17, r=8, p=1, in a
+// through @node-rs/argon2. Stored scrypt hashes (N=2^17, r=8, p=1, in a
 // self-describing string) still verify and are replaced by argon2id at the next right password.
 // Every password is NFKC-normalised first, so the same characters typed on another keyboard match.
 
@@ -43,7 +43,7 @@ export async function verifyPassword(password: string, stored: string): Promise<
   return (await checkPassword(password, stored)).ok;
 }
 
-// ---- scrypt: the previous version's hashes (verify only; tests make some to prove the upgrade)
+// ---- scrypt: hashes an older install stored (verify only; tests make some to prove the upgrade)
 const R = 8;
 const P = 1;
 const KEYLEN = 32;

@@ -91,7 +91,7 @@ export async function checkCounted(
   if (result.ok) {
     await sql`update users set ${sql.ref(col.fails)} = 0 where id = ${opts.userId}`.execute(db);
     if (result.upgraded) {
-      // An scrypt hash of the previous version (or other argon2 parameters): replaced now, unless the
+      // An scrypt hash (or other argon2 parameters): replaced now, unless the
       // password changed meanwhile.
       await sql`update users set ${sql.ref(col.hash)} = ${result.upgraded} where id = ${opts.userId} and ${sql.ref(col.hash)} = ${stored}`.execute(db);
     }
