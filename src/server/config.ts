@@ -60,6 +60,9 @@ const envSchema = v.object({
   // Per-message deflate on the live socket: off by default (its zlib contexts cost tens of KiB per socket,
   // and the messages are a few dozen bytes).
   SOCKET_PERMESSAGE_DEFLATE: bool(false),
+  // The server pings every open socket this often and ends one that did not answer the previous ping: a
+  // connection that died without a close (a phone out of coverage) frees its place under the caps.
+  SOCKET_PING_MS: int(30_000, 50, 600_000),
   // The live hub's fallback read of live_events; events normally arrive by push (src/server/live/hub.ts).
   LIVE_POLL_MS: int(500, 50, 600_000),
   SEED_DEMO: bool(true),

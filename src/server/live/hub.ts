@@ -57,6 +57,8 @@ class LiveSocket extends WebSocket {
   /** The session's end as last read; sliding expiry only moves it later, so before it the session has
    *  not expired (revocation arrives as session_end). */
   expiresAt = 0;
+  /** Answered (a pong or any message) since the last ping; a socket that did not is ended. */
+  alive = true;
   /** Counted in the hub's maps and lists, until its close is handled. */
   registered = false;
   /** The user's sockets are a list threaded through them; the hub's byUser holds its first. */
@@ -347,6 +349,7 @@ export function createHub(deps: Deps): Hub {
 
   // One set of handlers for every socket (`this` is the socket), not three closures per socket.
   function onMessage(this: WebSocket, data: RawData, isBinary: boolean) {
+    (this as LiveSocket).alive = true;
     if (!isBinary && data.toString() === PING) {
       this.send(PONG);
       metrics?.socketMessages.inc({ kind: 'pong' });
@@ -367,6 +370,20 @@ export function createHub(deps: Deps): Hub {
   function onError(this: WebSocket) {
     if (this.readyState === this.OPEN) this.terminate();
   }
+  function onPong(this: WebSocket) {
+    (this as LiveSocket).alive = true;
+  }
+  // A connection that died without a close (no FIN ever arrives) is found by the next ping going unanswered.
+  const pinger = setInterval(() => {
+    for (const ws of all) {
+      if (!ws.alive) ws.terminate();
+      else {
+        ws.alive = false;
+        ws.ping();
+      }
+    }
+  }, config.SOCKET_PING_MS);
+  pinger.unref();
   const sweeper = setInterval(() => {
     sweep().catch((err: unknown) => deps.log.error('live hub session sweep failed', err));
   }, SWEEP_MS);
@@ -421,6 +438,7 @@ export function createHub(deps: Deps): Hub {
         ws.on('message', onMessage);
         ws.on('close', onClose);
         ws.on('error', onError);
+        ws.on('pong', onPong);
         ws.send(JSON.stringify({ type: 'hello', mem_id: userId, time: deps.clock.now() }));
         metrics?.socketMessages.inc({ kind: 'hello' });
         // Checked once more now that it is registered: a session that ended between the handshake's check
@@ -458,6 +476,7 @@ export function createHub(deps: Deps): Hub {
       await listener?.end().catch(() => undefined);
       listener = null;
       clearInterval(sweeper);
+      clearInterval(pinger);
       fileWatch?.close();
       if (fileSignal) clearTimeout(fileSignal);
       if (timer) clearTimeout(timer);
