@@ -63,7 +63,7 @@ const envSchema = v.object({
   // The server pings every open socket this often and ends one that did not answer the previous ping: a
   // connection that died without a close (a phone out of coverage) frees its place under the caps.
   SOCKET_PING_MS: int(30_000, 50, 600_000),
-  // The live hub's fallback read of live_events; events normally arrive by push (src/server/live/hub.ts).
+  // The fallback read of live_events; events normally arrive by push (src/server/live/wake-ups.ts).
   LIVE_POLL_MS: int(500, 50, 600_000),
   SEED_DEMO: bool(true),
   // Reverse proxies in front of the server: off (0) or the number of trusted hops; "true" means 1.

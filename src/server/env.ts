@@ -19,7 +19,8 @@ export interface Deps {
   log: Logger;
   mailer: Mailer;
   limits: Limits;
-  /** Public GETs' answers, kept in memory; invalidated by the live hub's events (startServer wires both).
+  /** Public GETs' answers, kept in memory; invalidated by the committed live events (live/feed.ts;
+   *  startServer wires both).
    *  Absent: every answer is made per request. */
   publicCache?: ResponseCache;
   /** Set when the server starts draining (SIGTERM): /readyz answers 503 from then on. */

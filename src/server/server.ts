@@ -16,6 +16,8 @@ import { createLimits } from './lib/limits';
 import { createMetrics } from './lib/metrics';
 import { serverSecret } from './lib/secret';
 import { createHub, type Hub } from './live/hub';
+import { createEventFeed } from './live/feed';
+import { findSession } from './modules/session';
 import { createScheduler, type Scheduler } from './scheduler/scheduler';
 import { observeWriteTx } from './db/tx';
 
@@ -42,9 +44,10 @@ export async function startServer(config: Config, opts: { clock?: Clock; staticD
   // Metrics only with METRICS_TOKEN: without it no middleware and no hook records anything (lib/metrics.ts).
   const metrics = config.METRICS_TOKEN ? createMetrics() : undefined;
   const limits = await createLimits(config, log, metrics);
-  // Public GETs answered from memory, invalidated by the hub below (it hands the cache every event it delivers).
+  // Public GETs answered from memory, invalidated by the committed live events (the feed below).
+  const publicCache = createResponseCache({ clock });
   const lifecycle = { draining: false };
-  const deps: Deps = { config, db, clock, log, mailer, limits, publicCache: createResponseCache({ clock }), lifecycle, ...(metrics ? { metrics } : {}) };
+  const deps: Deps = { config, db, clock, log, mailer, limits, publicCache, lifecycle, ...(metrics ? { metrics } : {}) };
   if (metrics) {
     observeWriteTx(db, {
       tx: (seconds, committed) => metrics.dbWriteTx.observe({ outcome: committed ? 'commit' : 'rollback' }, seconds),
@@ -61,7 +64,13 @@ export async function startServer(config: Config, opts: { clock?: Clock; staticD
   await scheduler.start();
 
   const app = createApp(deps, { staticDir: opts.staticDir ?? path.resolve('dist') });
-  const hub = createHub(deps);
+  // The committed live events, read as soon as any source signals one. The cache subscribes before the
+  // hub, so it has dropped what an event changed before a client is told of it and asks again.
+  const feed = createEventFeed(deps);
+  feed.subscribe((event) => {
+    if (event.message) publicCache.onLiveMessage(event.message);
+  });
+  const hub = createHub(deps, { feed, findSession: (token) => findSession(deps, token) });
   const server: ServerType = await new Promise((resolve) => {
     const s = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST }, () => resolve(s));
   });
@@ -90,6 +99,7 @@ export async function startServer(config: Config, opts: { clock?: Clock; staticD
       lifecycle.draining = true;
       await scheduler.stop();
       await hub.close();
+      await feed.close();
       await new Promise<void>((resolve) => {
         (server as Server).closeAllConnections?.();
         server.close(() => resolve());
