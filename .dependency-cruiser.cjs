@@ -58,6 +58,14 @@ module.exports = {
       to: { path: '^src/server/(app|openapi|server|main)\\.ts$' },
     },
     {
+      name: 'lower-layers-not-modules',
+      severity: 'error',
+      comment:
+        'lib, db (migrations included), ledger and live sit below the modules: they never import one. What they need from a module (the session lookup of the live hub) is handed in by server.ts, which composes both.',
+      from: { path: '^src/server/(lib|db|ledger|live)/' },
+      to: { path: '^src/server/modules/' },
+    },
+    {
       name: 'no-orphans',
       severity: 'error',
       comment: 'A module nothing imports and that imports nothing is dead code (or a config that should be listed here).',
