@@ -10,11 +10,12 @@ import type { Clock } from './clock';
 // Public GETs (project and news lists and details, content) answered from memory: the envelope encoded
 // once, compressed once per encoding asked for (brotli, gzip), with a weak ETag so a client that has it
 // gets 304. docs/decisions/0015-scale.md "The list path" has the reasoning; in short:
-// - Invalidation: the socket's own events. The live hub hands every event it delivers to
-//   onLiveMessage(): `invalidate` of projects or news drops the lists (and their counts and cursors) and
-//   the details named by `ids` (every detail when there are none). The hub learns of commits from this
-//   process, other instances and the operator CLI (NOTIFY on PostgreSQL; on SQLite an in-process signal and
-//   a 500 ms poll), and only after they commit, so an answer made from older rows is dropped after it.
+// - Invalidation: the socket's own events. The live event feed (live/feed.ts) hands every committed event
+//   to onLiveMessage() before the sockets get it: `invalidate` of projects or news drops the lists (and
+//   their counts and cursors) and the details named by `ids` (every detail when there are none). The feed
+//   learns of commits from this process, other instances and the operator CLI (NOTIFY on PostgreSQL; on
+//   SQLite an in-process signal and the WAL file's changes; a fallback poll on both), and only after they
+//   commit, so an answer made from older rows is dropped after it.
 // - The clock: an answer that changes with time alone (join_block at selling_time/end_time, news that is
 //   scheduled) says until when it holds (`until`, server clock); an answer made before a clock moved back
 //   (tests only) is not used either. These answers carry no envelope `time`: a 304 hands the client its
@@ -81,7 +82,7 @@ export interface ResponseCache {
   serve(c: Context, tags: string[], query: Readonly<Record<string, unknown>>, produce: () => Promise<PublicAnswer>): Promise<Response>;
   /** Values derived from the rows of `tag` (counts per filter, cursors per page), dropped with them. */
   memoFor(tag: string): ListMemo;
-  /** An event the hub delivered: drops what it changed. */
+  /** A committed live event (live/feed.ts): drops what it changed. */
   onLiveMessage(message: ServerMessage): void;
   /** Drops every kept answer but keeps the derived values (tests: the next answer is made again from them). */
   dropAnswers(): void;
@@ -139,21 +140,12 @@ export function cacheKey(path: string, query: Readonly<Record<string, unknown>>)
   return `${path}?${names.map((n) => `${encodeURIComponent(n)}=${encodeURIComponent(JSON.stringify(query[n]))}`).join('&')}`;
 }
 
-export function createResponseCache(opts: { clock: Clock; maxEntries?: number; maxBytes?: number; maxAgeMs?: number }): ResponseCache {
-  const { clock } = opts;
-  const maxEntries = opts.maxEntries ?? MAX_ENTRIES;
-  const maxBytes = opts.maxBytes ?? MAX_BYTES;
-  const maxAgeMs = opts.maxAgeMs ?? MAX_AGE_MS;
-  const entries = new Map<string, Entry>(); // in order of last use
+/** The kept answers: by key in order of last use (least recently used first out) and by tag, within
+ *  `maxEntries` answers and `maxBytes` of bodies. */
+function createStore(maxEntries: number, maxBytes: number) {
+  const entries = new Map<string, Entry>();
   const byTag = new Map<string, Set<string>>();
-  const epochs = new Map<string, number>();
-  const pending = new Map<string, Pending>();
-  const derived = new Map<string, Map<string, unknown>>();
   let bytes = 0;
-  let hits = 0;
-  let misses = 0;
-
-  const epochOf = (tag: string) => epochs.get(tag) ?? 0;
 
   function drop(entry: Entry) {
     if (entries.get(entry.key) !== entry) return;
@@ -161,7 +153,6 @@ export function createResponseCache(opts: { clock: Clock; maxEntries?: number; m
     bytes -= entry.bytes;
     for (const tag of entry.tags) byTag.get(tag)?.delete(entry.key);
   }
-
   function trim() {
     for (const oldest of entries.values()) {
       if (entries.size <= maxEntries && bytes <= maxBytes) break;
@@ -169,174 +160,239 @@ export function createResponseCache(opts: { clock: Clock; maxEntries?: number; m
     }
   }
 
-  function store(entry: Entry) {
-    const old = entries.get(entry.key);
-    if (old) drop(old);
-    entries.set(entry.key, entry);
-    bytes += entry.bytes;
-    for (const tag of entry.tags) {
-      let keys = byTag.get(tag);
-      if (!keys) byTag.set(tag, (keys = new Set()));
-      keys.add(entry.key);
-    }
-    trim();
-  }
+  return {
+    get: (key: string) => entries.get(key),
+    holds: (entry: Entry) => entries.get(entry.key) === entry,
+    /** Marks `entry` as the most recently used. */
+    use(entry: Entry) {
+      entries.delete(entry.key);
+      entries.set(entry.key, entry);
+    },
+    put(entry: Entry) {
+      const old = entries.get(entry.key);
+      if (old) drop(old);
+      entries.set(entry.key, entry);
+      bytes += entry.bytes;
+      for (const tag of entry.tags) {
+        let keys = byTag.get(tag);
+        if (!keys) byTag.set(tag, (keys = new Set()));
+        keys.add(entry.key);
+      }
+      trim();
+    },
+    /** A kept entry's body grew by `n` bytes (an encoding made for it). */
+    grow(entry: Entry, n: number) {
+      entry.bytes += n;
+      bytes += n;
+      trim();
+    },
+    drop,
+    dropTag(tag: string) {
+      const keys = byTag.get(tag);
+      if (!keys) return;
+      for (const key of [...keys]) {
+        const entry = entries.get(key);
+        if (entry) drop(entry);
+      }
+      byTag.delete(tag);
+    },
+    dropAll() {
+      for (const entry of [...entries.values()]) drop(entry);
+    },
+    tags: () => byTag.keys(),
+    reset() {
+      entries.clear();
+      bytes = 0;
+    },
+    stats: () => ({ entries: entries.size, bytes }),
+  };
+}
 
-  function invalidate(tag: string) {
-    epochs.set(tag, epochOf(tag) + 1);
-    derived.delete(tag);
-    const keys = byTag.get(tag);
-    if (!keys) return;
-    for (const key of [...keys]) {
-      const entry = entries.get(key);
-      if (entry) drop(entry);
-    }
-    byTag.delete(tag);
-  }
+type Store = ReturnType<typeof createStore>;
 
-  function fresh(entry: Entry): boolean {
-    const now = clock.now();
-    return entry.from <= now && now < entry.until && performance.now() < entry.deadline;
-  }
+/** Per tag: an epoch that moves on with every change of its rows (an answer or a value made under an older
+ *  one is not kept), and the values derived from its rows (counts per filter, cursors per page). */
+function createTags() {
+  const epochs = new Map<string, number>();
+  const derived = new Map<string, Map<string, unknown>>();
+  const epochOf = (tag: string) => epochs.get(tag) ?? 0;
 
-  async function build(key: string, tags: string[], produce: () => Promise<PublicAnswer>): Promise<Entry> {
-    const from = clock.now();
-    const answer = await produce();
-    // The fields in ok()'s order, without `time` (see the top of this file).
-    const identity = Buffer.from(JSON.stringify({ code: 0, msg: 'ok', data: answer.data, wait: ENVELOPE_DEFAULT_WAIT }));
+  function memoFor(tag: string): ListMemo {
+    const values = () => {
+      let map = derived.get(tag);
+      if (!map) derived.set(tag, (map = new Map()));
+      if (map.size >= MAX_DERIVED) map.clear();
+      return map;
+    };
     return {
-      key,
-      tags,
-      etag: etagOf(identity),
-      identity,
-      encoded: {},
-      bytes: identity.length + key.length,
-      from,
-      until: answer.until ?? Infinity,
-      deadline: performance.now() + maxAgeMs,
+      epoch: () => epochOf(tag),
+      get: <T>(key: string) => derived.get(tag)?.get(key) as T | undefined,
+      set(key, value, since) {
+        if (epochOf(tag) === since) values().set(key, value);
+      },
+      memo<T>(key: string, compute: () => Promise<T>): Promise<T> {
+        const have = derived.get(tag)?.get(key) as Promise<T> | undefined;
+        if (have) return have;
+        const map = values();
+        const promise = compute();
+        map.set(key, promise);
+        promise.catch(() => {
+          if (map.get(key) === promise) map.delete(key);
+        });
+        return promise;
+      },
     };
   }
 
-  function make(key: string, tags: string[], produce: () => Promise<PublicAnswer>): Promise<Entry> {
+  return {
+    epochOf,
+    /** The rows of `tag` changed: a new epoch, and its derived values dropped. */
+    change(tag: string) {
+      epochs.set(tag, epochOf(tag) + 1);
+      derived.delete(tag);
+    },
+    memoFor,
+    derivedTags: () => derived.keys(),
+  };
+}
+
+type Tags = ReturnType<typeof createTags>;
+
+/** The tags an event's change touches: the lists, and the details it names (every detail when it names none). */
+function tagsChangedBy(message: ServerMessage): string[] {
+  if (message.type !== 'invalidate') return [];
+  const out: string[] = [];
+  // The transparency figures (docs/product.md#retirement) move with projects' supply, bookings and
+  // retirements.
+  if (message.tables.some((t) => t === 'projects' || t === 'orders' || t === 'retirements')) out.push('transparency');
+  for (const table of message.tables) {
+    if (table !== 'projects' && table !== 'news') continue;
+    const one = table === 'projects' ? 'project' : 'news';
+    out.push(table);
+    if (message.ids && message.ids.length > 0) for (const id of message.ids) out.push(`${one}:${id}`);
+    else out.push(`${one}:*`);
+  }
+  return out;
+}
+
+/** Makes an answer's entry: the envelope encoded once, its ETag, and how long it holds. */
+async function build(key: string, tags: string[], produce: () => Promise<PublicAnswer>, clock: Clock, maxAgeMs: number): Promise<Entry> {
+  const from = clock.now();
+  const answer = await produce();
+  // The fields in ok()'s order, without `time` (see the top of this file).
+  const identity = Buffer.from(JSON.stringify({ code: 0, msg: 'ok', data: answer.data, wait: ENVELOPE_DEFAULT_WAIT }));
+  return {
+    key,
+    tags,
+    etag: etagOf(identity),
+    identity,
+    encoded: {},
+    bytes: identity.length + key.length,
+    from,
+    until: answer.until ?? Infinity,
+    deadline: performance.now() + maxAgeMs,
+  };
+}
+
+/** Makes and keeps answers: concurrent misses of one key share one production, unless a tag it is made from
+ *  changed since it started; an answer is kept only if none of its tags changed while it was made. */
+function createMaker(store: Store, tags: Tags, make: (key: string, tagList: string[], produce: () => Promise<PublicAnswer>) => Promise<Entry>) {
+  const pending = new Map<string, Pending>();
+  const unchanged = (tagList: string[], epochs: number[]) => tagList.every((t, i) => tags.epochOf(t) === epochs[i]);
+  return (key: string, tagList: string[], produce: () => Promise<PublicAnswer>): Promise<Entry> => {
     const joined = pending.get(key);
-    if (joined && joined.tags.every((t, i) => epochOf(t) === joined.epochs[i])) return joined.promise;
-    const started = tags.map(epochOf);
-    const promise = (async () => {
-      const entry = await build(key, tags, produce);
-      // Kept only if nothing it was made from changed meanwhile; the callers get it either way.
-      if (tags.every((t, i) => epochOf(t) === started[i])) store(entry);
+    if (joined && unchanged(joined.tags, joined.epochs)) return joined.promise;
+    const started = tagList.map(tags.epochOf);
+    const promise = make(key, tagList, produce).then((entry) => {
+      // The callers get it either way.
+      if (unchanged(tagList, started)) store.put(entry);
       return entry;
-    })();
-    const record: Pending = { promise, tags, epochs: started };
+    });
+    const record: Pending = { promise, tags: tagList, epochs: started };
     pending.set(key, record);
     const forget = () => {
       if (pending.get(key) === record) pending.delete(key);
     };
     promise.then(forget, forget);
     return promise;
-  }
+  };
+}
 
-  async function encodedBody(entry: Entry, encoding: Encoding): Promise<Bytes> {
-    const have = entry.encoded[encoding];
-    if (have) return have;
-    const promise = (encoding === 'br' ? brotli(entry.identity, BROTLI_OPTIONS) : gzip(entry.identity)).then((out) => {
-      const buf = out as Bytes;
-      entry.encoded[encoding] = buf;
-      if (entries.get(entry.key) === entry) {
-        entry.bytes += buf.length;
-        bytes += buf.length;
-        trim();
-      }
-      return buf;
-    });
-    entry.encoded[encoding] = promise;
-    return promise;
-  }
+/** The entry's body in `encoding`, compressed once (concurrent askers share the work) and counted while kept. */
+function encodedBody(store: Store, entry: Entry, encoding: Encoding): Promise<Bytes> {
+  const have = entry.encoded[encoding];
+  if (have) return Promise.resolve(have);
+  const promise = (encoding === 'br' ? brotli(entry.identity, BROTLI_OPTIONS) : gzip(entry.identity)).then((out) => {
+    const buf = out as Bytes;
+    entry.encoded[encoding] = buf;
+    if (store.holds(entry)) store.grow(entry, buf.length);
+    return buf;
+  });
+  entry.encoded[encoding] = promise;
+  return promise;
+}
 
-  async function answer(c: Context, entry: Entry): Promise<Response> {
-    const headers: Record<string, string> = { 'Content-Type': 'application/json', ETag: entry.etag, 'Cache-Control': 'no-cache', Vary: 'Accept-Encoding' };
-    const ifNoneMatch = c.req.header('if-none-match');
-    if (ifNoneMatch && matches(ifNoneMatch, entry.etag)) return c.body(null, 304, headers);
-    const encoding = entry.identity.length >= COMPRESS_MIN_BYTES ? pickEncoding(c.req.header('accept-encoding')) : null;
-    if (!encoding) return c.body(entry.identity, 200, headers);
-    headers['Content-Encoding'] = encoding;
-    return c.body(await encodedBody(entry, encoding), 200, headers);
+/** 304 when the client has it, else the body in the encoding it takes best. */
+async function answer(c: Context, store: Store, entry: Entry): Promise<Response> {
+  const headers: Record<string, string> = { 'Content-Type': 'application/json', ETag: entry.etag, 'Cache-Control': 'no-cache', Vary: 'Accept-Encoding' };
+  const ifNoneMatch = c.req.header('if-none-match');
+  if (ifNoneMatch && matches(ifNoneMatch, entry.etag)) return c.body(null, 304, headers);
+  const encoding = entry.identity.length >= COMPRESS_MIN_BYTES ? pickEncoding(c.req.header('accept-encoding')) : null;
+  if (!encoding) return c.body(entry.identity, 200, headers);
+  headers['Content-Encoding'] = encoding;
+  return c.body(await encodedBody(store, entry, encoding), 200, headers);
+}
+
+export function createResponseCache(opts: { clock: Clock; maxEntries?: number; maxBytes?: number; maxAgeMs?: number }): ResponseCache {
+  const { clock } = opts;
+  const maxAgeMs = opts.maxAgeMs ?? MAX_AGE_MS;
+  const store = createStore(opts.maxEntries ?? MAX_ENTRIES, opts.maxBytes ?? MAX_BYTES);
+  const tags = createTags();
+  const make = (key: string, tagList: string[], produce: () => Promise<PublicAnswer>) => build(key, tagList, produce, clock, maxAgeMs);
+  const makeKept = createMaker(store, tags, make);
+  let hits = 0;
+  let misses = 0;
+
+  function invalidate(tag: string) {
+    tags.change(tag);
+    store.dropTag(tag);
+  }
+  /** A kept answer still good now, or undefined (one past its time is dropped). */
+  function fresh(key: string): Entry | undefined {
+    const entry = store.get(key);
+    if (!entry) return undefined;
+    const now = clock.now();
+    if (entry.from <= now && now < entry.until && performance.now() < entry.deadline) return entry;
+    store.drop(entry);
+    return undefined;
   }
 
   return {
-    async serve(c, tags, query, produce) {
+    async serve(c, tagList, query, produce) {
       const key = cacheKey(c.req.path, query);
       if (key.length > MAX_KEY_LENGTH) {
         misses++;
-        return answer(c, await build(key, tags, produce));
+        return answer(c, store, await make(key, tagList, produce));
       }
-      let entry = entries.get(key);
-      if (entry && !fresh(entry)) {
-        drop(entry);
-        entry = undefined;
-      }
+      let entry = fresh(key);
       if (entry) {
         hits++;
-        entries.delete(key); // most recently used goes last
-        entries.set(key, entry);
+        store.use(entry);
       } else {
         misses++;
-        entry = await make(key, tags, produce);
+        entry = await makeKept(key, tagList, produce);
       }
-      return answer(c, entry);
+      return answer(c, store, entry);
     },
-
-    memoFor(tag) {
-      const values = () => {
-        let map = derived.get(tag);
-        if (!map) derived.set(tag, (map = new Map()));
-        if (map.size >= MAX_DERIVED) map.clear();
-        return map;
-      };
-      return {
-        epoch: () => epochOf(tag),
-        get: <T>(key: string) => derived.get(tag)?.get(key) as T | undefined,
-        set(key, value, since) {
-          if (epochOf(tag) === since) values().set(key, value);
-        },
-        memo<T>(key: string, compute: () => Promise<T>): Promise<T> {
-          const have = derived.get(tag)?.get(key) as Promise<T> | undefined;
-          if (have) return have;
-          const map = values();
-          const promise = compute();
-          map.set(key, promise);
-          promise.catch(() => {
-            if (map.get(key) === promise) map.delete(key);
-          });
-          return promise;
-        },
-      };
-    },
-
+    memoFor: (tag) => tags.memoFor(tag),
     onLiveMessage(message) {
-      if (message.type !== 'invalidate') return;
-      // The transparency figures (docs/product.md#retirement) move with projects' supply, bookings and
-      // retirements.
-      if (message.tables.some((t) => t === 'projects' || t === 'orders' || t === 'retirements')) invalidate('transparency');
-      for (const table of message.tables) {
-        if (table !== 'projects' && table !== 'news') continue;
-        const one = table === 'projects' ? 'project' : 'news';
-        invalidate(table);
-        if (message.ids && message.ids.length > 0) for (const id of message.ids) invalidate(`${one}:${id}`);
-        else invalidate(`${one}:*`);
-      }
+      for (const tag of tagsChangedBy(message)) invalidate(tag);
     },
-
-    dropAnswers() {
-      for (const entry of [...entries.values()]) drop(entry);
-    },
-
+    dropAnswers: () => store.dropAll(),
     clear() {
-      for (const tag of new Set([...byTag.keys(), ...derived.keys()])) invalidate(tag);
-      entries.clear();
-      bytes = 0;
+      for (const tag of new Set([...store.tags(), ...tags.derivedTags()])) invalidate(tag);
+      store.reset();
     },
-
-    stats: () => ({ entries: entries.size, bytes, hits, misses }),
+    stats: () => ({ ...store.stats(), hits, misses }),
   };
 }
