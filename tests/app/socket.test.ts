@@ -1,8 +1,9 @@
 // The client's live socket (src/app/lib/socket.ts) with a fake WebSocket and fake timers: a close with
-// SOCKET_CLOSE_SESSION_ENDED (4001) signs out and never reconnects; other closes reconnect as before.
+// SOCKET_CLOSE_SESSION_ENDED (4001) signs out and never reconnects; other closes reconnect as before; a
+// socket that hears nothing back (not even "pong") for a few heartbeats is dropped and opened again.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { LiveSocket } from '../../src/app/lib/socket';
-import { SOCKET_CONNECT_DELAY_MS, SOCKET_RECONNECT_INTERVAL_MS, SOCKET_RECONNECT_TRIES } from '../../src/shared/constants';
+import { SOCKET_CONNECT_DELAY_MS, SOCKET_HEARTBEAT_MS, SOCKET_RECONNECT_INTERVAL_MS, SOCKET_RECONNECT_TRIES } from '../../src/shared/constants';
 import { SOCKET_CLOSE_SESSION_ENDED, SOCKET_CLOSE_TOO_MANY } from '../../src/shared/socket-events';
 
 class FakeWebSocket {
@@ -117,5 +118,34 @@ describe('LiveSocket', () => {
     }
     expect(FakeWebSocket.made).toHaveLength(1 + SOCKET_RECONNECT_TRIES);
     expect(onSessionEnded).not.toHaveBeenCalled();
+  });
+
+  it('drops a socket that answers no ping for three heartbeats (a connection that died without a close) and opens a new one', () => {
+    const ws = openFirst();
+    vi.advanceTimersByTime(2 * SOCKET_HEARTBEAT_MS);
+    expect(ws.sent).toEqual(['ping', 'ping']);
+    expect(live.isOpen()).toBe(true);
+    vi.advanceTimersByTime(SOCKET_HEARTBEAT_MS);
+    expect(live.isOpen()).toBe(false);
+    expect(ws.readyState).toBe(3);
+    expect(onStatus).toHaveBeenLastCalledWith('closed');
+    expect(onSessionEnded).not.toHaveBeenCalled();
+    vi.advanceTimersByTime(SOCKET_RECONNECT_INTERVAL_MS);
+    expect(FakeWebSocket.made).toHaveLength(2);
+    // The dead socket's own close, whenever it comes, changes nothing.
+    ws.closedBy(1006);
+    vi.advanceTimersByTime(SOCKET_RECONNECT_INTERVAL_MS);
+    expect(FakeWebSocket.made).toHaveLength(2);
+  });
+
+  it('keeps a socket whose pings are answered', () => {
+    const ws = openFirst();
+    for (let i = 0; i < 6; i++) {
+      vi.advanceTimersByTime(SOCKET_HEARTBEAT_MS);
+      ws.onmessage?.({ data: 'pong' });
+    }
+    expect(ws.sent).toHaveLength(6);
+    expect(live.isOpen()).toBe(true);
+    expect(FakeWebSocket.made).toHaveLength(1);
   });
 });

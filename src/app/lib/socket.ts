@@ -7,11 +7,18 @@ import {
 } from '../../shared/constants';
 import { PING, SOCKET_CLOSE_SESSION_ENDED, type ServerMessage } from '../../shared/socket-events';
 
-// The live socket (docs/product.md#live-updates): after every route change, if the login info has a mem_id a
-// socket is opened (after 300 ms when none exists), otherwise it is closed. Closed when the app is hidden or
-// exits. On close it reconnects up to 5 times, 5000 ms apart. "ping" every 50000 ms. URL: socket_host with
-// mem_id, token and v=4. Closed by the server with SOCKET_CLOSE_SESSION_ENDED (4001: logout elsewhere,
-// password change or reset, lock, freeze): no reconnect, and onSessionEnded signs the app out.
+// The live socket (docs/product.md#live-updates): after every route change, if the login info has a mem_id
+// a socket is opened (after 300 ms when none exists), otherwise it is closed. Closed when the app is hidden
+// or exits. On close it reconnects up to 5 times, 5000 ms apart. "ping" every 50000 ms; a socket that has
+// heard nothing back (not even "pong") for MISSED_PINGS pings is dead without a close (the network went
+// away) and is dropped and reconnected like a closed one. URL: socket_host with mem_id, token and v=4.
+// Closed by the server with SOCKET_CLOSE_SESSION_ENDED (4001: logout elsewhere, password change or reset,
+// lock, freeze): no reconnect, and onSessionEnded signs the app out.
+
+/** Pings sent with nothing heard back before the socket is dropped at the next heartbeat. */
+const MISSED_PINGS = 2;
+/** The close code a dropped socket is handled with (as the browser reports a connection lost). */
+const CLOSE_ABNORMAL = 1006;
 
 export interface SocketDeps {
   socketHost: () => string | null;
@@ -29,6 +36,8 @@ export class LiveSocket {
   private reconnectTimer: ReturnType<typeof setTimeout> | null = null;
   private heartbeat: ReturnType<typeof setInterval> | null = null;
   private retries = 0;
+  /** Pings sent since anything was last heard on the socket. */
+  private unanswered = 0;
   private wanted = false;
   private key = '';
   /** The memId:token whose session the server ended: never opened again. */
@@ -89,6 +98,7 @@ export class LiveSocket {
       this.deps.onStatus?.('open');
     };
     ws.onmessage = (event) => {
+      this.unanswered = 0;
       if (typeof event.data !== 'string' || event.data === 'pong') return;
       try {
         this.deps.onMessage(JSON.parse(event.data) as ServerMessage);
@@ -96,32 +106,46 @@ export class LiveSocket {
         // not a message of ours
       }
     };
-    ws.onclose = (event) => {
-      if (this.ws !== ws) return;
-      this.ws = null;
-      this.stopHeartbeat();
-      this.deps.onStatus?.('closed');
-      if (event.code === SOCKET_CLOSE_SESSION_ENDED) {
-        // The token is dead: reconnecting would only be refused. Wait for the next sync with a new one.
-        this.wanted = false;
-        this.endedKey = this.key;
-        this.deps.onSessionEnded?.();
-        return;
-      }
-      if (this.wanted && this.retries < SOCKET_RECONNECT_TRIES) {
-        this.retries++;
-        this.reconnectTimer = setTimeout(() => {
-          this.reconnectTimer = null;
-          this.open();
-        }, SOCKET_RECONNECT_INTERVAL_MS);
-      }
-    };
+    ws.onclose = (event) => this.closed(ws, event.code);
+  }
+
+  /** `ws` closed with `code` (or was dropped): reconnect, unless its session ended. A socket already let go
+   *  of is ignored. */
+  private closed(ws: WebSocket, code: number): void {
+    if (this.ws !== ws) return;
+    this.ws = null;
+    this.stopHeartbeat();
+    this.deps.onStatus?.('closed');
+    if (code === SOCKET_CLOSE_SESSION_ENDED) {
+      // The token is dead: reconnecting would only be refused. Wait for the next sync with a new one.
+      this.wanted = false;
+      this.endedKey = this.key;
+      this.deps.onSessionEnded?.();
+      return;
+    }
+    if (this.wanted && this.retries < SOCKET_RECONNECT_TRIES) {
+      this.retries++;
+      this.reconnectTimer = setTimeout(() => {
+        this.reconnectTimer = null;
+        this.open();
+      }, SOCKET_RECONNECT_INTERVAL_MS);
+    }
   }
 
   private startHeartbeat(): void {
     this.stopHeartbeat();
+    this.unanswered = 0;
     this.heartbeat = setInterval(() => {
-      if (this.ws?.readyState === 1) this.ws.send(PING);
+      const ws = this.ws;
+      if (ws?.readyState !== 1) return;
+      if (this.unanswered >= MISSED_PINGS) {
+        // Handled as closed now: the browser's own close of a dead connection can take minutes.
+        this.closed(ws, CLOSE_ABNORMAL);
+        ws.close();
+        return;
+      }
+      ws.send(PING);
+      this.unanswered++;
     }, SOCKET_HEARTBEAT_MS);
   }
 
