@@ -48,7 +48,7 @@ describe('dependency-cruiser rules', () => {
     expect(cruise(dir)).toEqual([]);
   });
 
-  it('report a cross-feature import, a type-only circle, app<->server imports, shared importing up, and an upward module import', () => {
+  it('report a cross-feature import, a type-only circle, app<->server imports, shared importing up, an upward module import, and a lower layer importing a module', () => {
     const dir = path.join(tmp, 'broken');
     tree(dir, {
       ...CLEAN,
@@ -59,9 +59,11 @@ describe('dependency-cruiser rules', () => {
       'src/app/lib/format.ts': `import { cents } from '../../shared/money';\nimport { app } from '../../server/app';\nexport const show = (n: number) => String(cents(n)) + String(app);\n`,
       'src/server/env.ts': `import { Amount } from '../app/components/amount';\nexport interface AppEnv { lang: string; a: typeof Amount }\n`,
       'src/shared/money.ts': `import type { AppEnv } from '../server/env';\nexport const cents = (n: number, _e?: AppEnv) => n;\n`,
+      // a layer below the modules reaching into one
+      'src/server/live/hub.ts': `import { news } from '../modules/news/routes';\nexport const hub = news;\n`,
     });
     const rules = new Set(cruise(dir).map((v) => v.rule));
-    for (const rule of ['feature-isolation', 'no-circular', 'app-not-server', 'server-not-app', 'shared-imports-neither', 'server-modules-not-upward']) {
+    for (const rule of ['feature-isolation', 'no-circular', 'app-not-server', 'server-not-app', 'shared-imports-neither', 'server-modules-not-upward', 'lower-layers-not-modules']) {
       expect(rules, rule).toContain(rule);
     }
   });
