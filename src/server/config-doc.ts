@@ -45,6 +45,7 @@ const DESCRIBE: Record<string, KeyDoc> = {
   SOCKETS_PER_IP: { what: 'Open sockets per client address (see `TRUST_PROXY`); above it 429' },
   SOCKET_MAX_FRAME_BYTES: { what: 'A larger frame from a client closes its socket (1009)' },
   SOCKET_PERMESSAGE_DEFLATE: { what: 'Offer per-message deflate on the live socket (costs memory per socket; messages are small)' },
+  SOCKET_PING_MS: { what: 'How often the server pings each live socket; one that did not answer the previous ping is ended and frees its place under the caps' },
   LIVE_POLL_MS: { what: "The live hub's fallback read of new events; events normally arrive by push" },
   SEED_DEMO: { what: 'Seed demo content and the demo account into an empty database' },
   TRUST_PROXY: {
