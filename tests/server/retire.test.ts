@@ -259,7 +259,7 @@ describe('transparency', () => {
 
     const before = body.data.monthly.at(-1)!.tons;
     expect((await api.retire(u, { project_id: pid, tons: 5 })).code).toBe(0);
-    // The live hub hands the retirement's event to the response cache: the next answer has the new figure.
+    // The live event feed hands the retirement's event to the response cache: the next answer has the new figure.
     let fresh: typeof body.data | undefined;
     for (let i = 0; i < 50; i++) {
       const r = await api.transparency();
