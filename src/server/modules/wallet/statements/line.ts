@@ -29,6 +29,90 @@ export interface ParsedStatement {
   debits: number;
 }
 
+/** One booking as a statement file gives it, before it is a top-up credit or not: what the readers of the
+ *  bank formats answer, for every currency, with the statement's balances checked. */
+export interface StatementEntry {
+  /** Where it is in the file, as an operator finds it: "line 12" (MT940), "entry 3" (camt.053). */
+  at: string;
+  /** Money in, or out; a reversal says which way the money moved, its `reversal` that it undoes another. */
+  credit: boolean;
+  reversal: boolean;
+  /** Cents, >= 0. */
+  amount: number;
+  currency: string;
+  booked_on: string;
+  bank_ref: string;
+  /** The payer's texts, in the order the file gives them. */
+  texts: string[];
+  /** Read and left aside: a pending or information-only camt.053 entry (not money yet). */
+  booked: boolean;
+  /** Several payments booked as one (camt.053 batch) whose parts carry no amount. */
+  batch: boolean;
+  /** What identifies it beside its texts when it has no bank reference (camt.053 NtryRef). */
+  extra: string[];
+}
+
+export interface StatementRead {
+  /** 1-based position in the file. */
+  index: number;
+  /** The statement's own reference: MT940 :20:, camt.053 Stmt/Id. */
+  id: string;
+  currency: string;
+  /** Signed cents, null when the statement does not give it. */
+  opening: number | null;
+  closing: number | null;
+  entries: StatementEntry[];
+}
+
+/** "statement 2 (STMT-0002)": how a refusal names a statement. */
+export function statementName(index: number, id: string): string {
+  return `statement ${index}${id ? ` (${id})` : ''}`;
+}
+
+/** Decimal text in cents without floating point: "60,00" / "300," (MT940, `separators` ",.") or "8.850" /
+ *  "0.2" (camt.053, "."; a comma there is never a decimal mark). A third or later decimal must be zero
+ *  (camt.053 allows five); a real fraction of a cent is refused, never rounded. */
+export function decimalCents(text: string, separators: ',.' | '.'): { cents: number } | { error: string } {
+  const t = text.trim();
+  const m = (separators === '.' ? /^(\d+)(?:\.(\d*))?$/ : /^(\d+)(?:[.,](\d*))?$/).exec(t);
+  if (!m) return { error: `"${t}" is not an amount` };
+  const frac = m[2] ?? '';
+  if (/[1-9]/.test(frac.slice(2))) return { error: `"${t}" has a fraction of a cent` };
+  const cents = Number(m[1]) * 100 + Number(frac.slice(0, 2).padEnd(2, '0'));
+  return Number.isSafeInteger(cents) ? { cents } : { error: `"${t}" is too large` };
+}
+
+/** Runs a reader, its refusal then saying which format was read (an operator may have picked the wrong file). */
+export function refusedAs<T>(format: string, read: () => T): T {
+  try {
+    return read();
+  } catch (err) {
+    if (err instanceof StatementError) throw new StatementError(`${format} ${err.message}`);
+    throw err;
+  }
+}
+
+/** Sum of signed entries: credits add, debits subtract. */
+export function movement(entries: readonly StatementEntry[]): number {
+  return entries.reduce((sum, e) => sum + (e.booked ? (e.credit ? e.amount : -e.amount) : 0), 0);
+}
+
+/** Refuses a statement whose opening balance and entries do not give its closing balance. */
+export function checkBalance(s: StatementRead, openingName: string, closingName: string): void {
+  if (s.opening === null || s.closing === null) return;
+  const expected = s.opening + movement(s.entries);
+  if (expected === s.closing) return;
+  throw new StatementError(
+    `${statementName(s.index, s.id)} does not add up: opening balance ${openingName} ${centsText(s.opening)} ${s.currency} + its ${s.entries.filter((e) => e.booked).length} entries = ${centsText(expected)}, but the closing balance ${closingName} says ${centsText(s.closing)}; an entry is missing or misread`,
+  );
+}
+
+/** -1234 -> "-12.34", for messages. */
+export function centsText(cents: number): string {
+  const abs = Math.abs(cents);
+  return `${cents < 0 ? '-' : ''}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;
+}
+
 /** A statement that cannot be read: the import stops before writing anything. */
 export class StatementError extends Error {}
 
