@@ -376,6 +376,78 @@ describe('reconciliation cannot be talked into crediting the wrong user (review 
   });
 });
 
+describe('statements as banks write them', () => {
+  const SG = (name: string) => path.join(FIXTURES, 'sg', name);
+  let n = 0;
+  const variant = (name: string, text: string) => {
+    const p = path.join(s.dataDir, `${++n}-${name}`);
+    fs.writeFileSync(p, text);
+    return p;
+  };
+
+  it('DBS- and UOB-shaped exports (SWIFT envelope, wrapped :86:, two statements, no final newline, a batch split by its amounts) credit their top-ups', async () => {
+    const u = await newUser(s, { ready: false, tag: 'sg-banks' });
+    const make = async (day: number, reference: string, amount: number) => {
+      s.clock.set(sgt(2026, 11, day, 9));
+      return ok(await topup(u, { amount, method: 'paynow', reference })) as TopupRecord;
+    };
+    const paid = [
+      await make(24, 'CNPSGDBSWRAPZZZ', 5000),
+      await make(24, 'CNPSGDBSTWQZZZZ', 125_050),
+      await make(25, 'CNPSGDBSTH3ZZZZ', 3000),
+      await make(24, 'CNPUQBCAMTZZZZZ', 10_000),
+      await make(24, 'CNPUQBSPRTTWZZZ', 5000),
+      await make(25, 'CNPUQBSTRDZZZZZ', 2000),
+    ];
+    const before = await balances(s, u);
+    s.clock.set(sgt(2026, 11, 25, 12));
+    expect((await importFile(SG('dbs-multi.mt940'))).summary).toMatchObject({ lines: 3, matched: 3, flagged: 0, unmatched: 0 });
+    // The batch entry whose parts carry no amounts waits for an operator.
+    expect((await importFile(SG('uob.camt053.xml'))).summary).toMatchObject({ lines: 4, matched: 3, flagged: 0, unmatched: 1 });
+    for (const t of paid) expect(await topupRow(t.id)).toMatchObject({ status: 'credited', received_amount: t.amount, flag: '' });
+    expect((await balances(s, u)).available - before.available).toBe(paid.reduce((sum, t) => sum + t.amount, 0));
+    expect((await importFile(SG('dbs-multi.mt940'))).summary).toMatchObject({ already_seen: 3 });
+    await ledgerOk();
+  });
+
+  it('a file with one statement wrong is refused whole, dry run or not, saying which statement and line: nothing is written', async () => {
+    // Fresh bank ids: were statement 1 imported, its lines would be new (second payments of credited references).
+    const dbs = fs.readFileSync(SG('dbs-multi.mt940'), 'utf8').replace(/FT2632/g, 'FT9932');
+    const uob = fs.readFileSync(SG('uob.camt053.xml'), 'utf8').replace(/UOB-2632/g, 'UOB-9932');
+    const cases: Array<[string, string]> = [
+      [
+        variant('unbalanced.mt940', dbs.replace(':62F:C261125SGD11310,50', ':62F:C261125SGD11310,60')),
+        'MT940: statement 2 (DBS261125001) does not add up: opening balance :60F: 11280.50 SGD + its 1 entries = 11310.50, but the closing balance :62F: says 11310.60; an entry is missing or misread',
+      ],
+      [
+        variant('garbage.mt940', dbs.replace(':61:2611251125C30,NTRF', ':61:2611251125C3O,NTRF')),
+        'MT940: statement 2 (DBS261125001), line 25: transaction :61: "2611251125C3O,NTRFNONREF//FT99329A0001": "3O," is not an amount',
+      ],
+      [variant('cut.mt940', dbs.slice(0, dbs.indexOf('TH3ZZZZ'))), 'MT940: statement 2 (DBS261125001): no closing balance (:62F: or :62M:) after line 27; the file looks cut short'],
+      [
+        variant('subcent.xml', uob.replace('<Amt Ccy="SGD">20.00</Amt>', '<Amt Ccy="SGD">20.001</Amt>')),
+        'camt.053: statement 2 (UOB-3123456789-20261125), entry 1 (NtryRef 5): amount "20.001" has a fraction of a cent',
+      ],
+    ];
+    for (const [file, message] of cases) {
+      for (const extra of [['--dry-run'], []]) {
+        const before = await importSnapshot();
+        const o = await ops('topup:import', [file, ...extra]);
+        expect(o).toMatchObject({ ok: false, exit: 1 });
+        if (!o.ok) expect(o.error).toBe(`${path.basename(file)}: ${message}; nothing was imported`);
+        expect(await importSnapshot()).toEqual(before);
+      }
+    }
+    // The same through the operator's command line: exit 1, the message on stderr, nothing written.
+    const before = await importSnapshot();
+    const cli = await runCli(['topup:import', cases[0]![0], '--dry-run'], { DATA_DIR: s.dataDir }, { json: false, timeoutMs: 60_000 });
+    expect(cli.code, cli.stderr).toBe(1);
+    expect(cli.stderr).toContain('does not add up');
+    expect(cli.stderr).not.toMatch(/Cannot read|undefined|at .*\.ts:\d+/);
+    expect(await importSnapshot()).toEqual(before);
+  }, 60_000);
+});
+
 describe('concurrent imports', () => {
   it('20 concurrent imports of one file (and CLI processes beside them) credit each line once', async () => {
     s.clock.set(sgt(2026, 11, 26, 9));

@@ -52,7 +52,10 @@ export const TOPUP_IMPORT_COMMANDS: Record<string, Command> = {
         statement = parseStatement(text, f as StatementFormat | undefined);
       } catch (err) {
         if (err instanceof StatementError) throw new OpsError(`${path.basename(file)}: ${err.message}; nothing was imported`);
-        throw err;
+        // A fault of the reader, not of the file: the operator is told so in words, the stack goes to stderr
+        // for the report.
+        console.error(err);
+        throw new OpsError(`${path.basename(file)}: the statement reader failed on this file (a fault in Canopy, not in the file: report it with the file); nothing was imported`);
       }
       let summary: ImportSummary;
       try {

@@ -141,7 +141,7 @@ export function parseCamt053(xml: string): ParsedStatement {
         debits++;
         continue;
       }
-      if (e.currency !== 'SGD') throw new StatementError(`camt.053 ${e.at}: amount in "${e.currency}", not SGD`);
+      if (e.currency !== 'SGD') throw new StatementError(`camt.053: ${e.at}: amount in "${e.currency}", not SGD`);
       // Without the bank's reference: the hash, with the entry's NtryRef beside the texts (camt.053 has no
       // running balance per entry to tell two equal payments of a day apart).
       lines.push({

@@ -87,7 +87,7 @@ export function refusedAs<T>(format: string, read: () => T): T {
   try {
     return read();
   } catch (err) {
-    if (err instanceof StatementError) throw new StatementError(`${format} ${err.message}`);
+    if (err instanceof StatementError) throw new StatementError(`${format}: ${err.message}`);
     throw err;
   }
 }

@@ -22,8 +22,9 @@ interface Tag {
   name: string;
   /** First line of the tag's content, then each continuation line. */
   lines: string[];
-  /** 1-based line number in the file. */
+  /** 1-based line numbers in the file: where the tag starts, and its last line. */
   at: number;
+  end: number;
 }
 
 const TAG = /^:(\d{2}[A-Z]?|NS):(.*)$/;
@@ -49,10 +50,13 @@ function tagsOf(text: string): Tag[][] {
     }
     const m = TAG.exec(line);
     if (m) {
-      current = { name: m[1]!, lines: [m[2]!], at: i + 1 };
+      current = { name: m[1]!, lines: [m[2]!], at: i + 1, end: i + 1 };
       if (current.name === '20' || statements.length === 0) statements.push([]);
       statements[statements.length - 1]!.push(current);
-    } else if (current) current.lines.push(line);
+    } else if (current) {
+      current.lines.push(line);
+      current.end = i + 1;
+    }
   });
   return statements;
 }
@@ -96,7 +100,10 @@ function entryOf(tag: Tag, currency: string, where: string): StatementEntry & { 
   if (!booked) throw fail(`"${m[1]}" is not a date`);
   const rest = m[6]!;
   // The amount ends where the transaction type (a letter and three letters or digits) begins.
-  if (rest !== '' && !/^[A-Z][A-Z0-9 ]{3}/.test(rest)) throw fail(`"${m[5]}${rest.slice(0, 8)}" is not an amount`);
+  if (rest !== '' && !/^[A-Z][A-Z0-9 ]{3}/.test(rest)) {
+    const type = /(?<=[\d,.])[A-Z][A-Z0-9]{3}/.exec(rest);
+    throw fail(`"${m[5]}${rest.slice(0, type ? type.index : 10)}" is not an amount`);
+  }
   const amount = decimalCents(m[5]!, ',.');
   if ('error' in amount) throw fail(amount.error);
   const refs = rest.slice(4);
@@ -129,7 +136,7 @@ function statementOf(tags: Tag[], index: number, balances: boolean): StatementRe
   const closing = tags.find((t) => t.name === '62F' || t.name === '62M');
   const last = tags[tags.length - 1]!;
   if (!opening && balances) throw new StatementError(`${where}, line ${tags[0]!.at}: no opening balance (:60F: or :60M:)`);
-  if (!closing && balances) throw new StatementError(`${where}: no closing balance (:62F: or :62M:) after line ${last.at}; the file looks cut short`);
+  if (!closing && balances) throw new StatementError(`${where}: no closing balance (:62F: or :62M:) after line ${last.end}; the file looks cut short`);
   const open = opening ? balance(opening, where) : null;
   const close = closing ? balance(closing, where) : null;
   if (open?.currency && close?.currency && open.currency !== close.currency) throw new StatementError(`${where}: opening balance in ${open.currency}, closing balance in ${close.currency}`);
@@ -163,7 +170,7 @@ export function parseMt940(text: string): ParsedStatement {
   const lines: StatementLine[] = [];
   let debits = 0;
   for (const s of refusedAs('MT940', () => readMt940(text))) {
-    if (s.currency !== 'SGD') throw new StatementError(`MT940 ${statementName(s.index, s.id)} is in ${s.currency || 'no currency'}, not SGD`);
+    if (s.currency !== 'SGD') throw new StatementError(`MT940: ${statementName(s.index, s.id)} is in ${s.currency || 'no currency'}, not SGD`);
     for (const t of s.entries) {
       // A reversal undoes an earlier booking: never a payment to credit.
       if (!t.credit || t.reversal || t.amount === 0) {
