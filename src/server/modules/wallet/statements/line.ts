@@ -93,7 +93,7 @@ export function refusedAs<T>(format: string, read: () => T): T {
 }
 
 /** Sum of signed entries: credits add, debits subtract. */
-export function movement(entries: readonly StatementEntry[]): number {
+function movement(entries: readonly StatementEntry[]): number {
   return entries.reduce((sum, e) => sum + (e.booked ? (e.credit ? e.amount : -e.amount) : 0), 0);
 }
 
