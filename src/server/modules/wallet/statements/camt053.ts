@@ -1,11 +1,11 @@
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import {
-  refusedAs,
   centsText,
   checkBalance,
   decimalCents,
   isoDate,
   lineIdentity,
+  refusedAs,
   StatementError,
   statementName,
   type ParsedStatement,

@@ -1,8 +1,8 @@
 import {
-  refusedAs,
   checkBalance,
   decimalCents,
   lineIdentity,
+  refusedAs,
   StatementError,
   statementName,
   type ParsedStatement,
