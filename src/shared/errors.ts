@@ -134,8 +134,8 @@ export const ERRORS = {
   // PayNow top-ups and reconciliation (modules/wallet, src/shared/paynow.ts)
   topup_reference_invalid: {
     code: 2301,
-    en: 'A top-up reference has 1 to 25 characters: capital letters A-Z, digits and "-". Leave it out and we assign one.',
-    cn: '充值参考号须为 1 至 25 个字符，只能包含大写字母 A-Z、数字和“-”。不填写则由系统分配。',
+    en: 'A top-up reference is "CNP" and 12 more capital letters and digits (no 0, 1, I, L or O), as we assign them. Leave it out and we assign one.',
+    cn: '充值参考号为“CNP”加 12 位大写字母或数字（不含 0、1、I、L、O），与系统分配的格式相同。不填写则由系统分配。',
   },
   topup_reference_taken: {
     code: 2302,

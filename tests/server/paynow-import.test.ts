@@ -109,6 +109,23 @@ describe('POST wallet/topup: reference, PayNow QR, expiry', () => {
     }
   });
 
+  it('says the rule of a reference in 2301, "CNP" and 12 characters, in en and cn, changing nothing', async () => {
+    const u = await newUser(s, { ready: false, tag: 'qr' });
+    for (const lang of ['en', 'cn'] as const) {
+      const before = await walletSnapshot(s.db);
+      const res = await topup(u, { amount: 5000, method: 'paynow', reference: 'CNP-1' }, lang);
+      expect(res.code).toBe(2301);
+      expect(res.msg, lang).toContain('CNP');
+      expect(res.msg, lang).toContain('12');
+      expect(res.msg, lang).not.toContain('25');
+      expect(res.msg, lang).not.toContain('"-"');
+      expect(res.msg, lang).not.toContain('“-”');
+      expect(await walletSnapshot(s.db)).toEqual(before);
+    }
+    // A reference the message describes is taken.
+    expect(ok(await topup(u, { amount: 5000, method: 'paynow', reference: 'CNPABCDEFGHJKMN' }))).toMatchObject({ reference: 'CNPABCDEFGHJKMN' });
+  });
+
   it('refuses a reference already used (2302) in en and cn, changing nothing', async () => {
     const u = await newUser(s, { ready: false, tag: 'qr' });
     const other = await newUser(s, { ready: false, tag: 'qr' });
