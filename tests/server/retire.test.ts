@@ -300,6 +300,9 @@ describe('operator', () => {
     expect(out.text).toContain(a.id);
     expect(out.text).toContain('GS-777-2023-000000001..GS-777-2023-000000004');
     expect(out.text).toContain('"Lim Family"');
+    // The same serial ranges as the certificate (one lookup serves both).
+    const row = (out.data as Array<{ id: string; serials: unknown }>).find((r) => r.id === a.id);
+    expect(row?.serials).toEqual(a.serials);
   });
 
   it('ledger:check finds a serial in two certificates, and counts that disagree', async () => {

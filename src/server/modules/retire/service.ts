@@ -184,8 +184,11 @@ function retirementsQuery(db: DB) {
     .select(['p.name', 'p.name_cn', 'p.registry', 'p.registry_id', 'p.standard', 'p.methodology', 'p.vintage', 'p.country', 'p.location']);
 }
 
-async function toCertificates(db: DB, deps: Pick<Deps, 'config'>, rows: RetirementRow[]): Promise<Certificate[]> {
-  if (rows.length === 0) return [];
+/** The serial ranges of these retirements (each of its project), in order, by retirement id: what a
+ *  certificate shows and what the operator's retirement:list prints. */
+export async function serialRangesOf(db: DB, rows: ReadonlyArray<{ id: string; registry_id: string; vintage: number }>): Promise<Map<string, SerialRange[]>> {
+  const byId = new Map<string, SerialRange[]>(rows.map((r) => [r.id, []]));
+  if (rows.length === 0) return byId;
   const serials = await db
     .selectFrom('retirement_serials')
     .select(['retirement_id', 'first_seq', 'last_seq'])
@@ -196,13 +199,17 @@ async function toCertificates(db: DB, deps: Pick<Deps, 'config'>, rows: Retireme
     )
     .orderBy('first_seq')
     .execute();
-  const byId = new Map<string, SerialRange[]>();
-  for (const r of rows) byId.set(r.id, []);
   const projectOf = new Map(rows.map((r) => [r.id, r]));
   for (const s of serials) {
     const r = projectOf.get(s.retirement_id)!;
     byId.get(s.retirement_id)!.push({ from: serialOf(r, Number(s.first_seq)), to: serialOf(r, Number(s.last_seq)) });
   }
+  return byId;
+}
+
+async function toCertificates(db: DB, deps: Pick<Deps, 'config'>, rows: RetirementRow[]): Promise<Certificate[]> {
+  if (rows.length === 0) return [];
+  const byId = await serialRangesOf(db, rows);
   return rows.map((r) => ({
     id: r.id,
     beneficiary: r.beneficiary,
