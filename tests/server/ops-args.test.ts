@@ -1,8 +1,9 @@
-// The operator CLI's argument splitting (node:util parseArgs in src/server/ops/registry.ts): the documented
-// forms of every command read as the hand-written parser read them, and every `--flag` a usage line shows
-// is declared by its command.
+// The operator CLI's one argument parser (src/server/ops/args.ts): the documented forms of every command,
+// switches before or after other flags, unknown flags refused, --limit and --status read one way, and
+// every `--flag` a usage line shows is declared by its command.
 import { describe, expect, it } from 'vitest';
-import { COMMANDS, parseCommandArgs } from '../../src/server/ops/registry';
+import { COMMANDS } from '../../src/server/ops/registry';
+import { choiceFlag, limitFlag, parseCommandArgs, UsageError } from '../../src/server/ops/args';
 
 describe('ops CLI arguments', () => {
   it('splits positionals, --flag VALUE, --flag=VALUE and the --json switch', () => {
@@ -14,6 +15,31 @@ describe('ops CLI arguments', () => {
     });
     expect(parseCommandArgs(COMMANDS['topup:reject'], ['12', '--reason', 'no matching transfer'])).toEqual({ positionals: ['12'], flags: { reason: 'no matching transfer' } });
     expect(parseCommandArgs(COMMANDS['throttle:list'], ['--key', '203.0.113.7', '--json'])).toEqual({ positionals: [], flags: { key: '203.0.113.7', json: true } });
+  });
+
+  it('reads a switch followed by another flag: topup:import FILE --dry-run --json', () => {
+    expect(parseCommandArgs(COMMANDS['topup:import'], ['statement.csv', '--dry-run', '--json'])).toEqual({ positionals: ['statement.csv'], flags: { 'dry-run': true, json: true } });
+    expect(parseCommandArgs(COMMANDS['topup:import'], ['--dry-run', 'statement.csv', '--format', 'dbs-csv'])).toEqual({ positionals: ['statement.csv'], flags: { 'dry-run': true, format: 'dbs-csv' } });
+  });
+
+  it('refuses a flag the command does not take, naming it and the ones it takes', () => {
+    expect(() => parseCommandArgs(COMMANDS['topup:import'], ['statement.csv', '--dryrun'])).toThrow(UsageError);
+    expect(() => parseCommandArgs(COMMANDS['topup:import'], ['statement.csv', '--dryrun'])).toThrow('unknown flag --dryrun (this command takes --format, --dry-run, --json)');
+    expect(() => parseCommandArgs(COMMANDS['ledger:check'], ['--limit=5'])).toThrow('unknown flag --limit');
+  });
+
+  it('reads --limit and --status one way in every command', () => {
+    const limit = (name: string, argv: string[]) => limitFlag(parseCommandArgs(COMMANDS[name], argv), 50);
+    expect(limit('order:list', [])).toBe(50);
+    expect(limit('order:list', ['--limit', '5'])).toBe(5);
+    expect(limit('topup:unmatched', ['--limit=7'])).toBe(7);
+    expect(() => limit('order:list', ['--limit'])).toThrow('--limit needs a value');
+    expect(() => limit('order:list', ['--limit', '0'])).toThrow('--limit must be a positive whole number, got "0"');
+    const status = (argv: string[]) => choiceFlag(parseCommandArgs(COMMANDS['topup:list'], argv), 'status', ['pending', 'credited'] as const);
+    expect(status([])).toBeNull();
+    expect(status(['--status', 'credited'])).toBe('credited');
+    expect(() => status(['--status', 'lost'])).toThrow('--status must be one of pending, credited');
+    expect(() => status(['--status'])).toThrow('--status must be one of pending, credited');
   });
 
   it('keeps the old reading of the edge cases: a flag without a value is true, --json never takes one', () => {

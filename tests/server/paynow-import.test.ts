@@ -164,6 +164,13 @@ describe('ops topup:import', () => {
     double = ok(await topup(other, { amount: 3000, method: 'paynow', reference: 'CNPDPUBMEQQ4ZZZ' })) as TopupRecord;
   });
 
+  it('a dry run with --json after it (as the CLI is typed) writes nothing either', async () => {
+    const before = await importSnapshot();
+    const { summary } = await importFile(fixture('dbs-ideal.csv'), ['--dry-run', '--json']);
+    expect(summary).toMatchObject({ matched: 2, flagged: 3, unmatched: 1, already_seen: 0, lines: 6 });
+    expect(await importSnapshot()).toEqual(before);
+  });
+
   it('a dry run shows the summary and writes nothing', async () => {
     const before = await importSnapshot();
     const { summary, text } = await importFile(fixture('dbs-ideal.csv'), ['--dry-run']);
@@ -312,8 +319,11 @@ describe('ops topup:import', () => {
     const format = await ops('topup:import', [fixture('dbs-ideal.csv'), '--format', 'xls']);
     expect(format).toMatchObject({ ok: false, exit: 2 });
     const before = await importSnapshot();
+    // --dry-run is a switch: before FILE it is still a dry run, and a value or a misspelling is refused.
     const early = await ops('topup:import', ['--dry-run', fixture('dbs-ideal.csv')]);
-    expect(early).toMatchObject({ ok: false, exit: 2, error: '--dry-run takes no value: write it after FILE' });
+    expect(early).toMatchObject({ ok: true });
+    expect(await ops('topup:import', [fixture('dbs-ideal.csv'), '--dry-run=no'])).toMatchObject({ ok: false, exit: 2, error: '--dry-run takes no value' });
+    expect(await ops('topup:import', [fixture('dbs-ideal.csv'), '--dryrun'])).toMatchObject({ ok: false, exit: 2 });
     expect(await importSnapshot()).toEqual(before);
   });
 

@@ -2,8 +2,9 @@ import { ConfigError, loadConfig } from '../config';
 import { openDatabase } from '../db/connection';
 import { migrateToLatest } from '../db/migrate';
 import { systemClock } from '../lib/clock';
-import { COMMANDS, parseCommandArgs, runOps } from './registry';
-import { OpsError, UsageError } from './commands';
+import { COMMANDS, runOps } from './registry';
+import { OpsError } from './commands';
+import { parseCommandArgs, UsageError, type Parsed } from './args';
 import os from 'node:os';
 import { terminalJson, terminalText } from '../lib/terminal';
 
@@ -17,8 +18,15 @@ function help(): string {
 async function main(): Promise<number> {
   const [name, ...rest] = process.argv.slice(2);
   const command = name && Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
-  const args = parseCommandArgs(command, rest);
-  const asJson = args.flags.json === true;
+  let args: Parsed | undefined;
+  let badArgs: UsageError | undefined;
+  try {
+    args = parseCommandArgs(command, rest);
+  } catch (err) {
+    if (!(err instanceof UsageError)) throw err;
+    badArgs = err;
+  }
+  const asJson = args ? args.flags.json === true : rest.includes('--json');
   const out = (obj: unknown, text: string) => console.log(asJson ? terminalJson(obj) : text);
   const fail = (code: number, message: string, data?: unknown) => {
     if (asJson) console.log(terminalJson({ ok: false, error: message, ...(data ? { data } : {}) }));
@@ -31,6 +39,7 @@ async function main(): Promise<number> {
     return name ? 0 : 2;
   }
   if (!command) return fail(2, `unknown command "${name}"\n\n${help()}`);
+  if (!args) return fail(2, `${badArgs?.message}\nusage: npm run ops -- ${command.usage}`);
 
   let config;
   try {

@@ -13,11 +13,11 @@ import { unlockTrading } from '../modules/user/trade-password';
 import { emailSchema } from '../../shared/schemas/auth';
 import { newsPublishSchema, projectCreateSchema, PROJECT_STATUSES } from '../../shared/schemas/content';
 import { terminalValue } from '../lib/terminal';
+import { arg, limitFlag, positiveInt, textFlag, UsageError, type ArgSpec, type Parsed } from './args';
 
 // Operator commands (docs/product.md#operators). Each returns data for --json and a line for people;
 // a bad argument throws UsageError (exit 2), a refusal OpsError (exit 1). Every run is logged.
 
-export class UsageError extends Error {}
 export class OpsError extends Error {}
 
 export interface OpsContext {
@@ -42,16 +42,9 @@ export interface Audit {
   after: unknown;
 }
 
-export interface Parsed {
-  positionals: string[];
-  flags: Record<string, string | true>;
-}
-
-export type Command = {
+export type Command = ArgSpec & {
   usage: string;
   summary: string;
-  /** The `--name VALUE` options the command reads (node:util parseArgs string options); --json is every command's. */
-  flags?: readonly string[];
   run: (ctx: OpsContext, args: Parsed) => Promise<OpsResult>;
   /** Work the CLI does before it opens the database (db:restore replaces the file); throws to refuse. */
   beforeOpen?: (target: { DB_FILE: string; DATABASE_URL?: string }, args: Parsed) => Promise<void>;
@@ -60,17 +53,6 @@ export type Command = {
 /** An audit side (before or after) as stored: JSON, or null for "nothing" (before a create). */
 export function auditJson(value: unknown): string | null {
   return value === null || value === undefined ? null : JSON.stringify(value);
-}
-
-export function arg(args: Parsed, i: number, name: string): string {
-  const value = args.positionals[i];
-  if (value === undefined || value === '') throw new UsageError(`missing ${name}`);
-  return value;
-}
-
-export function positiveInt(text: string, name: string): number {
-  if (!/^\d{1,12}$/.test(text) || Number(text) < 1) throw new UsageError(`${name} must be a positive whole number, got "${text}"`);
-  return Number(text);
 }
 
 function email(text: string): string {
@@ -152,9 +134,9 @@ export const CORE_COMMANDS: Record<string, Command> = {
     summary: 'Mail the server sent (verification codes included), newest first',
     async run({ db }, args) {
       let q = db.selectFrom('outbox').selectAll().orderBy('id', 'desc');
-      if (typeof args.flags.to === 'string') q = q.where('to_email', '=', email(args.flags.to));
-      const limit = typeof args.flags.limit === 'string' ? positiveInt(args.flags.limit, '--limit') : 20;
-      const rows = await q.limit(limit).execute();
+      const to = textFlag(args, 'to');
+      if (to !== undefined) q = q.where('to_email', '=', email(to));
+      const rows = await q.limit(limitFlag(args, 20)).execute();
       const text = rows.length
         ? rows.map((r) => `#${r.id} ${new Date(r.created_at).toISOString()} to ${r.to_email}${r.sent_at ? ' (sent)' : ''}\n  ${r.subject}\n  ${r.body}`).join('\n')
         : 'no mail';
@@ -193,7 +175,7 @@ export const CORE_COMMANDS: Record<string, Command> = {
     flags: ['key'],
     summary: 'Throttle counters this hour: which address or account used how much of which limit',
     async run({ db, dataDir }, args) {
-      const rows = await readThrottles(db, dataDir, typeof args.flags.key === 'string' ? args.flags.key : undefined);
+      const rows = await readThrottles(db, dataDir, textFlag(args, 'key'));
       const text = rows.length
         ? rows.map((r) => `${r.limit} ${r.key}: ${r.points} used, resets ${new Date(r.resets_at).toISOString()}`).join('\n')
         : 'no throttle counters';

@@ -4,7 +4,8 @@ import { writeTx } from '../db/tx';
 import { publish } from '../live/events';
 import type { NewsTable, ProjectsTable } from '../db/schema';
 import { newsPublishSchema, projectCreateSchema } from '../../shared/schemas/content';
-import { OpsError, UsageError, arg, positiveInt, readJsonFile, userByEmail, validate, type Command } from './commands';
+import { OpsError, readJsonFile, userByEmail, validate, type Command } from './commands';
+import { arg, limitFlag, positiveInt, textFlag, UsageError } from './args';
 
 // Operator content tools (docs/product.md#operators): edit projects and news, withdraw a news item, send a
 // notice, and read the audit every change leaves (operator_log: who, when, which command, the row, before and
@@ -135,7 +136,7 @@ export const CONTENT_COMMANDS: Record<string, Command> = {
     summary: 'Send a notice (title and body, English and Chinese) to one user or to every user; it arrives live',
     async run({ db, clock }, args) {
       const all = args.flags.all !== undefined;
-      // `--all FILE.json`: parseArgs reads the file as the flag's value; `--all` last leaves it positional.
+      // `--all FILE.json`: the file is the flag's value; `--all` last leaves it positional.
       const file = typeof args.flags.all === 'string' ? args.flags.all : all ? arg(args, 0, 'FILE.json') : arg(args, 1, 'FILE.json');
       const text = validate(noticeSchema, readJsonFile(file), 'notice');
       const notice = { title: text.title, title_cn: text.title_cn || text.title, body: text.body, body_cn: text.body_cn || text.body };
@@ -179,11 +180,12 @@ export const CONTENT_COMMANDS: Record<string, Command> = {
     summary: 'Operator changes, newest first: who, when, which command, what before and after',
     async run({ db }, args) {
       let q = db.selectFrom('operator_log').selectAll().where('target', '!=', '').orderBy('id', 'desc');
-      if (typeof args.flags.target === 'string') {
-        if (!/^(project|news|user|notice):(\d{1,12}|all)$/.test(args.flags.target)) throw new UsageError(`--target looks like project:12, news:3, user:7 or notice:all, got "${args.flags.target}"`);
-        q = q.where('target', '=', args.flags.target);
+      const target = textFlag(args, 'target');
+      if (target !== undefined) {
+        if (!/^(project|news|user|notice):(\d{1,12}|all)$/.test(target)) throw new UsageError(`--target looks like project:12, news:3, user:7 or notice:all, got "${target}"`);
+        q = q.where('target', '=', target);
       }
-      const limit = typeof args.flags.limit === 'string' ? positiveInt(args.flags.limit, '--limit') : 20;
+      const limit = limitFlag(args, 20);
       const rows = (await q.limit(Math.min(limit, 1000)).execute()).map((r) => ({
         id: r.id,
         at: new Date(r.created_at).toISOString(),

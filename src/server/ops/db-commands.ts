@@ -1,5 +1,6 @@
 import { BackupError, backupSqlite, inspectBackup, restoreSqlite } from '../db/backup';
-import { OpsError, UsageError, type Command } from './commands';
+import { OpsError, type Command } from './commands';
+import { UsageError } from './args';
 
 // Back-up and restore of the embedded database (docs/operations.md "Back up and restore"). db:restore
 // replaces the database file, so the CLI runs its `beforeOpen` before it opens the database; `run` then

@@ -1,7 +1,8 @@
 import { loadConfig } from '../config';
 import { AllocationRefused, allocatePresale } from '../modules/order/transitions';
 import { ORDER_STATUSES, type OrderStatus } from '../../shared/schemas/order';
-import { OpsError, UsageError, arg, positiveInt, type Command } from './commands';
+import { OpsError, type Command } from './commands';
+import { arg, choiceFlag, idFlag, limitFlag, positiveInt, UsageError } from './args';
 
 // Operator commands of the marketplace (docs/product.md#operators): presale:allocate and order:list.
 export const MARKET_COMMANDS: Record<string, Command> = {
@@ -11,9 +12,8 @@ export const MARKET_COMMANDS: Record<string, Command> = {
     summary: 'Allocate a pre-sale: final price, final tons per booking (pro rata when oversubscribed)',
     async run({ db, clock }, args) {
       const id = positiveInt(arg(args, 0, 'ID'), 'ID');
-      const priceFlag = args.flags.price;
-      if (typeof priceFlag !== 'string') throw new UsageError('missing --price CENTS');
-      const price = positiveInt(priceFlag, '--price');
+      const price = idFlag(args, 'price');
+      if (price === undefined) throw new UsageError('missing --price CENTS');
       const payHours = loadConfig().PRESALE_PAY_HOURS;
       try {
         const result = await allocatePresale(db, id, price, clock.now(), payHours);
@@ -34,14 +34,11 @@ export const MARKET_COMMANDS: Record<string, Command> = {
     summary: 'Orders, newest first',
     async run({ db }, args) {
       let q = db.selectFrom('orders').selectAll().orderBy('id', 'desc');
-      if (typeof args.flags.project === 'string') q = q.where('project_id', '=', positiveInt(args.flags.project, '--project'));
-      if (args.flags.status !== undefined) {
-        const status = String(args.flags.status);
-        if (!(ORDER_STATUSES as readonly string[]).includes(status)) throw new UsageError(`--status must be one of ${ORDER_STATUSES.join(', ')}`);
-        q = q.where('status', '=', status as OrderStatus);
-      }
-      const limit = typeof args.flags.limit === 'string' ? positiveInt(args.flags.limit, '--limit') : 50;
-      const rows = await q.limit(limit).execute();
+      const project = idFlag(args, 'project');
+      if (project !== undefined) q = q.where('project_id', '=', project);
+      const status = choiceFlag<OrderStatus>(args, 'status', ORDER_STATUSES);
+      if (status) q = q.where('status', '=', status);
+      const rows = await q.limit(limitFlag(args, 50)).execute();
       const text = rows.length
         ? rows.map((o) => `${o.order_no} #${o.id} user #${o.user_id} project #${o.project_id} ${o.kind} ${o.status} ${o.tons} t x ${o.unit_price} = ${o.total} cents`).join('\n')
         : 'no orders';

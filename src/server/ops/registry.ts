@@ -1,5 +1,5 @@
-import { parseArgs } from 'node:util';
-import { CORE_COMMANDS, OpsError, UsageError, auditJson, type Command, type OpsContext, type Parsed } from './commands';
+import { CORE_COMMANDS, OpsError, auditJson, type Command, type OpsContext } from './commands';
+import { parseCommandArgs, UsageError } from './args';
 import { WALLET_COMMANDS } from './wallet-commands';
 import { MARKET_COMMANDS } from './market-commands';
 import { CONTENT_COMMANDS } from './content-commands';
@@ -9,24 +9,6 @@ import { DB_COMMANDS } from './db-commands';
 import { terminalText } from '../lib/terminal';
 
 export const COMMANDS: Record<string, Command> = { ...CORE_COMMANDS, ...WALLET_COMMANDS, ...MARKET_COMMANDS, ...CONTENT_COMMANDS, ...RETIRE_COMMANDS, ...TOPUP_IMPORT_COMMANDS, ...DB_COMMANDS };
-
-/**
- * A command's arguments (everything after its name) split by node:util parseArgs: the command's declared
- * flags are string options (`--limit 5` or `--limit=5`), --json is a switch. Not strict, so operators'
- * scripts keep working: an undeclared `--name=value` or `--name` is kept, and a declared flag given without a
- * value reads as `true`, which the command refuses or ignores.
- */
-export function parseCommandArgs(command: Pick<Command, 'flags'> | undefined, argv: readonly string[]): Parsed {
-  const options: Record<string, { type: 'string' | 'boolean' }> = { json: { type: 'boolean' } };
-  for (const flag of command?.flags ?? []) options[flag] = { type: 'string' };
-  const { values, positionals } = parseArgs({ args: [...argv], options, strict: false, allowPositionals: true });
-  const flags: Parsed['flags'] = {};
-  for (const [name, value] of Object.entries(values)) {
-    if (value === true) flags[name] = true;
-    else if (typeof value === 'string') flags[name] = value;
-  }
-  return { positionals, flags };
-}
 
 export type OpsOutcome = { ok: true; data: unknown; text: string } | { ok: false; exit: 1 | 2; error: string; data?: unknown };
 

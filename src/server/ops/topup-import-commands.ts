@@ -6,7 +6,8 @@ import { formatSgd } from '../../shared/money';
 import { WalletStateError } from '../modules/wallet/service';
 import { parseStatement, STATEMENT_FORMATS, StatementError, type StatementFormat } from '../modules/wallet/statements';
 import { assignLine, importStatement, type ImportSummary } from '../modules/wallet/statements/reconcile';
-import { OpsError, UsageError, arg, positiveInt, type Command, type OpsContext } from './commands';
+import { OpsError, type Command, type OpsContext } from './commands';
+import { arg, choiceFlag, limitFlag, positiveInt, switchFlag, UsageError } from './args';
 import { terminalValue } from '../lib/terminal';
 
 // Bank statement reconciliation (docs/product.md#top-ups): import a statement, list the lines no reference
@@ -31,16 +32,13 @@ function summaryText(file: string, s: ImportSummary, dryRun: boolean): string {
 export const TOPUP_IMPORT_COMMANDS: Record<string, Command> = {
   'topup:import': {
     usage: `topup:import FILE [--format ${STATEMENT_FORMATS.join('|')}] [--dry-run]`,
-    // --dry-run is a switch; declared like every flag, so `--dry-run=true` reads too (put it after FILE).
     flags: ['format', 'dry-run'],
+    switches: ['dry-run'],
     summary: 'Reconcile a bank statement: credit the top-ups its lines pay (each line once, ever)',
     async run(ctx, args) {
-      const dry = args.flags['dry-run'];
-      if (dry !== undefined && dry !== true && dry !== 'true') throw new UsageError('--dry-run takes no value: write it after FILE');
+      const dryRun = switchFlag(args, 'dry-run');
       const file = arg(args, 0, 'FILE');
-      const f = args.flags.format;
-      if (f !== undefined && (typeof f !== 'string' || !(STATEMENT_FORMATS as readonly string[]).includes(f))) throw new UsageError(`--format must be one of ${STATEMENT_FORMATS.join(', ')}`);
-      const dryRun = dry !== undefined;
+      const format = choiceFlag<StatementFormat>(args, 'format', STATEMENT_FORMATS) ?? undefined;
       let text: string;
       try {
         text = fs.readFileSync(file, 'utf8');
@@ -49,7 +47,7 @@ export const TOPUP_IMPORT_COMMANDS: Record<string, Command> = {
       }
       let statement;
       try {
-        statement = parseStatement(text, f as StatementFormat | undefined);
+        statement = parseStatement(text, format);
       } catch (err) {
         if (err instanceof StatementError) throw new OpsError(`${path.basename(file)}: ${err.message}; nothing was imported`);
         // A fault of the reader, not of the file: the operator is told so in words, the stack goes to stderr
@@ -80,7 +78,7 @@ export const TOPUP_IMPORT_COMMANDS: Record<string, Command> = {
     flags: ['limit'],
     summary: 'Bank statement lines no top-up reference matched, oldest first (for topup:assign)',
     async run({ db }, args) {
-      const limit = typeof args.flags.limit === 'string' ? positiveInt(args.flags.limit, '--limit') : 100;
+      const limit = limitFlag(args, 100);
       const rows = await db.selectFrom('statement_lines').selectAll().where('status', '=', 'unmatched').orderBy('id').limit(limit).execute();
       const text = rows.length ? rows.map((r) => `line #${r.id} ${r.booked_on} ${formatSgd(r.amount).padStart(12)} ${r.format.padEnd(7)} ${terminalValue(r.description)}`).join('\n') : 'no unmatched lines';
       return { data: rows, text };

@@ -6,7 +6,8 @@ import { formatSgd } from '../../shared/money';
 import { errorMessage } from '../../shared/errors';
 import { TOPUP_STATUSES, WITHDRAWAL_STATUSES } from '../../shared/schemas/wallet';
 import { completeWithdrawal, confirmTopup, refuseWithdrawal, rejectTopup, WalletStateError } from '../modules/wallet/service';
-import { OpsError, UsageError, arg, positiveInt, type Command, type Parsed } from './commands';
+import { OpsError, type Command } from './commands';
+import { arg, choiceFlag, limitFlag, positiveInt, UsageError, type Parsed } from './args';
 
 // Operator commands of the wallet (docs/product.md#operators). Each step acts only on a record in the right
 // state (a pending top-up, a processing withdrawal), in one write transaction; asked twice, the second run is
@@ -31,16 +32,6 @@ function reasonOf(args: Parsed): string {
   return r.trim();
 }
 
-function limitOf(args: Parsed): number {
-  return typeof args.flags.limit === 'string' ? positiveInt(args.flags.limit, '--limit') : 50;
-}
-
-function statusOf<T extends string>(args: Parsed, allowed: readonly T[]): T | null {
-  const s = args.flags.status;
-  if (s === undefined) return null;
-  if (typeof s !== 'string' || !(allowed as readonly string[]).includes(s)) throw new UsageError(`--status must be one of ${allowed.join(', ')}`);
-  return s as T;
-}
 
 async function emailOf(db: DB | Tx, userId: number): Promise<string> {
   const row = await db.selectFrom('users').select('email').where('id', '=', userId).executeTakeFirst();
@@ -53,10 +44,10 @@ export const WALLET_COMMANDS: Record<string, Command> = {
     flags: ['status', 'limit'],
     summary: 'Top-ups, newest first (default: all statuses, 50)',
     async run({ db }, args) {
-      const status = statusOf(args, TOPUP_STATUSES);
+      const status = choiceFlag(args, 'status', TOPUP_STATUSES);
       let q = db.selectFrom('topups as t').innerJoin('users as u', 'u.id', 't.user_id').selectAll('t').select('u.email').orderBy('t.id', 'desc');
       if (status) q = q.where('t.status', '=', status);
-      const rows = await q.limit(limitOf(args)).execute();
+      const rows = await q.limit(limitFlag(args, 50)).execute();
       const text = rows.length
         ? rows.map((r) => `#${r.id} ${r.status.padEnd(8)} ${formatSgd(r.amount).padStart(14)} ${r.method.padEnd(6)} ref ${r.reference}${r.flag ? ` [${r.flag}${r.received_amount !== null && r.received_amount !== r.amount ? ` received ${formatSgd(r.received_amount)}` : ''}]` : ''}  ${r.email}  ${new Date(r.created_at).toISOString()}`).join('\n')
         : 'no top-ups';
@@ -91,10 +82,10 @@ export const WALLET_COMMANDS: Record<string, Command> = {
     flags: ['status', 'limit'],
     summary: 'Withdrawals with their payout accounts, newest first (default: all statuses, 50)',
     async run({ db }, args) {
-      const status = statusOf(args, WITHDRAWAL_STATUSES);
+      const status = choiceFlag(args, 'status', WITHDRAWAL_STATUSES);
       let q = db.selectFrom('withdrawals as w').innerJoin('users as u', 'u.id', 'w.user_id').selectAll('w').select('u.email').orderBy('w.id', 'desc');
       if (status) q = q.where('w.status', '=', status);
-      const rows = await q.limit(limitOf(args)).execute();
+      const rows = await q.limit(limitFlag(args, 50)).execute();
       const text = rows.length
         ? rows
             .map((r) => {
