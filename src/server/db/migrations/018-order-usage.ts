@@ -1,6 +1,5 @@
 import { sql, type Kysely } from 'kysely';
 import { INT } from '../dialect';
-import { sgtMonthStart } from '../../modules/order/calc';
 
 // The order path: a buyer's tons of a project, kept as they change rather than summed from every order at
 // each buy. Summing the user's buy orders of the project for the monthly and total limits
@@ -12,6 +11,16 @@ import { sgtMonthStart } from '../../modules/order/calc';
 // from the orders.
 
 const PAGE = 10_000;
+
+const SGT_OFFSET_MS = 8 * 3_600_000; // Singapore keeps UTC+8 all year
+
+/** Epoch ms of 00:00 SGT on the first day of the Singapore month of `ms`. A copy kept with this migration,
+ *  not imported from the order module: the rows it fills must stay what they were when it ran, whatever
+ *  today's code counts as a month (docs/decisions/0022-module-shape.md). */
+function sgtMonthStart(ms: number): number {
+  const d = new Date(ms + SGT_OFFSET_MS);
+  return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1) - SGT_OFFSET_MS;
+}
 
 interface UsageDb {
   orders: { id: number; user_id: number; project_id: number; side: string; status: string; kind: string; tons: number; final_tons: number | null; created_at: number };
