@@ -2,19 +2,15 @@ import { toJsonSchema, type ConversionConfig, type JsonSchema } from '@valibot/t
 import * as v from 'valibot';
 import { API_BASE, PATHS } from '../shared/api';
 import { ERRORS, isErrorKey, type ErrorKey } from '../shared/errors';
-import { baseConfigSchema, loginInfoSchema, loginSchema, registerSchema, resetSchema, sendCodeSchema } from '../shared/schemas/auth';
+import { baseConfigSchema, loginInfoSchema } from '../shared/schemas/auth';
 import {
   bannerPageSchema,
   bannerSchema,
   contentPageSchema,
   faqItemSchema,
   faqPageSchema,
-  idQuery,
   newsItemSchema,
-  newsListQuery,
   newsPageSchema,
-  pageQuery,
-  projectListQuery,
   projectPageSchema,
   projectSchema,
 } from '../shared/schemas/content';
@@ -36,10 +32,13 @@ import { footprintBreakdownSchema, footprintPageSchema, footprintRecordSchema } 
 import { WALLET_ENDPOINTS } from './modules/wallet/openapi';
 import { ORDER_ENDPOINTS } from './modules/order/openapi';
 import { FOOTPRINT_ENDPOINTS } from './modules/footprint/openapi';
-import { NOTICE_ENDPOINTS } from './modules/user/notifications-openapi';
 import { AVATAR_ENDPOINTS } from './modules/avatar/openapi';
 import { DOCS_ENDPOINTS } from './modules/docs/openapi';
-import { USER_ENDPOINTS } from './modules/user/openapi';
+import { ACCOUNT_ENDPOINTS, MEMBERSHIP_ENDPOINTS, NOTICE_ENDPOINTS, USER_INFO_ENDPOINTS } from './modules/user/openapi';
+import { AUTH_ENDPOINTS } from './modules/auth/openapi';
+import { PROJECT_ENDPOINTS } from './modules/project/openapi';
+import { NEWS_ENDPOINTS } from './modules/news/openapi';
+import { CONTENT_ENDPOINTS } from './modules/content/openapi';
 import { RETIRE_ENDPOINTS } from './modules/retire/openapi';
 import type { Endpoint } from './lib/openapi-endpoint';
 import type { Config } from './config';
@@ -50,92 +49,19 @@ import type { Config } from './config';
 // import this.
 
 export const ENDPOINTS: Endpoint[] = [
-  { method: 'get', path: PATHS.baseconfig, operationId: 'loginBaseconfig', tag: 'Auth', summary: 'App start-up settings', auth: 'none', answer: baseConfigSchema, gives: 'version, socket_host, currency, server time, limits' },
-  {
-    method: 'post',
-    path: PATHS.sendcode,
-    operationId: 'loginSendcode',
-    tag: 'Auth',
-    summary: 'Email a 6-digit verification code',
-    schema: sendCodeSchema,
-    auth: 'none',
-    answer: v.null(),
-    errors: ['registration_closed', 'email_exists', 'email_not_in_use', 'code_too_soon', 'bulk_registration', 'too_many_requests'],
-    gives: 'null',
-  },
-  {
-    method: 'post',
-    path: PATHS.register,
-    operationId: 'loginRegister',
-    tag: 'Auth',
-    summary: 'Register with email and code',
-    schema: registerSchema,
-    auth: 'none',
-    answer: loginInfoSchema,
-    errors: ['registration_closed', 'email_exists', 'invite_invalid', 'code_incorrect', 'bulk_registration'],
-    gives: 'login info',
-  },
-  {
-    method: 'post',
-    path: PATHS.login,
-    operationId: 'loginLogin',
-    tag: 'Auth',
-    summary: 'Log in',
-    schema: loginSchema,
-    auth: 'none',
-    answer: loginInfoSchema,
-    errors: ['login_incorrect', 'user_disabled', 'login_locked', 'too_many_requests'],
-    gives: 'login info (token, mem_id, realname, account, mobile, avatar)',
-  },
-  { method: 'post', path: PATHS.visitor, operationId: 'loginVisitor', tag: 'Auth', summary: 'A guest session', auth: 'none', answer: loginInfoSchema, gives: 'login info with mem_id 0' },
-  {
-    method: 'post',
-    path: PATHS.reset,
-    operationId: 'loginReset',
-    tag: 'Auth',
-    summary: 'Reset the login password with an emailed code',
-    schema: resetSchema,
-    auth: 'none',
-    answer: v.null(),
-    errors: ['email_not_in_use', 'user_disabled', 'code_incorrect', 'too_many_requests'],
-    gives: 'null',
-  },
-  { method: 'post', path: PATHS.logout, operationId: 'loginLogout', tag: 'Auth', summary: 'Revoke this session', auth: 'session', answer: v.null(), gives: 'null' },
-  { method: 'get', path: PATHS.userInfo, operationId: 'userInfo', tag: 'Account', summary: 'Profile, grade, credit score, risk, locks and wallet', auth: 'session', answer: userInfoSchema, gives: 'UserInfo' },
-  {
-    method: 'get',
-    path: PATHS.projectLists,
-    operationId: 'projectLists',
-    tag: 'Projects',
-    summary: 'Projects, paged (by page number, or by cursor: the next_cursor of the page before)',
-    schema: projectListQuery,
-    auth: 'none',
-    answer: projectPageSchema,
-    gives: '{list, total, page, page_size, next_cursor}',
-  },
-  { method: 'get', path: PATHS.projectDetail, operationId: 'projectDetail', tag: 'Projects', summary: 'One project', schema: idQuery, auth: 'none', answer: projectSchema, errors: ['not_found'], gives: 'Project' },
-  {
-    method: 'get',
-    path: PATHS.newsLists,
-    operationId: 'newsLists',
-    tag: 'News',
-    summary: 'News, newest first (by page number, or by cursor: the next_cursor of the page before)',
-    schema: newsListQuery,
-    auth: 'none',
-    answer: newsPageSchema,
-    gives: '{list, total, page, page_size, next_cursor}',
-  },
-  { method: 'get', path: PATHS.newsDetail, operationId: 'newsDetail', tag: 'News', summary: 'One news item', schema: idQuery, auth: 'none', answer: newsItemSchema, errors: ['not_found'], gives: 'NewsItem' },
-  { method: 'get', path: PATHS.faqLists, operationId: 'contentFaq', tag: 'Content', summary: 'Frequently asked questions', auth: 'none', answer: faqPageSchema, gives: '{list}' },
-  { method: 'get', path: PATHS.page, operationId: 'contentPage', tag: 'Content', summary: 'About, protocol or privacy page', schema: pageQuery, auth: 'none', answer: contentPageSchema, errors: ['not_found'], gives: 'ContentPage' },
-  { method: 'get', path: PATHS.banners, operationId: 'contentBanners', tag: 'Content', summary: 'Home banners', auth: 'none', answer: bannerPageSchema, gives: '{list}' },
+  ...AUTH_ENDPOINTS,
+  ...USER_INFO_ENDPOINTS,
+  ...PROJECT_ENDPOINTS,
+  ...NEWS_ENDPOINTS,
+  ...CONTENT_ENDPOINTS,
   { method: 'get', path: PATHS.openapi, operationId: 'openapiDocument', tag: 'Reference', summary: 'This document', auth: 'none', bare: ['application/json'], gives: 'OpenAPI 3.1 JSON (not enveloped)' },
+  ...ACCOUNT_ENDPOINTS,
   ...WALLET_ENDPOINTS,
   ...ORDER_ENDPOINTS,
   ...FOOTPRINT_ENDPOINTS,
   ...NOTICE_ENDPOINTS,
   ...AVATAR_ENDPOINTS,
-  ...USER_ENDPOINTS,
+  ...MEMBERSHIP_ENDPOINTS,
   ...RETIRE_ENDPOINTS,
   ...DOCS_ENDPOINTS,
 ];

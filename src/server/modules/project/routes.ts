@@ -1,9 +1,9 @@
 import { Hono } from 'hono';
 import type { AppEnv } from '../../env';
-import { AppError, input, parse } from '../../lib/http';
+import { input, parse } from '../../lib/http';
 import { answerPublic } from '../../lib/public-answer';
 import { idQuery, projectListQuery } from '../../../shared/schemas/content';
-import { findVisibleProject, listProjects, nextBoundary, toProject } from './service';
+import { listProjects, projectDetail } from './service';
 
 export const projectRoutes = new Hono<AppEnv>();
 
@@ -11,21 +11,10 @@ export const projectRoutes = new Hono<AppEnv>();
 // next selling/end time among them.
 projectRoutes.get('/lists', async (c) => {
   const q = parse(projectListQuery, await input(c));
-  return answerPublic(c, ['projects'], q, async () => {
-    const { db, clock, publicCache } = c.get('deps');
-    const { page, until } = await listProjects(db, q, clock.now(), publicCache?.memoFor('projects'));
-    return { data: page, until };
-  });
+  return answerPublic(c, ['projects'], q, () => listProjects(c.get('deps'), q));
 });
 
 projectRoutes.get('/detail', async (c) => {
   const { id } = parse(idQuery, await input(c));
-  return answerPublic(c, ['project:*', `project:${id}`], { id }, async () => {
-    const { db, clock } = c.get('deps');
-    const row = await findVisibleProject(db, id);
-    if (!row) throw new AppError('not_found');
-    const now = clock.now();
-    const project = toProject(row, now);
-    return { data: project, until: nextBoundary([project], now) };
-  });
+  return answerPublic(c, ['project:*', `project:${id}`], { id }, () => projectDetail(c.get('deps'), id));
 });

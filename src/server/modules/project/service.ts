@@ -1,9 +1,12 @@
 import { sql, type Selectable, type SqlBool } from 'kysely';
 import type { ProjectsTable } from '../../db/schema';
 import type { DB } from '../../db/connection';
-import { keysetPage, NO_MEMO, type ListMemo } from '../../db/paging';
+import { keysetPage, NO_MEMO } from '../../db/paging';
 import type { Tx } from '../../db/tx';
+import type { Deps } from '../../env';
 import { isoSgt } from '../../lib/clock';
+import { AppError } from '../../lib/http';
+import type { PublicAnswer } from '../../lib/response-cache';
 import type { JoinBlock, Project, ProjectType } from '../../../shared/schemas/content';
 
 export type ProjectRow = Selectable<ProjectsTable>;
@@ -74,12 +77,9 @@ export function nextBoundary(projects: ReadonlyArray<Pick<Project, 'selling_time
 /** A page of the visible projects: in progress, presale, closed; newest selling time first. Read by the
  *  index of its filter (migration 006), keyset-paged; the total from project_list_counts (a search's is
  *  counted, once per search until projects change); totals and page positions kept in `memo`. */
-export async function listProjects(
-  db: DB,
-  q: { status: string; type: string; q: string; page: number; page_size: number; cursor: string },
-  now: number,
-  memo: ListMemo = NO_MEMO,
-) {
+export async function listProjects(deps: Deps, q: { status: string; type: string; q: string; page: number; page_size: number; cursor: string }): Promise<PublicAnswer> {
+  const { db, clock, publicCache } = deps;
+  const now = clock.now();
   let base = db.selectFrom('projects');
   // A status pins the rank, so the order within it is selling time then id (and the cursor holds those).
   if (q.status) base = base.where('list_rank', '=', LIST_RANK[q.status as ProjectRow['status']]);
@@ -98,7 +98,7 @@ export async function listProjects(
     base,
     keys: q.status ? ['selling_time', 'id'] : ['list_rank', 'selling_time', 'id'],
     q,
-    memo,
+    memo: publicCache?.memoFor('projects') ?? NO_MEMO,
     filter: JSON.stringify([q.status, q.type, q.q]),
     select: (b) => b.selectAll(),
     map: (r) => toProject(r, now),
@@ -112,7 +112,16 @@ export async function listProjects(
           return Number((await counts.executeTakeFirstOrThrow()).n);
         },
   });
-  return { page, until: nextBoundary(page.list, now) };
+  return { data: page, until: nextBoundary(page.list, now) };
+}
+
+/** One visible project, kept until its join block changes by the clock. */
+export async function projectDetail(deps: Deps, id: number): Promise<PublicAnswer> {
+  const row = await findVisibleProject(deps.db, id);
+  if (!row) throw new AppError('not_found');
+  const now = deps.clock.now();
+  const project = toProject(row, now);
+  return { data: project, until: nextBoundary([project], now) };
 }
 
 export async function findVisibleProject(db: DB | Tx, id: number): Promise<ProjectRow | undefined> {

@@ -5,7 +5,7 @@ import { clientIp, input, ok, parse, strictBody } from '../../lib/http';
 import { answerPublic } from '../../lib/public-answer';
 import { requireUser } from '../session';
 import { retireSchema, retirementsQuery } from '../../../shared/schemas/retire';
-import { certificateOf, retire, retirementsOf, transparency } from './service';
+import { certificateOf, publicTransparency, retire, retirementsOf } from './service';
 
 // Retirement (docs/product.md#retirement). Mounted twice: creditRoutes at /h5/api/api/credit (signed-in:
 // retire with an Idempotency-Key, the caller's retirements) and publicRoutes at /h5/api/api/public (no
@@ -13,10 +13,8 @@ import { certificateOf, retire, retirementsOf, transparency } from './service';
 export const creditRoutes = new Hono<AppEnv>();
 export const publicRoutes = new Hono<AppEnv>();
 
-/** Transparency answers hold this long without an event (a booking's or the ledger check's age). */
-const TRANSPARENCY_HOLD_MS = 30_000;
 /** Cache tag the response cache drops on any change of projects, orders or retirements. */
-export const TRANSPARENCY_TAG = 'transparency';
+const TRANSPARENCY_TAG = 'transparency';
 
 // The public API answers anyone: each address may ask PUBLIC_REQUESTS_PER_IP_PER_MINUTE times a minute
 // (lib/limits.ts public_ip); past that, the throttle refusal (429, too_many_requests, Retry-After, held back
@@ -44,10 +42,4 @@ publicRoutes.get('/certificate/:id', async (c) => {
   return answerPublic(c, [`certificate:${id}`], {}, async () => ({ data: await certificateOf(c.get('deps'), id) }));
 });
 
-publicRoutes.get('/transparency', async (c) =>
-  answerPublic(c, [TRANSPARENCY_TAG], {}, async () => {
-    const { db, clock } = c.get('deps');
-    const now = clock.now();
-    return { data: await transparency(db, now), until: now + TRANSPARENCY_HOLD_MS };
-  }),
-);
+publicRoutes.get('/transparency', (c) => answerPublic(c, [TRANSPARENCY_TAG], {}, () => publicTransparency(c.get('deps'))));

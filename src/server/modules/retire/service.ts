@@ -6,6 +6,7 @@ import { writeTx, type Tx } from '../../db/tx';
 import type { Deps } from '../../env';
 import { isoSgt } from '../../lib/clock';
 import { AppError } from '../../lib/http';
+import type { PublicAnswer } from '../../lib/response-cache';
 import { checkLedger, openRetirementAccount, post, retirementAccount } from '../../ledger/ledger';
 import { publish } from '../../live/events';
 import { assertNotRisk, checkThenVerify } from '../user/trade-password';
@@ -307,9 +308,18 @@ export function forgetLedgerCheck(db: DB): void {
   ledgerChecks.delete(db);
 }
 
+/** Transparency answers hold this long without an event (a booking's or the ledger check's age). */
+const TRANSPARENCY_HOLD_MS = 30_000;
+
+/** The public transparency figures, kept by the response cache a short while (TRANSPARENCY_HOLD_MS). */
+export async function publicTransparency(deps: Deps): Promise<PublicAnswer> {
+  const now = deps.clock.now();
+  return { data: await transparency(deps.db, now), until: now + TRANSPARENCY_HOLD_MS };
+}
+
 /** The public transparency figures: per public project issued, sold, booked, retired, remaining (tons),
  *  platform totals, retired per SGT month, and the ledger check. issued = sold + booked + remaining. */
-export async function transparency(db: DB, now: number): Promise<Transparency> {
+async function transparency(db: DB, now: number): Promise<Transparency> {
   const firstMonth = lastMonths(now, MONTHS)[0]!;
   const since = Date.parse(`${firstMonth}-01T00:00:00+08:00`);
   const [projects, booked, retired, recent, ledger] = await Promise.all([

@@ -1,13 +1,11 @@
-import { Hono } from 'hono';
 import { pageOf } from '../../db/paging';
 import { writeTx, type Tx } from '../../db/tx';
-import type { AppEnv, Deps } from '../../env';
-import { AppError, input, ok, parse, strictBody } from '../../lib/http';
-import { idempotent } from '../../lib/idempotency';
+import type { Deps } from '../../env';
+import { AppError } from '../../lib/http';
 import { publish } from '../../live/events';
-import { requireUser, type User } from '../session';
-import { pageSchema } from '../../../shared/schemas/common';
-import { noticeReadSchema, type NoticePage, type NoticeReadResult } from '../../../shared/schemas/inbox';
+import type { User } from '../session';
+import type { PageQuery } from '../../db/paging';
+import type { NoticePage, NoticeReadResult } from '../../../shared/schemas/inbox';
 import { notificationItem } from './settings';
 import type { DB } from '../../db/connection';
 
@@ -15,8 +13,6 @@ import type { DB } from '../../db/connection';
 // unread count, and the mark-read write (one notice or all). A notice is only ever its owner's: another
 // user's id answers notice_not_found and changes nothing. A write that marked something tells the user's
 // other devices over the socket (invalidate `notifications`).
-
-export const notificationRoutes = new Hono<AppEnv>();
 
 async function unreadOf(db: DB | Tx, userId: number): Promise<number> {
   const row = await db
@@ -28,21 +24,13 @@ async function unreadOf(db: DB | Tx, userId: number): Promise<number> {
   return Number(row?.n ?? 0);
 }
 
-notificationRoutes.get('/', async (c) => {
-  const { user } = await requireUser(c);
-  const q = parse(pageSchema, await input(c));
-  const { db } = c.get('deps');
+/** The caller's notices, newest first, paged, with the unread count. */
+export async function noticesOf(deps: Deps, user: User, q: PageQuery): Promise<NoticePage> {
+  const { db } = deps;
   const base = db.selectFrom('notifications').where('user_id', '=', user.id);
   const [page, unread] = await Promise.all([pageOf(base, q, (b) => b.selectAll().orderBy('id', 'desc'), notificationItem), unreadOf(db, user.id)]);
-  const answer: NoticePage = { ...page, unread };
-  return ok(c, answer);
-});
-
-notificationRoutes.post('/read', async (c) => {
-  const { user } = await requireUser(c);
-  const { data, raw } = await strictBody(c, noticeReadSchema);
-  return idempotent(c, user.id, raw, () => markRead(c.get('deps'), user, data.id ?? null));
-});
+  return { ...page, unread };
+}
 
 /** Marks one notice (`id`) or every notice (`id` null) of the user read; a notice already read stays as
  *  it was (its read_at is the first reading). */

@@ -1,15 +1,9 @@
-import * as v from 'valibot';
 import type { Endpoint } from '../../lib/openapi-endpoint';
-import type { ErrorKey } from '../../../shared/errors';
+import { TRADE_PASSWORD_ERRORS } from '../user/openapi';
 import { PATHS } from '../../../shared/api';
 import {
-  bankCardSchema,
-  bankCardViewSchema,
   fundLogPageSchema,
   fundLogQuery,
-  loginPasswordChangeSchema,
-  profileSchema,
-  profileViewSchema,
   topupListQuery,
   topupPageSchema,
   topupRecordSchema,
@@ -17,78 +11,12 @@ import {
   withdrawalListQuery,
   withdrawalPageSchema,
   withdrawalRecordSchema,
-  withdrawPasswordSetSchema,
   withdrawSchema,
 } from '../../../shared/schemas/wallet';
 
-// The wallet's and account settings' endpoints, in the shape of ENDPOINTS in src/server/openapi.ts, for
-// that list to include (`...WALLET_ENDPOINTS`). Writes take an Idempotency-Key header.
-
-/** What checking the payment (withdrawal) password can refuse with (user/trade-password.ts). */
-const TRADE_PASSWORD: ErrorKey[] = ['account_locked', 'withdraw_password_unset', 'balance_frozen'];
+// The wallet's endpoints, for ENDPOINTS in src/server/openapi.ts. Writes take an Idempotency-Key header.
 
 export const WALLET_ENDPOINTS: Endpoint[] = [
-  {
-    method: 'post',
-    path: PATHS.userWithdpwd,
-    operationId: 'userWithdpwd',
-    tag: 'Account',
-    summary: 'Set or change the withdrawal (payment) password',
-    schema: withdrawPasswordSetSchema,
-    auth: 'user',
-    idempotent: true,
-    answer: v.null(),
-    errors: ['account_locked', 'login_locked', 'payment_password_same', 'password_incorrect', 'trade_password_incorrect', 'balance_frozen', 'too_many_requests'],
-    gives: 'null',
-  },
-  {
-    method: 'post',
-    path: PATHS.userLoginpwd,
-    operationId: 'userLoginpwd',
-    tag: 'Account',
-    summary: 'Change the login password (other sessions end)',
-    schema: loginPasswordChangeSchema,
-    auth: 'user',
-    idempotent: true,
-    answer: v.null(),
-    errors: ['old_password_incorrect', 'login_locked', 'too_many_requests'],
-    gives: 'null',
-  },
-  {
-    method: 'post',
-    path: PATHS.userProfile,
-    operationId: 'userProfile',
-    tag: 'Account',
-    summary: 'Personal information: name, mobile, IC number',
-    schema: profileSchema,
-    auth: 'user',
-    idempotent: true,
-    answer: profileViewSchema,
-    gives: '{first_name, last_name, realname, mobile, ic_number}',
-  },
-  {
-    method: 'get',
-    path: PATHS.userCard,
-    operationId: 'userCard',
-    tag: 'Account',
-    summary: 'The bound bank account / PayNow (account number masked)',
-    auth: 'user',
-    answer: v.nullable(bankCardViewSchema),
-    gives: 'BankCard or null',
-  },
-  {
-    method: 'post',
-    path: PATHS.userCard,
-    operationId: 'userCardBind',
-    tag: 'Account',
-    summary: 'Bind or replace the bank account / PayNow',
-    schema: bankCardSchema,
-    auth: 'user',
-    idempotent: true,
-    answer: bankCardViewSchema,
-    errors: ['paynow_invalid', 'name_required', 'holder_mismatch', 'trade_password_incorrect', ...TRADE_PASSWORD],
-    gives: 'BankCard',
-  },
   {
     method: 'post',
     path: PATHS.walletTopup,
@@ -133,7 +61,7 @@ export const WALLET_ENDPOINTS: Endpoint[] = [
       'withdraw_daily_limit',
       'insufficient_balance',
       'trade_password_incorrect',
-      ...TRADE_PASSWORD,
+      ...TRADE_PASSWORD_ERRORS,
     ],
     gives: 'WithdrawalRecord',
   },

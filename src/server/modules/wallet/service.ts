@@ -10,12 +10,14 @@ import { post, walletOf, PLATFORM, type Posting } from '../../ledger/ledger';
 import { publish } from '../../live/events';
 import { formatSgd } from '../../../shared/money';
 import { withdrawalFee } from '../../../shared/fees';
-import type { TopupRecord, WithdrawalRecord } from '../../../shared/schemas/wallet';
+import type { FundLogRow, TopupRecord, WithdrawalRecord } from '../../../shared/schemas/wallet';
+import { pageOf } from '../../db/paging';
+import type { Paged } from '../../../shared/api';
 import type { ErrorKey } from '../../../shared/errors';
 import { assertNotRisk, verifyTradePassword } from '../user/trade-password';
 import { holderMatches, maskAccountNo, payoutAccountOf, type PayoutAccount } from '../user/card';
 import type { User } from '../session';
-import { topupRecord, withdrawalRecord } from './records';
+import { fundLogRow, topupRecord, withdrawalRecord } from './records';
 import { generateReference } from '../../../shared/paynow';
 
 // Top-ups and withdrawals (docs/product.md#wallet-and-ledger). Each business step is one write transaction
@@ -361,4 +363,25 @@ export async function refuseWithdrawal(tx: Tx, id: number, now: number, reason =
     now,
   );
   return refused;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The member's lists, newest first, paged as every list
+
+export function topupsOf(deps: Deps, userId: number, q: { page: number; page_size: number; status: string }): Promise<Paged<TopupRecord>> {
+  let base = deps.db.selectFrom('topups').where('user_id', '=', userId);
+  if (q.status) base = base.where('status', '=', q.status as TopupRow['status']);
+  return pageOf(base, q, (b) => b.selectAll().orderBy('id', 'desc'), (row) => topupRecord(row, deps.config));
+}
+
+export function withdrawalsOf(deps: Deps, userId: number, q: { page: number; page_size: number; status: string }): Promise<Paged<WithdrawalRecord>> {
+  let base = deps.db.selectFrom('withdrawals').where('user_id', '=', userId);
+  if (q.status) base = base.where('status', '=', q.status as WithdrawalRow['status']);
+  return pageOf(base, q, (b) => b.selectAll().orderBy('id', 'desc'), withdrawalRecord);
+}
+
+export function fundLogsOf(deps: Deps, userId: number, q: { page: number; page_size: number; kind: string }): Promise<Paged<FundLogRow>> {
+  let base = deps.db.selectFrom('fund_logs').where('owner_id', '=', userId);
+  if (q.kind) base = base.where('kind', '=', q.kind);
+  return pageOf(base, q, (b) => b.selectAll().orderBy('id', 'desc'), fundLogRow);
 }

@@ -1,0 +1,29 @@
+import type { Deps } from '../../env';
+import { AppError } from '../../lib/http';
+import type { PublicAnswer } from '../../lib/response-cache';
+import type { Banner, ContentPage, FaqItem } from '../../../shared/schemas/content';
+
+// FAQ, about, protocol and privacy pages, and the home banners: content kept in the database, answered
+// whole (a short list, one page).
+
+function onePage<T>(list: T[]) {
+  return { list, total: list.length, page: 1, page_size: list.length };
+}
+
+export async function faq(deps: Deps): Promise<PublicAnswer> {
+  const rows = await deps.db.selectFrom('faqs').selectAll().orderBy('sort').orderBy('id').execute();
+  const list: FaqItem[] = rows.map(({ id, question, question_cn, answer, answer_cn }) => ({ id, question, question_cn, answer, answer_cn }));
+  return { data: onePage(list) };
+}
+
+export async function contentPage(deps: Deps, slug: string): Promise<PublicAnswer> {
+  const row = await deps.db.selectFrom('pages').selectAll().where('slug', '=', slug).executeTakeFirst();
+  if (!row) throw new AppError('not_found');
+  return { data: row as ContentPage };
+}
+
+export async function banners(deps: Deps): Promise<PublicAnswer> {
+  const rows = await deps.db.selectFrom('banners').selectAll().orderBy('sort').orderBy('id').execute();
+  const list: Banner[] = rows.map(({ id, title, title_cn, image, link }) => ({ id, title, title_cn, image, link }));
+  return { data: onePage(list) };
+}
