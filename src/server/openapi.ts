@@ -177,158 +177,175 @@ export function operationErrors(e: Endpoint): ErrorKey[] {
 }
 
 const errorRef = { $ref: `${COMPONENT_PREFIX}ErrorEnvelope` };
+const errorContent = { 'application/json': { schema: errorRef } };
 const transportParams = [{ $ref: '#/components/parameters/Lang' }, { $ref: '#/components/parameters/ClientTime' }, { $ref: '#/components/parameters/AppVersion' }];
 
-function buildDocument(publicUrl: string): Record<string, unknown> {
+type Json = Record<string, unknown>;
+
+// Transforms (trim, lowercase, string-to-number) have no JSON Schema form: requests are described as
+// the client sends them.
+const requestConfig: ConversionConfig = { target: 'draft-2020-12', typeMode: 'input', errorMode: 'ignore' };
+const requestJson = (schema: v.GenericSchema) => strip(toJsonSchema(schema, requestConfig));
+
+/** Every answer in one conversion (the named definitions are converted once, not once per answer): the
+ *  data schema of each endpoint by index, and the definitions that become components.schemas. */
+function answerSchemas(endpoints: readonly Endpoint[]): { answerJson: (i: number) => Json; components: Json } {
   const named: Record<string, v.GenericSchema> = { ...NAMED_SCHEMAS };
-  for (const e of ENDPOINTS) if (e.answer && e.answerName && !Object.values(named).includes(e.answer)) named[e.answerName] = e.answer;
-  const answerConfig: ConversionConfig = {
-    target: 'draft-2020-12',
-    errorMode: 'throw',
-    definitions: named,
-    overrideRef: ({ referenceId }) => COMPONENT_PREFIX + referenceId,
+  for (const e of endpoints) if (e.answer && e.answerName && !Object.values(named).includes(e.answer)) named[e.answerName] = e.answer;
+  const answerConfig: ConversionConfig = { target: 'draft-2020-12', errorMode: 'throw', definitions: named, overrideRef: ({ referenceId }) => COMPONENT_PREFIX + referenceId };
+  const answers = toJsonSchema(v.object(Object.fromEntries(endpoints.map((e, i) => [String(i), e.answer ?? v.unknown()]))), answerConfig) as {
+    properties: Record<string, Json>;
+    $defs?: Json;
   };
-  // Transforms (trim, lowercase, string-to-number) have no JSON Schema form: requests are described as
-  // the client sends them.
-  const requestConfig: ConversionConfig = { target: 'draft-2020-12', typeMode: 'input', errorMode: 'ignore' };
-  const requestJson = (schema: v.GenericSchema) => strip(toJsonSchema(schema, requestConfig));
+  return { answerJson: (i) => answers.properties[String(i)]!, components: { ...(answers.$defs ?? {}) } };
+}
 
-  // Every answer in one conversion (the named definitions are converted once, not once per answer): one
-  // property per endpoint, read back below; the definitions become components.schemas.
-  const answers = toJsonSchema(v.object(Object.fromEntries(ENDPOINTS.map((e, i) => [String(i), e.answer ?? v.unknown()]))), answerConfig) as {
-    properties: Record<string, Record<string, unknown>>;
-    $defs?: Record<string, unknown>;
-  };
-  const answerJson = (i: number) => answers.properties[String(i)]!;
-  const components: Record<string, unknown> = { ...(answers.$defs ?? {}) };
-
-  const paths: Record<string, Record<string, unknown>> = {};
-  const tags = new Set<string>();
-  for (const [i, e] of ENDPOINTS.entries()) {
-    const tag = e.tag ?? 'Other';
-    tags.add(tag);
-    const errors = operationErrors(e);
-    const errorList = errors.map((k) => ({ code: ERRORS[k].code, key: k, message: ERRORS[k].en }));
-    const parameters: unknown[] = [];
-    const pathParams = [...e.path.matchAll(/:([A-Za-z_]\w*)/g)].map((m) => m[1]!);
-    for (const name of pathParams) parameters.push({ name, in: 'path', required: true, schema: { type: 'string' }, description: `The ${name}` });
-    if (!e.bare && !e.upload) parameters.push(...(e.method === 'get' ? transportParams : [transportParams[0]]));
-    if (e.upload) parameters.push(transportParams[0]);
-    if (e.idempotent) parameters.push({ $ref: '#/components/parameters/IdempotencyKey' });
-    const op: Record<string, unknown> = {
-      operationId: e.operationId ?? fallbackOperationId(e),
-      tags: [tag],
-      summary: e.summary,
-      description: [
-        `Answers: ${e.gives}.`,
-        e.bare ? '' : `Refusals (the envelope's code and its English msg):\n\n${errorList.map((x) => `- ${x.code} \`${x.key}\`: ${x.message}`).join('\n')}`,
-      ]
-        .filter(Boolean)
-        .join('\n\n'),
-      security: e.auth === 'session' || e.auth === 'user' ? [{ token: [] }] : [],
-    };
-    if (!e.bare) op['x-error-codes'] = errorList;
-    if (e.method === 'get' && e.schema) {
-      const query = requestJson(e.schema) as { properties?: Record<string, Record<string, unknown>>; required?: string[] };
-      for (const [name, schema] of Object.entries(query.properties ?? {})) {
-        const { description, ...rest } = schema;
-        parameters.push({ name, in: 'query', required: (query.required ?? []).includes(name), schema: rest, ...(description ? { description } : {}) });
-      }
+/** Path parameters, the transport's query parameters, the Idempotency-Key, then a GET's own query. */
+function parametersOf(e: Endpoint, pathParams: readonly string[]): unknown[] {
+  const parameters: unknown[] = pathParams.map((name) => ({ name, in: 'path', required: true, schema: { type: 'string' }, description: `The ${name}` }));
+  if (!e.bare && !e.upload) parameters.push(...(e.method === 'get' ? transportParams : [transportParams[0]]));
+  if (e.upload) parameters.push(transportParams[0]);
+  if (e.idempotent) parameters.push({ $ref: '#/components/parameters/IdempotencyKey' });
+  if (e.method === 'get' && e.schema) {
+    const query = requestJson(e.schema) as { properties?: Record<string, Json>; required?: string[] };
+    for (const [name, schema] of Object.entries(query.properties ?? {})) {
+      const { description, ...rest } = schema;
+      parameters.push({ name, in: 'query', required: (query.required ?? []).includes(name), schema: rest, ...(description ? { description } : {}) });
     }
-    if (e.method === 'post') {
-      if (e.upload) {
-        op.requestBody = { required: true, content: Object.fromEntries(e.upload.map((t) => [t, { schema: { type: 'string', format: 'binary' } }])) };
-      } else if (e.schema) {
-        const body = requestJson(e.schema) as { required?: string[] };
-        op.requestBody = { required: (body.required ?? []).length > 0, content: { 'application/json': { schema: body } } };
-      }
-    }
-    op.parameters = parameters;
-    if (e.bare && !e.bare.includes('application/json')) {
-      op.responses = {
-        '200': { description: e.gives, content: Object.fromEntries(e.bare.map((t) => [t, { schema: { type: 'string', ...(t.startsWith('text/') ? {} : { format: 'binary' }) } }])) },
-        ...(pathParams.length ? { '304': { description: 'Not modified (If-None-Match)' }, '404': { description: 'No such file (the error envelope)', content: { 'application/json': { schema: errorRef } } } } : {}),
-        '4XX': { description: 'Refused (the error envelope)', content: { 'application/json': { schema: errorRef } } },
-      };
-    } else if (e.bare) {
-      op.responses = {
-        '200': { description: e.gives, content: { 'application/json': { schema: { type: 'object' } } } },
-        '4XX': { description: 'Refused (the error envelope)', content: { 'application/json': { schema: errorRef } } },
-      };
-    } else {
-      const data = e.answer ? answerJson(i) : {};
-      const success = {
-        type: 'object',
-        additionalProperties: false,
-        // time is absent from public answers kept by the response cache (the same bytes for everyone).
-        required: ['code', 'msg', 'data', 'wait'],
-        properties: {
-          code: { const: 0 },
-          msg: { type: 'string' },
-          data,
-          wait: { type: 'integer' },
-          time: { type: 'integer', description: 'Server time, epoch milliseconds (absent from cached public answers)' },
-        },
-      };
-      op.responses = {
-        '200': {
-          description: `The envelope: on success code 0 and data; a refusal is also HTTP 200, with a catalogue code (listed above) and msg in the request's language (code < 0: the session is invalid, log in again).`,
-          content: { 'application/json': { schema: { anyOf: [success, errorRef] } } },
-        },
-        '4XX': {
-          description: '413: the body is too large; 429: throttled (Retry-After says when to retry); 404: no such path. The error envelope.',
-          content: { 'application/json': { schema: errorRef } },
-        },
-        '5XX': { description: 'server_error: something went wrong on the server. The error envelope.', content: { 'application/json': { schema: errorRef } } },
-      };
-    }
-    (paths[openApiPath(e.path)] ??= {})[e.method] = op;
   }
+  return parameters;
+}
 
+/** A POST's body: raw media for an upload, else the JSON of its schema. */
+function requestBodyOf(e: Endpoint): Json | undefined {
+  if (e.method !== 'post') return undefined;
+  if (e.upload) return { required: true, content: Object.fromEntries(e.upload.map((t) => [t, { schema: { type: 'string', format: 'binary' } }])) };
+  if (!e.schema) return undefined;
+  const body = requestJson(e.schema) as { required?: string[] };
+  return { required: (body.required ?? []).length > 0, content: { 'application/json': { schema: body } } };
+}
+
+/** An answer outside the envelope: a file (with 304/404 when it is addressed by a path parameter) or a
+ *  bare JSON document. */
+function bareResponses(e: Endpoint & { bare: string[] }, hasPathParams: boolean): Json {
+  if (e.bare.includes('application/json')) {
+    return {
+      '200': { description: e.gives, content: { 'application/json': { schema: { type: 'object' } } } },
+      '4XX': { description: 'Refused (the error envelope)', content: errorContent },
+    };
+  }
+  return {
+    '200': { description: e.gives, content: Object.fromEntries(e.bare.map((t) => [t, { schema: { type: 'string', ...(t.startsWith('text/') ? {} : { format: 'binary' }) } }])) },
+    ...(hasPathParams ? { '304': { description: 'Not modified (If-None-Match)' }, '404': { description: 'No such file (the error envelope)', content: errorContent } } : {}),
+    '4XX': { description: 'Refused (the error envelope)', content: errorContent },
+  };
+}
+
+/** The envelope's answers: success with `data`, or a refusal (both HTTP 200), and the transport's errors. */
+function envelopeResponses(data: Json): Json {
+  const success = {
+    type: 'object',
+    additionalProperties: false,
+    // time is absent from public answers kept by the response cache (the same bytes for everyone).
+    required: ['code', 'msg', 'data', 'wait'],
+    properties: {
+      code: { const: 0 },
+      msg: { type: 'string' },
+      data,
+      wait: { type: 'integer' },
+      time: { type: 'integer', description: 'Server time, epoch milliseconds (absent from cached public answers)' },
+    },
+  };
+  return {
+    '200': {
+      description: `The envelope: on success code 0 and data; a refusal is also HTTP 200, with a catalogue code (listed above) and msg in the request's language (code < 0: the session is invalid, log in again).`,
+      content: { 'application/json': { schema: { anyOf: [success, errorRef] } } },
+    },
+    '4XX': {
+      description: '413: the body is too large; 429: throttled (Retry-After says when to retry); 404: no such path. The error envelope.',
+      content: errorContent,
+    },
+    '5XX': { description: 'server_error: something went wrong on the server. The error envelope.', content: errorContent },
+  };
+}
+
+/** One operation of the document; `data` is its answer's schema (the envelope's data). */
+function operationOf(e: Endpoint, data: Json): Json {
+  const errorList = operationErrors(e).map((k) => ({ code: ERRORS[k].code, key: k, message: ERRORS[k].en }));
+  const refusals = `Refusals (the envelope's code and its English msg):\n\n${errorList.map((x) => `- ${x.code} \`${x.key}\`: ${x.message}`).join('\n')}`;
+  const pathParams = [...e.path.matchAll(/:([A-Za-z_]\w*)/g)].map((m) => m[1]!);
+  const op: Json = {
+    operationId: e.operationId ?? fallbackOperationId(e),
+    tags: [e.tag ?? 'Other'],
+    summary: e.summary,
+    description: e.bare ? `Answers: ${e.gives}.` : `Answers: ${e.gives}.\n\n${refusals}`,
+    security: e.auth === 'session' || e.auth === 'user' ? [{ token: [] }] : [],
+  };
+  if (!e.bare) op['x-error-codes'] = errorList;
+  const requestBody = requestBodyOf(e);
+  if (requestBody) op.requestBody = requestBody;
+  op.parameters = parametersOf(e, pathParams);
+  op.responses = e.bare ? bareResponses({ ...e, bare: e.bare }, pathParams.length > 0) : envelopeResponses(data);
+  return op;
+}
+
+/** What every document has besides its operations: the security scheme, the transport's parameters and
+ *  the error envelope. */
+function staticComponents(): { securitySchemes: Json; parameters: Json; errorEnvelope: Json } {
+  return {
+    securitySchemes: { token: { type: 'apiKey', in: 'header', name: 'Authorization', description: 'The token of login, register or visitor' } },
+    parameters: {
+      Lang: { name: 'lang', in: 'query', required: false, schema: { type: 'string', enum: ['en', 'cn'] }, description: 'Language of msg (default en)' },
+      ClientTime: { name: 't', in: 'query', required: false, schema: { type: 'integer' }, description: 'Client timestamp in ms' },
+      AppVersion: { name: 'v', in: 'query', required: false, schema: { type: 'string' }, description: 'App version' },
+      IdempotencyKey: {
+        name: 'Idempotency-Key',
+        in: 'header',
+        required: false,
+        schema: { type: 'string', maxLength: 200 },
+        description: 'One key per intent: a retry with the same key and body gets the first answer again and has no second effect.',
+      },
+    },
+    errorEnvelope: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['code', 'msg', 'data'],
+      description: 'A refusal: code is a catalogue code (x-error-catalogue), never 0; code < 0 means the session is invalid.',
+      properties: {
+        code: { type: 'integer', not: { const: 0 } },
+        msg: { type: 'string' },
+        data: { description: 'null, or details such as {field} naming the field concerned' },
+        wait: { type: 'integer' },
+        time: { type: 'integer' },
+      },
+    },
+  };
+}
+
+function info(publicUrl: string): Json {
+  return {
+    title: 'Canopy API',
+    version: '1.0.0',
+    description:
+      'Carbon-credit marketplace API. Money in integer cents (SGD), quantities in whole tons, times as ISO 8601 SGT with an epoch-ms twin. Every answer under /h5/api is the envelope {code, msg, data, wait, time}; code 0 is success.',
+    contact: { name: 'Canopy', url: publicUrl },
+    license: { name: 'Proprietary', url: `${publicUrl}/pages/content/index?slug=protocol` },
+  };
+}
+
+function buildDocument(publicUrl: string): Json {
+  const { answerJson, components } = answerSchemas(ENDPOINTS);
+  const paths: Record<string, Json> = {};
+  for (const [i, e] of ENDPOINTS.entries()) (paths[openApiPath(e.path)] ??= {})[e.method] = operationOf(e, e.answer ? answerJson(i) : {});
+  const tags = [...new Set(ENDPOINTS.map((e) => e.tag ?? 'Other'))].sort();
+  const { securitySchemes, parameters, errorEnvelope } = staticComponents();
   return {
     openapi: '3.1.0',
-    info: {
-      title: 'Canopy API',
-      version: '1.0.0',
-      description:
-        'Carbon-credit marketplace API. Money in integer cents (SGD), quantities in whole tons, times as ISO 8601 SGT with an epoch-ms twin. Every answer under /h5/api is the envelope {code, msg, data, wait, time}; code 0 is success.',
-      contact: { name: 'Canopy', url: publicUrl },
-      license: { name: 'Proprietary', url: `${publicUrl}/pages/content/index?slug=protocol` },
-    },
+    info: info(publicUrl),
     servers: [{ url: publicUrl, description: 'This instance (PUBLIC_URL)' }],
-    tags: [...tags].sort().map((name) => ({ name, description: TAG_DESCRIPTIONS[name] ?? `${name} operations.` })),
+    tags: tags.map((name) => ({ name, description: TAG_DESCRIPTIONS[name] ?? `${name} operations.` })),
     paths,
-    components: {
-      securitySchemes: { token: { type: 'apiKey', in: 'header', name: 'Authorization', description: 'The token of login, register or visitor' } },
-      parameters: {
-        Lang: { name: 'lang', in: 'query', required: false, schema: { type: 'string', enum: ['en', 'cn'] }, description: 'Language of msg (default en)' },
-        ClientTime: { name: 't', in: 'query', required: false, schema: { type: 'integer' }, description: 'Client timestamp in ms' },
-        AppVersion: { name: 'v', in: 'query', required: false, schema: { type: 'string' }, description: 'App version' },
-        IdempotencyKey: {
-          name: 'Idempotency-Key',
-          in: 'header',
-          required: false,
-          schema: { type: 'string', maxLength: 200 },
-          description: 'One key per intent: a retry with the same key and body gets the first answer again and has no second effect.',
-        },
-      },
-      schemas: {
-        ErrorEnvelope: {
-          type: 'object',
-          additionalProperties: false,
-          required: ['code', 'msg', 'data'],
-          description: 'A refusal: code is a catalogue code (x-error-catalogue), never 0; code < 0 means the session is invalid.',
-          properties: {
-            code: { type: 'integer', not: { const: 0 } },
-            msg: { type: 'string' },
-            data: { description: 'null, or details such as {field} naming the field concerned' },
-            wait: { type: 'integer' },
-            time: { type: 'integer' },
-          },
-        },
-        ...components,
-      },
-    },
+    components: { securitySchemes, parameters, schemas: { ErrorEnvelope: errorEnvelope, ...components } },
     'x-error-catalogue': Object.entries(ERRORS).map(([key, e]) => ({ code: e.code, key, en: e.en, cn: e.cn })),
   };
 }
