@@ -1,16 +1,17 @@
 import fs from 'node:fs/promises';
 import crypto from 'node:crypto';
-import type { Context } from 'hono';
+import { Hono, type Context } from 'hono';
 import type { AppEnv } from '../../env';
 import { AppError, errorBody } from '../../lib/http';
 import { idempotent } from '../../lib/idempotency';
 import { requireUser } from '../session';
 import { avatarFile, setAvatar } from './service';
+import { PATHS } from '../../../shared/api';
 
 // POST /api/user/avatar: the picture as the raw body (image/jpeg, image/png or image/webp; the bytes
 // decide, not the declared type), `lang` in the query, Idempotency-Key in a header. The body limit of this
 // one route is AVATAR_MAX_BYTES (app.ts), every other route keeps its 64 KiB.
-export async function avatarUploadRoute(c: Context<AppEnv>): Promise<Response> {
+async function avatarUploadRoute(c: Context<AppEnv>): Promise<Response> {
   const { user } = await requireUser(c);
   const deps = c.get('deps');
   await deps.limits.consume([['avatar_account', String(user.id)]]);
@@ -31,8 +32,7 @@ export function avatarTooLarge(c: Context<AppEnv>) {
 
 // GET /avatar/<sha256>.webp: a stored avatar. Its name is its content's hash, so it never changes: cached a
 // year, immutable, never sniffed as another type. Any other name is 404 (no path reaches outside the folder).
-// Both handlers are mounted by app.ts on their PATHS.
-export async function avatarFileRoute(c: Context<AppEnv>): Promise<Response> {
+async function avatarFileRoute(c: Context<AppEnv>): Promise<Response> {
   const { config, clock } = c.get('deps');
   const name = c.req.param('name') ?? '';
   const file = avatarFile(config, name);
@@ -48,3 +48,8 @@ export async function avatarFileRoute(c: Context<AppEnv>): Promise<Response> {
   if (c.req.header('if-none-match') === etag) return c.body(null, 304, headers);
   return c.body(new Uint8Array(bytes), 200, { ...headers, 'Content-Length': String(bytes.length) });
 }
+
+/** Both routes on their full PATHS, mounted by app.ts at the API's root (the upload before /api/user). */
+export const avatarRoutes = new Hono<AppEnv>();
+avatarRoutes.post(PATHS.userAvatar, avatarUploadRoute);
+avatarRoutes.get(PATHS.avatarFile, avatarFileRoute);
