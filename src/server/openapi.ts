@@ -122,7 +122,7 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
 const COMPONENT_PREFIX = '#/components/schemas/';
 
 /** The OpenAPI path of a PATHS entry: `:name` segments as `{name}`. */
-export function openApiPath(path: string): string {
+function openApiPath(path: string): string {
   return API_BASE + path.replace(/:([A-Za-z_]\w*)/g, '{$1}');
 }
 
@@ -139,7 +139,7 @@ function strip(schema: JsonSchema): Record<string, unknown> {
 
 /** The catalogue keys a request schema can answer with: every message in it that is a catalogue key,
  *  and `required` for an object with a field that must be present. */
-export function schemaErrorKeys(schema: unknown, out = new Set<ErrorKey>(), seen = new Set<unknown>()): Set<ErrorKey> {
+function schemaErrorKeys(schema: unknown, out = new Set<ErrorKey>(), seen = new Set<unknown>()): Set<ErrorKey> {
   if (!schema || typeof schema !== 'object' || seen.has(schema)) return out;
   seen.add(schema);
   const s = schema as Record<string, unknown>;

@@ -36,7 +36,7 @@ export interface OpsResult {
   audit?: Audit;
 }
 
-export interface Audit {
+interface Audit {
   target: string;
   before: unknown;
   after: unknown;
@@ -67,7 +67,7 @@ type ThrottleRow = { limit: string; key: string; points: number; resets_at: numb
 
 /** The throttle counters still running: from limits.db beside a SQLite database, or the rate_limits
  *  table of a PostgreSQL one. */
-export async function readThrottles(db: DB, dataDir: string | undefined, filter?: string): Promise<ThrottleRow[]> {
+async function readThrottles(db: DB, dataDir: string | undefined, filter?: string): Promise<ThrottleRow[]> {
   let rows: Array<{ key: string; points: number; expire: number | null }>;
   if (dialectOf(db) === 'postgres') {
     const exists = await sql<{ t: string | null }>`select to_regclass(${LIMITS_TABLE}) as t`.execute(db);

@@ -10,7 +10,7 @@ import { terminalText } from '../lib/terminal';
 
 export const COMMANDS: Record<string, Command> = { ...CORE_COMMANDS, ...WALLET_COMMANDS, ...MARKET_COMMANDS, ...CONTENT_COMMANDS, ...RETIRE_COMMANDS, ...TOPUP_IMPORT_COMMANDS, ...DB_COMMANDS };
 
-export type OpsOutcome = { ok: true; data: unknown; text: string } | { ok: false; exit: 1 | 2; error: string; data?: unknown };
+type OpsOutcome = { ok: true; data: unknown; text: string } | { ok: false; exit: 1 | 2; error: string; data?: unknown };
 
 /**
  * Runs one operator command and writes its operator_log row: who, when, the command and its arguments,

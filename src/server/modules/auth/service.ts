@@ -111,7 +111,7 @@ async function consumeCode(deps: Deps, email: string, scene: 'register' | 'reset
   if (Number(used.numUpdatedRows) !== 1) throw new AppError('code_incorrect');
 }
 
-export interface RegisterData {
+interface RegisterData {
   email: string;
   code: string;
   password: string;

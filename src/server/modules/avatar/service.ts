@@ -21,14 +21,14 @@ import type { AvatarAnswer } from '../../../shared/schemas/user';
 // immutable cache. Only then does users.avatar change, in one write transaction with the live event that
 // makes open apps reload the user.
 
-export const AVATAR_SIZE = 512;
-export const AVATAR_EXT = 'webp';
+const AVATAR_SIZE = 512;
+const AVATAR_EXT = 'webp';
 const NAME_PATTERN = /^[0-9a-f]{64}\.webp$/;
 
-export type ImageKind = 'jpeg' | 'png' | 'webp';
+type ImageKind = 'jpeg' | 'png' | 'webp';
 
 /** The image format by its first bytes (magic numbers), or null. */
-export function sniff(buf: Uint8Array): ImageKind | null {
+function sniff(buf: Uint8Array): ImageKind | null {
   const at = (i: number, bytes: number[]) => bytes.every((b, k) => buf[i + k] === b);
   if (buf.length >= 3 && at(0, [0xff, 0xd8, 0xff])) return 'jpeg';
   if (buf.length >= 8 && at(0, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return 'png';
@@ -50,7 +50,7 @@ export function avatarUrl(name: string): string {
 }
 
 /** Decodes, checks and re-encodes an uploaded picture: 512x512 WebP, upright, without metadata. */
-export async function reencode(input: Buffer, maxMegapixels: number): Promise<Buffer> {
+async function reencode(input: Buffer, maxMegapixels: number): Promise<Buffer> {
   if (!sniff(input)) throw new AppError('avatar_not_image');
   const maxPixels = maxMegapixels * 1_000_000;
   let meta: Metadata;

@@ -12,7 +12,7 @@ import { API_BASE, PATHS } from '../../../shared/api';
 // sets inline style attributes, which style-src 'unsafe-inline' allows while <style> elements stay refused
 // (style-src-elem 'self'); nothing is fetched from elsewhere.
 
-export const DOCS_CSP = [
+const DOCS_CSP = [
   "default-src 'none'",
   "script-src 'self'",
   "style-src 'self' 'unsafe-inline'",

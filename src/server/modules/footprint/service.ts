@@ -17,7 +17,7 @@ type FootprintRow = Selectable<FootprintsTable>;
 
 /** A row as the API answers it. The comparison uses the current Singapore average: it is a fact about the
  *  country, not about the saved answers. */
-export function footprintRecord(row: FootprintRow): FootprintRecord {
+function footprintRecord(row: FootprintRow): FootprintRecord {
   const sg_average_kg = Math.round(FOOTPRINT_FACTORS.factors.sg_average.value * 1000);
   return {
     id: row.id,

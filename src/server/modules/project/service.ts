@@ -20,7 +20,7 @@ export function joinBlock(p: ProjectRow, now: number): JoinBlock {
   return null;
 }
 
-export function toProject(p: ProjectRow, now: number): Project {
+function toProject(p: ProjectRow, now: number): Project {
   return {
     id: p.id,
     name: p.name,
@@ -65,7 +65,7 @@ export const LIST_RANK: Record<ProjectRow['status'], number> = { in_progress: 3,
 
 /** The first instant after `now` at which one of these projects' join_block changes by the clock alone
  *  (its selling or end time), or Infinity: until then an answer made from them holds without an event. */
-export function nextBoundary(projects: ReadonlyArray<Pick<Project, 'selling_time_ms' | 'end_time_ms'>>, now: number): number {
+function nextBoundary(projects: ReadonlyArray<Pick<Project, 'selling_time_ms' | 'end_time_ms'>>, now: number): number {
   let until = Infinity;
   for (const p of projects) {
     if (p.selling_time_ms > now && p.selling_time_ms < until) until = p.selling_time_ms;

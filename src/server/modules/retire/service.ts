@@ -25,12 +25,12 @@ import { takeHolding } from '../order/repo';
 /** Digits of a serial's sequence: fixed width, so serials sort as text and read the same everywhere. */
 const SEQ_DIGITS = 9;
 
-export function serialOf(p: { registry_id: string; vintage: number }, seq: number): string {
+function serialOf(p: { registry_id: string; vintage: number }, seq: number): string {
   return `${p.registry_id}-${p.vintage}-${String(seq).padStart(SEQ_DIGITS, '0')}`;
 }
 
 /** 128 random bits as base64url (22 characters): the certificate's id and address. */
-export function newRetirementId(): string {
+function newRetirementId(): string {
   return randomBytes(16).toString('base64url');
 }
 
@@ -103,7 +103,7 @@ async function facts(db: DB | Tx, user: User, input: RetireInput) {
 
 /** The lowest free sequences of a project, `tons` of them, as ranges: read inside the write transaction,
  *  where nobody else allocates, so what is free here is free at the commit. */
-export async function allocateSerials(tx: Tx, projectId: number, totalTons: number, tons: number): Promise<Array<{ first: number; last: number }>> {
+async function allocateSerials(tx: Tx, projectId: number, totalTons: number, tons: number): Promise<Array<{ first: number; last: number }>> {
   const taken = await tx.selectFrom('retirement_serials').select(['first_seq', 'last_seq']).where('project_id', '=', projectId).orderBy('first_seq').execute();
   const out: Array<{ first: number; last: number }> = [];
   let need = tons;
@@ -261,7 +261,7 @@ export async function certificateOf(deps: Deps, id: string): Promise<Certificate
 const sgtMonth = (ms: number) => new Date(ms + 8 * 3_600_000).toISOString().slice(0, 7);
 
 /** The last `n` SGT months ending with the one of `now`, oldest first. */
-export function lastMonths(now: number, n: number): string[] {
+function lastMonths(now: number, n: number): string[] {
   const d = new Date(now + 8 * 3_600_000);
   const out: string[] = [];
   for (let i = n - 1; i >= 0; i--) {

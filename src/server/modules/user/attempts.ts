@@ -22,7 +22,7 @@ const COLUMNS = {
   trade: { fails: 'trade_fails', locked: 'trade_locked', hash: 'withdraw_password_hash', max: PASSWORD_MAX_ATTEMPTS },
 } as const;
 
-export type CountedResult =
+type CountedResult =
   | { outcome: 'ok' }
   | { outcome: 'wrong'; left: number }
   /** locked now by this attempt (`fresh`), or found locked / out of attempts */
@@ -41,7 +41,7 @@ class Refused extends Error {
  * reserved: cheap refusals (sold out meanwhile) thrown there cost neither an attempt nor a hash.
  */
 /** What counting needs of the server (not the whole Deps, so this stays out of the app's import graph). */
-export interface CountDeps {
+interface CountDeps {
   db: DB;
   config: Config;
   clock: Clock;

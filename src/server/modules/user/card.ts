@@ -49,7 +49,7 @@ export function bankCardView(row: PayoutAccount): BankCard {
   };
 }
 
-export interface BankCardData {
+interface BankCardData {
   bank_name: string;
   account_no: string;
   holder_name: string;

@@ -8,13 +8,13 @@ import { buildPayNowPayload, REFERENCE_PATTERN } from '../../../shared/paynow';
 // Database rows -> what the API answers (times as ISO SGT plus epoch ms; account numbers masked).
 
 /** The PayNow payee of the QRs (config PAYNOW_UEN, PAYNOW_NAME). */
-export interface PayNowPayee {
+interface PayNowPayee {
   PAYNOW_UEN: string;
   PAYNOW_NAME: string;
 }
 
 /** The QR payload of a PayNow top-up that has an expiry and a well-formed reference; null otherwise. */
-export function topupQr(row: Pick<Selectable<TopupsTable>, 'method' | 'amount' | 'reference' | 'expires_at' | 'first_topup_id' | 'flag'>, payee: PayNowPayee): string | null {
+function topupQr(row: Pick<Selectable<TopupsTable>, 'method' | 'amount' | 'reference' | 'expires_at' | 'first_topup_id' | 'flag'>, payee: PayNowPayee): string | null {
   if (row.method !== 'paynow' || row.expires_at === null || row.first_topup_id !== null || row.flag === 'manual' || !REFERENCE_PATTERN.test(row.reference)) return null;
   return buildPayNowPayload({ uen: payee.PAYNOW_UEN, name: payee.PAYNOW_NAME, amountCents: row.amount, reference: row.reference, expiry: row.expires_at });
 }

@@ -183,14 +183,14 @@ export async function rejectTopup(tx: Tx, id: number, now: number, reason = ''):
 // Withdrawals
 
 /** Withdrawals happen on working days in SGT: Mon-Fri, and not on the configured public holidays. */
-export function withdrawalDayBlock(now: number, publicHolidays: readonly string[]): ErrorKey | null {
+function withdrawalDayBlock(now: number, publicHolidays: readonly string[]): ErrorKey | null {
   const { date, weekday } = sgtDay(now);
   if (weekday === 0 || weekday === 6) return 'withdraw_weekend';
   if (publicHolidays.includes(date)) return 'withdraw_holiday';
   return null;
 }
 
-export function feeFor(deps: Deps, amount: number): number {
+function feeFor(deps: Deps, amount: number): number {
   return withdrawalFee(amount, { withdraw_fee: deps.config.WITHDRAW_FEE_CENTS, withdraw_fee_bp: deps.config.WITHDRAW_FEE_BP });
 }
 

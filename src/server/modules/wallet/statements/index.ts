@@ -6,7 +6,7 @@ import { StatementError, type ParsedStatement, type StatementFormat } from './li
 export { STATEMENT_FORMATS, StatementError, type ParsedStatement, type StatementFormat, type StatementLine } from './line';
 
 /** The format of a file by its content: XML camt.053, MT940 tags, else the DBS CSV layout. */
-export function detectFormat(text: string): StatementFormat {
+function detectFormat(text: string): StatementFormat {
   const t = text.replace(/^\uFEFF/, '').trimStart();
   if (t.startsWith('<')) return 'camt053';
   if (/^(\{1:|:20:)/m.test(t) && /^:61:/m.test(t)) return 'mt940';

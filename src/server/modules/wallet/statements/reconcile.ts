@@ -24,12 +24,12 @@ import type { ParsedStatement, StatementFormat, StatementLine } from './line';
 // - no reference: the line waits 'unmatched' for `ops topup:assign LINE USER`.
 
 type TopupRow = Selectable<TopupsTable>;
-export type LineRow = Selectable<StatementLinesTable>;
+type LineRow = Selectable<StatementLinesTable>;
 
 
-export type LineOutcome = 'matched' | 'flagged' | 'unmatched' | 'seen';
+type LineOutcome = 'matched' | 'flagged' | 'unmatched' | 'seen';
 
-export interface LineResult {
+interface LineResult {
   outcome: LineOutcome;
   line_id: number | null;
   identity: string;
@@ -134,7 +134,7 @@ async function audit(tx: Tx, actor: string, args: string, target: string, before
 }
 
 /** One statement line, in the caller's transaction: inserted once (else 'seen'), matched, credited. */
-export async function applyLine(tx: Tx, format: StatementFormat, line: StatementLine, now: number, actor: string, source: string): Promise<LineResult> {
+async function applyLine(tx: Tx, format: StatementFormat, line: StatementLine, now: number, actor: string, source: string): Promise<LineResult> {
   const base = { identity: line.identity, amount: line.amount, booked_on: line.booked_on };
   const inserted = await tx
     .insertInto('statement_lines')
