@@ -214,7 +214,10 @@ function payoutOf(account: PayoutAccount, method: 'bank' | 'paynow' | undefined)
  * Then one transaction re-checks what a concurrent request could have changed and moves amount + fee
  * from available to frozen with the withdrawal row.
  */
-export async function requestWithdrawal(deps: Deps, user: User, input: { amount: number; password: string; method?: 'bank' | 'paynow' | undefined }): Promise<WithdrawalRecord> {
+type WithdrawalInput = { amount: number; password: string; method?: 'bank' | 'paynow' | undefined };
+
+/** The checks that need no password, in the order the member meets them; the fee the withdrawal takes. */
+async function checkWithdrawal(deps: Deps, user: User, input: WithdrawalInput): Promise<number> {
   const { config, clock, db } = deps;
   assertNotRisk(user);
   if (user.trade_locked) throw new AppError('account_locked');
@@ -229,56 +232,64 @@ export async function requestWithdrawal(deps: Deps, user: User, input: { amount:
   const fee = feeFor(deps, input.amount);
   const total = input.amount + fee;
   if ((await walletOf(db, user.id)).available < total) throw new AppError('insufficient_balance');
+  return fee;
+}
 
+/** Inside the write transaction: the checks again on fresh rows, then the withdrawal row, the money held
+ *  (available to frozen, amount and fee) and the event. */
+async function writeWithdrawal(tx: Tx, deps: Deps, user: User, input: WithdrawalInput, fee: number, now: number): Promise<WithdrawalRecord> {
+  const fresh = await tx.selectFrom('users').selectAll().where('id', '=', user.id).executeTakeFirstOrThrow();
+  assertNotRisk(fresh);
+  if (fresh.trade_locked) throw new AppError('account_locked');
+  const block = withdrawalDayBlock(now, deps.config.PUBLIC_HOLIDAYS);
+  if (block) throw new AppError(block);
+  const date = sgtDay(now).date;
+  if (await withdrawalToday(tx, user.id, date)) throw new AppError('withdraw_daily_limit');
+  const acct = await payoutAccountOf(tx, user.id);
+  const method = acct ? payoutOf(acct, input.method) : null;
+  if (!acct || !method || !holderMatches(fresh, acct.holder_name)) throw new AppError('bank_incorrect');
+  const created = await tx
+    .insertInto('withdrawals')
+    .values({
+      user_id: user.id,
+      amount: input.amount,
+      fee,
+      method,
+      bank_name: method === 'bank' ? acct.bank_name : '',
+      account_no: method === 'bank' ? acct.account_no : '',
+      holder_name: acct.holder_name,
+      paynow: method === 'paynow' ? acct.paynow : '',
+      status: 'processing',
+      sgt_date: date,
+      note: '',
+      created_at: now,
+      updated_at: now,
+      decided_at: null,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  const total = input.amount + fee;
+  await postMoney(tx, {
+    kind: 'withdrawal_apply',
+    ref_type: 'withdrawal',
+    ref_id: created.id,
+    memo: `Withdrawal #${created.id}: ${formatSgd(input.amount)} + fee ${formatSgd(fee)} held until paid`,
+    now,
+    postings: [
+      { owner: user.id, account: 'available', amount: -total },
+      { owner: user.id, account: 'frozen', amount: total },
+    ],
+  });
+  await publish(tx, { type: 'invalidate', tables: ['user', 'fundlogs'] }, user.id, now);
+  return withdrawalRecord(created);
+}
+
+export async function requestWithdrawal(deps: Deps, user: User, input: WithdrawalInput): Promise<WithdrawalRecord> {
+  const fee = await checkWithdrawal(deps, user, input);
   await verifyTradePassword(deps, user, input.password, 'trade_password_incorrect');
-
-  const now = clock.now();
+  const now = deps.clock.now();
   try {
-    return await writeTx(db, async (tx) => {
-      const fresh = await tx.selectFrom('users').selectAll().where('id', '=', user.id).executeTakeFirstOrThrow();
-      assertNotRisk(fresh);
-      if (fresh.trade_locked) throw new AppError('account_locked');
-      const block = withdrawalDayBlock(now, config.PUBLIC_HOLIDAYS);
-      if (block) throw new AppError(block);
-      const date = sgtDay(now).date;
-      if (await withdrawalToday(tx, user.id, date)) throw new AppError('withdraw_daily_limit');
-      const acct = await payoutAccountOf(tx, user.id);
-      const method = acct ? payoutOf(acct, input.method) : null;
-      if (!acct || !method || !holderMatches(fresh, acct.holder_name)) throw new AppError('bank_incorrect');
-      const created = await tx
-        .insertInto('withdrawals')
-        .values({
-          user_id: user.id,
-          amount: input.amount,
-          fee,
-          method,
-          bank_name: method === 'bank' ? acct.bank_name : '',
-          account_no: method === 'bank' ? acct.account_no : '',
-          holder_name: acct.holder_name,
-          paynow: method === 'paynow' ? acct.paynow : '',
-          status: 'processing',
-          sgt_date: date,
-          note: '',
-          created_at: now,
-          updated_at: now,
-          decided_at: null,
-        })
-        .returningAll()
-        .executeTakeFirstOrThrow();
-      await postMoney(tx, {
-        kind: 'withdrawal_apply',
-        ref_type: 'withdrawal',
-        ref_id: created.id,
-        memo: `Withdrawal #${created.id}: ${formatSgd(input.amount)} + fee ${formatSgd(fee)} held until paid`,
-        now,
-        postings: [
-          { owner: user.id, account: 'available', amount: -total },
-          { owner: user.id, account: 'frozen', amount: total },
-        ],
-      });
-      await publish(tx, { type: 'invalidate', tables: ['user', 'fundlogs'] }, user.id, now);
-      return withdrawalRecord(created);
-    });
+    return await writeTx(deps.db, (tx) => writeWithdrawal(tx, deps, user, input, fee, now));
   } catch (err) {
     // The partial unique index (one non-refused withdrawal per user and SGT day) as a last guard.
     if (isUnique(err, 'withdrawals_one_per_day', 'withdrawals.user_id, withdrawals.sgt_date')) throw new AppError('withdraw_daily_limit');
