@@ -72,8 +72,6 @@ module.exports = {
         'A migration stays as it ran: it imports kysely, node:*, other migrations and the database vocabulary they are written in (db/dialect.ts, db/connection.ts for dialectOf and the DB type), never code that changes with the product (modules, ledger, live, lib, shared). Copy what it needs into the migration (docs/decisions/0022-module-shape.md).',
       from: {
         path: '^src/server/db/migrations/',
-        // Still importing product code: 003 (the ledger's platform accounts) and 016 (the live channel's name).
-        pathNot: ['^src/server/db/migrations/003-wallet\\.ts$', '^src/server/db/migrations/016-live-notify\\.ts$'],
       },
       to: { path: '^src/', pathNot: ['^src/server/db/migrations/', '^src/server/db/dialect\\.ts$', '^src/server/db/connection\\.ts$'] },
     },

@@ -1,7 +1,5 @@
 import { sql, type Kysely } from 'kysely';
 import { INT, idType, idColumn } from '../dialect';
-import type { DB } from '../connection';
-import { openPlatformAccounts } from '../../ledger/ledger';
 
 // Wallet (docs/product.md#wallet-and-ledger): the payout account a user binds, top-ups and withdrawals. Money
 // moves only through the ledger (fund_logs); these rows are the business records the fund logs point at
@@ -61,8 +59,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`create unique index withdrawals_one_per_day on withdrawals (user_id, sgt_date) where status <> 'refused'`.execute(db);
 
   // Money needs the platform side of the ledger (bank, fees...) whether or not the demo seed runs
-  // (SEED_DEMO=false in production). Idempotent: the seed opens the same accounts.
-  await openPlatformAccounts(db as unknown as DB);
+  // (SEED_DEMO=false in production). The accounts are written out here, not taken from the ledger's
+  // list, so this migration does what it did when it first ran; the seed opens any account added since.
+  await sql`insert into ledger_accounts (owner_id, name, unit, balance)
+    values (0, 'bank', 'cents', 0), (0, 'fees', 'cents', 0), (0, 'forfeits', 'cents', 0), (0, 'sales', 'cents', 0), (0, 'registry', 'tons', 0)
+    on conflict do nothing`.execute(db);
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
