@@ -13,7 +13,7 @@ import { cropToBlob, loadImage, uploadAvatar, type AvatarUpload } from './avatar
 // The avatar editor's two halves: the picture being framed (usePicture) and its upload (useAvatarUpload),
 // which the browser cuts to 512x512 and the server checks and re-encodes (docs/decisions/0007-avatar.md).
 
-export interface Picked {
+interface Picked {
   url: string;
   img: HTMLImageElement;
 }

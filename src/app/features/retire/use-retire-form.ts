@@ -97,5 +97,3 @@ export function useRetireForm(info: UserInfo | null | undefined, projectId: numb
     write,
   };
 }
-
-export type RetireForm = ReturnType<typeof useRetireForm>;
