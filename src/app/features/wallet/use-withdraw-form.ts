@@ -92,24 +92,8 @@ export function useWithdrawForm() {
   };
 
   return {
-    info,
-    lang,
-    card,
-    limits,
-    day,
-    amount,
-    setAmount,
-    amountError,
-    preview,
-    method,
-    setMethod,
-    payout,
-    hasBank,
-    hasPaynow,
-    blocked,
-    onContinue,
-    confirming,
-    closeConfirm: () => setConfirming(false),
-    done,
+    info, lang, card, limits, day,
+    amount, setAmount, amountError, preview, method, setMethod, payout, hasBank, hasPaynow, blocked,
+    onContinue, confirming, closeConfirm: () => setConfirming(false), done,
   };
 }
