@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { Trans } from '@lingui/react/macro';
 import { LAZY_PAGE_TIMEOUT_MS } from '../../shared/constants';
+import { LoadingState } from './empty-state';
 
 // Shown while a lazy route loads (after 200 ms, set on the router). After 60 s it asks the user to tap the
 // screen to retry, and a tap reloads the page (docs/product.md#error-catalogue, docs/product.md#limits).
@@ -11,14 +12,7 @@ export function PendingView() {
     return () => clearTimeout(id);
   }, []);
   if (timedOut) return <RetryOverlay />;
-  return (
-    <div className="pending" role="status">
-      <div className="spinner" aria-hidden="true" />
-      <span className="sr-only">
-        <Trans>Loading…</Trans>
-      </span>
-    </div>
-  );
+  return <LoadingState />;
 }
 
 export function RetryOverlay() {

@@ -1,18 +1,20 @@
-import { useEffect, useState, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { SWIPER_DURATION_MS, SWIPER_INTERVAL_MS } from '../../shared/constants';
 
-// Banner swiper: a slide every 5000 ms, 500 ms transition (docs/product.md#limits); pauses on hover/focus.
+// Banner swiper: a slide every 5000 ms, 500 ms transition (docs/product.md#limits); pauses on hover, on
+// focus and while a finger is down. Where a touch started is kept in a ref, so a render mid-swipe keeps it.
 export function Swiper({ slides, label }: { slides: { key: string | number; node: ReactNode }[]; label: string }) {
   const [index, setIndex] = useState(0);
   const [paused, setPaused] = useState(false);
+  const [touching, setTouching] = useState(false);
+  const startX = useRef(0);
   const count = slides.length;
   useEffect(() => {
-    if (count < 2 || paused) return;
+    if (count < 2 || paused || touching) return;
     const id = setInterval(() => setIndex((i) => (i + 1) % count), SWIPER_INTERVAL_MS);
     return () => clearInterval(id);
-  }, [count, paused]);
+  }, [count, paused, touching]);
   const active = count ? index % count : 0;
-  let startX = 0;
   return (
     <section
       className="swiper"
@@ -22,9 +24,14 @@ export function Swiper({ slides, label }: { slides: { key: string | number; node
       onMouseLeave={() => setPaused(false)}
       onFocus={() => setPaused(true)}
       onBlur={() => setPaused(false)}
-      onTouchStart={(e) => (startX = e.touches[0]?.clientX ?? 0)}
+      onTouchStart={(e) => {
+        startX.current = e.touches[0]?.clientX ?? 0;
+        setTouching(true);
+      }}
+      onTouchCancel={() => setTouching(false)}
       onTouchEnd={(e) => {
-        const dx = (e.changedTouches[0]?.clientX ?? 0) - startX;
+        setTouching(false);
+        const dx = (e.changedTouches[0]?.clientX ?? 0) - startX.current;
         if (Math.abs(dx) > 40 && count > 1) setIndex((i) => (i + (dx < 0 ? 1 : count - 1)) % count);
       }}
     >

@@ -31,16 +31,29 @@ function subscribe(l: () => void) {
 
 const icons = { error: '⚠', success: '✓', info: 'ℹ' } as const;
 
+/** Two live regions, both always in the page so a screen reader is listening before the first toast:
+ *  a status (role="status", polite: read when the reader is idle) for success and info, and an alert
+ *  (role="alert", assertive) for errors only. One holds a toast at a time. */
 export function ToastLayer() {
   const toast = useSyncExternalStore(subscribe, () => current, () => current);
+  const error = toast?.kind === 'error';
   return (
-    <div className="toast-layer" aria-live="assertive" role="status">
-      {toast && (
-        <div className="toast" key={toast.id} data-kind={toast.kind}>
-          <span aria-hidden="true">{icons[toast.kind]}</span>
-          <span>{toast.message}</span>
-        </div>
-      )}
+    <div className="toast-layer">
+      <div className="toast-layer__region" role="status">
+        {toast && !error && <Toast key={toast.id} toast={toast} />}
+      </div>
+      <div className="toast-layer__region" role="alert">
+        {toast && error && <Toast key={toast.id} toast={toast} />}
+      </div>
+    </div>
+  );
+}
+
+function Toast({ toast }: { toast: ToastState }) {
+  return (
+    <div className="toast" data-kind={toast.kind}>
+      <span aria-hidden="true">{icons[toast.kind]}</span>
+      <span>{toast.message}</span>
     </div>
   );
 }

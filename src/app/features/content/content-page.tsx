@@ -9,6 +9,7 @@ import { useOnline } from '../../lib/online';
 import { formatDate, pick } from '../../lib/format';
 import { NavBar } from '../../components/nav-bar';
 import { OfflineBar } from '../../components/offline-bar';
+import { LoadingState } from '../../components/empty-state';
 import type { ContentPage as Page } from '../../../shared/schemas/content';
 import './content.css';
 
@@ -52,14 +53,7 @@ export function ContentPage({ slug }: { slug: Page['slug'] }) {
       </article>
     );
   } else if (page === undefined || (online && !failed)) {
-    body = (
-      <div className="pending" role="status">
-        <div className="spinner" aria-hidden="true" />
-        <span className="sr-only">
-          <Trans>Loading…</Trans>
-        </span>
-      </div>
-    );
+    body = <LoadingState />;
   } else {
     body = (
       <p className="empty">

@@ -8,6 +8,7 @@ import { useOnline } from '../../lib/online';
 import { pick } from '../../lib/format';
 import { NavBar } from '../../components/nav-bar';
 import { OfflineBar } from '../../components/offline-bar';
+import { LoadingState } from '../../components/empty-state';
 import type { FaqItem } from '../../../shared/schemas/content';
 import './content.css';
 
@@ -47,14 +48,7 @@ export function FaqPage() {
       </div>
     );
   } else if (faqs === undefined || (faqs === null && online && !failed)) {
-    body = (
-      <div className="pending" role="status">
-        <div className="spinner" aria-hidden="true" />
-        <span className="sr-only">
-          <Trans>Loading…</Trans>
-        </span>
-      </div>
-    );
+    body = <LoadingState />;
   } else {
     body = (
       <p className="empty">

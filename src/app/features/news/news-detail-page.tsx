@@ -8,6 +8,7 @@ import { useOnline } from '../../lib/online';
 import { formatDate, pick } from '../../lib/format';
 import { NavBar } from '../../components/nav-bar';
 import { OfflineBar } from '../../components/offline-bar';
+import { LoadingState } from '../../components/empty-state';
 import './news.css';
 
 export function NewsDetailPage({ id }: { id: number }) {
@@ -46,14 +47,7 @@ export function NewsDetailPage({ id }: { id: number }) {
       </article>
     );
   } else if (item === undefined || (id && online && failed !== id)) {
-    body = (
-      <div className="pending" role="status">
-        <div className="spinner" aria-hidden="true" />
-        <span className="sr-only">
-          <Trans>Loading…</Trans>
-        </span>
-      </div>
-    );
+    body = <LoadingState />;
   } else {
     body = (
       <div className="empty">

@@ -6,7 +6,7 @@ import { activateLocale } from '../../lib/i18n';
 import { getBaseSettings, useSession } from '../../lib/storage';
 import { useOnline } from '../../lib/online';
 import type { Locale } from '../../../shared/api';
-import { useLogout } from './profile-page';
+import { useLogout } from './use-logout';
 import './profile.css';
 
 const languages: { locale: Locale; label: string }[] = [

@@ -1,9 +1,9 @@
 import { Link } from '@tanstack/react-router';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { LanguageToggle } from '../../components/language-toggle';
+import { QrSvg } from '../../components/qr-svg';
 import { formatDateTime, formatTons, pick } from '../../lib/format';
 import { certificateHref, useCertificate } from './api';
-import { QrCode } from './qr-code';
 import type { Certificate as CertificateData } from '../../../shared/schemas/retire';
 import './retire.css';
 import { SerialRanges } from './serial-ranges';
@@ -114,7 +114,9 @@ function CertificateView({ c }: { c: CertificateData }) {
         </dd>
       </dl>
       <footer className="certificate__foot">
-        <QrCode text={url} label={t`QR code of this certificate's address`} testId="certificate-qr" />
+        <div className="qr" role="img" aria-label={t`QR code of this certificate's address`} data-testid="certificate-qr" data-qr-text={url}>
+          <QrSvg text={url} margin={2} />
+        </div>
         <div className="certificate__verify">
           <p>
             <Trans>Verify this certificate at</Trans>

@@ -2,6 +2,7 @@ import { useMemo, useState } from 'react';
 import { Trans, useLingui } from '@lingui/react/macro';
 import QRCode from 'qrcode';
 import { Countdown } from '../../components/countdown';
+import { QrSvg } from '../../components/qr-svg';
 import { showToast } from '../../components/toast';
 import { copyText } from '../../lib/clipboard';
 import { formatSgd } from '../../lib/format';
@@ -18,22 +19,6 @@ import './paynow.css';
 // reference with copy buttons. A countdown to the expiry; once expired it says so and offers a fresh request.
 // The record is the live one from the list, which reloads on the socket's invalidation: it turns "credited"
 // here without a reload.
-
-/** The QR as an SVG path of its dark modules (qrcode's matrix; no HTML strings, no canvas). */
-export function QrSvg({ payload, label }: { payload: string; label: string }) {
-  const { size, d } = useMemo(() => {
-    const { modules } = QRCode.create(payload, { errorCorrectionLevel: 'M' });
-    const parts: string[] = [];
-    for (let y = 0; y < modules.size; y++) for (let x = 0; x < modules.size; x++) if (modules.get(y, x)) parts.push(`M${x + 4} ${y + 4}h1v1h-1z`);
-    return { size: modules.size + 8, d: parts.join('') };
-  }, [payload]);
-  return (
-    <svg className="paynow-qr__svg" viewBox={`0 0 ${size} ${size}`} role="img" aria-label={label} data-testid="paynow-qr" data-payload={payload} shapeRendering="crispEdges">
-      <rect width={size} height={size} fill="#fff" />
-      <path d={d} fill="#000" />
-    </svg>
-  );
-}
 
 function CopyRow({ label, value, shown, testId }: { label: string; value: string; shown?: string; testId: string }) {
   const { t } = useLingui();
@@ -138,7 +123,13 @@ export function PaymentPanel({ topup, onFresh, freshBusy, onDone }: { topup: Top
 
       {paynow && topup.paynow_qr && (
         <div className={expired ? 'paynow-qr paynow-qr--expired' : 'paynow-qr'}>
-          <QrSvg payload={topup.paynow_qr} label={t`PayNow QR for ${formatSgd(topup.amount)}, reference ${topup.reference}`} />
+          <QrSvg
+            text={topup.paynow_qr}
+            label={t`PayNow QR for ${formatSgd(topup.amount)}, reference ${topup.reference}`}
+            className="paynow-qr__svg"
+            data-testid="paynow-qr"
+            data-payload={topup.paynow_qr}
+          />
         </div>
       )}
 

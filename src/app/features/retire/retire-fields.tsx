@@ -1,0 +1,122 @@
+import { Trans } from '@lingui/react/macro';
+import { formatTons, pick } from '../../lib/format';
+import { BENEFICIARY_MAX, REASON_MAX } from '../../../shared/schemas/retire';
+import type { CreditHolding } from '../../../shared/schemas/order';
+
+// The retire form's fields. Each shows its error only once the form was submitted (`error` is then set),
+// except the reason, whose length is counted as it is typed.
+
+export function ProjectField({
+  holdings,
+  project,
+  onProject,
+  held,
+  pendingSale,
+}: {
+  holdings: CreditHolding[];
+  project: number | null;
+  onProject: (id: number) => void;
+  held: number;
+  pendingSale: number;
+}) {
+  return (
+    <div className="field">
+      <label className="field__label" htmlFor="retire-project">
+        <Trans>Project</Trans>
+      </label>
+      <select id="retire-project" className="input" data-testid="retire-project" value={project ?? ''} onChange={(e) => onProject(Number(e.target.value))}>
+        {holdings.map((h) => (
+          <option key={h.project_id} value={h.project_id}>
+            {pick(h, 'project_name')} · {formatTons(h.tons)}
+          </option>
+        ))}
+      </select>
+      <p className="field__hint" data-testid="retire-held">
+        {pendingSale > 0 ? (
+          <Trans>
+            You can retire up to {formatTons(held)}. {formatTons(pendingSale)} pending sale cannot be retired.
+          </Trans>
+        ) : (
+          <Trans>You can retire up to {formatTons(held)}.</Trans>
+        )}
+      </p>
+    </div>
+  );
+}
+
+export function TonsField({ value, onChange, error }: { value: string; onChange: (v: string) => void; error: string }) {
+  return (
+    <div className="field">
+      <label className="field__label" htmlFor="retire-tons">
+        <Trans>Tons to retire</Trans>
+      </label>
+      <input
+        id="retire-tons"
+        className="input"
+        data-testid="retire-tons"
+        inputMode="numeric"
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+        aria-invalid={Boolean(error)}
+        aria-describedby={error ? 'retire-tons-error' : undefined}
+      />
+      {error && (
+        <p className="field__error" id="retire-tons-error">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}
+
+export function BeneficiaryField({ value, onChange, error }: { value: string; onChange: (v: string) => void; error: string }) {
+  return (
+    <div className="field">
+      <label className="field__label" htmlFor="retire-beneficiary">
+        <Trans>Beneficiary</Trans>
+      </label>
+      <input
+        id="retire-beneficiary"
+        className="input"
+        data-testid="retire-beneficiary"
+        value={value}
+        maxLength={BENEFICIARY_MAX + 20}
+        onChange={(e) => onChange(e.target.value)}
+        aria-invalid={Boolean(error)}
+        aria-describedby={error ? 'retire-beneficiary-error' : 'retire-beneficiary-hint'}
+      />
+      {error ? (
+        <p className="field__error" id="retire-beneficiary-error">
+          {error}
+        </p>
+      ) : (
+        <p className="field__hint" id="retire-beneficiary-hint">
+          <Trans>The person or company the credits are retired for, as printed on the certificate.</Trans>
+        </p>
+      )}
+    </div>
+  );
+}
+
+export function ReasonField({ reason, onChange, error }: { reason: string; onChange: (v: string) => void; error: string }) {
+  return (
+    <div className="field">
+      <label className="field__label" htmlFor="retire-reason">
+        <Trans>Reason (optional)</Trans>
+      </label>
+      <textarea
+        id="retire-reason"
+        className="input retire-form__reason"
+        data-testid="retire-reason"
+        rows={3}
+        value={reason}
+        onChange={(e) => onChange(e.target.value)}
+        aria-invalid={Boolean(error)}
+        aria-describedby="retire-reason-hint"
+      />
+      <p className={error ? 'field__error' : 'field__hint'} id="retire-reason-hint">
+        {error || <Trans>{[...reason].length} of {REASON_MAX} characters</Trans>}
+      </p>
+    </div>
+  );
+}

@@ -1,0 +1,31 @@
+import { Link } from '@tanstack/react-router';
+import { Trans } from '@lingui/react/macro';
+import { formatTons } from '../../lib/format';
+import type { RetireAnswer } from '../../../shared/schemas/retire';
+import { certificatePath } from './api';
+import { SerialRanges } from './serial-ranges';
+import { ShareButton } from './share';
+
+/** After a retirement: the tons, their serial numbers, and the way to the certificate. */
+export function Retired({ answer }: { answer: RetireAnswer }) {
+  return (
+    <div className="section retire-done" data-testid="retire-done">
+      <h2 className="section-title">
+        <Trans>{formatTons(answer.tons)} retired</Trans>
+      </h2>
+      <p className="muted">
+        <Trans>Serial numbers</Trans>
+      </p>
+      <SerialRanges serials={answer.serials} />
+      <div className="retire-done__actions">
+        <a className="btn btn--block" href={certificatePath(answer.id)} data-testid="open-certificate">
+          <Trans>View certificate</Trans>
+        </a>
+        <ShareButton id={answer.id} />
+        <Link to="/pages/profile/certificates" className="btn btn--ghost btn--block">
+          <Trans>My certificates</Trans>
+        </Link>
+      </div>
+    </div>
+  );
+}
