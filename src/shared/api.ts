@@ -74,4 +74,3 @@ export interface Paged<T> {
 export type WireLang = 'en' | 'cn';
 export type Locale = 'en' | 'zh-Hans';
 export const localeToWire = (locale: Locale): WireLang => (locale === 'zh-Hans' ? 'cn' : 'en');
-export const wireToLocale = (lang: WireLang): Locale => (lang === 'cn' ? 'zh-Hans' : 'en');

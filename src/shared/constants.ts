@@ -1,17 +1,13 @@
 // Business and client constants (docs/product.md#limits, docs/product.md#fees). One place, used by app and
 // server.
-export const CURRENCY = 'SGD';
-export const BUSINESS_TIME_ZONE = 'Asia/Singapore';
 
 export const REQUEST_TIMEOUT_MS = 60_000;
 export const LAZY_PAGE_TIMEOUT_MS = 60_000;
 export const LAZY_PAGE_DELAY_MS = 200;
-export const TAB_BAR_HEIGHT_PX = 60;
 export const TOAST_MS = 1500;
 export const SWIPER_INTERVAL_MS = 5000;
 export const SWIPER_DURATION_MS = 500;
 export const TEXT_MAX_LENGTH = 140;
-export const IMAGE_SELECT_COUNT = 9;
 export const SCROLL_BOTTOM_DISTANCE_PX = 80;
 export const ENVELOPE_DEFAULT_WAIT = 3;
 

@@ -14,12 +14,4 @@ export function Amount({ value, unit = 'cents', signed = false, className, testI
   );
 }
 
-/** S$ from integer cents. */
-export function Money({ cents, signed, testId }: { cents: number; signed?: boolean; testId?: string }) {
-  return <Amount value={cents} unit="cents" signed={signed} testId={testId} />;
-}
 
-/** Whole tons. */
-export function Tons({ tons, signed, testId }: { tons: number; signed?: boolean; testId?: string }) {
-  return <Amount value={tons} unit="tons" signed={signed} testId={testId} />;
-}

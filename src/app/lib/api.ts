@@ -218,50 +218,6 @@ function revalidate<T>(method: 'GET' | 'POST', path: string, data: Record<string
 export const get = <T>(path: string, data?: Record<string, unknown>, opts?: RequestOptions) => request<T>('GET', path, data, opts);
 export const post = <T>(path: string, data?: Record<string, unknown>, opts?: RequestOptions) => request<T>('POST', path, data, opts);
 
-/** Multipart upload (docs/product.md#api-conventions): field `file`, extra form data, lang in the query string, progress. */
-export function upload<T = unknown>(
-  path: string,
-  file: Blob,
-  extra: Record<string, string> = {},
-  onProgress?: (fraction: number) => void,
-): Promise<ApiResult<T>> {
-  return new Promise((resolve) => {
-    const xhr = new XMLHttpRequest();
-    const url = `${baseURL}${path}?lang=${wireLang()}&t=${Date.now()}`;
-    xhr.open('POST', url);
-    xhr.timeout = REQUEST_TIMEOUT_MS;
-    xhr.withCredentials = true;
-    xhr.setRequestHeader('Authorization', getSession().token);
-    xhr.upload.onprogress = (e) => e.lengthComputable && onProgress?.(e.loaded / e.total);
-    const fail = (code: number, key: 'network_error' | 'timeout_retry') => {
-      if (key === 'timeout_retry') hooks.onTimeout();
-      else hooks.toast(errorMessage('network_error', wireLang()), 'error');
-      resolve({ code, msg: errorMessage(key, wireLang()), data: null as T, wait: ENVELOPE_DEFAULT_WAIT, time: '' });
-    };
-    xhr.onerror = () => fail(1, 'network_error');
-    xhr.ontimeout = () => fail(2, 'timeout_retry');
-    xhr.onload = () => {
-      if (xhr.status !== 200 && xhr.status !== 204) return fail(xhr.status || 1, 'network_error');
-      let body: unknown = null;
-      try {
-        body = xhr.responseText ? JSON.parse(xhr.responseText) : null;
-      } catch {
-        body = null;
-      }
-      const result = normalise<T>(body);
-      if (!result || result.code < 0) {
-        signOut();
-        resolve(result ?? { code: -1, msg: errorMessage('session_expired', wireLang()), data: null as T, wait: ENVELOPE_DEFAULT_WAIT, time: '' });
-        return;
-      }
-      resolve(result);
-    };
-    const form = new FormData();
-    form.append('file', file);
-    for (const [k, val] of Object.entries(extra)) form.append(k, val);
-    xhr.send(form);
-  });
-}
 
 /** A fresh key for one user intent. */
 export function newIdempotencyKey(): string {

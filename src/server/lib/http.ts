@@ -7,14 +7,11 @@ import type { AppEnv } from '../env';
 import { AppError } from './app-error';
 import { addressOf } from './address';
 
-// AppError/throttled and the address helpers live in modules of their own, free of the app's types, so
+// AppError and the address helpers live in modules of their own, free of the app's types, so
 // the hash lanes and throttles use them without importing the HTTP layer (and the app) back.
-export { AppError, throttled } from './app-error';
+export { AppError } from './app-error';
 export { addressOf, ipKey } from './address';
 
-export function langOf(c: Context<AppEnv>): Lang {
-  return c.get('lang');
-}
 
 export function ok<T>(c: Context<AppEnv>, data: T, msg = 'ok') {
   const text = JSON.stringify({ code: 0, msg, data, wait: ENVELOPE_DEFAULT_WAIT, time: c.get('deps').clock.now() });

@@ -86,11 +86,6 @@ export async function requireUser(c: Context<AppEnv>): Promise<{ session: Sessio
   return { session, user: session.user };
 }
 
-/** The session if a valid token came with the request, else null (for public reads that personalise). */
-export async function optionalSession(c: Context<AppEnv>): Promise<Session | null> {
-  const token = tokenOf(c);
-  return token ? findSession(c.get('deps'), token) : null;
-}
 
 /** Ends one session; its open sockets close (the hub reads the session_end event). */
 export async function revokeSession(deps: Deps, sessionId: number): Promise<void> {

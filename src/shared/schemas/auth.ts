@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { requiredText, optionalText } from './common';
+import { optionalText } from './common';
 
 // One schema per rule of docs/product.md#validation and docs/product.md#accounts; used by the forms and by
 // the server.
@@ -113,13 +113,6 @@ export const resetSchema = v.pipe(
   ),
 );
 
-export const profileNameSchema = v.object({
-  first_name: requiredText(),
-  last_name: requiredText(),
-});
-
-export type RegisterInput = v.InferInput<typeof registerSchema>;
-export type LoginInput = v.InferInput<typeof loginSchema>;
 
 /** What login and register answer with; stored locally as the login info of docs/product.md#entities. */
 export const loginInfoSchema = v.strictObject({

@@ -29,8 +29,6 @@ export const pageSchema = v.object({
   ),
 });
 
-export const langSchema = v.optional(v.picklist(['en', 'cn'], m('invalid_request')), 'en');
-
 /** The first issue of a failed parse, as a catalogue key plus the field it concerns. */
 export function firstIssue(issues: readonly v.BaseIssue<unknown>[]): { key: string; field?: string; max?: number } {
   const issue = issues[0];

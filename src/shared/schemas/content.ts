@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { epochMs, idSchema, int, isoTime, nextCursor, paged, pageSchema } from './common';
 
 // Value lists live in a valibot-free module so screens can import them without the schema library.
-export { PROJECT_STATUSES, PUBLIC_PROJECT_STATUSES, PROJECT_TYPES, PROJECT_STANDARDS, CYCLE_UNITS } from '../content-values';
+export { PROJECT_STATUSES, PUBLIC_PROJECT_STATUSES, PROJECT_TYPES } from '../content-values';
 export type { ProjectStatus, ProjectType, JoinBlock } from '../content-values';
 import { PROJECT_STATUSES, PUBLIC_PROJECT_STATUSES, PROJECT_TYPES, PROJECT_STANDARDS, CYCLE_UNITS } from '../content-values';
 

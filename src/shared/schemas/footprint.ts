@@ -96,7 +96,6 @@ export const footprintSaveSchema = v.pipe(
 );
 
 export type FootprintAnswers = v.InferOutput<typeof footprintAnswersSchema>;
-export type FootprintAnswersInput = v.InferInput<typeof footprintAnswersSchema>;
 
 export const FOOTPRINT_CATEGORIES = ['home_energy', 'transport', 'flights', 'diet', 'consumption'] as const;
 export type FootprintCategory = (typeof FOOTPRINT_CATEGORIES)[number];

@@ -14,7 +14,6 @@ export const noticeReadSchema = v.pipe(
   v.check((x) => (x.id !== undefined) !== (x.all === true), 'invalid_request'),
 );
 
-export type NoticeReadInput = v.InferInput<typeof noticeReadSchema>;
 
 /** GET user/notifications: a page of notices, newest first, with the caller's unread count. */
 export const noticePageSchema = paged(notificationItemSchema, { unread: int() });

@@ -20,7 +20,6 @@ export type OrderStatus = (typeof ORDER_STATUSES)[number];
 export const ORDER_SIDES = ['buy', 'sell'] as const;
 export type OrderSide = (typeof ORDER_SIDES)[number];
 export const ORDER_KINDS = ['purchase', 'presale', 'sell'] as const;
-export type OrderKind = (typeof ORDER_KINDS)[number];
 
 /** The payment password as typed; its strength rules apply when it is set, not when it is used. */
 const paymentPassword = v.pipe(v.string(m('required')), v.nonEmpty(m('required')), v.maxLength(200, m('too_long')));
@@ -35,6 +34,7 @@ export const orderBuySchema = v.object({
   tons: tonsField('invalid_number'),
   password: paymentPassword,
 });
+/** @alias The same body as a buy: project and tons (a sale checks its own limits on the server). */
 export const orderSellSchema = orderBuySchema;
 
 /** POST order/book: a quantity that is not a whole number is a wrong pre-sale quantity. */

@@ -254,6 +254,3 @@ export const notificationItemSchema = v.strictObject({
 });
 export type NotificationItem = v.InferOutput<typeof notificationItemSchema>;
 
-export type TopupInput = v.InferInput<typeof topupSchema>;
-export type WithdrawInput = v.InferInput<typeof withdrawSchema>;
-export type BankCardInput = v.InferInput<typeof bankCardSchema>;

@@ -35,5 +35,3 @@ export function useWrite<I, O>(send: (input: I, key: string) => Promise<ApiResul
   );
   return { run, busy, error, setError };
 }
-
-export type Write<I, O> = ReturnType<typeof useWrite<I, O>>;

@@ -172,13 +172,6 @@ export function useOrders(tab: OrderTab, enabled: boolean) {
   return { orders: rows, hasMore, loading: current.loading, loadMore, answered: current.answered, reload };
 }
 
-/** One cached order, refreshed from the API. */
-export function useOrder(id: number, enabled: boolean) {
-  const order = useLiveQuery(async () => (id ? (((await db.orders.get(id)) as StoredOrder | undefined) ?? null) : null), [id]);
-  const load = useCallback(() => (id ? refreshOrder(id) : null), [id]);
-  useLiveRefresh(load, ['orders'], enabled && id > 0);
-  return order;
-}
 
 /** Credit holdings and movements of the signed-in user (meta CREDITS_KEY), refreshed on open and invalidation. */
 export function useCredits(memId: number, enabled: boolean) {

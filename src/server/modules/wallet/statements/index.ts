@@ -3,7 +3,7 @@ import { parseDbsCsv } from './dbs-csv';
 import { parseMt940 } from './mt940';
 import { StatementError, type ParsedStatement, type StatementFormat } from './line';
 
-export { STATEMENT_FORMATS, StatementError, type ParsedStatement, type StatementFormat, type StatementLine } from './line';
+export { STATEMENT_FORMATS, StatementError, type ParsedStatement, type StatementFormat } from './line';
 
 /** The format of a file by its content: XML camt.053, MT940 tags, else the DBS CSV layout. */
 function detectFormat(text: string): StatementFormat {
