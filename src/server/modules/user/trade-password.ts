@@ -13,7 +13,7 @@ import type { User } from '../session';
 // with a fund log of kind lock_freeze) until an operator unlocks it (user:unlock reverses the freeze).
 
 /** Refuses risk accounts (docs/product.md#roles: a risk account cannot order or withdraw). */
-export function assertNotRisk(user: User): void {
+export function assertNotRisk(user: Pick<User, 'risk'>): void {
   if (user.risk) throw new AppError('risk_forbidden');
 }
 
