@@ -145,6 +145,8 @@ interface GroupDriver {
   begin(conn: Tx): Promise<void>;
   /** What a job about to run sends ahead, its savepoint (undefined: j0, taken with BEGIN) first. */
   open(conn: Tx, savepoint: string | undefined): Promise<Ahead>;
+  /** A job's (or batch's) code ended without error, before its answers are checked. */
+  ran(conn: Tx, savepoint: string): Promise<void>;
   /** Back to a job's savepoint, released: the job and everything after it are undone. */
   rollbackTo(conn: Tx, savepoint: string): Promise<void>;
   commit(conn: Tx): Promise<void>;
@@ -160,6 +162,10 @@ const sqliteDriver = (): GroupDriver => ({
     const taken = savepoint ? Promise.resolve(await settle(sql.raw(`savepoint ${savepoint}`).execute(conn))) : undefined;
     return { sent: taken ? [taken] : [], savepoint: taken };
   },
+  // Every answer is in once the code ends: the job is done, and its savepoint released. Savepoints do not
+  // nest then, and SQLite empties its savepoint journal whenever none is open (nested, it would hold a copy
+  // of every page each job touched until the COMMIT, and spill to a file).
+  ran: async (conn, savepoint) => void (await sql.raw(`release savepoint ${savepoint}`).execute(conn)),
   rollbackTo: async (conn, savepoint) => {
     await sql.raw(`rollback to savepoint ${savepoint}`).execute(conn);
     await sql.raw(`release savepoint ${savepoint}`).execute(conn);
@@ -181,6 +187,8 @@ function postgresDriver(): GroupDriver {
       const sent = savepoint ? settle(raw.executeQuery(CompiledQuery.raw(`savepoint ${savepoint}`))) : undefined;
       return { raw, sent: sent ? [sent] : [], savepoint: sent };
     },
+    // Its answers are still coming: the savepoint stays until the COMMIT, for the check to roll back to.
+    ran: async () => undefined,
     rollbackTo: async (conn, savepoint) => void (await sql.raw(`rollback to savepoint ${savepoint}; release savepoint ${savepoint}`).execute(conn)),
     // COMMIT of a transaction a failed statement has aborted answers ROLLBACK without an error: every job
     // would be told "done" with nothing written. A job that swallowed a statement's error could leave it
@@ -383,6 +391,7 @@ class GroupTx {
     aheadOf.delete(this.conn);
     if (outcome.ok) {
       this.checking = { job, result: outcome.value, ahead, savepoint };
+      await this.driver.ran(this.conn, savepoint);
       return true;
     }
     // The job failed in its own code or in a statement it waited for. A statement that found the
@@ -453,6 +462,10 @@ class GroupTx {
       await this.driver.rollbackTo(this.conn, savepoint);
       return;
     }
+    await this.driver.ran(this.conn, savepoint).catch((err: unknown) => {
+      for (const job of batch) job.reject(err); // answered: the group's catch answers the others
+      throw err;
+    });
     outcome.value.forEach((o, i) => (o.ok ? this.done.push({ job: batch[i]!, result: o.result }) : batch[i]!.reject(o.err)));
   }
 }
