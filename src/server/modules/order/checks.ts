@@ -14,7 +14,7 @@ import type { OrderRow } from './repo';
 const BLOCK_KEYS = { not_started: 'project_not_started', ended: 'project_ended', full: 'project_full' } as const;
 
 /** A buyer's tons of a project that count towards its limits (docs/product.md#limits). */
-export interface UsedTons {
+interface UsedTons {
   monthlyUsed: number;
   totalUsed: number;
 }
@@ -28,26 +28,26 @@ export interface PurchaseFacts extends UsedTons {
   nextOrderId: number;
 }
 
-export function assertCanTrade(user: Pick<User, 'risk' | 'trade_locked'>): void {
+function assertCanTrade(user: Pick<User, 'risk' | 'trade_locked'>): void {
   assertNotRisk(user);
   if (user.trade_locked) throw new AppError('account_locked');
 }
 
-export function checkTons(p: ProjectRow, tons: number): void {
+function checkTons(p: ProjectRow, tons: number): void {
   if (tons < p.min_tons) throw new AppError('below_min_tons', { n: p.min_tons });
   if (tons > p.max_tons) throw new AppError('above_max_tons', { n: p.max_tons });
 }
 
-export function checkGrade(user: Pick<User, 'grade'>, p: ProjectRow): void {
+function checkGrade(user: Pick<User, 'grade'>, p: ProjectRow): void {
   if (user.grade < p.required_grade) throw new AppError('grade_not_met');
 }
 
-export function checkLimits(used: UsedTons, p: ProjectRow, tons: number): void {
+function checkLimits(used: UsedTons, p: ProjectRow, tons: number): void {
   if (used.monthlyUsed + tons > p.monthly_limit) throw new AppError('monthly_limit', { n: p.monthly_limit });
   if (used.totalUsed + tons > p.total_limit) throw new AppError('total_limit', { n: p.total_limit });
 }
 
-export function checkBalance(available: number, cents: number): void {
+function checkBalance(available: number, cents: number): void {
   if (available < cents) throw new AppError('insufficient_balance');
 }
 
