@@ -3,6 +3,38 @@
 // Every rule is an error, so CI fails on the first violation. Type-only imports count too
 // (tsPreCompilationDeps): a circle through `import type` is still a circle a reader has to untangle.
 
+/** Which server module folders (src/server/modules/<x>/) may import which others, and why. A folder not
+ *  named here imports no other module folder. user/ and project/ import none, so no two modules import
+ *  each other: what two modules share goes to the lower one (here user/) or below the modules. */
+const MODULE_IMPORTS = {
+  auth: ['user'], // sign-in counts wrong passwords the way the payment password does (user/attempts.ts)
+  order: ['user', 'project'], // a write checks the payment password; a buy reads the project it buys
+  retire: ['user', 'order'], // a retirement checks the payment password and takes the credit holdings orders keep
+  wallet: ['user'], // a withdrawal checks the payment password and pays out to the bound card
+};
+
+function modulesNotEachOther() {
+  const comment =
+    'No two server modules import each other: a module folder imports only the module folders MODULE_IMPORTS allows it (user/ and project/ none). What both need goes to the lower one or below modules (lib, db, ledger, live).';
+  const listed = Object.keys(MODULE_IMPORTS);
+  return [
+    {
+      name: 'modules-not-each-other',
+      severity: 'error',
+      comment,
+      from: { path: '^src/server/modules/([^/]+)/', pathNot: `^src/server/modules/(${listed.join('|')})/` },
+      to: { path: '^src/server/modules/[^/]+/', pathNot: '^src/server/modules/$1/' },
+    },
+    ...Object.entries(MODULE_IMPORTS).map(([from, allowed]) => ({
+      name: 'modules-not-each-other',
+      severity: 'error',
+      comment,
+      from: { path: `^src/server/modules/${from}/` },
+      to: { path: '^src/server/modules/[^/]+/', pathNot: `^src/server/modules/(${[from, ...allowed].join('|')})/` },
+    })),
+  ];
+}
+
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
@@ -57,6 +89,7 @@ module.exports = {
       from: { path: '^src/server/(modules|lib|db|ledger|live|scheduler)/' },
       to: { path: '^src/server/(app|openapi|server|main)\\.ts$' },
     },
+    ...modulesNotEachOther(),
     {
       name: 'lower-layers-not-modules',
       severity: 'error',

@@ -27,6 +27,9 @@ export interface Deps {
   lifecycle?: { draining: boolean };
   /** Prometheus metrics (lib/metrics.ts); present when METRICS_TOKEN is set. */
   metrics?: Metrics;
+  /** Benchmarks only: writes take any payment password (modules/user/trade-password.ts). startServer sets it
+   *  from BENCH_SKIP_PAYMENT_PASSWORD, which config.ts refuses unless NODE_ENV=benchmark. */
+  skipPaymentPassword?: true;
 }
 
 /** The Hono environment of every router: the dependencies and the request's language. */

@@ -48,6 +48,8 @@ export async function startServer(config: Config, opts: { clock?: Clock; staticD
   const publicCache = createResponseCache({ clock });
   const lifecycle = { draining: false };
   const deps: Deps = { config, db, clock, log, mailer, limits, publicCache, lifecycle, ...(metrics ? { metrics } : {}) };
+  // Benchmarks only (config.ts refuses it outside NODE_ENV=benchmark).
+  if (config.BENCH_SKIP_PAYMENT_PASSWORD) deps.skipPaymentPassword = true;
   if (metrics) {
     observeWriteTx(db, {
       tx: (seconds, committed) => metrics.dbWriteTx.observe({ outcome: committed ? 'commit' : 'rollback' }, seconds),

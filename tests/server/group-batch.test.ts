@@ -3,7 +3,7 @@
 // each job gets its own outcome (a refusal writes nothing); a batch that throws, or whose write fails, leaves
 // nothing and each of its jobs then runs alone, answered once; a job of another kind between two batches
 // sees the first and is seen by the second; effect records end together, and a batch whose records cannot
-// end runs alone. Then the buy's batch (modules/order/service.ts `purchases`): one buyer's concurrent buys
+// end runs alone. Then the buy's batch (modules/order/purchase.ts `purchases`): one buyer's concurrent buys
 // stop exactly at the balance and at the monthly limit, mixed projects and buyers sell exactly the supply,
 // order ids and numbers are unique and consecutive, fund logs chain, the books balance, and a buy whose
 // write fails inside a batch is refused alone while the others are placed.
@@ -17,7 +17,7 @@ import { dialectOf, openDatabase, type DB } from '../../src/server/db/connection
 import { migrateToLatest } from '../../src/server/db/migrate';
 import { observeWriteTx, withEffectRecord, writeAhead, writeTx, writeTxBatched, type Batcher, type EffectRecord, type Tx } from '../../src/server/db/tx';
 import { checkLedger } from '../../src/server/ledger/ledger';
-import { commitPurchase } from '../../src/server/modules/order/service';
+import { commitPurchase } from '../../src/server/modules/order/purchase';
 import type { User } from '../../src/server/modules/session';
 import { AppError } from '../../src/server/lib/http';
 import { databaseTarget, dropDatabase } from '../helpers/database';

@@ -212,7 +212,7 @@ describe('writes sent ahead (writeAhead: on PostgreSQL pipelined, the job does n
   });
 });
 
-// PostgreSQL starts the next job before the answers of the one before are checked (groupTxPostgres); when the
+// PostgreSQL starts the next job before the answers of the one before are checked (db/tx.ts GroupTx); when the
 // one before turns out to have failed, the next one must be undone with it and run again on the state
 // without it. Jobs here read the counter and write it back plus one: a job that ran on a state that was then
 // undone would leave a wrong count.

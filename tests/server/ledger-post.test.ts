@@ -1,5 +1,5 @@
-// The ledger's post() on both databases (on PostgreSQL an entry with distinct accounts is ONE statement of
-// data-modifying CTEs; one that names an account twice goes step by step, as on SQLite): every fund log
+// The ledger's post() on both databases (on PostgreSQL the entries are ONE statement of data-modifying CTEs,
+// on SQLite statement after statement, ledger.ts writeEntries): every fund log
 // records the balance its own change left, an entry's logs sum to zero per unit, and a refused posting (a
 // missing account, a user balance below zero) leaves nothing: no entry, no log, no balance moved.
 import fs from 'node:fs';
@@ -67,7 +67,7 @@ it('a top-up and a three-way entry: each log holds the balance its change left, 
   expect((await checkLedger(db)).ok).toBe(true);
 });
 
-it('an entry that names one account twice is written step by step: both logs, in order, with their own balances', async () => {
+it('an entry that names one account twice: both logs, in order, with their own balances', async () => {
   const id = await writeTx(db, (tx) =>
     post(tx, {
       kind: 'adjust', now: 3000,
@@ -80,6 +80,19 @@ it('an entry that names one account twice is written step by step: both logs, in
     ['bank', 300, -6_800],
   ]);
   expect((await checkLedger(db)).ok).toBe(true);
+});
+
+it('an entry whose user balance passes below zero on its way is refused as the CHECK refuses it, and leaves nothing', async () => {
+  const before = await counts();
+  const { available } = await walletOf(db, USER);
+  const err = await writeTx(db, (tx) =>
+    post(tx, {
+      kind: 'adjust', now: 3500,
+      postings: [{ owner: USER, account: 'available', amount: -(available + 1) }, { owner: USER, account: 'available', amount: available + 1 }, { owner: PLATFORM, account: 'bank', amount: 1 }, { owner: PLATFORM, account: 'fees', amount: -1 }],
+    }),
+  ).catch((e: unknown) => e);
+  expect(isCheck(err, 'ledger_accounts_not_negative')).toBe(true);
+  expect(await counts()).toEqual(before);
 });
 
 it('a posting to an account that does not exist is refused and leaves nothing', async () => {

@@ -1,4 +1,4 @@
-// Buys placed in batches (order/service.ts `purchases`, db/tx.ts Batcher): buys that wait for the same
+// Buys placed in batches (order/purchase.ts `purchases`, db/tx.ts Batcher): buys that wait for the same
 // group commit are checked in turn against facts read once and written with a statement per table. What a
 // batch does must be exactly what the buys one after the other would have done: no oversell, no balance
 // below zero, limits held across buys of one user, ids unique, fund logs chained per account, and every

@@ -11,7 +11,7 @@ export interface EffectRecord {
   begin(tx: Tx): Promise<void>;
   end(tx: Tx, result: unknown): Promise<void>;
   /** What end() recorded was rolled back with the job, which runs again (PostgreSQL's group, see
-   *  groupTxPostgres): forget it. */
+   *  GroupTx): forget it. */
   undo(): void;
   /** end() of several records of its kind at once (a batch, see Batcher): the same function on every record
    *  of the kind, given each record of the batch with its result. It throws when any of them cannot be
@@ -73,12 +73,14 @@ interface Job {
   reject: (err: unknown) => void;
 }
 
-/** PostgreSQL, the running job of a group: its raw connection, and what was sent on it without waiting for
- *  the answer (the job's savepoint, writeAhead's writes), each settled in the order sent. */
+/** The running job of a group: on PostgreSQL its raw connection, and what was sent on it without waiting
+ *  for the answer (the job's savepoint, writeAhead's writes), each settled in the order sent; on SQLite its
+ *  savepoint, already taken. */
 interface Ahead {
-  raw: DatabaseConnection;
+  /** PostgreSQL's connection, to send on without waiting; absent on SQLite, where everything runs at once. */
+  raw?: DatabaseConnection;
   sent: Promise<Settled>[];
-  /** The job's savepoint went ahead too: its failure fails the whole group (see groupTxPostgres). */
+  /** The job's savepoint (undefined for j0, taken with BEGIN): its failure fails the whole group (see GroupTx). */
   savepoint: Promise<Settled> | undefined;
 }
 type Settled = { ok: true } | { ok: false; err: unknown };
@@ -102,7 +104,7 @@ function settle(p: Promise<unknown>): Promise<Settled> {
  *  statements cost no round trip; outside a write transaction) it runs and is checked at once. */
 export async function writeAhead<R>(tx: Tx, query: Compilable<R>, check?: (result: QueryResult<R>) => void): Promise<void> {
   const ahead = aheadOf.get(tx);
-  if (!ahead) {
+  if (!ahead?.raw) {
     const result = await tx.executeQuery(query.compile());
     check?.(result);
     return;
@@ -122,7 +124,7 @@ export async function writeAhead<R>(tx: Tx, query: Compilable<R>, check?: (resul
  *  runs as any query does (SQLite: one after the other). */
 export function readAhead<R>(tx: Tx, query: Compilable<R>): Promise<QueryResult<R>> {
   const ahead = aheadOf.get(tx);
-  if (!ahead) return tx.executeQuery(query.compile());
+  if (!ahead?.raw) return tx.executeQuery(query.compile());
   const answer = ahead.raw.executeQuery<R>(query.compile());
   ahead.sent.push(settle(answer));
   return answer;
@@ -137,13 +139,89 @@ async function firstFailure(ahead: Ahead): Promise<Settled | undefined> {
 /** PostgreSQL's "current transaction is aborted": a statement before this one failed. */
 const IN_FAILED_TRANSACTION = '25P02';
 
+/** What the two databases do differently in a group's transaction; the loop (GroupCommit) is shared. */
+interface GroupDriver {
+  /** BEGIN (PostgreSQL: and the write lock) with the first job's savepoint, j0. */
+  begin(conn: Tx): Promise<void>;
+  /** What a job about to run sends ahead, its savepoint (undefined: j0, taken with BEGIN) first. */
+  open(conn: Tx, savepoint: string | undefined): Promise<Ahead>;
+  /** A job's (or batch's) code ended without error, before its answers are checked. */
+  ran(conn: Tx, savepoint: string): Promise<void>;
+  /** Back to a job's savepoint, released: the job and everything after it are undone. */
+  rollbackTo(conn: Tx, savepoint: string): Promise<void>;
+  commit(conn: Tx): Promise<void>;
+}
+
+/** SQLite: statements run at once (no round trip to save), so nothing goes ahead; one writer per file. */
+const sqliteDriver = (): GroupDriver => ({
+  begin: async (conn) => {
+    await sql.raw('begin immediate').execute(conn);
+    await sql.raw('savepoint j0').execute(conn);
+  },
+  open: async (conn, savepoint) => {
+    const taken = savepoint ? Promise.resolve(await settle(sql.raw(`savepoint ${savepoint}`).execute(conn))) : undefined;
+    return { sent: taken ? [taken] : [], savepoint: taken };
+  },
+  // Every answer is in once the code ends: the job is done, and its savepoint released. Savepoints do not
+  // nest then, and SQLite empties its savepoint journal whenever none is open (nested, it would hold a copy
+  // of every page each job touched until the COMMIT, and spill to a file).
+  ran: async (conn, savepoint) => void (await sql.raw(`release savepoint ${savepoint}`).execute(conn)),
+  rollbackTo: async (conn, savepoint) => {
+    await sql.raw(`rollback to savepoint ${savepoint}`).execute(conn);
+    await sql.raw(`release savepoint ${savepoint}`).execute(conn);
+  },
+  commit: async (conn) => void (await sql.raw('commit').execute(conn)),
+});
+
+/** PostgreSQL: the round trips overlap. BEGIN, the advisory lock (one writer across connections and
+ *  instances) and j0 are one simple query; a job's savepoint and its writeAhead/readAhead statements go out
+ *  on the raw connection without waiting (the pg client's pipeline mode, openDatabase). */
+function postgresDriver(): GroupDriver {
+  let raw: DatabaseConnection;
+  return {
+    begin: async (conn) => {
+      raw = await conn.getExecutor().provideConnection(async (c) => c);
+      await sql.raw(`begin; select pg_advisory_xact_lock(${WRITE_LOCK}); savepoint j0`).execute(conn);
+    },
+    open: async (_conn, savepoint) => {
+      const sent = savepoint ? settle(raw.executeQuery(CompiledQuery.raw(`savepoint ${savepoint}`))) : undefined;
+      return { raw, sent: sent ? [sent] : [], savepoint: sent };
+    },
+    // Its answers are still coming: the savepoint stays until the COMMIT, for the check to roll back to.
+    ran: async () => undefined,
+    rollbackTo: async (conn, savepoint) => void (await sql.raw(`rollback to savepoint ${savepoint}; release savepoint ${savepoint}`).execute(conn)),
+    // COMMIT of a transaction a failed statement has aborted answers ROLLBACK without an error: every job
+    // would be told "done" with nothing written. A job that swallowed a statement's error could leave it
+    // so; the select in front fails first then (25P02), and the group fails as a whole instead.
+    commit: async (conn) => void (await sql.raw('select 1; commit').execute(conn)),
+  };
+}
+
+type Outcome<T> = { ok: true; value: T } | { ok: false; err: unknown };
+const outcomeOf = <T>(p: Promise<T>): Promise<Outcome<T>> =>
+  p.then(
+    (value) => ({ ok: true as const, value }),
+    (err: unknown) => ({ ok: false as const, err }),
+  );
+
+/** The job whose code has run to its end, its answers not all checked yet (see GroupTx). */
+interface Checking {
+  job: Job;
+  result: unknown;
+  ahead: Ahead;
+  savepoint: string;
+}
+
 /** Group commit: the write transactions that are waiting when one commit starts share it. Each runs in
- *  its own SAVEPOINT, one after the other, inside one database transaction; one that fails is rolled back
- *  to its savepoint (nothing of it remains) and refused at once; the others are answered only after the
- *  shared COMMIT has returned, so an answer never precedes its durable write. A failed COMMIT fails every
- *  job of the group, none of which then exists. Serial as before: each job sees the ones before it (on
- *  PostgreSQL a job starts before the answers of the one before it are checked, and runs again when that one
- *  failed: groupTxPostgres). */
+ *  its own SAVEPOINT (j0, j1, ...), one after the other, inside one database transaction; one that fails
+ *  is rolled back to its savepoint (nothing of it remains) and refused at once; the others are answered
+ *  only after the shared COMMIT has returned, so an answer never precedes its durable write. A failed
+ *  COMMIT fails every job of the group, none of which then exists. Serial: each job sees the ones before
+ *  it. A job whose code has run to its end (every statement sent, the answers of those it sent ahead still
+ *  coming: the key's claim is one of them) is checked only once the next job has been started, so on
+ *  PostgreSQL the next job's savepoint and first read go out right behind it; when the checked job turns out
+ *  to have failed, the rollback to its savepoint undoes the next job too, which runs again, first in line.
+ *  On SQLite nothing is sent ahead and the check finds every answer in. */
 class GroupCommit {
   private queue: Job[] = [];
   private running = false;
@@ -175,7 +253,7 @@ class GroupCommit {
 
   /** The jobs at the head of the queue that can run as one batch (the same batcher, records that can end
    *  together), at most `room` of them, taken off the queue; undefined when fewer than two are there. */
-  private takeBatch(room: number): Job[] | undefined {
+  takeBatch(room: number): Job[] | undefined {
     const batcher = this.queue[0]?.batch?.batcher;
     if (!batcher) return undefined;
     let n = 0;
@@ -187,10 +265,24 @@ class GroupCommit {
     return n >= 2 ? this.queue.splice(0, n) : undefined;
   }
 
+  /** The next job waiting, taken off the queue. */
+  take(): Job | undefined {
+    return this.queue.shift();
+  }
+
+  /** Jobs that go back to the head of the queue (to run again in this group or the next). */
+  putBack(jobs: Job[]): void {
+    this.queue.unshift(...jobs);
+  }
+
   /** A batch that failed as a whole (rolled back already): each of its jobs runs alone, first in line. */
-  private alone(batch: Job[]): void {
+  alone(batch: Job[]): void {
     for (const job of batch) job.record?.undo();
     this.queue.unshift(...batch.map((job) => ({ ...job, batch: undefined })));
+  }
+
+  get waiting(): number {
+    return this.queue.length;
   }
 
   private async drain(): Promise<void> {
@@ -214,217 +306,167 @@ class GroupCommit {
   }
 
   private async group(conn: Tx): Promise<void> {
-    const postgres = dialectOf(this.db) === 'postgres';
     const observer = observers.get(this.db);
     const t0 = performance.now();
     try {
-      await this.groupTx(conn, postgres);
+      const driver = dialectOf(this.db) === 'postgres' ? postgresDriver() : sqliteDriver();
+      await new GroupTx(this, conn, driver, observer).run();
     } finally {
       observer?.group((performance.now() - t0) / 1000);
     }
   }
+}
 
-  private async groupTx(conn: Tx, postgres: boolean): Promise<void> {
-    if (postgres) return this.groupTxPostgres(conn);
-    const done: { job: Job; result: unknown }[] = [];
+/** One shared transaction of a group commit: its jobs in order, the ones done waiting for the COMMIT. */
+class GroupTx {
+  private readonly done: { job: Job; result: unknown }[] = [];
+  private checking: Checking | undefined;
+  private n = 0;
+
+  constructor(
+    private readonly group: GroupCommit,
+    private readonly conn: Tx,
+    private readonly driver: GroupDriver,
+    private readonly observer: WriteTxObserver | undefined,
+  ) {}
+
+  async run(): Promise<void> {
     let begun = false;
     try {
-      await sql.raw('begin immediate').execute(conn);
-      begun = true;
-      const started = performance.now();
-      while (this.queue.length > 0 && done.length < GROUP_MAX_JOBS && performance.now() - started < GROUP_MAX_MS) {
-        const batch = this.takeBatch(GROUP_MAX_JOBS - done.length);
-        if (batch) {
-          await sql`savepoint job`.execute(conn).catch((err: unknown) => {
-            for (const job of batch) job.reject(err); // answered: the group's catch below answers the others
-            throw err;
-          });
-          let outcomes: BatchOutcome<unknown>[];
-          try {
-            outcomes = await runBatch(conn, batch);
-            await sql`release savepoint job`.execute(conn);
-          } catch {
-            observers.get(this.db)?.batch?.(batch.length, false);
-            // Back in line first: should the rollback fail, the group fails, and they run in the next one.
-            this.alone(batch);
-            await sql`rollback to savepoint job`.execute(conn);
-            await sql`release savepoint job`.execute(conn);
-            continue;
-          }
-          observers.get(this.db)?.batch?.(batch.length, true);
-          outcomes.forEach((o, i) => (o.ok ? done.push({ job: batch[i]!, result: o.result }) : batch[i]!.reject(o.err)));
-          continue;
-        }
-        const job = this.queue.shift()!;
-        await sql`savepoint job`.execute(conn).catch((err: unknown) => {
-          job.reject(err); // answered: the group's catch below answers the others
-          throw err;
-        });
-        try {
-          const result = await runJob(conn, job);
-          await sql`release savepoint job`.execute(conn);
-          done.push({ job, result });
-        } catch (err) {
-          // Refused first: should the rollback itself fail, the group's catch below answers the others.
-          job.reject(err);
-          await sql`rollback to savepoint job`.execute(conn);
-          await sql`release savepoint job`.execute(conn);
-        }
-      }
-      await sql`commit`.execute(conn);
-    } catch (err) {
-      await sql`rollback`.execute(conn).catch(() => undefined);
-      // Could not begin: drain() refuses every waiting job instead of trying again at once.
-      if (!begun) throw err;
-      for (const { job } of done) job.reject(err);
-      return;
-    }
-    for (const { job, result } of done) job.resolve(result);
-  }
-
-  /** PostgreSQL: the same group, with the round trips overlapped. BEGIN, the lock and the first job's
-   *  savepoint are one simple query. A job's savepoint goes ahead of its first statement, and a job whose
-   *  code has run to its end (every statement sent, the answers of those it sent ahead still coming: the
-   *  key's claim is one of them) is checked only once the next job has been started: the next job's
-   *  savepoint and first read go out right behind it, and its answers come back in the same round trip as
-   *  that read. When the checked job turns out to have failed, the transaction rolls back to its savepoint
-   *  (named per job: j0, j1, ...), which undoes the next job too; that job's outcome is thrown away, whatever
-   *  it was (its statements failed in the aborted transaction, or saw writes that are now undone), and it runs
-   *  again, first in line, once the rollback is done. */
-  private async groupTxPostgres(conn: Tx): Promise<void> {
-    const raw = await conn.getExecutor().provideConnection(async (c) => c);
-    const done: { job: Job; result: unknown }[] = [];
-    /** The job whose code has run to its end, its answers not all checked yet. */
-    let checking: { job: Job; result: unknown; ahead: Ahead; savepoint: string } | undefined;
-    let n = 0;
-    let begun = false;
-    try {
-      await sql.raw(`begin; select pg_advisory_xact_lock(${WRITE_LOCK}); savepoint j0`).execute(conn);
+      await this.driver.begin(this.conn);
       begun = true;
       const started = performance.now();
       for (;;) {
-        const more = this.queue.length > 0 && done.length + (checking ? 1 : 0) < GROUP_MAX_JOBS && performance.now() - started < GROUP_MAX_MS;
-        const batch = more ? this.takeBatch(GROUP_MAX_JOBS - done.length - (checking ? 1 : 0)) : undefined;
+        const room = GROUP_MAX_JOBS - this.done.length - (this.checking ? 1 : 0);
+        const more = this.group.waiting > 0 && room > 0 && performance.now() - started < GROUP_MAX_MS;
+        const batch = more ? this.group.takeBatch(room) : undefined;
         if (batch) {
-          // A batch does not overlap the job before it: that one is checked first.
-          if (checking) {
-            const last = checking;
-            checking = undefined;
-            const failed = await firstFailure(last.ahead);
-            if (failed) {
-              last.job.record?.undo();
-              last.job.reject(failed.ok ? undefined : failed.err);
-              // The batch is off the queue and nobody has answered it yet: should this rollback fail (the
-              // connection is gone), the group fails without it, so it goes back in line for the next one.
-              await sql
-                .raw(`rollback to savepoint ${last.savepoint}; release savepoint ${last.savepoint}`)
-                .execute(conn)
-                .catch((err: unknown) => {
-                  this.queue.unshift(...batch);
-                  throw err;
-                });
-            } else done.push({ job: last.job, result: last.result });
-          }
-          const savepoint = `j${n}`;
-          const sent = n === 0 ? undefined : settle(raw.executeQuery(CompiledQuery.raw(`savepoint ${savepoint}`)));
-          n++;
-          const ahead: Ahead = { raw, sent: sent ? [sent] : [], savepoint: sent };
-          aheadOf.set(conn, ahead);
-          const outcome = await runBatch(conn, batch).then(
-            (outcomes) => ({ ok: true as const, outcomes }),
-            (err: unknown) => ({ ok: false as const, err }),
-          );
-          aheadOf.delete(conn);
-          const failed = await firstFailure(ahead);
-          if (ahead.savepoint && !(await ahead.savepoint).ok) {
-            // Without the batch's savepoint nothing tells its writes from the jobs' before it: the group fails.
-            const err = outcome.ok ? (failed && !failed.ok ? failed.err : undefined) : outcome.err;
-            for (const job of batch) job.reject(err);
-            throw err;
-          }
-          observers.get(this.db)?.batch?.(batch.length, outcome.ok && !failed);
-          if (!outcome.ok || failed) {
-            // Back in line first: should the rollback fail, the group fails, and they run in the next one.
-            this.alone(batch);
-            await sql.raw(`rollback to savepoint ${savepoint}; release savepoint ${savepoint}`).execute(conn);
-            continue;
-          }
-          outcome.outcomes.forEach((o, i) => (o.ok ? done.push({ job: batch[i]!, result: o.result }) : batch[i]!.reject(o.err)));
+          await this.runBatchOf(batch);
           continue;
         }
-        const job = more ? this.queue.shift() : undefined;
-        let ahead: Ahead | undefined;
-        let running: Promise<{ ok: true; result: unknown } | { ok: false; err: unknown }> | undefined;
-        const savepoint = `j${n}`;
-        if (job) {
-          const sent = n === 0 ? undefined : settle(raw.executeQuery(CompiledQuery.raw(`savepoint ${savepoint}`)));
-          n++;
-          ahead = { raw, sent: sent ? [sent] : [], savepoint: sent };
-          aheadOf.set(conn, ahead);
-          running = runJob(conn, job).then(
-            (result) => ({ ok: true as const, result }),
-            (err: unknown) => ({ ok: false as const, err }),
-          );
-        }
-        if (checking) {
-          const failed = await firstFailure(checking.ahead);
-          if (failed && !failed.ok) {
-            // Answered here, once: should the rollback below fail, the group's catch must not answer it again.
-            const refused = checking;
-            checking = undefined;
-            // Its answers after the failed one (the key's claim) may have set its record: forget that too.
-            refused.job.record?.undo();
-            refused.job.reject(failed.err);
-            if (job) {
-              // The job started behind it: let it end (its statements fail in the aborted transaction, or it
-              // saw what is now undone), wait for every answer it is owed, and run it again after the rollback.
-              await running;
-              aheadOf.delete(conn);
-              await firstFailure(ahead!);
-              job.record?.undo();
-              this.queue.unshift(job);
-            }
-            // Back to the failed job's savepoint: it and everything after it (the job behind it) are undone.
-            await sql.raw(`rollback to savepoint ${refused.savepoint}; release savepoint ${refused.savepoint}`).execute(conn);
-            continue;
-          }
-          done.push({ job: checking.job, result: checking.result });
-          checking = undefined;
-        }
-        if (!job) break;
-        const outcome = await running!;
-        aheadOf.delete(conn);
-        if (outcome.ok) {
-          checking = { job, result: outcome.result, ahead: ahead!, savepoint };
-          continue;
-        }
-        // The job failed in its own code or in a statement it waited for. A statement that found the
-        // transaction aborted says only that one before it failed: the job is refused with that first failure
-        // (a CHECK of a write sent ahead, say), which callers map.
-        const failed = await firstFailure(ahead!);
-        job.record?.undo();
-        if (ahead!.savepoint && !(await ahead!.savepoint).ok) {
-          // Without this job's savepoint, nothing tells its writes from the jobs' before it: the group fails.
-          job.reject(outcome.err);
-          throw outcome.err;
-        }
-        job.reject(failed && !failed.ok && (outcome.err as { code?: string }).code === IN_FAILED_TRANSACTION ? failed.err : outcome.err);
-        await sql.raw(`rollback to savepoint ${savepoint}; release savepoint ${savepoint}`).execute(conn);
+        const job = more ? this.group.take() : undefined;
+        if (!(await this.runJobOf(job))) break;
       }
-      // COMMIT of a transaction a failed statement has aborted answers ROLLBACK without an error: every job
-      // would be told "done" with nothing written. A job that swallowed a statement's error could leave it
-      // so; the select in front fails first then (25P02), and the group fails as a whole instead.
-      await sql.raw('select 1; commit').execute(conn);
+      await this.driver.commit(this.conn);
     } catch (err) {
-      aheadOf.delete(conn);
-      await sql`rollback`.execute(conn).catch(() => undefined);
-      // Could not begin (or take the lock): drain() refuses every waiting job instead of trying again at once.
+      aheadOf.delete(this.conn);
+      await sql`rollback`.execute(this.conn).catch(() => undefined);
+      // Could not begin: drain() refuses every waiting job instead of trying again at once.
       if (!begun) throw err;
-      checking?.job.reject(err);
-      for (const { job } of done) job.reject(err);
+      this.checking?.job.reject(err);
+      for (const { job } of this.done) job.reject(err);
       return;
     }
-    for (const { job, result } of done) job.resolve(result);
+    for (const { job, result } of this.done) job.resolve(result);
+  }
+
+  /** The next job's savepoint and what it sends ahead, attached to the connection while it runs. */
+  private async open(): Promise<{ savepoint: string; ahead: Ahead }> {
+    const savepoint = `j${this.n}`;
+    const ahead = await this.driver.open(this.conn, this.n === 0 ? undefined : savepoint);
+    this.n++;
+    aheadOf.set(this.conn, ahead);
+    return { savepoint, ahead };
+  }
+
+  /** A job refused: its record forgotten (what it recorded is undone), its caller answered. */
+  private refuse(job: Job, err: unknown): void {
+    job.record?.undo();
+    job.reject(err);
+  }
+
+  /** Runs `job` (undefined: none left for this group) while the one before it is checked. False once
+   *  nothing is left to run or check. */
+  private async runJobOf(job: Job | undefined): Promise<boolean> {
+    let opened: { savepoint: string; ahead: Ahead } | undefined;
+    let running: Promise<Outcome<unknown>> | undefined;
+    if (job) {
+      opened = await this.open();
+      running = outcomeOf(runJob(this.conn, job));
+    }
+    if (this.checking && !(await this.checkLast(job && { job, running: running!, ahead: opened!.ahead }))) return true;
+    if (!job) return false;
+    const { savepoint, ahead } = opened!;
+    const outcome = await running!;
+    aheadOf.delete(this.conn);
+    if (outcome.ok) {
+      this.checking = { job, result: outcome.value, ahead, savepoint };
+      await this.driver.ran(this.conn, savepoint);
+      return true;
+    }
+    // The job failed in its own code or in a statement it waited for. A statement that found the
+    // transaction aborted says only that one before it failed: the job is refused with that first failure
+    // (a CHECK of a write sent ahead, say), which callers map.
+    const failed = await firstFailure(ahead);
+    if (ahead.savepoint && !(await ahead.savepoint).ok) {
+      // Without this job's savepoint, nothing tells its writes from the jobs' before it: the group fails.
+      this.refuse(job, outcome.err);
+      throw outcome.err;
+    }
+    this.refuse(job, failed && !failed.ok && (outcome.err as { code?: string }).code === IN_FAILED_TRANSACTION ? failed.err : outcome.err);
+    await this.driver.rollbackTo(this.conn, savepoint);
+    return true;
+  }
+
+  /** Checks the job whose code ended before `next` started: done, or (an answer it was owed failed)
+   *  refused and rolled back together with `next`, which goes back in line. False when it was refused. */
+  private async checkLast(next: { job: Job; running: Promise<Outcome<unknown>>; ahead: Ahead } | undefined): Promise<boolean> {
+    const last = this.checking!;
+    // Answered here, once: should the rollback below fail, the group's catch must not answer it again.
+    this.checking = undefined;
+    const failed = await firstFailure(last.ahead);
+    if (!failed || failed.ok) {
+      this.done.push({ job: last.job, result: last.result });
+      return true;
+    }
+    // Its answers after the failed one (the key's claim) may have set its record: forget that too.
+    this.refuse(last.job, failed.err);
+    if (next) {
+      // The job started behind it: let it end (its statements fail in the aborted transaction, or it saw
+      // what is now undone), wait for every answer it is owed, and run it again after the rollback.
+      await next.running;
+      aheadOf.delete(this.conn);
+      await firstFailure(next.ahead);
+      next.job.record?.undo();
+      this.group.putBack([next.job]);
+    }
+    await this.driver.rollbackTo(this.conn, last.savepoint);
+    return false;
+  }
+
+  /** Runs a batch (Batcher) in its own savepoint; the job before it is checked first (a batch does not
+   *  overlap it). A batch that fails as a whole is rolled back and its jobs run alone. */
+  private async runBatchOf(batch: Job[]): Promise<void> {
+    if (this.checking) {
+      // The batch is off the queue and nobody has answered it yet: should the check's rollback fail (the
+      // connection is gone), the group fails without it, so it goes back in line for the next one.
+      await this.checkLast(undefined).catch((err: unknown) => {
+        this.group.putBack(batch);
+        throw err;
+      });
+    }
+    const { savepoint, ahead } = await this.open();
+    const outcome = await outcomeOf(runBatch(this.conn, batch));
+    aheadOf.delete(this.conn);
+    const failed = await firstFailure(ahead);
+    if (ahead.savepoint && !(await ahead.savepoint).ok) {
+      // Without the batch's savepoint nothing tells its writes from the jobs' before it: the group fails.
+      const err = outcome.ok ? (failed && !failed.ok ? failed.err : undefined) : outcome.err;
+      for (const job of batch) job.reject(err);
+      throw err;
+    }
+    this.observer?.batch?.(batch.length, outcome.ok && !failed);
+    if (!outcome.ok || failed) {
+      // Back in line first: should the rollback fail, the group fails, and they run in the next one.
+      this.group.alone(batch);
+      await this.driver.rollbackTo(this.conn, savepoint);
+      return;
+    }
+    await this.driver.ran(this.conn, savepoint).catch((err: unknown) => {
+      for (const job of batch) job.reject(err); // answered: the group's catch answers the others
+      throw err;
+    });
+    outcome.value.forEach((o, i) => (o.ok ? this.done.push({ job: batch[i]!, result: o.result }) : batch[i]!.reject(o.err)));
   }
 }
 

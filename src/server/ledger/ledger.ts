@@ -1,4 +1,4 @@
-import { sql, type CompiledQuery } from 'kysely';
+import { sql, type QueryResult } from 'kysely';
 import { writeAhead, type Tx } from '../db/tx';
 import { prepared } from '../db/prepared';
 import { dialectOf, type DB } from '../db/connection';
@@ -76,7 +76,7 @@ export interface Posting {
 
 export class UnbalancedEntryError extends Error {}
 
-// post()'s statements, built once (db/prepared.ts): the order path posts an entry with every order.
+// SQLite's statements of an entry, built once (db/prepared.ts): the order path posts an entry with every order.
 const newEntry = prepared((db, p: { kind: string; now: number }) => db.insertInto('ledger_entries').values({ kind: p.kind, created_at: p.now }).returning('id'));
 const moveBalance = prepared((db, p: { amount: number; owner: number; account: string }) =>
   db
@@ -107,61 +107,92 @@ const newFundLog = prepared(
     }),
 );
 
-/** Writes one ledger entry: balances and fund logs together. A user balance going below zero fails the
- *  CHECK constraint and the caller's transaction rolls back. Returns the entry id. */
+/** Writes one ledger entry: balances and fund logs together (writeEntries). A user balance going below zero
+ *  fails the CHECK constraint and the caller's transaction rolls back. Returns the entry id. */
 export async function post(tx: Tx, entry: Entry): Promise<number> {
-  if (checkEntry(entry) && dialectOf(tx) === 'postgres') {
-    const { rows } = await tx.executeQuery(entryStatement(tx, entry));
-    return entryWritten(rows, entry);
-  }
-  return postStepByStep(tx, entry);
+  return (await writeEntries(tx, [entry]))[0]!;
 }
 
 /** post() for a caller that does not need the entry's id: on PostgreSQL, inside a write transaction, the
  *  job does not wait for the entry's round trip (db/tx.ts writeAhead); its failure (a balance going below
  *  zero, an account missing) is still the job's. */
 export async function postAhead(tx: Tx, entry: Entry): Promise<void> {
-  if (checkEntry(entry) && dialectOf(tx) === 'postgres') {
-    const q = entryStatement(tx, entry);
-    await writeAhead(tx, { compile: () => q }, ({ rows }) => void entryWritten(rows, entry));
-    return;
-  }
-  await postStepByStep(tx, entry);
+  await writeEntries(tx, [entry], { ahead: true });
 }
 
-/** Several entries (a batch of orders, db/tx.ts Batcher), as post() would write them one after the other:
- *  on PostgreSQL in ONE statement sent ahead (writeAhead): the entries, each account's balance moved once by
- *  the sum of its postings, and every posting's fund log with the balance it left (the account's new balance
- *  less the postings after it, in the order given), in that order; on SQLite one entry after the other. A
- *  user's balance going below zero on the way fails it (its CHECK only sees where it ends), as does an
- *  account missing. */
+/** Several entries (a batch of orders, db/tx.ts Batcher), as post() would write them one after the other,
+ *  sent ahead as postAhead sends one. */
 export async function postManyAhead(tx: Tx, entries: readonly Entry[]): Promise<void> {
-  if (entries.length === 0) return;
+  if (entries.length > 0) await writeEntries(tx, entries, { ahead: true });
+}
+
+/** A user balance that would pass below zero on its way through the entries (an account named by several
+ *  postings, whose CHECK only sees where the balance ends). It reads as that CHECK's violation
+ *  (db/errors.ts violationOf), so callers refuse it as they refuse the CHECK; a batch that meets it runs
+ *  again one job at a time (db/tx.ts), where it refuses the job that overdraws. */
+export class BalanceBelowZeroError extends Error {
+  readonly code = '23514';
+  readonly constraint = 'ledger_accounts_not_negative';
+}
+
+interface Entry {
+  kind: string;
+  postings: Posting[];
+  ref_type?: string;
+  ref_id?: number;
+  memo?: string;
+  now: number;
+}
+
+/** The one way entries are written, one or many, in the order given; each entry's postings in their order,
+ *  each fund log with the balance its own posting left. SQLite: statement after statement (they cost no
+ *  round trip), each balance checked as it moves. PostgreSQL: ONE statement for all of them (entriesInsert),
+ *  sent ahead inside a write transaction when `ahead` (the ids are then not read: answers []). Every entry is
+ *  checked first (balanced per unit, known accounts). */
+async function writeEntries(tx: Tx, entries: readonly Entry[], opts: { ahead?: boolean } = {}): Promise<number[]> {
   for (const entry of entries) checkEntry(entry);
   if (dialectOf(tx) !== 'postgres') {
-    for (const entry of entries) await postStepByStep(tx, entry);
-    return;
+    const ids: number[] = [];
+    for (const entry of entries) ids.push(await postStepByStep(tx, entry));
+    return ids;
   }
   const postings = entries.flatMap((e, i) =>
     e.postings.map((p, ord) => ({ i, ord, owner: p.owner, account: p.account, amount: p.amount, kind: e.kind, ref_type: e.ref_type ?? '', ref_id: e.ref_id ?? 0, memo: e.memo ?? '', created_at: e.now })),
   );
   const accounts = new Set(postings.map((p) => `${p.owner}\n${p.account}`)).size;
-  await writeAhead(tx, entriesInsert.compile(tx, { postings: JSON.stringify(postings) }), ({ rows }) => {
+  const query = entriesInsert.compile(tx, { postings: JSON.stringify(postings) });
+  const written = ({ rows }: QueryResult<EntriesWritten>): number[] => {
     const r = rows[0];
     if (!r || Number(r.entries) !== entries.length || Number(r.accounts) !== accounts || Number(r.logged) !== postings.length) {
-      throw new UnbalancedEntryError(`no ledger account for a posting of a batch of ${entries.length} entries`);
+      throw new UnbalancedEntryError(`no ledger account for a posting of ${entries.map((e) => e.kind).join(', ')}`);
     }
-    if (Number(r.below_zero) > 0) throw new BalanceBelowZeroError('a user balance would go below zero within a batch of entries');
-  });
+    if (Number(r.below_zero) > 0) throw new BalanceBelowZeroError('a user balance would go below zero within the entries');
+    return r.ids.map(Number);
+  };
+  if (opts.ahead) {
+    await writeAhead(tx, query, (result) => void written(result));
+    return [];
+  }
+  return written(await tx.executeQuery(query.compile()));
 }
 
-/** A balance that would pass below zero on its way (postManyAhead): the batch runs again one entry at a time,
- *  where the account's CHECK refuses the entry that does it. */
-export class BalanceBelowZeroError extends Error {}
+interface EntriesWritten {
+  entries: number;
+  accounts: number;
+  logged: number;
+  below_zero: number;
+  ids: number[];
+}
 
+/** PostgreSQL: the entries, each account's balance moved once by the sum of its postings, and every
+ *  posting's fund log with the balance it left (the account's new balance less the postings after it, in
+ *  the order given), in data-modifying CTEs of one statement: one round trip inside the serial write section
+ *  however many entries and postings (PostgreSQL applies one update per row per statement, hence the sums).
+ *  A missing account leaves its update empty, which the counts show; a user balance passing below zero on
+ *  the way shows in below_zero. */
 const entriesInsert = prepared((db, p: { postings: string }) => ({
   compile: () =>
-    sql<{ entries: number; accounts: number; logged: number; below_zero: number }>`
+    sql<EntriesWritten>`
     with d as (
       select * from json_to_recordset(${p.postings}::json)
         as x(i int, ord int, owner bigint, account text, amount bigint, kind text, ref_type text, ref_id bigint, memo text, created_at bigint)
@@ -188,21 +219,12 @@ const entriesInsert = prepared((db, p: { postings: string }) => ({
       returning owner_id, balance_after
     )
     select (select count(*) from e) as entries, (select count(*) from a) as accounts, (select count(*) from f) as logged,
-      (select count(*) from f where owner_id <> ${PLATFORM} and balance_after < 0) as below_zero`.compile(db),
+      (select count(*) from f where owner_id <> ${PLATFORM} and balance_after < 0) as below_zero,
+      (select coalesce(json_agg(id order by i), '[]'::json) from ent) as ids`.compile(db),
 }));
 
-interface Entry {
-  kind: string;
-  postings: Posting[];
-  ref_type?: string;
-  ref_id?: number;
-  memo?: string;
-  now: number;
-}
-
-/** Checks the entry balances per unit and names known accounts (throws otherwise); true when its postings
- *  name distinct accounts (then PostgreSQL writes it in one statement). */
-function checkEntry(entry: Entry): boolean {
+/** Checks the entry balances per unit and names known accounts (throws otherwise). */
+function checkEntry(entry: Entry): void {
   const sums = new Map<string, number>();
   for (const p of entry.postings) {
     if (!Number.isSafeInteger(p.amount) || p.amount === 0) throw new UnbalancedEntryError(`bad amount ${p.amount}`);
@@ -220,10 +242,9 @@ function checkEntry(entry: Entry): boolean {
     sums.set(unit, (sums.get(unit) ?? 0) + p.amount);
   }
   for (const [unit, sum] of sums) if (sum !== 0) throw new UnbalancedEntryError(`entry ${entry.kind} does not balance in ${unit}: ${sum}`);
-  return new Set(entry.postings.map((p) => `${p.owner}\n${p.account}`)).size === entry.postings.length;
 }
 
-/** Entry, balances and fund logs one statement after another (SQLite; an entry that moves one account twice). */
+/** SQLite: the entry, then each posting's balance change and its fund log, one statement after another. */
 async function postStepByStep(tx: Tx, entry: Entry): Promise<number> {
   const entryId = (await newEntry.execute(tx, { kind: entry.kind, now: entry.now })).rows[0]!.id;
   for (const p of entry.postings) {
@@ -245,44 +266,6 @@ async function postStepByStep(tx: Tx, entry: Entry): Promise<number> {
     });
   }
   return entryId;
-}
-
-/** PostgreSQL: the entry, every balance change and its fund log in ONE statement (data-modifying CTEs), so
- *  an order's posting is one round trip inside the serial write section instead of 1 + 2 per posting. Each
- *  update returns the balance it left, which its fund log records, exactly as the step-by-step path does.
- *  Only for entries whose postings name distinct accounts: PostgreSQL does not apply two updates of one row
- *  in one statement. A missing account leaves its update empty; the count of fund logs shows it and the
- *  error rolls the caller's transaction back, as on the step-by-step path. */
-function entryStatement(tx: Tx, entry: Entry): CompiledQuery<EntryWritten> {
-  const updates = entry.postings.map(
-    (p, i) =>
-      sql`${sql.id(`a${i}`)} as (update ledger_accounts set balance = balance + ${p.amount}::bigint where owner_id = ${p.owner}::bigint and name = ${p.account}::text returning id, owner_id, name, unit, balance, ${p.amount}::bigint as amount, ${i}::int as ord)`,
-  );
-  const changed = sql.join(
-    entry.postings.map((_, i) => sql`select * from ${sql.id(`a${i}`)}`),
-    sql` union all `,
-  );
-  return sql<EntryWritten>`
-    with e as (insert into ledger_entries (kind, created_at) values (${entry.kind}::text, ${entry.now}::bigint) returning id),
-    ${sql.join(updates, sql`, `)},
-    f as (
-      insert into fund_logs (entry_id, account_id, owner_id, account_name, unit, kind, amount, balance_after, ref_type, ref_id, memo, created_at)
-      select e.id, a.id, a.owner_id, a.name, a.unit, ${entry.kind}::text, a.amount, a.balance, ${entry.ref_type ?? ''}::text, ${entry.ref_id ?? 0}::bigint, ${entry.memo ?? ''}::text, ${entry.now}::bigint
-      from e cross join (${changed}) a order by a.ord
-      returning 1
-    )
-    select (select id from e) as entry_id, (select count(*) from f) as logged`.compile(tx);
-}
-
-interface EntryWritten {
-  entry_id: number;
-  logged: number;
-}
-
-function entryWritten(rows: EntryWritten[], entry: Entry): number {
-  const row = rows[0];
-  if (!row || Number(row.logged) !== entry.postings.length) throw new UnbalancedEntryError(`no ledger account for a posting of ${entry.kind}`);
-  return Number(row.entry_id);
 }
 
 export interface LedgerProblem {

@@ -3,7 +3,7 @@ import { sql, type Kysely } from 'kysely';
 // The order path: cheaper index upkeep and an index-only limit check.
 //
 // orders_used_tons replaces orders_user_project (user_id, project_id, created_at). The buy's checks sum a
-// user's tons of a project (this month and in all, modules/order/service.ts purchaseFacts) inside the write
+// user's tons of a project (this month and in all, modules/order/facts.ts purchaseFactsQuery) inside the write
 // transaction; with every column the sum reads in the index it is answered from the index alone instead of
 // one table row per earlier order (the order bench: 64 users each buying one project thousands of times).
 //

@@ -21,7 +21,7 @@ import {
 export const ORDER_PATHS = { detail: PATHS.orderDetail, limits: PATHS.orderLimits } as const;
 
 /** What every order write can refuse with before its own rules: the account's state and the payment
- *  password (order/service.ts, user/trade-password.ts). */
+ *  password (order/purchase.ts and its siblings, user/trade-password.ts). */
 const WRITE: ErrorKey[] = ['risk_forbidden', 'account_locked', 'withdraw_password_unset', 'project_password_incorrect', 'balance_frozen', 'not_found'];
 
 export const ORDER_ENDPOINTS: Endpoint[] = [

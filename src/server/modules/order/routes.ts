@@ -15,7 +15,11 @@ import {
   orderListQuery,
   orderSellSchema,
 } from '../../../shared/schemas/order';
-import { creditsOf, limitsOf, listOrders, orderDetail, payFinal, placeBooking, placePurchase, placeSale } from './service';
+import { placeBooking } from './booking';
+import { payFinal } from './final-payment';
+import { placePurchase } from './purchase';
+import { creditsOf, limitsOf, listOrders, orderDetail } from './queries';
+import { placeSale } from './sale';
 
 // Orders: buy, book, final payment, sell (writes, each with an Idempotency-Key), lists, detail, credits
 // and the caller's limits on a project. Mounted at /h5/api/api/order. Writes take only known fields; the

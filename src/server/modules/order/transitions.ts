@@ -1,4 +1,3 @@
-import { sql } from 'kysely';
 import { changeUsage } from './usage';
 import type { DB } from '../../db/connection';
 import { writeTx, type Tx } from '../../db/tx';
@@ -6,6 +5,7 @@ import { PLATFORM, post } from '../../ledger/ledger';
 import { publish } from '../../live/events';
 import { allocate, gradeForPurchases } from './calc';
 import { invalidateOrder, notify } from './repo';
+import { completedPurchaseCents } from '../user/membership';
 
 // Time-driven and operator-driven transitions of orders and projects. Each one runs in its own write
 // transaction and starts with a conditional UPDATE on the current status, so a transition runs exactly
@@ -61,18 +61,6 @@ export async function completeCycle(db: DB, orderId: number, now: number, gradeT
     await invalidateOrder(tx, order.user_id, order.id, now);
     return true;
   });
-}
-
-/** A user's completed purchases in cents, the figure the grade follows (a pre-sale counts at its final price). */
-export async function completedPurchaseCents(db: DB | Tx, userId: number): Promise<number> {
-  const row = await db
-    .selectFrom('orders')
-    .select(sql<number>`coalesce(sum(case when kind = 'presale' then coalesce(final_tons, 0) * coalesce(final_unit_price, 0) else total end), 0)`.as('cents'))
-    .where('user_id', '=', userId)
-    .where('side', '=', 'buy')
-    .where('status', '=', 'completed')
-    .executeTakeFirstOrThrow();
-  return Number(row.cents);
 }
 
 /** Grade from completed purchases (thresholds in config). Only ever raised here; an operator may set any. */

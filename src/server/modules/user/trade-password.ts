@@ -13,7 +13,7 @@ import type { User } from '../session';
 // with a fund log of kind lock_freeze) until an operator unlocks it (user:unlock reverses the freeze).
 
 /** Refuses risk accounts (docs/product.md#roles: a risk account cannot order or withdraw). */
-export function assertNotRisk(user: User): void {
+export function assertNotRisk(user: Pick<User, 'risk'>): void {
   if (user.risk) throw new AppError('risk_forbidden');
 }
 
@@ -24,8 +24,8 @@ export function assertNotRisk(user: User): void {
 export async function verifyTradePassword(deps: Deps, user: User, password: string, wrongKey: ErrorKey, beforeStart?: () => Promise<void>): Promise<void> {
   if (user.trade_locked) throw new AppError('account_locked');
   if (!user.withdraw_password_hash) throw new AppError('withdraw_password_unset');
-  // NODE_ENV=benchmark only (config.ts): the check is skipped, and with it the recheck it makes once a hash slot frees.
-  if (deps.config.BENCH_SKIP_PAYMENT_PASSWORD) return;
+  // Benchmarks only (Deps.skipPaymentPassword): no hash, and with it no recheck once a hash slot frees.
+  if (deps.skipPaymentPassword) return;
   const result = await checkCounted(deps, {
     userId: user.id,
     counter: 'trade',
@@ -53,10 +53,10 @@ export async function verifyTradePassword(deps: Deps, user: User, password: stri
 /** The request's cheap checks, then the payment password: `checks` (the same checks the write transaction
  *  makes again) refuse what they can before the hash is paid for, and once more when a hash slot frees, so
  *  a sold-out burst is answered in milliseconds without hashing. With the password check skipped
- *  (BENCH_SKIP_PAYMENT_PASSWORD, benchmarks only) there is no hash to spare, so they are not run before the
+ *  (Deps.skipPaymentPassword, benchmarks only) there is no hash to spare, so they are not run before the
  *  transaction: its own checks answer the same refusals. */
 export async function checkThenVerify(deps: Deps, user: User, password: string, wrongKey: ErrorKey, checks: () => Promise<void>): Promise<void> {
-  if (!deps.config.BENCH_SKIP_PAYMENT_PASSWORD) await checks();
+  if (!deps.skipPaymentPassword) await checks();
   await verifyTradePassword(deps, user, password, wrongKey, checks);
 }
 
