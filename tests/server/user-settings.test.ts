@@ -6,7 +6,7 @@ import { PATHS } from '../../src/shared/api';
 import { ERRORS, errorMessage } from '../../src/shared/errors';
 import { verifyPassword } from '../../src/server/lib/crypto';
 import { login, refusal, startTestServer, type TestServer } from '../helpers/server';
-import { WALLET_ENV, WITHDRAW_PASSWORD, expectRefused, newKey, newUser, ok, ops, walletSnapshot, withoutCounters, write, type WalletSnapshot, type WalletUser } from './wallet-helpers';
+import { WALLET_ENV, WITHDRAW_PASSWORD, expectRefused, fund, newKey, newUser, ok, ops, sgt, walletSnapshot, withoutCounters, write, type WalletSnapshot, type WalletUser } from './wallet-helpers';
 
 let s: TestServer;
 beforeAll(async () => {
@@ -174,9 +174,23 @@ describe('bank account and PayNow', () => {
     expect(ok(await s.api('GET', PATHS.userCard, {}, { token: u.token }))).toBeNull();
     await expectRefused(s, 'name_required', (lang) => card(u, { bank_name: 'DBS', account_no: '0123456789', holder_name: 'Mei Ling Tan' }, lang));
     ok(await write(s, PATHS.userProfile, { first_name: 'Mei Ling', last_name: 'Tan', mobile: '91234567', ic_number: 'S1234567D' }, u));
-    for (const holder of ['Mei Tan', 'Tan Mei Ling', 'Mei Ling Tan Jr']) {
+    for (const holder of ['Mei Tan', 'Mei Ling Tan Jr', 'Tan Tan Mei Ling', 'MeiLing Tan']) {
       await expectRefused(s, 'holder_mismatch', (lang) => card(u, { bank_name: 'DBS', account_no: '0123456789', holder_name: holder }, lang), { field: 'holder_name' });
     }
+  });
+
+  it('takes the holder name as the bank writes it: surname first, capitals, a hyphen (docs/product.md#withdrawals)', async () => {
+    const u = await newUser(s, { ready: false });
+    ok(await write(s, PATHS.userProfile, { first_name: 'Mei Ling', last_name: 'Tan', mobile: '91234567', ic_number: 'S1234567D' }, u));
+    for (const holder of ['TAN MEI LING', 'Tan Mei-Ling', ' tan  mei ling ']) {
+      const bound = ok(await card(u, { bank_name: 'DBS', account_no: '0123456789', holder_name: holder }));
+      expect(bound).toMatchObject({ bank_name: 'DBS', holder_name: holder.trim().replace(/\s+/g, ' ') });
+    }
+    ok(await write(s, PATHS.userWithdpwd, { password: WITHDRAW_PASSWORD, repassword: WITHDRAW_PASSWORD, login_password: u.password }, u));
+    await fund(s, u, 20_000);
+    s.clock.set(sgt(2026, 3, 2)); // a Monday: withdrawals are taken on working days
+    const w = ok(await write(s, PATHS.walletWithdraw, { amount: '10000', password: WITHDRAW_PASSWORD }, u)) as { status: string };
+    expect(w.status).toBe('processing');
   });
 
   it('once a withdrawal password is set, changing the payout account needs it (attempts counted)', async () => {

@@ -103,8 +103,21 @@ export function normalizeName(name: string): string {
   return name.normalize('NFKC').trim().replace(/\s+/g, ' ').toLowerCase();
 }
 
+/** A name's parts, sorted: banks write a name surname first or last, in capitals, hyphenated or not
+ *  ("TAN MEI-LING" and "Mei Ling Tan" have the parts mei, ling, tan). docs/product.md#withdrawals */
+function nameParts(name: string): string {
+  return normalizeName(name)
+    .split(/[\s,-]+/)
+    .filter(Boolean)
+    .sort()
+    .join(' ');
+}
+
+/** The same person's name: the same parts, each as often, in any order; case, spacing, commas and hyphens
+ *  aside. A part missing or added ("Mei Tan", "Mei Ling Tan Jr") is another name. */
 export function sameName(a: string, b: string): boolean {
-  return normalizeName(a) === normalizeName(b);
+  const parts = nameParts(a);
+  return parts !== '' && parts === nameParts(b);
 }
 
 // ---- Wallet (/api/wallet/...) ----
