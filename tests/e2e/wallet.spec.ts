@@ -48,7 +48,10 @@ test('wallet: personal info, bank card, withdrawal password, top-up, confirm, wi
   await page.goto('/pages/profile/profile');
   await page.getByTestId('profile-first-name').fill('Alex');
   await page.getByTestId('profile-last-name').fill('Tan');
-  await page.getByTestId('profile-mobile').fill('91234567');
+  // Pasted from Contacts with the country code and spaces: the field keeps the 8 local digits.
+  await page.getByTestId('profile-mobile').focus();
+  await page.keyboard.insertText('+65 9123 4567');
+  await expect(page.getByTestId('profile-mobile')).toHaveValue('91234567');
   await page.getByTestId('profile-ic').fill('S1234567D');
   await shot(page, 'en-wallet-profile');
   await page.getByTestId('profile-submit').click();
@@ -62,7 +65,8 @@ test('wallet: personal info, bank card, withdrawal password, top-up, confirm, wi
   await page.getByTestId('card-holder').fill('Somebody Else');
   await page.getByTestId('card-submit').click();
   await expect(page.getByText(ERRORS.holder_mismatch.en)).toBeVisible();
-  await page.getByTestId('card-holder').fill('alex  TAN');
+  // As the bank writes it: surname first, in capitals (docs/decisions/0027-holder-names.md).
+  await page.getByTestId('card-holder').fill('TAN  ALEX');
   await shot(page, 'en-wallet-card-form');
   await page.getByTestId('card-submit').click();
   const bound = page.getByTestId('bound-account');

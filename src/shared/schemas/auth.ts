@@ -48,6 +48,15 @@ export const inviteCodeSchema = v.pipe(
 /** IC number: a capital letter, 7 digits, a capital letter (e.g. S1234567D). */
 export const icNumberSchema = v.pipe(v.string('required'), v.trim(), v.nonEmpty('required'), v.regex(/^[A-Z]\d{7}[A-Z]$/, 'ic_invalid'));
 
+/** A Singapore number as people paste it from Contacts ("+65 9123 4567", "(65) 9123-4567", "9123 4567"):
+ *  the digits, without the country code when one leads a ten-digit number. What is left is checked by
+ *  mobileSchema; anything else (letters, a UEN) comes back unchanged. docs/product.md#validation */
+export function localMobile(input: string): string {
+  if (!/^[\d\s+()\-.]*$/.test(input)) return input;
+  const digits = input.replace(/\D/g, '');
+  return digits.length === 10 && digits.startsWith('65') ? digits.slice(2) : digits;
+}
+
 /** Mobile number: only 8 digits. */
 export const mobileSchema = v.pipe(v.string('required'), v.trim(), v.nonEmpty('required'), v.regex(/^\d{8}$/, 'mobile_invalid'));
 

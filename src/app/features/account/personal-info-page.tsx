@@ -5,6 +5,7 @@ import { useSchemaForm } from '../../lib/form';
 import { updateLoginInfo } from '../../lib/storage';
 import { localeToWire, type Locale } from '../../../shared/api';
 import { profileSchema } from '../../../shared/schemas/wallet';
+import { localMobile } from '../../../shared/schemas/auth';
 import { InputField } from '../../components/forms/field';
 import { FormAlert } from '../../components/forms/form-alert';
 import { refreshUserInfo, useUserInfo } from '../../lib/user-info';
@@ -106,9 +107,9 @@ function PersonalInfoForm() {
           type="tel"
           inputMode="numeric"
           autoComplete="tel-national"
-          maxLength={8}
+          maxLength={20}
           value={values.mobile}
-          onChange={(value) => set('mobile', value.replace(/\D/g, ''))}
+          onChange={(value) => set('mobile', localMobile(value))}
         />
         <InputField
           label={t`IC number`}

@@ -3,6 +3,7 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { Field, InputField } from '../../components/forms/field';
 import { PasswordInput } from '../../components/forms/password-input';
 import { CARD_FORM as FORM, type CardFormState, type Method } from './use-card-form';
+import { localMobile } from '../../../shared/schemas/auth';
 
 // The payout account form's parts: the method switch, the fields of each method, the holder name with its
 // rule, and the withdrawal password.
@@ -94,9 +95,9 @@ export function PaynowField({ values, set, a11y, errors, corporate }: FieldsProp
       inputMode={corporate ? 'text' : 'numeric'}
       autoCapitalize="characters"
       autoComplete="off"
-      maxLength={12}
+      maxLength={20}
       value={values.paynow}
-      onChange={(value) => set('paynow', value)}
+      onChange={(value) => set('paynow', localMobile(value))}
     />
   );
 }
@@ -125,7 +126,7 @@ export function HolderField({ values, set, a11y, errors, names }: FieldsProps & 
           <p>
             <Trans>Registered name:</Trans> <strong>{names.join(' / ')}</strong>{' '}
             <span className="muted">
-              <Trans>(capitals and extra spaces do not matter)</Trans>
+              <Trans>(in any order; capitals and spaces do not matter)</Trans>
             </span>
           </p>
         )}
