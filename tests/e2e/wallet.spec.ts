@@ -161,9 +161,14 @@ test('wallet: personal info, bank card, withdrawal password, top-up, confirm, wi
   await expect(topupRow).toHaveCount(1);
   await expect(topupRow.getByTestId('fundlog-amount')).toHaveText('+S$250.00');
   await expect(topupRow).toContainText('Top-up');
+  // Each line's balance names its bucket: a set-aside line never reads as the available balance.
+  await expect(topupRow.getByTestId('fundlog-balance')).toHaveText('Available balance S$250.00');
   if (withdrew) {
     await expect(rows.first()).toHaveAttribute('data-kind', 'withdrawal_apply');
     await expect(page.locator('[data-kind="withdrawal_apply"] [data-testid="fundlog-amount"]', { hasText: '\u2212S$102.00' })).toHaveCount(1);
+    const setAside = page.locator('[data-kind="withdrawal_apply"]', { hasText: 'Set aside' });
+    await expect(setAside.getByTestId('fundlog-amount')).toHaveText('+S$102.00');
+    await expect(setAside.getByTestId('fundlog-balance')).toHaveText('Frozen balance S$102.00');
   }
   await shot(page, 'en-wallet-fundlogs');
   await page.getByTestId('fundlog-filter').getByRole('button', { name: 'Top-ups' }).click();

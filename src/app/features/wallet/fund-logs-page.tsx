@@ -67,12 +67,13 @@ function FundLogItem({ row }: { row: StoredFundLog }) {
   const { i18n } = useLingui();
   const direction = fundLogDirection(row);
   const english = currentLocale() === 'en';
+  const bucket = i18n._(accountNameLabel(row.account_name));
   return (
     <li className="fundlog" data-testid="fundlog-row" data-kind={row.kind}>
       <div className="fundlog__main">
         <p className="fundlog__kind">{i18n._(kindLabel(row.kind))}</p>
         <p className="fundlog__meta">
-          <span className={`acct acct--${row.account_name}`}>{i18n._(accountNameLabel(row.account_name))}</span>
+          <span className={`acct acct--${row.account_name}`}>{bucket}</span>
           <time dateTime={row.created_at}>{formatDateTime(row.created_at_ms)}</time>
         </p>
         {/* The memo is the server's English text: shown to English readers only. */}
@@ -80,15 +81,19 @@ function FundLogItem({ row }: { row: StoredFundLog }) {
       </div>
       <div className="fundlog__figures">
         <p className={`fundlog__amount fundlog__amount--${direction}`}>
-          <Amount value={row.amount} unit={row.unit} signed={direction !== 'held'} testId="fundlog-amount" />
+          <Amount value={row.amount} unit={row.unit} signed testId="fundlog-amount" />
         </p>
         {direction === 'held' && (
           <p className="fundlog__held">
             <Trans>Set aside</Trans>
           </p>
         )}
-        <p className="fundlog__balance">
-          <Trans>Balance {formatAmount(row.balance_after, row.unit)}</Trans>
+        {/* The balance after the line is the one of the bucket it moved (the chip beside the kind), named so a
+            set-aside line is not read as the available balance. */}
+        <p className="fundlog__balance" data-testid="fundlog-balance">
+          <Trans>
+            {bucket} balance {formatAmount(row.balance_after, row.unit)}
+          </Trans>
         </p>
       </div>
     </li>
