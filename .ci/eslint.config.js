@@ -13,7 +13,7 @@ const importDirection = (blocked, why) => ({
 });
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'src/app/route-tree.gen.ts', 'test-results/**', 'bench/results/**', 'locales/**', 'dev-dist/**'] },
+  { ignores: ['dist/**', 'release/**', 'node_modules/**', 'src/app/route-tree.gen.ts', 'test-results/**', 'bench/results/**', 'locales/**', 'dev-dist/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

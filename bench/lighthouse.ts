@@ -1,8 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import lighthouse from 'lighthouse';
-import * as chromeLauncher from 'chrome-launcher';
+import { pathToFileURL } from 'node:url';
 import { CHROMIUM, CHROMIUM_FLAGS, ROOT, ensureBuilt, freePort, freshDataDir, killServer, spawnServer } from '../tests/e2e/server-control';
 
 // `npm run lighthouse` (= tsx bench/lighthouse.ts): Lighthouse 12 with its default (mobile) config against
@@ -28,6 +27,44 @@ import { CHROMIUM, CHROMIUM_FLAGS, ROOT, ensureBuilt, freePort, freshDataDir, ki
 // instead of their ES5 ones, no useSyncExternalStore shim (React 19 has it), and the app's start in one chunk.
 // Home starts after the boot shell's first paint, in steps (main.tsx), with no Intl on home, so its scripts do
 // not hold up the first paint and no single long task blocks input.
+// Lighthouse and chrome-launcher are not the app's dependencies: they and their ~160 packages live in
+// tools/lighthouse (own package.json and lock), installed by `npm run lighthouse:install`, so every install
+// of the app stays without them. Typed here by the little this file reads.
+interface LighthouseAudit {
+  id: string;
+  score: number | null;
+  scoreDisplayMode: string;
+  displayValue?: string;
+  numericValue?: number;
+  details?: unknown;
+}
+interface LighthouseRun {
+  lhr: {
+    runtimeError?: { code: string; message: string };
+    categories: Record<string, { score: number | null } | undefined>;
+    audits: Record<string, LighthouseAudit | undefined>;
+    lighthouseVersion: string;
+    fetchTime: string;
+    environment?: { benchmarkIndex?: number };
+  };
+  report: string | string[];
+}
+interface LaunchedChrome {
+  port: number;
+  kill(): Promise<void> | void;
+}
+interface LighthouseTools {
+  lighthouse(url: string, flags: Record<string, unknown>): Promise<LighthouseRun | undefined>;
+  chromeLauncher: { launch(opts: { chromePath: string; chromeFlags: string[]; logLevel: string }): Promise<LaunchedChrome> };
+}
+const TOOLS = path.join(ROOT, 'tools', 'lighthouse');
+async function loadTools(): Promise<LighthouseTools> {
+  if (!fs.existsSync(path.join(TOOLS, 'node_modules', 'lighthouse'))) {
+    throw new Error('Lighthouse is not installed: npm run lighthouse:install (npm ci --prefix tools/lighthouse)');
+  }
+  return (await import(pathToFileURL(path.join(TOOLS, 'index.mjs')).href)) as LighthouseTools;
+}
+
 const FLOORS = { performance: 85, accessibility: 100, 'best-practices': 100, seo: 100 } as const;
 const HOME_JS_BUDGET_KIB = 150;
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as const;
@@ -119,7 +156,7 @@ interface UrlResult {
   opportunities: string[];
 }
 
-async function audit(url: string, port: number): Promise<{ result: UrlResult; html: string }> {
+async function audit(lighthouse: LighthouseTools['lighthouse'], url: string, port: number): Promise<{ result: UrlResult; html: string }> {
   const runner = await lighthouse(url, { port, output: ['json', 'html'], logLevel: 'error', onlyCategories: [...CATEGORIES] });
   if (!runner) throw new Error(`Lighthouse returned nothing for ${url}`);
   const lhr = runner.lhr;
@@ -160,6 +197,7 @@ async function audit(url: string, port: number): Promise<{ result: UrlResult; ht
       fetchTime: lhr.fetchTime,
       benchmarkIndex: lhr.environment?.benchmarkIndex ?? null,
       opportunities: Object.values(lhr.audits)
+        .filter((a): a is LighthouseAudit => a !== undefined)
         .filter((a) => a.score !== null && a.score < 0.9 && a.scoreDisplayMode !== 'informative' && a.scoreDisplayMode !== 'notApplicable' && a.scoreDisplayMode !== 'manual')
         .map((a) => `${a.id}${a.displayValue ? ` (${a.displayValue})` : ''}`),
     },
@@ -169,13 +207,14 @@ async function audit(url: string, port: number): Promise<{ result: UrlResult; ht
 
 async function main(): Promise<number> {
   const args = parseArgs(process.argv.slice(2));
+  const { lighthouse, chromeLauncher } = await loadTools();
   if (args.build) ensureBuilt((line) => console.log(`[lighthouse] ${line}`));
   if (!fs.existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install chromium (or set CHROMIUM_PATH)`);
 
   const dataDir = freshDataDir('canopy-lighthouse-');
   const logFile = path.join(dataDir, 'server.log');
   const server = await spawnServer({ port: await freePort(), dataDir, logFile });
-  let chrome: chromeLauncher.LaunchedChrome | null = null;
+  let chrome: LaunchedChrome | null = null;
   const results: UrlResult[] = [];
   let lastHtml = '';
   try {
@@ -189,9 +228,9 @@ async function main(): Promise<number> {
       const runs: { result: UrlResult; html: string }[] = [];
       // A warm-up run first (server caches, disk, Chromium's own start-up), discarded: the first audit on a
       // machine that just finished other work reads the machine, not the app.
-      await audit(url, chrome.port);
+      await audit(lighthouse, url, chrome.port);
       for (let i = 0; i < args.runs; i++) {
-        const run = await audit(url, chrome.port);
+        const run = await audit(lighthouse, url, chrome.port);
         runs.push(run);
         // Every run, not only the median: on a shared machine the spread says how far to trust the median.
         const m = run.result.metrics;

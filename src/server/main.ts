@@ -1,6 +1,33 @@
-import { ConfigError, loadConfig } from './config';
+import { sql } from 'kysely';
+import { ConfigError, loadConfig, type Config } from './config';
 import { startServer } from './server';
 import { DEMO_ACCOUNT } from './db/seed';
+import type { DB } from './db/connection';
+
+/** True when this start made the database: its first migration ran after the process started. */
+async function madeByThisStart(db: DB): Promise<boolean> {
+  const started = Date.now() - performance.now();
+  try {
+    const { rows } = await sql<{ first: string | null }>`select min(timestamp) as first from kysely_migration`.execute(db);
+    const first = rows[0]?.first ? Date.parse(rows[0].first) : NaN;
+    return first >= started - 1000;
+  } catch {
+    return false;
+  }
+}
+
+/** What an operator does after the first start on an empty database (docs/operations.md). */
+function nextSteps(config: Config): string[] {
+  return [
+    'First start on an empty database: it is migrated' + (config.SEED_DEMO ? ' and seeded with demo data.' : '.'),
+    'Next steps:',
+    ...(config.SEED_DEMO ? ['  - a real deployment starts on a new database with SEED_DEMO=false (no demo accounts or projects)'] : []),
+    '  - set PUBLIC_URL (the address people open), TRUST_PROXY behind a reverse proxy, SMTP_URL and SMTP_FROM,',
+    '    PAYNOW_UEN and PAYNOW_NAME (docs/configuration.md)',
+    '  - projects, top-ups and users are run with the operator CLI: npm run ops -- help',
+    '  - back-ups, upgrades, several instances, the reverse proxy and the service unit: docs/operations.md',
+  ];
+}
 
 // Starts the server from the environment. Bad configuration: refuse to start and name the key.
 async function main() {
@@ -20,6 +47,7 @@ async function main() {
   if (config.SEED_DEMO) console.log(`Demo login: ${DEMO_ACCOUNT.email} / ${DEMO_ACCOUNT.password} (withdrawal password ${DEMO_ACCOUNT.withdrawPassword})`);
   if (config.BENCH_SKIP_PAYMENT_PASSWORD) console.error('WARNING: BENCH_SKIP_PAYMENT_PASSWORD is on: orders skip the payment password. Benchmarks only.');
   console.log(`API document: ${running.url}/h5/api/openapi.json\n`);
+  if (await madeByThisStart(running.deps.db)) console.log(nextSteps(config).join('\n') + '\n');
 
   let stopping = false;
   const stop = (signal: string) => {

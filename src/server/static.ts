@@ -171,6 +171,8 @@ export function staticRoutes(dir: string, config?: Pick<Config, 'SOCKET_HOST' | 
   });
 
   app.use('*', (c, next) => {
+    // The built server lives in the same folder (dist/server, scripts/build-server.mjs): never a file to send.
+    if (c.req.path === '/server' || c.req.path.startsWith('/server/')) return next();
     const answer = fromMemory(c, fileFor(c.req.path));
     if (answer) return Promise.resolve(answer);
     const h = serve();

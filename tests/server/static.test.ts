@@ -152,6 +152,16 @@ describe('history-mode fallback', () => {
     }
   });
 
+  it('never serves the built server that sits in the same folder (dist/server)', async () => {
+    fs.mkdirSync(path.join(dir, 'server', 'ops'), { recursive: true });
+    fs.writeFileSync(path.join(dir, 'server', 'main.js'), 'export {};\n');
+    fs.writeFileSync(path.join(dir, 'server', 'ops', 'cli.js'), 'export {};\n');
+    for (const p of ['/server/main.js', '/server/ops/cli.js', '/server/', '/server']) {
+      const res = await raw(p);
+      expect(res.status, p).toBe(404);
+    }
+  });
+
   it('says the app is not built (503) when there is no index.html', async () => {
     const empty = makeTmpDir('canopy-static-empty-');
     const other = await startTestServer({}, { staticDir: empty });
