@@ -6,7 +6,7 @@ import { currentLocale } from '../../lib/i18n';
 import { useFundLogs, type StoredFundLog } from './api';
 import { fundLogDirection } from './amount';
 import { Amount } from '../../components/amount';
-import { FUND_LOG_KINDS, accountNameLabel, fundLogKindChip, kindLabel } from './labels';
+import { FUND_LOG_KINDS, accountNameLabel, balanceAfterLabel, fundLogKindChip, kindLabel } from './labels';
 import { WalletPage } from './wallet-parts';
 
 // /pages/profile/fundlogs: every movement of the member's balances, newest first, paged as the end of the
@@ -67,13 +67,12 @@ function FundLogItem({ row }: { row: StoredFundLog }) {
   const { i18n } = useLingui();
   const direction = fundLogDirection(row);
   const english = currentLocale() === 'en';
-  const bucket = i18n._(accountNameLabel(row.account_name));
   return (
     <li className="fundlog" data-testid="fundlog-row" data-kind={row.kind}>
       <div className="fundlog__main">
         <p className="fundlog__kind">{i18n._(kindLabel(row.kind))}</p>
         <p className="fundlog__meta">
-          <span className={`acct acct--${row.account_name}`}>{bucket}</span>
+          <span className={`acct acct--${row.account_name}`}>{i18n._(accountNameLabel(row.account_name))}</span>
           <time dateTime={row.created_at}>{formatDateTime(row.created_at_ms)}</time>
         </p>
         {/* The memo is the server's English text: shown to English readers only. */}
@@ -91,9 +90,7 @@ function FundLogItem({ row }: { row: StoredFundLog }) {
         {/* The balance after the line is the one of the bucket it moved (the chip beside the kind), named so a
             set-aside line is not read as the available balance. */}
         <p className="fundlog__balance" data-testid="fundlog-balance">
-          <Trans>
-            {bucket} balance {formatAmount(row.balance_after, row.unit)}
-          </Trans>
+          {i18n._({ ...balanceAfterLabel(row.account_name), values: { amount: formatAmount(row.balance_after, row.unit) } })}
         </p>
       </div>
     </li>

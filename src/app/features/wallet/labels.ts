@@ -84,6 +84,20 @@ export const accountLabel: Record<FundAccount, MessageDescriptor> = {
   credits: msg`Carbon credits`,
 };
 
+/** A fund-log line's balance after it, named by its bucket ("Frozen balance S$102.00"): one message per
+ *  bucket, since the words join differently in each language. */
+const balanceLabel: Record<FundAccount, MessageDescriptor> = {
+  available: msg`Available balance {amount}`,
+  frozen: msg`Frozen balance {amount}`,
+  presale: msg`Pre-sale balance {amount}`,
+  unavailable: msg`Unavailable balance {amount}`,
+  credits: msg`Credits held {amount}`,
+};
+
+export function balanceAfterLabel(name: string): MessageDescriptor {
+  return (FUND_ACCOUNTS as readonly string[]).includes(name) ? balanceLabel[name as FundAccount] : msg`Other balance {amount}`;
+}
+
 export function accountNameLabel(name: string): MessageDescriptor {
   return (FUND_ACCOUNTS as readonly string[]).includes(name) ? accountLabel[name as FundAccount] : msg`Other balance`;
 }
