@@ -2,6 +2,7 @@ import path from 'node:path';
 import { serve, type ServerType } from '@hono/node-server';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import os from 'node:os';
 import { createApp } from './app';
 import type { Deps } from './env';
 import type { Config } from './config';
@@ -86,8 +87,12 @@ export async function startServer(config: Config, opts: { clock?: Clock; staticD
   const port = (server.address() as AddressInfo).port;
   const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? 'localhost' : config.HOST;
   // Without PUBLIC_URL the app is where this server listens (the socket URL in baseconfig, the Origin
-  // sockets may come from).
-  config.PUBLIC_URL ??= `http://${host}:${port}`;
+  // sockets may come from): any name of this machine on this port, as a developer or an operator opens the
+  // printed address, 127.0.0.1 or the machine's LAN address.
+  if (config.PUBLIC_URL === undefined) {
+    config.PUBLIC_URL = `http://${host}:${port}`;
+    config.ALLOWED_ORIGINS = [...config.ALLOWED_ORIGINS, ...listeningOrigins(config.HOST, port)];
+  }
   return {
     url: `http://${host}:${port}`,
     port,
@@ -110,4 +115,18 @@ export async function startServer(config: Config, opts: { clock?: Clock; staticD
       await limits.close();
     },
   };
+}
+
+/** The origins of a page served by this server when no PUBLIC_URL names it: the loopback names, and on a
+ *  wildcard address every address of the machine's interfaces, each on the listening port. IP literals and
+ *  `localhost` only: a name that merely resolves here (DNS rebinding) stays foreign. */
+function listeningOrigins(host: string, port: number): string[] {
+  const loopback = ['localhost', '127.0.0.1', '[::1]'];
+  const wildcard = host === '0.0.0.0' || host === '::';
+  const interfaces = wildcard
+    ? Object.values(os.networkInterfaces())
+        .flat()
+        .map((a) => (a?.family === 'IPv6' ? `[${a.address}]` : a?.address))
+    : [host];
+  return [...new Set([...loopback, ...interfaces])].filter((h): h is string => !!h && !h.includes('%')).map((h) => `http://${h}:${port}`);
 }

@@ -224,9 +224,9 @@ describe('the handshake', () => {
       const publicOrigin = `http://127.0.0.1:${o.port}`;
       expect(o.running.deps.config.PUBLIC_URL).toBe(publicOrigin);
       expect((await handshake(o, u, { origin: 'https://evil.example' })).status).toBe(403);
-      // Same host name, another scheme or port, or another name for the same machine: not the public origin.
+      // Same host name, another scheme or port: not the public origin.
       expect((await handshake(o, u, { origin: `https://127.0.0.1:${o.port}` })).status).toBe(403);
-      expect((await handshake(o, u, { origin: `http://localhost:${o.port}` })).status).toBe(403);
+      expect((await handshake(o, u, { origin: `http://127.0.0.1:${o.port + 1}` })).status).toBe(403);
       expect((await handshake(o, u, { origin: 'null' })).status).toBe(403);
       // A forged Host header matching the foreign Origin does not help it.
       expect((await handshake(o, u, { origin: 'https://evil.example', headers: { Host: 'evil.example' } })).status).toBe(403);
@@ -236,6 +236,34 @@ describe('the handshake', () => {
       expect((await handshake(o, u)).status).toBe('opened');
       // The Origin check does not replace the token check.
       expect((await handshake(o, { mem_id: u.mem_id, token: 'x'.repeat(43) }, { origin: publicOrigin })).status).toBe(401);
+    } finally {
+      await o.close();
+    }
+  });
+
+  it('without PUBLIC_URL, a page opened at any loopback name of the listening port may connect (localhost, 127.0.0.1, [::1])', async () => {
+    const o = await startTestServer({ HOST: '0.0.0.0' });
+    try {
+      const u = await newUser(o);
+      expect(o.running.deps.config.PUBLIC_URL).toBe(`http://localhost:${o.port}`);
+      for (const host of ['localhost', '127.0.0.1', '[::1]']) {
+        expect((await handshake(o, u, { origin: `http://${host}:${o.port}` })).status).toBe('opened');
+      }
+      // A name that merely resolves here (DNS rebinding) is still foreign, as is another port.
+      expect((await handshake(o, u, { origin: `http://rebind.example:${o.port}` })).status).toBe(403);
+      expect((await handshake(o, u, { origin: `http://127.0.0.1:${o.port + 1}` })).status).toBe(403);
+    } finally {
+      await o.close();
+    }
+  });
+
+  it('with PUBLIC_URL set, only that origin and the listed ones may connect', async () => {
+    const o = await startTestServer({ PUBLIC_URL: 'https://canopy.example' });
+    try {
+      const u = await newUser(o);
+      expect((await handshake(o, u, { origin: 'https://canopy.example' })).status).toBe('opened');
+      expect((await handshake(o, u, { origin: `http://127.0.0.1:${o.port}` })).status).toBe(403);
+      expect((await handshake(o, u, { origin: `http://localhost:${o.port}` })).status).toBe(403);
     } finally {
       await o.close();
     }
