@@ -106,7 +106,7 @@ export const ERRORS = {
   grade_not_met: { code: 1611, en: 'Your membership level does not meet the requirement.', cn: '您的会员等级未达到要求。' },
 
   // Sell and final payment
-  insufficient_credits: { code: 1701, en: 'Insufficient carbon credit balance.', cn: '碳积分余额不足。' },
+  insufficient_credits: { code: 1701, en: 'Insufficient carbon credit balance.', cn: '碳信用余额不足。' },
   final_payment_failed: { code: 1702, en: 'Final payment failed.', cn: '尾款支付失败。' },
   final_payment_expired: { code: 1703, en: 'The final payment period has expired.', cn: '尾款支付期限已过。' },
   sell_not_eligible: { code: 1704, en: 'You are not eligible to sell.', cn: '您没有出售资格。' },
@@ -147,14 +147,14 @@ export const ERRORS = {
   retire_insufficient_credits: {
     code: 2201,
     en: 'Not enough credits of this project to retire: you hold {n} t.',
-    cn: '该项目的碳积分不足，无法注销：您持有 {n} 吨。',
+    cn: '该项目的碳信用不足，无法注销：您持有 {n} 吨。',
   },
   retire_pending_sale: {
     code: 2202,
     en: '{n} t of this project are pending sale and cannot be retired. You can retire up to {m} t.',
     cn: '该项目有 {n} 吨正在出售中，无法注销。您最多可注销 {m} 吨。',
   },
-  retire_not_retirable: { code: 2203, en: 'Credits of this project cannot be retired.', cn: '该项目的碳积分无法注销。' },
+  retire_not_retirable: { code: 2203, en: 'Credits of this project cannot be retired.', cn: '该项目的碳信用无法注销。' },
   retire_beneficiary_required: { code: 2204, en: "Please enter the beneficiary's name.", cn: '请输入受益人名称。' },
   retire_beneficiary_too_long: { code: 2205, en: "The beneficiary's name can have at most 100 characters.", cn: '受益人名称不能超过 100 个字符。' },
   retire_beneficiary_invalid: {

@@ -107,7 +107,7 @@ export function TonsPage() {
             </h2>
             {credits.list.length === 0 ? (
               <p className="muted">
-                <Trans>No movements yet.</Trans>
+                <Trans context="credit movements">No movements yet.</Trans>
               </p>
             ) : (
               <ul className="moves card">

@@ -67,6 +67,7 @@ function FundLogItem({ row }: { row: StoredFundLog }) {
   const { i18n } = useLingui();
   const direction = fundLogDirection(row);
   const english = currentLocale() === 'en';
+  const balance = balanceAfterLabel(row.account_name);
   return (
     <li className="fundlog" data-testid="fundlog-row" data-kind={row.kind}>
       <div className="fundlog__main">
@@ -90,7 +91,7 @@ function FundLogItem({ row }: { row: StoredFundLog }) {
         {/* The balance after the line is the one of the bucket it moved (the chip beside the kind), named so a
             set-aside line is not read as the available balance. */}
         <p className="fundlog__balance" data-testid="fundlog-balance">
-          {i18n._({ ...balanceAfterLabel(row.account_name), values: { amount: formatAmount(row.balance_after, row.unit) } })}
+          {i18n._(balance.id, { amount: formatAmount(row.balance_after, row.unit) }, balance)}
         </p>
       </div>
     </li>

@@ -54,7 +54,7 @@ export async function completeCycle(db: DB, orderId: number, now: number, gradeT
         title: 'Order completed',
         title_cn: '订单已完成',
         body: `Order ${order.order_no} is complete: ${fmtTons(tons)} of ${project.name} added to your carbon credits.`,
-        body_cn: `订单 ${order.order_no} 已完成：${tons} 吨 ${project.name_cn || project.name} 已计入您的碳积分。`,
+        body_cn: `订单 ${order.order_no} 已完成：${tons} 吨 ${project.name_cn || project.name} 已计入您的碳信用。`,
       },
       now,
     );
