@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { fundLogDirection } from '../../src/app/features/wallet/amount';
-import { maskPaynow } from '../../src/app/features/wallet/mask';
+import { maskPaynow } from '../../src/shared/schemas/wallet';
 import { sgtDay, withdrawalDay } from '../../src/app/features/wallet/withdraw-day';
 import { formatDate, formatDateTime, formatSigned, formatTons } from '../../src/app/lib/format';
 import { i18n } from '../../src/app/lib/i18n';

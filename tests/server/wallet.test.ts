@@ -323,7 +323,7 @@ describe('withdrawals', () => {
     // Rebinding with the new name (PayNow this time) fixes it.
     ok(await write(s, PATHS.userCard, { paynow: '91234567', holder_name: 'Mei Tan', password: WITHDRAW_PASSWORD }, u));
     const w = ok(await withdraw(u, { amount: 10_000, password: WITHDRAW_PASSWORD })) as WithdrawalRecord;
-    expect(w).toMatchObject({ method: 'paynow', paynow: '91234567', bank_name: '', account_no: '', holder_name: 'Mei Tan' });
+    expect(w).toMatchObject({ method: 'paynow', paynow: '+65 ****4567', bank_name: '', account_no: '', holder_name: 'Mei Tan' });
   });
 
   it('needs a withdrawal password (withdraw_password_unset)', async () => {

@@ -53,6 +53,17 @@ export const profileSchema = v.object({
 
 const MOBILE = /^\d{8}$/;
 
+/** A PayNow mobile number ("+65 ****5678") or UEN ("******345K") as every screen and record shows it: all
+ *  but its last 4 characters hidden, so a payout number is never read off a screen over a shoulder (bank
+ *  account numbers are masked the same way). The type is read from the number when not given. */
+export function maskPaynow(paynow: string, type: 'mobile' | 'uen' | '' = ''): string {
+  const plain = paynow.replace(/\s+/g, '');
+  const kind = type || paynowType(plain.replace(/^\+?65(?=\d{8}$)/, '')) || '';
+  const digits = kind === 'mobile' ? plain.replace(/^\+?65(?=\d{8}$)/, '') : plain;
+  const masked = digits.length <= 4 ? digits : '*'.repeat(digits.length - 4) + digits.slice(-4);
+  return kind === 'mobile' ? `+65 ${masked}` : masked;
+}
+
 /** 'mobile' for an 8-digit number, 'uen' for a UEN, null otherwise. */
 export function paynowType(value: string): 'mobile' | 'uen' | null {
   if (MOBILE.test(value)) return 'mobile';

@@ -9,7 +9,7 @@ import { SubmitButton } from '../../components/forms/submit-button';
 import { useUserInfo } from '../../lib/user-info';
 import { useCard } from './api';
 import { WalletPage } from './wallet-parts';
-import { maskPaynow } from './mask';
+import { maskPaynow } from '../../../shared/schemas/wallet';
 import { registeredNames, useCardForm } from './use-card-form';
 import { BankFields, CardPasswordField, HolderField, MethodSwitch, PaynowField } from './card-fields';
 

@@ -3,7 +3,7 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { ConfirmSheet } from '../../components/forms/confirm-sheet';
 import { useWrite } from '../../components/forms/use-write';
 import { formatSgd } from '../../lib/format';
-import type { BankCard, WithdrawalRecord } from '../../../shared/schemas/wallet';
+import { maskPaynow, type BankCard, type WithdrawalRecord } from '../../../shared/schemas/wallet';
 import { requestWithdrawal } from './api';
 import type { WithdrawalPreview } from './amount';
 import { SummaryRow } from './wallet-parts';
@@ -70,7 +70,7 @@ export function WithdrawConfirmSheet({
         <SummaryRow label={<Trans>You receive</Trans>} value={formatSgd(preview.amount!)} />
         <SummaryRow label={<Trans>Handling fee</Trans>} value={formatSgd(preview.fee!)} />
         <SummaryRow label={<Trans>Total from available balance</Trans>} value={formatSgd(preview.total!)} strong />
-        <SummaryRow label={<Trans>Pay to</Trans>} value={payout === 'paynow' ? `PayNow ${card.paynow}` : `${card.bank_name} ${card.account_no}`} />
+        <SummaryRow label={<Trans>Pay to</Trans>} value={payout === 'paynow' ? `PayNow ${maskPaynow(card.paynow, card.paynow_type)}` : `${card.bank_name} ${card.account_no}`} />
       </dl>
     </ConfirmSheet>
   );

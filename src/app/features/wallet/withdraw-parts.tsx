@@ -7,7 +7,7 @@ import type { UserInfo } from '../../../shared/schemas/user';
 import type { WalletLimits } from './api';
 import type { WithdrawalPreview } from './amount';
 import { AmountInput, SummaryRow } from './wallet-parts';
-import { maskPaynow } from './mask';
+import { maskPaynow } from '../../../shared/schemas/wallet';
 import type { WithdrawalDayBlock } from './withdraw-day';
 import { WITHDRAW_FORM as FORM, type Payout } from './use-withdraw-form';
 

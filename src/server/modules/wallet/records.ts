@@ -2,7 +2,7 @@ import type { Selectable } from 'kysely';
 import type { FundLogsTable, TopupsTable, WithdrawalsTable } from '../../db/schema';
 import { isoSgt } from '../../lib/clock';
 import { maskAccountNo } from '../user/card';
-import type { FundLogRow, TopupRecord, WithdrawalRecord } from '../../../shared/schemas/wallet';
+import { maskPaynow, type FundLogRow, type TopupRecord, type WithdrawalRecord } from '../../../shared/schemas/wallet';
 import { buildPayNowPayload, REFERENCE_PATTERN } from '../../../shared/paynow';
 
 // Database rows -> what the API answers (times as ISO SGT plus epoch ms; account numbers masked).
@@ -50,7 +50,7 @@ export function withdrawalRecord(row: Selectable<WithdrawalsTable>): WithdrawalR
     bank_name: row.bank_name,
     account_no: maskAccountNo(row.account_no),
     holder_name: row.holder_name,
-    paynow: row.paynow,
+    paynow: row.paynow && maskPaynow(row.paynow),
     status: row.status,
     note: row.note,
     created_at: isoSgt(row.created_at),
