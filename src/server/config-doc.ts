@@ -79,9 +79,9 @@ const DESCRIBE: Record<string, KeyDoc> = {
   METRICS_TOKEN: { what: '`GET /metrics` answers `Authorization: Bearer <token>`; unset: no endpoint', allowed: 'at least 16 characters' },
   LEDGER_CHECK_INTERVAL_MS: { what: 'How often each instance recomputes every balance from its fund logs; 0 turns it off' },
   SECRET_KEY: {
-    what: 'Keys the fingerprints of idempotent requests; several instances must share one',
+    what: 'Keys the fingerprints of idempotent requests; checked at start against the key the database recorded (an instance with another key refuses to start)',
     allowed: 'at least 32 characters',
-    shown: 'random, kept in `DATA_DIR/secret.key`',
+    shown: 'random, made by the first instance and kept in the database (`server_secret`), shared by every instance of it',
   },
   WITHDRAW_MIN_CENTS: { what: 'Smallest withdrawal (cents received); not above `WITHDRAW_MAX_CENTS`' },
   WITHDRAW_MAX_CENTS: { what: 'Largest withdrawal (cents received)' },
