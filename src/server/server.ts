@@ -68,10 +68,12 @@ export async function startServer(config: Config, opts: { clock?: Clock; staticD
   }
   if (config.SEED_DEMO) await seedDemo(deps);
 
-  // Time-driven transitions (orders, projects): once before the first request is answered (what is due
-  // after a restart is done first), then every few seconds, from the database.
+  // Time-driven transitions (orders, projects), from the database. The server listens without waiting
+  // for what fell due while it was down: that runs in bounded batches meanwhile, and readiness says the
+  // instance is catching up (docs/operations.md#restarts). Each transition is a conditional update, so a
+  // request meeting an order not yet moved sees it as it stands, as it would between two runs.
   const scheduler = createScheduler(deps);
-  await scheduler.start();
+  void scheduler.start();
 
   const app = createApp(deps, { staticDir: opts.staticDir ?? path.resolve('dist') });
   // The committed live events, read as soon as any source signals one. The cache subscribes before the
