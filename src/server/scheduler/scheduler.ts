@@ -91,7 +91,8 @@ export interface Scheduler {
   /** Runs once now (the promise ends with that run) and then every interval, or at once while a run left
    *  due work behind (a backlog). startServer listens without waiting for it. */
   start(): Promise<void>;
-  /** True from start until a run finds no more due work than its bound: the instance is catching up. */
+  /** True from a run that stopped at its bound with due work left until one that did not: the instance
+   *  is catching up. */
   catchingUp(): boolean;
   /** Stops the timers and waits for a run or ledger check in progress to finish. */
   stop(): Promise<void>;
@@ -105,9 +106,10 @@ export function createScheduler(deps: Deps, intervalMs = SCHEDULER_INTERVAL_MS):
   let stopped = false;
 
   let prunedAt = -Infinity;
-  // A backlog is being worked off (docs/operations.md#restarts): readiness says so, and the next run
-  // follows at once instead of after the interval.
-  let backlog = true;
+  // A backlog is being worked off (a run stopped at its bound with due work left,
+  // docs/operations.md#restarts): readiness says so, and the next run follows at once instead of after the
+  // interval.
+  let backlog = false;
   // After a failed run (database away) the next one waits the interval even during a backlog.
   let nextDelay = 0;
   const setBacklog = (value: boolean) => {
@@ -176,7 +178,6 @@ export function createScheduler(deps: Deps, intervalMs = SCHEDULER_INTERVAL_MS):
   return {
     start() {
       stopped = false;
-      setBacklog(true);
       const first = tick();
       // The next run after the first one ends: at once while a backlog is left, else after the interval.
       void first.finally(() => {
