@@ -21,7 +21,7 @@ interface KeyDoc {
 const DESCRIBE: Record<string, KeyDoc> = {
   PORT: { what: 'HTTP port of the app, the API and the live socket (0: any free port)' },
   HOST: { what: 'Interface to listen on', allowed: 'an address or host name' },
-  DATA_DIR: { what: 'Where the SQLite file `canopy.db` lives, with `limits.db`, `secret.key` and `avatars/`', allowed: 'a directory path' },
+  DATA_DIR: { what: 'Where the SQLite file `canopy.db` lives, with `limits.db` and `avatars/` (a `secret.key` of an older version is offered to the database once)', allowed: 'a directory path' },
   DATABASE_URL: {
     what: 'PostgreSQL instead of the SQLite file; add `?options=-c%20search_path%3Dname` for a schema other than public',
     allowed: '`postgres://user:pass@host:5432/db`',
