@@ -19,7 +19,7 @@ import { loadServerSecret } from './lib/secret';
 import { createHub, type Hub } from './live/hub';
 import { createEventFeed } from './live/feed';
 import { findSession } from './modules/session';
-import { createScheduler, type Scheduler } from './scheduler/scheduler';
+import { createScheduler, START_BATCH, type Scheduler } from './scheduler/scheduler';
 import { observeWriteTx } from './db/tx';
 
 export interface RunningServer {
@@ -68,12 +68,13 @@ export async function startServer(config: Config, opts: { clock?: Clock; staticD
   }
   if (config.SEED_DEMO) await seedDemo(deps);
 
-  // Time-driven transitions (orders, projects), from the database. The server listens without waiting
-  // for what fell due while it was down: that runs in bounded batches meanwhile, and readiness says the
-  // instance is catching up (docs/operations.md#restarts). Each transition is a conditional update, so a
-  // request meeting an order not yet moved sees it as it stands, as it would between two runs.
+  // Time-driven transitions (orders, projects), from the database. The server waits for a first run of a
+  // few rows of each kind (what fell due in a short stop is done before the first request), not for a long
+  // stop's backlog: that runs in bounded batches after it listens, and readiness says the instance is
+  // catching up (docs/operations.md#restarts). Each transition is a conditional update, so a request
+  // meeting an order not yet moved sees it as it stands, as it would between two runs.
   const scheduler = createScheduler(deps);
-  void scheduler.start();
+  await scheduler.start(START_BATCH);
 
   const app = createApp(deps, { staticDir: opts.staticDir ?? path.resolve('dist') });
   // The committed live events, read as soon as any source signals one. The cache subscribes before the

@@ -51,7 +51,9 @@ describe('SECRET_KEY checked against the key the database recorded', () => {
     const a = await startTestServer({ SECRET_KEY: KEY_A });
     try {
       const config = loadConfig({ ...(await databaseEnv(a.dataDir)), DATA_DIR: a.dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', SECRET_KEY: 'another-secret-key-0123456789abcdef-01' });
-      await expect(startServer(config)).rejects.toThrow(/SECRET_KEY/);
+      await expect(startServer(config)).rejects.toThrow(/SECRET_KEY is not the key the other instances/);
+      // Nor may an instance without SECRET_KEY join them.
+      await expect(loadServerSecret(a.db, { DATA_DIR: a.dataDir, SECRET_KEY: undefined }, 0)).rejects.toThrow(/SECRET_KEY is not set/);
     } finally {
       await a.close();
     }

@@ -16,6 +16,9 @@ const BATCH = 200;
  *  long stop is worked off in runs that follow each other at once, so stop() and requests never wait for
  *  the whole of it. */
 export const RUN_BATCHES = 1;
+/** Rows of each kind of the first run, the one startServer waits for: what fell due in a short stop is
+ *  done before the first request (as between two runs), a long stop's backlog does not hold the start. */
+export const START_BATCH = 50;
 
 export interface DueWorkReport {
   projects: number;
@@ -44,7 +47,7 @@ async function each(deps: Deps, ids: number[], run: (id: number) => Promise<unkn
 
 /** Does what is due at the clock's now: everything, or at most `maxBatches` batches (then `more` says
  *  whether work is left). Tests call it directly after advancing a ManualClock. */
-export async function runDueWork(deps: Deps, maxBatches = Infinity): Promise<DueWorkReport> {
+export async function runDueWork(deps: Deps, maxBatches = Infinity, batch = BATCH): Promise<DueWorkReport> {
   const { db, clock, config } = deps;
   const report: DueWorkReport = { projects: 0, completed: 0, expired: 0, settled: 0, failed: 0, oldestDueAt: null, more: false };
   const now = clock.now();
@@ -63,23 +66,23 @@ export async function runDueWork(deps: Deps, maxBatches = Infinity): Promise<Due
   // Each batch in order of its due time (then id): the time column's index gives that order as it finds the
   // rows (a bare ORDER BY id tempted SQLite to walk the whole table in id order instead, scanning every
   // order in progress on each tick).
-  for (let batch = 1; ; batch++) {
+  for (let n = 1; ; n++) {
     const before = report.completed + report.expired + report.settled;
-    const cycles = await db.selectFrom('orders').select(['id', 'cycle_end']).where('status', 'in', ['in_progress', 'final_payment_made']).where('side', '=', 'buy').where('cycle_end', '<=', now).orderBy('cycle_end').orderBy('id').limit(BATCH).execute();
+    const cycles = await db.selectFrom('orders').select(['id', 'cycle_end']).where('status', 'in', ['in_progress', 'final_payment_made']).where('side', '=', 'buy').where('cycle_end', '<=', now).orderBy('cycle_end').orderBy('id').limit(batch).execute();
     due(cycles[0]?.cycle_end);
     await each(deps, cycles.map((o) => o.id), (id) => completeCycle(db, id, now, config.GRADE_THRESHOLDS_CENTS), report, 'completed');
-    const deadlines = await db.selectFrom('orders').select(['id', 'final_deadline']).where('status', '=', 'pending_final_payment').where('final_deadline', '<=', now).orderBy('final_deadline').orderBy('id').limit(BATCH).execute();
+    const deadlines = await db.selectFrom('orders').select(['id', 'final_deadline']).where('status', '=', 'pending_final_payment').where('final_deadline', '<=', now).orderBy('final_deadline').orderBy('id').limit(batch).execute();
     due(deadlines[0]?.final_deadline);
     await each(deps, deadlines.map((o) => o.id), (id) => expireFinalPayment(db, id, now), report, 'expired');
-    const sales = await db.selectFrom('orders').select(['id', 'settle_at']).where('status', '=', 'in_progress').where('side', '=', 'sell').where('settle_at', '<=', now).orderBy('settle_at').orderBy('id').limit(BATCH).execute();
+    const sales = await db.selectFrom('orders').select(['id', 'settle_at']).where('status', '=', 'in_progress').where('side', '=', 'sell').where('settle_at', '<=', now).orderBy('settle_at').orderBy('id').limit(batch).execute();
     due(sales[0]?.settle_at);
     await each(deps, sales.map((o) => o.id), (id) => settleSale(db, id, now), report, 'settled');
     // Only successes are progress: a full batch that keeps failing must not be retried in a loop.
     const done = report.completed + report.expired + report.settled - before;
     // Stop when a pass found less than a full batch, or made no progress (only failures left).
-    if (cycles.length < BATCH && deadlines.length < BATCH && sales.length < BATCH) break;
+    if (cycles.length < batch && deadlines.length < batch && sales.length < batch) break;
     if (done === 0) break;
-    if (batch >= maxBatches) {
+    if (n >= maxBatches) {
       report.more = true;
       break;
     }
@@ -88,9 +91,9 @@ export async function runDueWork(deps: Deps, maxBatches = Infinity): Promise<Due
 }
 
 export interface Scheduler {
-  /** Runs once now (the promise ends with that run) and then every interval, or at once while a run left
-   *  due work behind (a backlog). startServer listens without waiting for it. */
-  start(): Promise<void>;
+  /** Runs once now (the promise ends with that run; at most `firstBatch` rows of each kind) and then every
+   *  interval, or at once while a run left due work behind (a backlog). */
+  start(firstBatch?: number): Promise<void>;
   /** True from a run that stopped at its bound with due work left until one that did not: the instance
    *  is catching up. */
   catchingUp(): boolean;
@@ -117,10 +120,10 @@ export function createScheduler(deps: Deps, intervalMs = SCHEDULER_INTERVAL_MS):
     if (deps.lifecycle) deps.lifecycle.catchingUp = value;
   };
   const { metrics } = deps;
-  function tick(): Promise<void> {
+  function tick(batch = BATCH): Promise<void> {
     const t0 = performance.now();
     const startedAt = deps.clock.now();
-    running ??= runDueWork(deps, RUN_BATCHES)
+    running ??= runDueWork(deps, RUN_BATCHES, batch)
       .then(async ({ oldestDueAt, more, ...r }) => {
         setBacklog(more);
         nextDelay = more ? 0 : intervalMs;
@@ -176,9 +179,9 @@ export function createScheduler(deps: Deps, intervalMs = SCHEDULER_INTERVAL_MS):
   }
 
   return {
-    start() {
+    start(firstBatch = BATCH) {
       stopped = false;
-      const first = tick();
+      const first = tick(firstBatch);
       // The next run after the first one ends: at once while a backlog is left, else after the interval.
       void first.finally(() => {
         if (!stopped && !timer) schedule(nextDelay);
