@@ -15,7 +15,7 @@ const BATCH = 200;
 /** Batches (of up to BATCH rows of each kind) one scheduler run does before it yields: a backlog after a
  *  long stop is worked off in runs that follow each other at once, so stop() and requests never wait for
  *  the whole of it. */
-export const RUN_BATCHES = 1;
+const RUN_BATCHES = 1;
 /** Rows of each kind of the first run, the one startServer waits for: what fell due in a short stop is
  *  done before the first request (as between two runs), a long stop's backlog does not hold the start. */
 export const START_BATCH = 50;
