@@ -21,6 +21,7 @@ import { docsRoutes } from './modules/docs/routes';
 import { healthRoutes } from './lib/health';
 import { metricsRoutes, recordRequest } from './lib/metrics';
 import { staticRoutes } from './static';
+import { isConnectionError } from './db/errors';
 
 async function requestLang(c: Context<AppEnv>, query: string | undefined): Promise<Lang> {
   let lang = query;
@@ -42,6 +43,8 @@ function setApiHeaders(c: Context) {
 const isRead = (c: Context) => c.req.method === 'GET' || c.req.method === 'HEAD';
 
 const TARPIT_MAX = 512;
+/** Retry-After of an answer while the database is away: about as long as a failover or a restart of it. */
+const OUTAGE_RETRY_AFTER_SEC = 2;
 
 /** The largest body an API write takes (the avatar upload has its own, AVATAR_MAX_BYTES). */
 const BODY_MAX = 64 * 1024;
@@ -159,6 +162,12 @@ function errorHandler(deps: Deps): ErrorHandler<AppEnv> {
   return async (err, c) => {
     const lang = c.get('lang') ?? 'en';
     if (c.req.path === API_BASE || c.req.path.startsWith(API_BASE + '/')) setApiHeaders(c);
+    if (isConnectionError(err)) {
+      // The database is away, not a defect: the client is told to retry (docs/operations.md#outages).
+      deps.log.info(`database unavailable on ${c.req.method} ${c.req.path}: ${err.message}`);
+      c.header('Retry-After', String(OUTAGE_RETRY_AFTER_SEC));
+      return c.json(errorBody('service_unavailable', lang, deps.clock.now()), 503);
+    }
     if (!(err instanceof AppError)) {
       deps.log.error(`unhandled error on ${c.req.method} ${c.req.path}`, err);
       return c.json(errorBody('server_error', lang, deps.clock.now()), 500);

@@ -21,7 +21,7 @@ interface KeyDoc {
 const DESCRIBE: Record<string, KeyDoc> = {
   PORT: { what: 'HTTP port of the app, the API and the live socket (0: any free port)' },
   HOST: { what: 'Interface to listen on', allowed: 'an address or host name' },
-  DATA_DIR: { what: 'Where the SQLite file `canopy.db` lives, with `limits.db`, `secret.key` and `avatars/`', allowed: 'a directory path' },
+  DATA_DIR: { what: 'Where the SQLite file `canopy.db` lives, with `limits.db` and `avatars/` (a `secret.key` of an older version is offered to the database once)', allowed: 'a directory path' },
   DATABASE_URL: {
     what: 'PostgreSQL instead of the SQLite file; add `?options=-c%20search_path%3Dname` for a schema other than public',
     allowed: '`postgres://user:pass@host:5432/db`',
@@ -79,9 +79,9 @@ const DESCRIBE: Record<string, KeyDoc> = {
   METRICS_TOKEN: { what: '`GET /metrics` answers `Authorization: Bearer <token>`; unset: no endpoint', allowed: 'at least 16 characters' },
   LEDGER_CHECK_INTERVAL_MS: { what: 'How often each instance recomputes every balance from its fund logs; 0 turns it off' },
   SECRET_KEY: {
-    what: 'Keys the fingerprints of idempotent requests; several instances must share one',
+    what: 'Keys the fingerprints of idempotent requests; checked at start against the key the database recorded (an instance with another key refuses to start)',
     allowed: 'at least 32 characters',
-    shown: 'random, kept in `DATA_DIR/secret.key`',
+    shown: 'random, made by the first instance and kept in the database (`server_secret`), shared by every instance of it',
   },
   WITHDRAW_MIN_CENTS: { what: 'Smallest withdrawal (cents received); not above `WITHDRAW_MAX_CENTS`' },
   WITHDRAW_MAX_CENTS: { what: 'Largest withdrawal (cents received)' },

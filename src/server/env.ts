@@ -24,7 +24,7 @@ export interface Deps {
    *  Absent: every answer is made per request. */
   publicCache?: ResponseCache;
   /** Set when the server starts draining (SIGTERM): /readyz answers 503 from then on. */
-  lifecycle?: { draining: boolean };
+  lifecycle?: { draining: boolean; catchingUp?: boolean };
   /** Prometheus metrics (lib/metrics.ts); present when METRICS_TOKEN is set. */
   metrics?: Metrics;
   /** Benchmarks only: writes take any payment password (modules/user/trade-password.ts). startServer sets it

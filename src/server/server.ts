@@ -15,11 +15,11 @@ import { createMailer } from './lib/mail';
 import { createResponseCache } from './lib/response-cache';
 import { createLimits } from './lib/limits';
 import { createMetrics } from './lib/metrics';
-import { serverSecret } from './lib/secret';
+import { loadServerSecret } from './lib/secret';
 import { createHub, type Hub } from './live/hub';
 import { createEventFeed } from './live/feed';
 import { findSession } from './modules/session';
-import { createScheduler, type Scheduler } from './scheduler/scheduler';
+import { createScheduler, START_BATCH, type Scheduler } from './scheduler/scheduler';
 import { observeWriteTx } from './db/tx';
 
 export interface RunningServer {
@@ -39,7 +39,15 @@ export async function startServer(config: Config, opts: { clock?: Clock; staticD
   const log = createLogger(config.LOG_LEVEL);
   const clock = opts.clock ?? systemClock;
   const { db } = openDatabase(config.DB_TARGET, { poolSize: config.DB_POOL_SIZE });
-  await migrateToLatest(db);
+  try {
+    await migrateToLatest(db);
+    // Read (or made, by the first instance of the database) now: a key that is not the one the other
+    // instances use stops the start, not a later retry (docs/decisions/0025-shared-secret.md).
+    await loadServerSecret(db, config, clock.now());
+  } catch (err) {
+    await db.destroy();
+    throw err;
+  }
   enablePreparedStatements(db);
   const mailer = createMailer({ db, clock, log, smtpUrl: config.SMTP_URL, from: config.SMTP_FROM });
   // Metrics only with METRICS_TOKEN: without it no middleware and no hook records anything (lib/metrics.ts).
@@ -58,13 +66,15 @@ export async function startServer(config: Config, opts: { clock?: Clock; staticD
       batch: (jobs, held) => metrics.dbWriteBatch.observe({ outcome: held ? 'held' : 'failed' }, jobs),
     });
   }
-  serverSecret(config); // made (or read) now: a bad key file stops the start, not a later request
   if (config.SEED_DEMO) await seedDemo(deps);
 
-  // Time-driven transitions (orders, projects): once before the first request is answered (what is due
-  // after a restart is done first), then every few seconds, from the database.
+  // Time-driven transitions (orders, projects), from the database. The server waits for a first run of a
+  // few rows of each kind (what fell due in a short stop is done before the first request), not for a long
+  // stop's backlog: that runs in bounded batches after it listens, and readiness says the instance is
+  // catching up (docs/operations.md#restarts). Each transition is a conditional update, so a request
+  // meeting an order not yet moved sees it as it stands, as it would between two runs.
   const scheduler = createScheduler(deps);
-  await scheduler.start();
+  await scheduler.start(START_BATCH);
 
   const app = createApp(deps, { staticDir: opts.staticDir ?? path.resolve('dist') });
   // The committed live events, read as soon as any source signals one. The cache subscribes before the

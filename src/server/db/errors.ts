@@ -35,3 +35,27 @@ export function isUnique(err: unknown, name: string, sqliteColumns: string): boo
   const v = violationOf(err);
   return v?.type === 'unique' && (v.name === name || v.name === sqliteColumns);
 }
+
+// Errors that say the database cannot be reached (or will not take work now), not that a request or the
+// code is wrong: answered 503 service_unavailable with Retry-After, and /readyz reports the database.
+const NODE_NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+// SQLSTATE 57P01-57P03: the server is shutting down, was shut down, or cannot connect now (starting up).
+const PG_UNAVAILABLE = new Set(['57P01', '57P02', '57P03', '53300']);
+const PG_CLIENT_GONE = /^(Connection terminated|Client has encountered a connection error|timeout exceeded when trying to connect|Connection ended unexpectedly|Client was closed and is not queryable)/;
+
+export function isConnectionError(err: unknown): boolean {
+  for (let e: unknown = err, depth = 0; e && typeof e === 'object' && depth < 5; depth++) {
+    const { code, message, cause } = e as { code?: unknown; message?: unknown; cause?: unknown };
+    if (typeof code === 'string') {
+      if (NODE_NETWORK_CODES.has(code) || PG_UNAVAILABLE.has(code) || code.startsWith('08')) return true;
+      // SQLite: the file cannot be opened or read, or another writer held it past busy_timeout.
+      if (code === 'SQLITE_BUSY' || code.startsWith('SQLITE_BUSY_') || code === 'SQLITE_CANTOPEN' || code.startsWith('SQLITE_IOERR')) return true;
+    }
+    if (typeof message === 'string' && PG_CLIENT_GONE.test(message)) return true;
+    // An AggregateError (a connection tried on several addresses) or an error wrapping the driver's.
+    const inner = (e as { errors?: unknown[] }).errors;
+    if (Array.isArray(inner) && inner.some((x) => isConnectionError(x))) return true;
+    e = cause;
+  }
+  return false;
+}

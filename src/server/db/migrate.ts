@@ -16,6 +16,7 @@ import * as m015 from './migrations/015-retirement-append-only';
 import * as m016 from './migrations/016-live-notify';
 import * as m017 from './migrations/017-order-indexes';
 import * as m018 from './migrations/018-order-usage';
+import * as m019 from './migrations/019-server-secret';
 
 // Migrations are listed here in order (no directory scanning, so the bundle and tsx agree).
 const migrations: Record<string, Migration> = {
@@ -35,6 +36,7 @@ const migrations: Record<string, Migration> = {
   '016-live-notify': m016,
   '017-order-indexes': m017,
   '018-order-usage': m018,
+  '019-server-secret': m019,
 };
 
 /** Every migration this version knows, oldest first. */

@@ -12,6 +12,13 @@ export const SCHEDULER_INTERVAL_MS = 2_000;
 /** The first ledger check after start (then every LEDGER_CHECK_INTERVAL_MS). */
 const LEDGER_FIRST_CHECK_MS = 60_000;
 const BATCH = 200;
+/** Batches (of up to BATCH rows of each kind) one scheduler run does before it yields: a backlog after a
+ *  long stop is worked off in runs that follow each other at once, so stop() and requests never wait for
+ *  the whole of it. */
+const RUN_BATCHES = 1;
+/** Rows of each kind of the first run, the one startServer waits for: what fell due in a short stop is
+ *  done before the first request (as between two runs), a long stop's backlog does not hold the start. */
+export const START_BATCH = 50;
 
 export interface DueWorkReport {
   projects: number;
@@ -22,6 +29,8 @@ export interface DueWorkReport {
   /** The earliest due time (ms) of the work this run found due, or null when nothing was due: the
    *  scheduler's lag is the run's now minus it. */
   oldestDueAt: number | null;
+  /** The run stopped at its batch bound with due work left. */
+  more: boolean;
 }
 
 async function each(deps: Deps, ids: number[], run: (id: number) => Promise<unknown>, report: DueWorkReport, field: Exclude<keyof DueWorkReport, 'oldestDueAt'>): Promise<void> {
@@ -36,10 +45,11 @@ async function each(deps: Deps, ids: number[], run: (id: number) => Promise<unkn
   }
 }
 
-/** Does everything due at the clock's now. Tests call it directly after advancing a ManualClock. */
-export async function runDueWork(deps: Deps): Promise<DueWorkReport> {
+/** Does what is due at the clock's now: everything, or at most `maxBatches` batches (then `more` says
+ *  whether work is left). Tests call it directly after advancing a ManualClock. */
+export async function runDueWork(deps: Deps, maxBatches = Infinity, batch = BATCH): Promise<DueWorkReport> {
   const { db, clock, config } = deps;
-  const report: DueWorkReport = { projects: 0, completed: 0, expired: 0, settled: 0, failed: 0, oldestDueAt: null };
+  const report: DueWorkReport = { projects: 0, completed: 0, expired: 0, settled: 0, failed: 0, oldestDueAt: null, more: false };
   const now = clock.now();
   // Each query below reads in due-time order, so its first row is its earliest.
   const due = (at: number | null | undefined) => {
@@ -56,29 +66,37 @@ export async function runDueWork(deps: Deps): Promise<DueWorkReport> {
   // Each batch in order of its due time (then id): the time column's index gives that order as it finds the
   // rows (a bare ORDER BY id tempted SQLite to walk the whole table in id order instead, scanning every
   // order in progress on each tick).
-  for (;;) {
+  for (let n = 1; ; n++) {
     const before = report.completed + report.expired + report.settled;
-    const cycles = await db.selectFrom('orders').select(['id', 'cycle_end']).where('status', 'in', ['in_progress', 'final_payment_made']).where('side', '=', 'buy').where('cycle_end', '<=', now).orderBy('cycle_end').orderBy('id').limit(BATCH).execute();
+    const cycles = await db.selectFrom('orders').select(['id', 'cycle_end']).where('status', 'in', ['in_progress', 'final_payment_made']).where('side', '=', 'buy').where('cycle_end', '<=', now).orderBy('cycle_end').orderBy('id').limit(batch).execute();
     due(cycles[0]?.cycle_end);
     await each(deps, cycles.map((o) => o.id), (id) => completeCycle(db, id, now, config.GRADE_THRESHOLDS_CENTS), report, 'completed');
-    const deadlines = await db.selectFrom('orders').select(['id', 'final_deadline']).where('status', '=', 'pending_final_payment').where('final_deadline', '<=', now).orderBy('final_deadline').orderBy('id').limit(BATCH).execute();
+    const deadlines = await db.selectFrom('orders').select(['id', 'final_deadline']).where('status', '=', 'pending_final_payment').where('final_deadline', '<=', now).orderBy('final_deadline').orderBy('id').limit(batch).execute();
     due(deadlines[0]?.final_deadline);
     await each(deps, deadlines.map((o) => o.id), (id) => expireFinalPayment(db, id, now), report, 'expired');
-    const sales = await db.selectFrom('orders').select(['id', 'settle_at']).where('status', '=', 'in_progress').where('side', '=', 'sell').where('settle_at', '<=', now).orderBy('settle_at').orderBy('id').limit(BATCH).execute();
+    const sales = await db.selectFrom('orders').select(['id', 'settle_at']).where('status', '=', 'in_progress').where('side', '=', 'sell').where('settle_at', '<=', now).orderBy('settle_at').orderBy('id').limit(batch).execute();
     due(sales[0]?.settle_at);
     await each(deps, sales.map((o) => o.id), (id) => settleSale(db, id, now), report, 'settled');
     // Only successes are progress: a full batch that keeps failing must not be retried in a loop.
     const done = report.completed + report.expired + report.settled - before;
     // Stop when a pass found less than a full batch, or made no progress (only failures left).
-    if (cycles.length < BATCH && deadlines.length < BATCH && sales.length < BATCH) break;
+    if (cycles.length < batch && deadlines.length < batch && sales.length < batch) break;
     if (done === 0) break;
+    if (n >= maxBatches) {
+      report.more = true;
+      break;
+    }
   }
   return report;
 }
 
 export interface Scheduler {
-  /** Runs once now (the promise ends with that run) and then every interval. */
-  start(): Promise<void>;
+  /** Runs once now (the promise ends with that run; at most `firstBatch` rows of each kind) and then every
+   *  interval, or at once while a run left due work behind (a backlog). */
+  start(firstBatch?: number): Promise<void>;
+  /** True from a run that stopped at its bound with due work left until one that did not: the instance
+   *  is catching up. */
+  catchingUp(): boolean;
   /** Stops the timers and waits for a run or ledger check in progress to finish. */
   stop(): Promise<void>;
   /** Runs the ledger check now (it also runs every LEDGER_CHECK_INTERVAL_MS once started). */
@@ -91,12 +109,24 @@ export function createScheduler(deps: Deps, intervalMs = SCHEDULER_INTERVAL_MS):
   let stopped = false;
 
   let prunedAt = -Infinity;
+  // A backlog is being worked off (a run stopped at its bound with due work left,
+  // docs/operations.md#restarts): readiness says so, and the next run follows at once instead of after the
+  // interval.
+  let backlog = false;
+  // After a failed run (database away) the next one waits the interval even during a backlog.
+  let nextDelay = 0;
+  const setBacklog = (value: boolean) => {
+    backlog = value;
+    if (deps.lifecycle) deps.lifecycle.catchingUp = value;
+  };
   const { metrics } = deps;
-  function tick(): Promise<void> {
+  function tick(batch = BATCH): Promise<void> {
     const t0 = performance.now();
     const startedAt = deps.clock.now();
-    running ??= runDueWork(deps)
-      .then(async ({ oldestDueAt, ...r }) => {
+    running ??= runDueWork(deps, RUN_BATCHES, batch)
+      .then(async ({ oldestDueAt, more, ...r }) => {
+        setBacklog(more);
+        nextDelay = more ? 0 : intervalMs;
         // Lag (docs/decisions/0013-metrics.md): how late the oldest due work was when this tick began.
         metrics?.schedulerLag.set(oldestDueAt === null ? 0 : Math.max(0, startedAt - oldestDueAt) / 1000);
         const moved = r.projects + r.completed + r.expired + r.settled;
@@ -107,7 +137,10 @@ export function createScheduler(deps: Deps, intervalMs = SCHEDULER_INTERVAL_MS):
         }
         metrics?.schedulerLastTick.set(deps.clock.now() / 1000);
       })
-      .catch((err: unknown) => deps.log.error('scheduler run failed', err))
+      .catch((err: unknown) => {
+        nextDelay = intervalMs;
+        deps.log.error('scheduler run failed', err);
+      })
       .finally(() => {
         metrics?.schedulerTick.observe((performance.now() - t0) / 1000);
         running = null;
@@ -136,20 +169,23 @@ export function createScheduler(deps: Deps, intervalMs = SCHEDULER_INTERVAL_MS):
     return checking;
   }
 
-  function schedule() {
+  function schedule(ms: number) {
     timer = setTimeout(() => {
       void tick().finally(() => {
-        if (!stopped) schedule();
+        if (!stopped) schedule(nextDelay);
       });
-    }, intervalMs);
+    }, ms);
     timer.unref();
   }
 
   return {
-    start() {
+    start(firstBatch = BATCH) {
       stopped = false;
-      const first = tick();
-      schedule();
+      const first = tick(firstBatch);
+      // The next run after the first one ends: at once while a backlog is left, else after the interval.
+      void first.finally(() => {
+        if (!stopped && !timer) schedule(nextDelay);
+      });
       // The first check a minute after start (not in the way of start-up), then every interval.
       const every = deps.config.LEDGER_CHECK_INTERVAL_MS;
       if (every > 0 && !ledgerTimer) {
@@ -175,5 +211,6 @@ export function createScheduler(deps: Deps, intervalMs = SCHEDULER_INTERVAL_MS):
       await checking;
     },
     checkLedger: runLedgerCheck,
+    catchingUp: () => backlog,
   };
 }
