@@ -265,7 +265,11 @@ function envelopeResponses(data: Json): Json {
       description: '413: the body is too large; 429: throttled (Retry-After says when to retry); 404: no such path. The error envelope.',
       content: errorContent,
     },
-    '5XX': { description: 'server_error: something went wrong on the server. The error envelope.', content: errorContent },
+    '5XX': {
+      description:
+        'server_error (code 3): something went wrong on the server; service_unavailable (code 5, HTTP 503 with Retry-After): the database is briefly away, retry. The error envelope.',
+      content: errorContent,
+    },
   };
 }
 

@@ -17,6 +17,8 @@ export const TRANSPORT_ERRORS = {
   timeout_retry: { code: 2, en: 'The connection timed out. Tap the screen to retry.', cn: '连接超时，请点击屏幕重试。' },
   server_error: { code: 3, en: 'Something went wrong on our side. Please try again.', cn: '服务器出错了，请稍后重试。' },
   offline: { code: 4, en: 'You are offline. This needs a connection.', cn: '您处于离线状态，此操作需要网络连接。' },
+  // The database is briefly away (an outage or a restart of it): retry, not a defect (HTTP 503 + Retry-After).
+  service_unavailable: { code: 5, en: 'The service is briefly unavailable. Please try again in a moment.', cn: '服务暂时不可用，请稍后重试。' },
   idempotency_in_progress: { code: 1008, en: 'This request is already being processed.', cn: '该请求正在处理中。' },
   not_found: { code: 1009, en: 'Not found.', cn: '未找到。' },
 } as const satisfies Record<string, CatalogueEntry>;

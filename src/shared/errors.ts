@@ -11,9 +11,6 @@ export const ERRORS = {
   // Session and transport (in errors-transport.ts, which the client loads on every screen)
   ...TRANSPORT_ERRORS,
 
-  // The database is briefly away (an outage or a restart of it): retry, not a defect (HTTP 503 + Retry-After).
-  service_unavailable: { code: 5, en: 'The service is briefly unavailable. Please try again in a moment.', cn: '服务暂时不可用，请稍后重试。' },
-
   // General input
   required: { code: 1001, en: 'Required fields cannot be empty.', cn: '必填项不能为空。' },
   too_long: { code: 1002, en: 'Text cannot be longer than {n} characters.', cn: '文字长度不能超过 {n} 个字符。' },

@@ -189,6 +189,17 @@ describe('answers', () => {
     expect(hooks.onSignedOut).not.toHaveBeenCalled();
   });
 
+  it('the database briefly away (503 with code 5) says so in its own words, not "Network error"', async () => {
+    useEcho();
+    hooks.toast.mockReset();
+    const msg = '服务暂时不可用，请稍后重试。';
+    answer = () => ({ status: 503, headers: { 'Retry-After': '2' }, body: JSON.stringify({ code: 5, msg, data: null, wait: 3, time: 1 }) });
+    const res = await post('/api/x');
+    expect(res).toMatchObject({ code: 5, msg, data: null });
+    expect(hooks.toast).toHaveBeenCalledWith(msg, 'error');
+    expect(hooks.onSignedOut).not.toHaveBeenCalled();
+  });
+
   it('a status other than 200/204 is a failure: "Network error" toast, code = status', async () => {
     useEcho();
     for (const status of [500, 502, 404, 413]) {

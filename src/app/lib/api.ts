@@ -1,7 +1,7 @@
 import { ofetch, FetchError } from 'ofetch';
 import { API_BASE, type Envelope } from '../../shared/api';
 import { ENVELOPE_DEFAULT_WAIT, REQUEST_TIMEOUT_MS } from '../../shared/constants';
-import { transportMessage as errorMessage } from '../../shared/errors-transport';
+import { TRANSPORT_ERRORS, transportMessage as errorMessage } from '../../shared/errors-transport';
 import { clearSession, getBaseSettings, getSession } from './storage';
 import { wireLang } from './i18n';
 import { noteServerTime } from './server-time';
@@ -166,6 +166,15 @@ export async function request<T = unknown>(
   if (status === 429) {
     const env = normalise<T>(raw);
     if (env && env.code > 0) return { ...env, data: null as T };
+  }
+  // The server up but its database briefly away (503, catalogue code 5): its own message, so the user
+  // reads "try again in a moment", not a network fault on their side.
+  if (status === 503) {
+    const env = normalise<T>(raw);
+    if (env?.code === TRANSPORT_ERRORS.service_unavailable.code) {
+      if (!quiet) hooks.toast(env.msg, 'error');
+      return { ...env, data: null as T };
+    }
   }
   if (status !== 200 && status !== 204) {
     if (!quiet) hooks.toast(errorMessage('network_error', wireLang()), 'error');
