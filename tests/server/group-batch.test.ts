@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { orderUsageProblems } from '../../src/server/modules/order/usage';
 import { dialectOf, openDatabase, type DB } from '../../src/server/db/connection';
 import { migrateToLatest } from '../../src/server/db/migrate';
-import { observeWriteTx, withEffectRecord, writeAhead, writeTx, writeTxBatched, type Batcher, type EffectRecord, type Tx } from '../../src/server/db/tx';
+import { observeWriteTx, writeAhead, writeTx, writeTxBatched, type Batcher, type EffectRecord, type Tx } from '../../src/server/db/tx';
 import { checkLedger } from '../../src/server/ledger/ledger';
 import { commitPurchase } from '../../src/server/modules/order/purchase';
 import type { User } from '../../src/server/modules/session';
@@ -164,7 +164,7 @@ describe('the group commit runs batches', () => {
       undo: () => void log.push(`undo ${i}`),
       endMany,
     });
-    const results = await Promise.allSettled(Array.from({ length: 9 }, (_, i) => withEffectRecord(record(i), () => writeTxBatched(db, batcher, i, alone(i)))));
+    const results = await Promise.allSettled(Array.from({ length: 9 }, (_, i) => writeTxBatched(db, batcher, i, alone(i), record(i))));
     expect(batches).toEqual([{ jobs: 9, held: false }]);
     expect(log.filter((l) => l.startsWith('endMany'))).toEqual(['endMany 7']); // 0 and 5 refused: no record to end
     // Every record forgot what the batch did (on PostgreSQL a job may also be undone when the one before it

@@ -9,7 +9,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { dialectOf, openDatabase, type DB } from '../../src/server/db/connection';
 import { migrateToLatest } from '../../src/server/db/migrate';
-import { observeWriteTx, withEffectRecord, writeAhead, writeTx, writeTxBatched, type Batcher } from '../../src/server/db/tx';
+import { observeWriteTx, writeAhead, writeTx, writeTxBatched, type Batcher } from '../../src/server/db/tx';
 import { databaseTarget, dropDatabase } from '../helpers/database';
 
 let dir: string;
@@ -176,7 +176,7 @@ it("records of a batch: a key taken meanwhile fails the batch; each job runs alo
   };
   const records = ['gb-1', 'gb-2', 'gb-taken', 'gb-4'].map(record);
   try {
-    const results = await Promise.all(records.map((r, i) => within(withEffectRecord(r, () => writeTxBatched(db, inserts, 400 + i, insertAlone(400 + i))), 10_000)));
+    const results = await Promise.all(records.map((r, i) => within(writeTxBatched(db, inserts, 400 + i, insertAlone(400 + i), r), 10_000)));
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'fulfilled']);
     expect(records.map((r) => r.recorded)).toEqual([true, true, false, true]);
     expect((await rows()).filter((n) => n >= 400)).toEqual([400, 401, 403]);

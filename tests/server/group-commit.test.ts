@@ -11,7 +11,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dialectOf, openDatabase, type DB } from '../../src/server/db/connection';
 import { migrateToLatest } from '../../src/server/db/migrate';
-import { observeWriteTx, withEffectRecord, writeAhead, writeTx } from '../../src/server/db/tx';
+import { observeWriteTx, writeAhead, writeTx } from '../../src/server/db/tx';
 import { databaseTarget, dropDatabase } from '../helpers/database';
 
 let dir: string;
@@ -279,7 +279,7 @@ it("an effect record whose job runs again forgets what its first run recorded (t
   };
   const taken = record('gc-taken');
   const fresh = record('gc-fresh');
-  const [a, b] = await Promise.allSettled([withEffectRecord(taken, () => writeTx(db, async () => 'a')), withEffectRecord(fresh, () => writeTx(db, async () => 'b'))]);
+  const [a, b] = await Promise.allSettled([writeTx(db, async () => 'a', taken), writeTx(db, async () => 'b', fresh)]);
   expect(a.status).toBe('rejected');
   expect(b).toEqual({ status: 'fulfilled', value: 'b' });
   expect(fresh.recorded).toBe(true);
@@ -308,14 +308,16 @@ it("a job refused by a check of an answer after its key's claim went through: it
       record.recorded = false;
     },
   };
-  const answer = await withEffectRecord(record, () =>
-    writeTx(db, async (tx) => {
+  const answer = await writeTx(
+    db,
+    async (tx) => {
       const ok = sql`select 1`;
       await writeAhead(tx, { compile: () => ok.compile(tx) }, () => {
         throw new Error('check refused');
       });
       return 'x';
-    }),
+    },
+    record,
   ).catch((err: Error) => err.message);
   expect(answer).toBe('check refused');
   expect(await db.selectFrom('idempotency_keys').select('key').where('key', '=', 'gc-refused').execute()).toHaveLength(0);

@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { CompiledQuery, sql, type Compilable, type DatabaseConnection, type Kysely, type QueryResult } from 'kysely';
 import { dialectOf, type DB } from './connection';
 import type { Database } from './schema';
@@ -32,13 +31,6 @@ export interface Batcher<I, R> {
   many(tx: Tx, inputs: readonly I[]): Promise<BatchOutcome<R>[]>;
 }
 export type BatchOutcome<R> = { ok: true; result: R } | { ok: false; err: unknown };
-
-const effectRecord = new AsyncLocalStorage<EffectRecord>();
-
-/** Runs `fn` with `record` attached to the write transactions it opens (see writeTx). */
-export function withEffectRecord<T>(record: EffectRecord, fn: () => Promise<T>): Promise<T> {
-  return effectRecord.run(record, fn);
-}
 
 /** Timings of one database's write transactions (startServer hands them to its metrics; lib/metrics.ts). */
 export interface WriteTxObserver {
@@ -504,11 +496,13 @@ const groups = new WeakMap<DB, GroupCommit>();
  *  per database file), and on PostgreSQL the same guarantee across every connection and instance through a
  *  transaction-scoped advisory lock. So two processes (servers, operator CLI) never interleave a
  *  read-then-write on the same rows, and checks read inside hold until the commit. Everything inside
- *  commits or nothing does; concurrent calls share one durable commit (GroupCommit). Inside an idempotent
- *  request, this is the request's effect: its result is the answer stored with the key in the same
- *  transaction. `fn` must use only `tx` (on SQLite the one connection is held by the group). */
-export function writeTx<T>(db: DB, fn: (tx: Tx) => Promise<T>): Promise<T> {
-  return groupOf(db).run(fn, effectRecord.getStore());
+ *  commits or nothing does; concurrent calls share one durable commit (GroupCommit). Given the `record` of
+ *  an idempotent request (lib/idempotency.ts), this is the request's effect: its result is the answer
+ *  stored with the key in the same transaction. Without one it commits on its own, whatever becomes of the
+ *  request (a counted wrong password, a lock, a session ending). `fn` must use only `tx` (on SQLite the one
+ *  connection is held by the group). */
+export function writeTx<T>(db: DB, fn: (tx: Tx) => Promise<T>, record?: EffectRecord): Promise<T> {
+  return groupOf(db).run(fn, record);
 }
 
 /** The database's group commit, made at its first write. */
@@ -521,12 +515,6 @@ function groupOf(db: DB): GroupCommit {
 /** writeTx for a job that can also run in a batch with others of `batcher` (see Batcher): `input` is its
  *  part of a batch, `fn` what it does alone (when no other is waiting, or when its batch failed). Both must
  *  do the same. */
-export function writeTxBatched<I, T>(db: DB, batcher: Batcher<I, T>, input: I, fn: (tx: Tx) => Promise<T>): Promise<T> {
-  return groupOf(db).run(fn, effectRecord.getStore(), { batcher: batcher as Batcher<unknown, unknown>, input });
-}
-
-/** A write transaction that is not the request's effect (a counted wrong password, a lock, a session
- *  ending): it commits on its own even when the request is refused. */
-export function untrackedWriteTx<T>(db: DB, fn: (tx: Tx) => Promise<T>): Promise<T> {
-  return effectRecord.exit(() => writeTx(db, fn));
+export function writeTxBatched<I, T>(db: DB, batcher: Batcher<I, T>, input: I, fn: (tx: Tx) => Promise<T>, record?: EffectRecord): Promise<T> {
+  return groupOf(db).run(fn, record, { batcher: batcher as Batcher<unknown, unknown>, input });
 }

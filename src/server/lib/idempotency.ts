@@ -3,7 +3,7 @@ import type { AppEnv } from '../env';
 import { AppError, ok } from './http';
 import { hmac, serverSecret } from './secret';
 import { sql } from 'kysely';
-import { withEffectRecord, writeAhead, type EffectRecord, type Tx } from '../db/tx';
+import { writeAhead, type EffectRecord, type Tx } from '../db/tx';
 import { prepared } from '../db/prepared';
 import { dialectOf } from '../db/connection';
 
@@ -115,14 +115,14 @@ export async function idempotent<T>(
   c: Context<AppEnv>,
   userId: number,
   payload: Record<string, unknown>,
-  run: () => Promise<T>,
+  run: (record: EffectRecord) => Promise<T>,
 ): Promise<Response> {
   const key = c.req.header('idempotency-key')?.trim() ?? '';
   if (!KEY_PATTERN.test(key)) throw new AppError('invalid_request', undefined, { field: 'Idempotency-Key' });
   return oneAtATime(`${userId}\n${key}`, () => runOnce(c, userId, key, payload, run));
 }
 
-async function runOnce<T>(c: Context<AppEnv>, userId: number, key: string, payload: Record<string, unknown>, run: () => Promise<T>): Promise<Response> {
+async function runOnce<T>(c: Context<AppEnv>, userId: number, key: string, payload: Record<string, unknown>, run: (record: EffectRecord) => Promise<T>): Promise<Response> {
   const { db, clock, config, metrics } = c.get('deps');
   const endpoint = c.req.path;
   const hash = hmac(serverSecret(config), `${endpoint}\n${canonical(payload)}`);
@@ -143,7 +143,7 @@ async function runOnce<T>(c: Context<AppEnv>, userId: number, key: string, paylo
   const earlier = await replay();
   if (earlier) return earlier;
 
-  // 2. Run. The first write transaction of the request is its effect: it claims the key and stores the
+  // 2. Run. The write transaction `run` hands `record` to (db/tx.ts writeTx) is the request's effect: it claims the key and stores the
   //    answer (the transaction's result) in one insert just before it commits. Write transactions never
   //    interleave (db/tx.ts: one writer on SQLite, one advisory lock on PostgreSQL), so claiming at the end
   //    is as safe as at the start and costs one statement instead of two: when the key is taken by then
@@ -176,7 +176,7 @@ async function runOnce<T>(c: Context<AppEnv>, userId: number, key: string, paylo
   };
   let data: T;
   try {
-    data = await withEffectRecord(record, run);
+    data = await run(record);
   } catch (err) {
     if (err instanceof KeyTaken) {
       const first = await replay();

@@ -1,3 +1,4 @@
+import type { EffectRecord } from '../../db/tx';
 import type { Deps } from '../../env';
 import { postAhead } from '../../ledger/ledger';
 import type { Order } from '../../../shared/schemas/order';
@@ -13,7 +14,7 @@ import { insertOrder, orderTx } from './writes';
 // Book a pre-sale (docs/product.md#pre-sale): read the booking's facts, check them (checks.ts), write the
 // order "applying", the booker's used tons and the booking fee's entry.
 
-export async function placeBooking(deps: Deps, user: User, input: OrderInput): Promise<Order> {
+export async function placeBooking(deps: Deps, user: User, input: OrderInput, record?: EffectRecord): Promise<Order> {
   const { db, clock, config } = deps;
   const recheck = async () => {
     const now = clock.now();
@@ -54,5 +55,5 @@ export async function placeBooking(deps: Deps, user: User, input: OrderInput): P
     await invalidateOrder(tx, u.id, order.id, now);
     // The answer, read inside the transaction: stored with the Idempotency-Key as it commits.
     return (await loadOrder(tx, order.id))!;
-  });
+  }, { record });
 }

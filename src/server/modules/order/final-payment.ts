@@ -1,3 +1,4 @@
+import type { EffectRecord } from '../../db/tx';
 import type { Deps } from '../../env';
 import { AppError } from '../../lib/http';
 import { PLATFORM, postAhead } from '../../ledger/ledger';
@@ -13,7 +14,7 @@ import { orderTx } from './writes';
 // The final payment of an allocated pre-sale (docs/product.md#pre-sale): read the order and the balance,
 // check them (checks.ts), move the order to "final_payment_made" and post the payment.
 
-export async function payFinal(deps: Deps, user: User, input: { order_id: number; password: string }): Promise<Order> {
+export async function payFinal(deps: Deps, user: User, input: { order_id: number; password: string }, record?: EffectRecord): Promise<Order> {
   const { db, clock } = deps;
   const recheck = async () => void checkFinalPayment(await finalPaymentFacts(db, user.id, input.order_id), user, clock.now());
   await checkThenVerify(deps, user, input.password, 'project_password_incorrect', recheck);
@@ -40,5 +41,5 @@ export async function payFinal(deps: Deps, user: User, input: { order_id: number
     await invalidateOrder(tx, u.id, order.id, now);
     // The answer, read inside the transaction: stored with the Idempotency-Key as it commits.
     return (await loadOrder(tx, order.id))!;
-  });
+  }, { record });
 }

@@ -1,5 +1,5 @@
 import type { Deps } from '../../env';
-import { readAhead, type BatchOutcome, type Batcher, type Tx } from '../../db/tx';
+import { readAhead, type BatchOutcome, type Batcher, type EffectRecord, type Tx } from '../../db/tx';
 import { AppError } from '../../lib/http';
 import { PLATFORM, postAhead, postManyAhead } from '../../ledger/ledger';
 import { publishAll } from '../../live/events';
@@ -24,7 +24,7 @@ export interface OrderInput {
   password: string;
 }
 
-export async function placePurchase(deps: Deps, user: User, input: OrderInput): Promise<Order> {
+export async function placePurchase(deps: Deps, user: User, input: OrderInput, record?: EffectRecord): Promise<Order> {
   const { db, clock } = deps;
   const recheck = async () => {
     const now = clock.now();
@@ -33,12 +33,12 @@ export async function placePurchase(deps: Deps, user: User, input: OrderInput): 
   // Cheap refusals (sold out, limits, status, grade, balance) before the password hash, and again once a
   // hash slot is free, so a sold-out burst is answered without hashing.
   await checkThenVerify(deps, user, input.password, 'project_password_incorrect', recheck);
-  return commitPurchase(deps, user, input);
+  return commitPurchase(deps, user, input, record);
 }
 
 /** A buy once its payment password is verified: its write transaction, alone or in a batch with the buys
  *  waiting with it (`purchases`). */
-export function commitPurchase(deps: Deps, user: User, input: OrderInput): Promise<Order> {
+export function commitPurchase(deps: Deps, user: User, input: OrderInput, record?: EffectRecord): Promise<Order> {
   const { db, clock } = deps;
   return orderTx(
     db,
@@ -55,7 +55,7 @@ export function commitPurchase(deps: Deps, user: User, input: OrderInput): Promi
       // Idempotency-Key as it commits.
       return toOrder(order, p);
     },
-    { batcher: purchases, input: { clock, user, input } },
+    { record, batch: { batcher: purchases, input: { clock, user, input } } },
   );
 }
 

@@ -1,3 +1,4 @@
+import type { EffectRecord } from '../../db/tx';
 import type { Deps } from '../../env';
 import { AppError } from '../../lib/http';
 import { PLATFORM, postAhead } from '../../ledger/ledger';
@@ -15,7 +16,7 @@ import { insertOrder, orderTx } from './writes';
 // holdings, check them (checks.ts), take the holdings, write the sell order and post the proceeds to
 // "unavailable" until they settle (docs/product.md#settlement).
 
-export async function placeSale(deps: Deps, user: User, input: OrderInput): Promise<Order> {
+export async function placeSale(deps: Deps, user: User, input: OrderInput, record?: EffectRecord): Promise<Order> {
   const { db, clock, config } = deps;
   const recheck = async () => void checkSale(await saleFacts(db, user.id, input.project_id), user, input.tons, config);
   await checkThenVerify(deps, user, input.password, 'project_password_incorrect', recheck);
@@ -56,5 +57,5 @@ export async function placeSale(deps: Deps, user: User, input: OrderInput): Prom
     await invalidateOrder(tx, u.id, order.id, now);
     // The answer, read inside the transaction: stored with the Idempotency-Key as it commits.
     return (await loadOrder(tx, order.id))!;
-  });
+  }, { record });
 }

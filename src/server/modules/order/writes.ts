@@ -4,7 +4,7 @@ import type { DB } from '../../db/connection';
 import { isCheck } from '../../db/errors';
 import { prepared } from '../../db/prepared';
 import type { OrdersTable } from '../../db/schema';
-import { writeAhead, writeTx, writeTxBatched, type Batcher, type Tx } from '../../db/tx';
+import { writeAhead, writeTx, writeTxBatched, type Batcher, type EffectRecord, type Tx } from '../../db/tx';
 import { AppError } from '../../lib/http';
 import type { ErrorKey } from '../../../shared/errors';
 import { orderNumber } from './calc';
@@ -17,11 +17,17 @@ import type { OrderRow } from './repo';
 // transaction, so the hash never holds the single writer; then ONE write transaction (db/tx.ts writeTx: one
 // writer at a time, concurrent orders sharing a commit) reads the facts again, checks them again and writes.
 
-/** Runs a use case's write transaction (in a batch with the writes waiting with it when `batch` is given).
+/** Runs a use case's write transaction (in a batch with the writes waiting with it when `batch` is given;
+ *  the request's effect when given its idempotency `record`, see db/tx.ts writeTx).
  *  Database CHECKs are the last line: a CHECK failure maps to the matching catalogue refusal, never a 500. */
-export async function orderTx<T, I>(db: DB, onNegativeBalance: ErrorKey, fn: (tx: Tx) => Promise<T>, batch?: { batcher: Batcher<I, T>; input: I }): Promise<T> {
+export async function orderTx<T, I>(
+  db: DB,
+  onNegativeBalance: ErrorKey,
+  fn: (tx: Tx) => Promise<T>,
+  { record, batch }: { record?: EffectRecord | undefined; batch?: { batcher: Batcher<I, T>; input: I } } = {},
+): Promise<T> {
   try {
-    return await (batch ? writeTxBatched(db, batch.batcher, batch.input, fn) : writeTx(db, fn));
+    return await (batch ? writeTxBatched(db, batch.batcher, batch.input, fn, record) : writeTx(db, fn, record));
   } catch (err) {
     if (err instanceof AppError) throw err;
     if (isCheck(err, 'projects_remaining')) throw new AppError('insufficient_remaining');

@@ -3,7 +3,7 @@ import type { Config } from '../../config';
 import type { DB } from '../../db/connection';
 import type { Clock } from '../../lib/clock';
 import { checkIn, type HashLane } from '../../lib/hash-work';
-import { untrackedWriteTx, type Tx } from '../../db/tx';
+import { writeTx, type Tx } from '../../db/tx';
 import { LOGIN_MAX_ATTEMPTS, PASSWORD_MAX_ATTEMPTS } from '../../../shared/constants';
 
 // Counted passwords (docs/product.md#accounts: 5 attempts, then a lock). An attempt is RESERVED in the same
@@ -99,7 +99,8 @@ export async function checkCounted(
   }
   if (reserved < col.max) return { outcome: 'wrong', left: col.max - reserved };
   const now = clock.now();
-  const fresh = await untrackedWriteTx(db, async (tx) => {
+  // Not the request's effect (no idempotency record): the lock stands even when the request is refused.
+  const fresh = await writeTx(db, async (tx) => {
     const locked = (
       await sql<{ id: number }>`
         update users set ${sql.ref(col.locked)} = 1, updated_at = ${now}

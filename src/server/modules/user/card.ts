@@ -1,7 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { Deps } from '../../env';
 import type { DB } from '../../db/connection';
-import { writeTx, type Tx } from '../../db/tx';
+import { writeTx, type EffectRecord, type Tx } from '../../db/tx';
 import type { BankAccountsTable } from '../../db/schema';
 import { AppError } from '../../lib/http';
 import { isoSgt } from '../../lib/clock';
@@ -58,7 +58,7 @@ interface BankCardData {
 }
 
 /** Binds or replaces the payout account. */
-export async function bindPayoutAccount(deps: Deps, user: User, input: BankCardData): Promise<BankCard> {
+export async function bindPayoutAccount(deps: Deps, user: User, input: BankCardData, record?: EffectRecord): Promise<BankCard> {
   // A UEN is a business identifier: PayNow by UEN is for corporate users only.
   if (input.paynow && paynowType(input.paynow) === 'uen' && user.type !== 'corporate') throw new AppError('paynow_invalid', undefined, { field: 'paynow' });
   if (registeredNames(user).length === 0) throw new AppError('name_required');
@@ -85,5 +85,5 @@ export async function bindPayoutAccount(deps: Deps, user: User, input: BankCardD
       .executeTakeFirstOrThrow();
     await publish(tx, { type: 'invalidate', tables: ['user'] }, user.id, now);
     return bankCardView(row);
-  });
+  }, record);
 }

@@ -1,5 +1,5 @@
 import type { Selectable } from 'kysely';
-import { writeTx } from '../../db/tx';
+import { writeTx, type EffectRecord } from '../../db/tx';
 import type { Deps } from '../../env';
 import type { NotificationsTable } from '../../db/schema';
 import { isoSgt } from '../../lib/clock';
@@ -33,7 +33,7 @@ async function checkLoginPassword(deps: Deps, user: User, password: string, wron
 /** Sets or changes the withdrawal (payment) password. The login password proves it is the user; changing
  *  an existing one also needs the current one (counted like any payment-password attempt), so whoever
  *  learns the login password alone cannot take over payouts. A forgotten one: `ops user:withdpwd-reset`. */
-export async function setWithdrawPassword(deps: Deps, user: User, input: { password: string; login_password: string; old_password?: string }): Promise<null> {
+export async function setWithdrawPassword(deps: Deps, user: User, input: { password: string; login_password: string; old_password?: string }, record?: EffectRecord): Promise<null> {
   if (user.trade_locked) throw new AppError('account_locked');
   if (user.withdraw_password_hash && !input.old_password) throw new AppError('required', undefined, { field: 'old_password' });
   await deps.limits.consume([['password_change_account', String(user.id)]]);
@@ -53,11 +53,11 @@ export async function setWithdrawPassword(deps: Deps, user: User, input: { passw
     if (Number(updated.numUpdatedRows) !== 1) throw new AppError('account_locked');
     await publish(tx, { type: 'invalidate', tables: ['user'] }, user.id, now);
     return null;
-  });
+  }, record);
 }
 
 /** Changes the login password; every other session of the user ends (this one stays signed in). */
-export async function changeLoginPassword(deps: Deps, user: User, sessionId: number, input: { old_password: string; password: string }): Promise<null> {
+export async function changeLoginPassword(deps: Deps, user: User, sessionId: number, input: { old_password: string; password: string }, record?: EffectRecord): Promise<null> {
   await deps.limits.consume([['password_change_account', String(user.id)]]);
   await checkLoginPassword(deps, user, input.old_password, 'old_password_incorrect');
   // The new login password is NOT compared with the payment password: "they differ" is enforced where
@@ -71,11 +71,11 @@ export async function changeLoginPassword(deps: Deps, user: User, sessionId: num
     await tx.updateTable('users').set({ password_hash: hash, login_fails: 0, updated_at: now }).where('id', '=', user.id).execute();
     await endUserSessions(tx, user.id, now, sessionId);
     return null;
-  });
+  }, record);
 }
 
 
-export async function updateProfile(deps: Deps, user: User, input: Omit<ProfileView, 'realname'>): Promise<ProfileView> {
+export async function updateProfile(deps: Deps, user: User, input: Omit<ProfileView, 'realname'>, record?: EffectRecord): Promise<ProfileView> {
   const now = deps.clock.now();
   const first_name = input.first_name.replace(/\s+/g, ' ');
   const last_name = input.last_name.replace(/\s+/g, ' ');
@@ -87,7 +87,7 @@ export async function updateProfile(deps: Deps, user: User, input: Omit<ProfileV
       .execute();
     await publish(tx, { type: 'invalidate', tables: ['user'] }, user.id, now);
     return { first_name, last_name, realname: `${first_name} ${last_name}`, mobile: input.mobile, ic_number: input.ic_number };
-  });
+  }, record);
 }
 
 export function notificationItem(row: Selectable<NotificationsTable>): NotificationItem {

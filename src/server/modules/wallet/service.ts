@@ -2,7 +2,7 @@ import type { Selectable } from 'kysely';
 import { isCheck, isUnique } from '../../db/errors';
 import type { Deps } from '../../env';
 import type { Tx } from '../../db/tx';
-import { writeTx } from '../../db/tx';
+import { writeTx, type EffectRecord } from '../../db/tx';
 import type { TopupsTable, WithdrawalsTable } from '../../db/schema';
 import { AppError } from '../../lib/http';
 import { sgtDay } from '../../lib/clock';
@@ -60,7 +60,7 @@ export async function notify(tx: Tx, userId: number, text: { title: string; titl
  *  is at least the minimum too ("minimum daily top-up"). Each top-up has a unique reference
  *  (docs/decisions/0014-paynow.md): the client's, well-formed and unused, or one the server draws; and an
  *  expiry (TOPUP_EXPIRY_MINUTES). */
-export async function requestTopup(deps: Deps, user: User, input: { amount: number; method: 'paynow' | 'bank'; reference?: string | undefined }): Promise<TopupRecord> {
+export async function requestTopup(deps: Deps, user: User, input: { amount: number; method: 'paynow' | 'bank'; reference?: string | undefined }, record?: EffectRecord): Promise<TopupRecord> {
   const min = deps.config.TOPUP_MIN_CENTS;
   if (input.amount < min) throw new AppError('topup_below_min', { n: formatSgd(min) }, { field: 'amount' });
   const now = deps.clock.now();
@@ -97,7 +97,7 @@ export async function requestTopup(deps: Deps, user: User, input: { amount: numb
         .executeTakeFirstOrThrow();
       // A demo configuration credits at once, in the same transaction.
       return topupRecord(deps.config.TOPUP_AUTO_CONFIRM ? await confirmTopup(tx, created.id, now) : created, deps.config);
-    });
+    }, record);
   } catch (err) {
     if (isUnique(err, 'topups_ref_key', 'topups.ref_key')) throw new AppError('topup_reference_taken', undefined, { field: 'reference' });
     throw err;
@@ -284,12 +284,12 @@ async function writeWithdrawal(tx: Tx, deps: Deps, user: User, input: Withdrawal
   return withdrawalRecord(created);
 }
 
-export async function requestWithdrawal(deps: Deps, user: User, input: WithdrawalInput): Promise<WithdrawalRecord> {
+export async function requestWithdrawal(deps: Deps, user: User, input: WithdrawalInput, record?: EffectRecord): Promise<WithdrawalRecord> {
   const fee = await checkWithdrawal(deps, user, input);
   await verifyTradePassword(deps, user, input.password, 'trade_password_incorrect');
   const now = deps.clock.now();
   try {
-    return await writeTx(deps.db, (tx) => writeWithdrawal(tx, deps, user, input, fee, now));
+    return await writeTx(deps.db, (tx) => writeWithdrawal(tx, deps, user, input, fee, now), record);
   } catch (err) {
     // The partial unique index (one non-refused withdrawal per user and SGT day) as a last guard.
     if (isUnique(err, 'withdrawals_one_per_day', 'withdrawals.user_id, withdrawals.sgt_date')) throw new AppError('withdraw_daily_limit');
