@@ -3,7 +3,7 @@ import type { AppEnv } from '../env';
 import { AppError, ok } from './http';
 import { hmac, serverSecret } from './secret';
 import { sql } from 'kysely';
-import { writeAhead, type EffectRecord, type Tx } from '../db/tx';
+import type { EffectRecord, WriteScope } from '../db/tx';
 import { prepared } from '../db/prepared';
 import { dialectOf } from '../db/connection';
 
@@ -65,15 +65,15 @@ interface KeyRecord extends EffectRecord {
  *  PostgreSQL (sent ahead, checked when its answer comes), one after the other on SQLite. A key taken
  *  meanwhile (a duplicate on another instance committed first) fails the batch, whose jobs then run alone:
  *  that one finds its key taken there and replays the first answer. */
-async function endKeyRecords(tx: Tx, ends: readonly { record: EffectRecord; result: unknown }[]): Promise<void> {
-  if (dialectOf(tx) !== 'postgres') {
+async function endKeyRecords(w: WriteScope, ends: readonly { record: EffectRecord; result: unknown }[]): Promise<void> {
+  if (dialectOf(w.tx) !== 'postgres') {
     // One after the other, each as its record's own end() claims it.
-    for (const { record, result } of ends) await record.end(tx, result);
+    for (const { record, result } of ends) await record.end(w, result);
     return;
   }
   const list = ends.map(({ record, result }) => ({ record: record as KeyRecord, result, claim: (record as KeyRecord).claim(result) }));
   const rows = list.map(({ claim }, ord) => ({ ord, user_id: claim.userId, key: claim.key, endpoint: claim.endpoint, request_hash: claim.hash, response: claim.response, created_at: claim.now }));
-  await writeAhead(tx, claimKeys.compile(tx, { rows: JSON.stringify(rows) }), ({ rows: inserted }) => {
+  await w.ahead(claimKeys.compile(w.tx, { rows: JSON.stringify(rows) }), ({ rows: inserted }) => {
     if (inserted.length !== list.length) throw new KeyTaken();
     for (const { record, result } of list) record.claimed(result);
   });
@@ -160,10 +160,10 @@ async function runOnce<T>(c: Context<AppEnv>, userId: number, key: string, paylo
       recorded = true;
       answer = result ?? null;
     },
-    end: async (tx: Tx, result: unknown) => {
+    end: async (w: WriteScope, result: unknown) => {
       // On PostgreSQL the group does not wait for the claim's answer before it starts the next job; it checks
-      // it before it counts this job done (db/tx.ts writeAhead). SQLite runs and checks it at once.
-      await writeAhead(tx, claimKey.compile(tx, record.claim(result)), (inserted) => {
+      // it before it counts this job done (db/tx.ts WriteScope). SQLite runs and checks it at once.
+      await w.ahead(claimKey.compile(w.tx, record.claim(result)), (inserted) => {
         if (Number(inserted.numAffectedRows ?? 0) === 0) throw new KeyTaken();
         record.claimed(result);
       });

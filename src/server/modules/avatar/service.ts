@@ -103,9 +103,9 @@ export async function setAvatar(deps: Deps, user: User, input: Buffer, record?: 
   const avatar = avatarUrl(name);
   const now = deps.clock.now();
   // The transaction's result is the answer the Idempotency-Key keeps (lib/idempotency.ts).
-  return writeTx(deps.db, async (tx): Promise<AvatarAnswer> => {
+  return writeTx(deps.db, async (tx, w): Promise<AvatarAnswer> => {
     await tx.updateTable('users').set({ avatar, updated_at: now }).where('id', '=', user.id).execute();
-    await publish(tx, { type: 'invalidate', tables: ['user'] }, user.id, now);
+    await publish(w, { type: 'invalidate', tables: ['user'] }, user.id, now);
     return { avatar };
   }, record);
 }

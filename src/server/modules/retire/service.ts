@@ -129,7 +129,7 @@ export async function retire(deps: Deps, user: User, input: RetireInput, record?
   const recheck = async () => void (await facts(db, user, input));
   await checkThenVerify(deps, user, input.paypwd, 'project_password_incorrect', recheck);
   try {
-    return await writeTx(db, async (tx) => {
+    return await writeTx(db, async (tx, w) => {
       const now = clock.now();
       const u = await tx.selectFrom('users').selectAll().where('id', '=', user.id).executeTakeFirst();
       if (!u || u.disabled) throw new AppError('session_expired');
@@ -161,8 +161,8 @@ export async function retire(deps: Deps, user: User, input: RetireInput, record?
         .insertInto('retirement_serials')
         .values(ranges.map((r) => ({ retirement_id: id, project_id: p.id, first_seq: r.first, last_seq: r.last })))
         .execute();
-      await publish(tx, { type: 'invalidate', tables: ['user', 'fundlogs', 'retirements'] }, u.id, now);
-      await publish(tx, { type: 'invalidate', tables: ['retirements'], ids: [p.id] }, null, now);
+      await publish(w, { type: 'invalidate', tables: ['user', 'fundlogs', 'retirements'] }, u.id, now);
+      await publish(w, { type: 'invalidate', tables: ['retirements'], ids: [p.id] }, null, now);
       return { id, tons: input.tons, serials: ranges.map((r) => ({ from: serialOf(p, r.first), to: serialOf(p, r.last) })), certificate_url: certificateUrl(deps, id) };
     }, record);
   } catch (err) {

@@ -73,7 +73,7 @@ export async function bindPayoutAccount(deps: Deps, user: User, input: BankCardD
   const now = deps.clock.now();
   const holder = input.holder_name.trim().replace(/\s+/g, ' ');
   const values = { bank_name: input.bank_name, account_no: input.account_no, holder_name: holder, paynow: input.paynow, updated_at: now };
-  return writeTx(deps.db, async (tx) => {
+  return writeTx(deps.db, async (tx, w) => {
     // Locked meanwhile (another request's wrong password): the lock wins.
     const fresh = await tx.selectFrom('users').select(['trade_locked']).where('id', '=', user.id).executeTakeFirstOrThrow();
     if (user.withdraw_password_hash && fresh.trade_locked) throw new AppError('account_locked');
@@ -83,7 +83,7 @@ export async function bindPayoutAccount(deps: Deps, user: User, input: BankCardD
       .onConflict((oc) => oc.column('user_id').doUpdateSet(values))
       .returningAll()
       .executeTakeFirstOrThrow();
-    await publish(tx, { type: 'invalidate', tables: ['user'] }, user.id, now);
+    await publish(w, { type: 'invalidate', tables: ['user'] }, user.id, now);
     return bankCardView(row);
   }, record);
 }

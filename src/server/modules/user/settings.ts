@@ -24,7 +24,7 @@ async function checkLoginPassword(deps: Deps, user: User, password: string, wron
     counter: 'login',
     password,
     lane: 'user',
-    onLock: (tx, now) => endUserSessions(tx, user.id, now),
+    onLock: (w, now) => endUserSessions(w, user.id, now),
   });
   if (result.outcome === 'ok') return;
   throw new AppError(result.outcome === 'wrong' ? wrongKey : 'login_locked');
@@ -43,7 +43,7 @@ export async function setWithdrawPassword(deps: Deps, user: User, input: { passw
   if (input.password.normalize('NFKC') === input.login_password.normalize('NFKC')) throw new AppError('payment_password_same', undefined, { field: 'password' });
   const hash = await hashIn(deps.config, 'user', input.password, `user:${user.id}`);
   const now = deps.clock.now();
-  return writeTx(deps.db, async (tx) => {
+  return writeTx(deps.db, async (tx, w) => {
     const updated = await tx
       .updateTable('users')
       .set({ withdraw_password_hash: hash, trade_fails: 0, updated_at: now })
@@ -51,7 +51,7 @@ export async function setWithdrawPassword(deps: Deps, user: User, input: { passw
       .where('trade_locked', '=', 0) // locked meanwhile by a wrong payment password: the lock wins
       .executeTakeFirst();
     if (Number(updated.numUpdatedRows) !== 1) throw new AppError('account_locked');
-    await publish(tx, { type: 'invalidate', tables: ['user'] }, user.id, now);
+    await publish(w, { type: 'invalidate', tables: ['user'] }, user.id, now);
     return null;
   }, record);
 }
@@ -67,9 +67,9 @@ export async function changeLoginPassword(deps: Deps, user: User, sessionId: num
   const hash = await hashIn(deps.config, 'user', input.password, `user:${user.id}`);
   const now = deps.clock.now();
   // One transaction: a new password never lives beside the old sessions it must end (their sockets close).
-  return writeTx(deps.db, async (tx) => {
+  return writeTx(deps.db, async (tx, w) => {
     await tx.updateTable('users').set({ password_hash: hash, login_fails: 0, updated_at: now }).where('id', '=', user.id).execute();
-    await endUserSessions(tx, user.id, now, sessionId);
+    await endUserSessions(w, user.id, now, sessionId);
     return null;
   }, record);
 }
@@ -79,13 +79,13 @@ export async function updateProfile(deps: Deps, user: User, input: Omit<ProfileV
   const now = deps.clock.now();
   const first_name = input.first_name.replace(/\s+/g, ' ');
   const last_name = input.last_name.replace(/\s+/g, ' ');
-  return writeTx(deps.db, async (tx) => {
+  return writeTx(deps.db, async (tx, w) => {
     await tx
       .updateTable('users')
       .set({ first_name, last_name, mobile: input.mobile, ic_number: input.ic_number, updated_at: now })
       .where('id', '=', user.id)
       .execute();
-    await publish(tx, { type: 'invalidate', tables: ['user'] }, user.id, now);
+    await publish(w, { type: 'invalidate', tables: ['user'] }, user.id, now);
     return { first_name, last_name, realname: `${first_name} ${last_name}`, mobile: input.mobile, ic_number: input.ic_number };
   }, record);
 }
