@@ -125,11 +125,11 @@ function scopeOf(conn: Tx, ahead: Ahead): WriteScope {
   if (!raw) return atOnce(conn);
   return {
     tx: conn,
-    ahead: async (query, check) => {
+    ahead: async <R>(query: Compilable<R>, check?: (result: QueryResult<R>) => void) => {
       ahead.sent.push(
         settle(
-          raw.executeQuery(query.compile()).then((result) => {
-            check?.(result as never);
+          raw.executeQuery<R>(query.compile()).then((result) => {
+            check?.(result);
           }),
         ),
       );
