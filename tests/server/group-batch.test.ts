@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { orderUsageProblems } from '../../src/server/modules/order/usage';
 import { dialectOf, openDatabase, type DB } from '../../src/server/db/connection';
 import { migrateToLatest } from '../../src/server/db/migrate';
-import { observeWriteTx, withEffectRecord, writeAhead, writeTx, writeTxBatched, type Batcher, type EffectRecord, type Tx } from '../../src/server/db/tx';
+import { observeWriteTx, writeTx, writeTxBatched, type Batcher, type EffectRecord, type Tx, type WriteScope } from '../../src/server/db/tx';
 import { checkLedger } from '../../src/server/ledger/ledger';
 import { commitPurchase } from '../../src/server/modules/order/purchase';
 import type { User } from '../../src/server/modules/session';
@@ -50,13 +50,13 @@ describe('the group commit runs batches', () => {
     await sql`delete from gb_rows`.execute(db);
     batches.length = 0;
   };
-  const insert = (tx: Tx, n: number) => writeAhead(tx, { compile: () => sql`insert into gb_rows (n) values (${n})`.compile(tx) });
+  const insert = (w: WriteScope, n: number) => w.ahead({ compile: () => sql`insert into gb_rows (n) values (${n})`.compile(w.tx) });
 
   /** A batcher that refuses every fifth input, writes a row per accepted one (sent ahead), and answers i * 10. */
   function rowsBatcher(opts: { throwAfterWrites?: boolean; duplicateWrite?: boolean } = {}) {
     const calls: number[][] = [];
     const batcher: Batcher<number, number> = {
-      async many(tx, inputs) {
+      async many(w, inputs) {
         calls.push([...inputs]);
         const outcomes = [];
         for (const i of inputs) {
@@ -64,17 +64,17 @@ describe('the group commit runs batches', () => {
             outcomes.push({ ok: false as const, err: new Error(`refused ${i}`) });
             continue;
           }
-          await insert(tx, i);
+          await insert(w, i);
           outcomes.push({ ok: true as const, result: i * 10 });
         }
-        if (opts.duplicateWrite) await insert(tx, inputs.find((i) => i % 5 !== 0)!); // a unique violation, sent ahead
+        if (opts.duplicateWrite) await insert(w, inputs.find((i) => i % 5 !== 0)!); // a unique violation, sent ahead
         if (opts.throwAfterWrites) throw new Error('the batch failed');
         return outcomes;
       },
     };
-    const alone = (i: number) => async (tx: Tx) => {
+    const alone = (i: number) => async (_tx: Tx, w: WriteScope) => {
       if (i % 5 === 0) throw new Error(`refused ${i} alone`);
-      await insert(tx, 1000 + i);
+      await insert(w, 1000 + i);
       return -i;
     };
     return { batcher, calls, alone };
@@ -122,7 +122,7 @@ describe('the group commit runs batches', () => {
     await reset();
     await sql`update gb_counter set v = 0 where id = 1`.execute(db);
     const counting: Batcher<number, number> = {
-      async many(tx, inputs) {
+      async many({ tx }, inputs) {
         // Read, then write: a batch that did not see what ran before it would lose counts.
         const { v } = (await sql<{ v: number }>`select v from gb_counter where id = 1`.execute(tx)).rows[0]!;
         await sql`update gb_counter set v = ${Number(v) + inputs.length} where id = 1`.execute(tx);
@@ -150,21 +150,21 @@ describe('the group commit runs batches', () => {
     await reset();
     const { batcher, alone } = rowsBatcher();
     const log: string[] = [];
-    const endMany = async (tx: Tx, ends: readonly { record: EffectRecord; result: unknown }[]) => {
+    const endMany = async (w: WriteScope, ends: readonly { record: EffectRecord; result: unknown }[]) => {
       log.push(`endMany ${ends.length}`);
-      for (const { result } of ends) await insert(tx, 500 + Number(result) / 10);
+      for (const { result } of ends) await insert(w, 500 + Number(result) / 10);
       if (ends.some(({ result }) => result === 70)) throw new Error('key taken');
     };
     const record = (i: number): EffectRecord => ({
       begin: async () => undefined,
-      end: async (tx) => {
+      end: async (w) => {
         log.push(`end ${i}`);
-        await insert(tx, 2000 + i);
+        await insert(w, 2000 + i);
       },
       undo: () => void log.push(`undo ${i}`),
       endMany,
     });
-    const results = await Promise.allSettled(Array.from({ length: 9 }, (_, i) => withEffectRecord(record(i), () => writeTxBatched(db, batcher, i, alone(i)))));
+    const results = await Promise.allSettled(Array.from({ length: 9 }, (_, i) => writeTxBatched(db, batcher, i, alone(i), record(i))));
     expect(batches).toEqual([{ jobs: 9, held: false }]);
     expect(log.filter((l) => l.startsWith('endMany'))).toEqual(['endMany 7']); // 0 and 5 refused: no record to end
     // Every record forgot what the batch did (on PostgreSQL a job may also be undone when the one before it

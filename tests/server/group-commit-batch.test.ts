@@ -9,7 +9,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { dialectOf, openDatabase, type DB } from '../../src/server/db/connection';
 import { migrateToLatest } from '../../src/server/db/migrate';
-import { observeWriteTx, withEffectRecord, writeAhead, writeTx, writeTxBatched, type Batcher } from '../../src/server/db/tx';
+import { observeWriteTx, writeTx, writeTxBatched, type Batcher, type Tx, type WriteScope } from '../../src/server/db/tx';
 import { databaseTarget, dropDatabase } from '../helpers/database';
 
 let dir: string;
@@ -32,15 +32,16 @@ const rows = async () => (await sql<{ n: number }>`select n from gb_rows order b
 
 /** Each input a row of its own, all written ahead by the batch. */
 const inserts: Batcher<number, number> = {
-  async many(tx, inputs) {
+  async many(w, inputs) {
+    const tx = w.tx;
     for (const n of inputs) {
       const q = sql`insert into gb_rows (n) values (${n})`;
-      await writeAhead(tx, { compile: () => q.compile(tx) });
+      await w.ahead({ compile: () => q.compile(tx) });
     }
     return inputs.map((n) => ({ ok: true, result: n }));
   },
 };
-const insertAlone = (n: number) => async (tx: Parameters<typeof writeAhead>[0]) => {
+const insertAlone = (n: number) => async (tx: Tx) => {
   await sql`insert into gb_rows (n) values (${n})`.execute(tx);
   return n;
 };
@@ -56,9 +57,9 @@ it('a batch behind a job whose connection is dropped by a write it sent ahead: e
   try {
     // One tick: the queue is [kill, batch of 3]. The first job's code ends before its kill's answer comes
     // (it is checked once the next work starts); the batch is taken off the queue first.
-    const kill = writeTx(db, async (tx) => {
+    const kill = writeTx(db, async (tx, w) => {
       const q = sql`select pg_terminate_backend(pg_backend_pid())`;
-      await writeAhead(tx, { compile: () => q.compile(tx) });
+      await w.ahead({ compile: () => q.compile(tx) });
       return -1;
     });
     const batch = [1, 2, 3].map((n) => writeTxBatched(db, inserts, 100 + n, insertAlone(100 + n)));
@@ -78,7 +79,8 @@ it('a batch behind a job whose connection is dropped by a write it sent ahead: e
 function failing(how: 'throw' | 'write' | 'kill') {
   const calls = { many: 0, alone: 0 };
   const batcher: Batcher<number, number> = {
-    async many(tx, inputs) {
+    async many(w, inputs) {
+      const tx = w.tx;
       calls.many++;
       for (const n of inputs) {
         if (n % 100 === 13 && how === 'throw') throw new Error('many refused');
@@ -86,12 +88,12 @@ function failing(how: 'throw' | 'write' | 'kill') {
           n % 100 === 13 && how === 'kill'
             ? sql`select pg_terminate_backend(pg_backend_pid())`
             : sql`insert into gb_rows (n) values (${n % 100 === 13 && how === 'write' ? -1 : n})`; // -1 is there already
-        await writeAhead(tx, { compile: () => q.compile(tx) });
+        await w.ahead({ compile: () => q.compile(tx) });
       }
       return inputs.map((n) => ({ ok: true, result: n }));
     },
   };
-  const alone = (n: number) => async (tx: Parameters<typeof writeAhead>[0]) => {
+  const alone = (n: number) => async (tx: Tx) => {
     calls.alone++;
     if (n % 100 === 13) {
       if (how === 'throw') throw new Error('alone refused');
@@ -129,9 +131,9 @@ it.each(['throw', 'write', 'kill'] as const)('a batch that fails as a whole (%s)
 it('a batch behind a job whose write sent ahead fails: that job refused alone, the batch commits', async () => {
   await sql`insert into gb_rows (n) values (-1)`.execute(db);
   try {
-    const bad = writeTx(db, async (tx) => {
+    const bad = writeTx(db, async (tx, w) => {
       const q = sql`insert into gb_rows (n) values (-1)`;
-      await writeAhead(tx, { compile: () => q.compile(tx) });
+      await w.ahead({ compile: () => q.compile(tx) });
       return -1;
     });
     const batch = [1, 2, 3].map((n) => writeTxBatched(db, inserts, 300 + n, insertAlone(300 + n)));
@@ -145,14 +147,14 @@ it('a batch behind a job whose write sent ahead fails: that job refused alone, t
 
 it("records of a batch: a key taken meanwhile fails the batch; each job runs alone, the taken one refused, every other record holds its own claim", async () => {
   await db.insertInto('idempotency_keys').values({ user_id: 0, key: 'gb-taken', endpoint: '/gb', request_hash: 'h', state: 'done', response: 'null', created_at: 0 }).execute();
-  const claim = (tx: Parameters<typeof writeAhead>[0], key: string) =>
+  const claim = (tx: Tx, key: string) =>
     tx
       .insertInto('idempotency_keys')
       .values({ user_id: 0, key, endpoint: '/gb', request_hash: 'h', state: 'done', response: 'null', created_at: 0 })
       .onConflict((oc) => oc.columns(['user_id', 'key']).doNothing());
-  type Rec = { key: string; recorded: boolean; begin: () => Promise<void>; end: (tx: Parameters<typeof writeAhead>[0]) => Promise<void>; undo: () => void; endMany: typeof endMany };
-  const endMany = async (tx: Parameters<typeof writeAhead>[0], ends: readonly { record: unknown }[]) => {
-    for (const { record } of ends) await (record as Rec).end(tx);
+  type Rec = { key: string; recorded: boolean; begin: () => Promise<void>; end: (w: WriteScope) => Promise<void>; undo: () => void; endMany: typeof endMany };
+  const endMany = async (w: WriteScope, ends: readonly { record: unknown }[]) => {
+    for (const { record } of ends) await (record as Rec).end(w);
   };
   const record = (key: string): Rec => {
     const r: Rec = {
@@ -161,8 +163,9 @@ it("records of a batch: a key taken meanwhile fails the batch; each job runs alo
       begin: async () => {
         if (r.recorded) throw new Error('a second effect transaction');
       },
-      end: async (tx) => {
-        await writeAhead(tx, claim(tx, key), (res) => {
+      end: async (w: WriteScope) => {
+        const tx = w.tx;
+        await w.ahead(claim(tx, key), (res) => {
           if (Number(res.numAffectedRows ?? 0) === 0) throw new Error('key taken');
           r.recorded = true;
         });
@@ -176,7 +179,7 @@ it("records of a batch: a key taken meanwhile fails the batch; each job runs alo
   };
   const records = ['gb-1', 'gb-2', 'gb-taken', 'gb-4'].map(record);
   try {
-    const results = await Promise.all(records.map((r, i) => within(withEffectRecord(r, () => writeTxBatched(db, inserts, 400 + i, insertAlone(400 + i))), 10_000)));
+    const results = await Promise.all(records.map((r, i) => within(writeTxBatched(db, inserts, 400 + i, insertAlone(400 + i), r), 10_000)));
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'fulfilled']);
     expect(records.map((r) => r.recorded)).toEqual([true, true, false, true]);
     expect((await rows()).filter((n) => n >= 400)).toEqual([400, 401, 403]);

@@ -2,7 +2,7 @@
 // SAVEPOINT. What must hold on SQLite and PostgreSQL alike: a job that fails leaves nothing and does not
 // take the others down; jobs are serial (each sees the ones before it); nobody is answered before the
 // commit that carries them; a failed COMMIT fails every job it carried, and none of them exists. A write
-// sent ahead (writeAhead: on PostgreSQL pipelined, its answer not waited for) commits and rolls back with
+// sent ahead (WriteScope.ahead: on PostgreSQL pipelined, its answer not waited for) commits and rolls back with
 // its job, and its failure is its job's.
 import fs from 'node:fs';
 import os from 'node:os';
@@ -11,7 +11,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dialectOf, openDatabase, type DB } from '../../src/server/db/connection';
 import { migrateToLatest } from '../../src/server/db/migrate';
-import { observeWriteTx, withEffectRecord, writeAhead, writeTx } from '../../src/server/db/tx';
+import { observeWriteTx, writeTx, type Tx, type WriteScope } from '../../src/server/db/tx';
 import { databaseTarget, dropDatabase } from '../helpers/database';
 
 let dir: string;
@@ -115,24 +115,24 @@ it('a COMMIT that fails fails every job it carried, and none of them exists', as
   expect(await rows()).toEqual([3000]);
 });
 
-describe('writes sent ahead (writeAhead: on PostgreSQL pipelined, the job does not wait for their answer)', () => {
-  const event = (tx: Parameters<typeof writeAhead>[0], n: number) => tx.insertInto('live_events').values({ user_id: null, payload: `gc-${n}`, created_at: n });
+describe('writes sent ahead (WriteScope.ahead: on PostgreSQL pipelined, the job does not wait for their answer)', () => {
+  const event = (tx: Tx, n: number) => tx.insertInto('live_events').values({ user_id: null, payload: `gc-${n}`, created_at: n });
   const events = async () => (await db.selectFrom('live_events').select('payload').where('payload', 'like', 'gc-%').orderBy('id').execute()).map((r) => r.payload);
-  const claim = (tx: Parameters<typeof writeAhead>[0], key: string) =>
+  const claim = (tx: Tx, key: string) =>
     tx
       .insertInto('idempotency_keys')
       .values({ user_id: 0, key, endpoint: '/gc', request_hash: 'h', state: 'done', response: 'null', created_at: 0 })
       .onConflict((oc) => oc.columns(['user_id', 'key']).doNothing());
 
   it('commit with their job, in the order sent, and what follows them sees them', async () => {
-    await writeTx(db, async (tx) => {
-      await writeAhead(tx, event(tx, 1));
-      await writeAhead(tx, event(tx, 2));
+    await writeTx(db, async (tx, w) => {
+      await w.ahead(event(tx, 1));
+      await w.ahead(event(tx, 2));
       const seen = await tx.selectFrom('live_events').select('payload').where('payload', 'in', ['gc-1', 'gc-2']).orderBy('id').execute();
       expect(seen.map((r) => r.payload)).toEqual(['gc-1', 'gc-2']);
       const r = await claim(tx, 'gc-key-1').executeTakeFirst();
       expect(Number(r.numInsertedOrUpdatedRows)).toBe(1);
-      await writeAhead(tx, event(tx, 3)); // nothing follows this one: the group waits for it before the commit
+      await w.ahead(event(tx, 3)); // nothing follows this one: the group waits for it before the commit
     });
     expect(await events()).toEqual(['gc-1', 'gc-2', 'gc-3']);
   });
@@ -140,8 +140,8 @@ describe('writes sent ahead (writeAhead: on PostgreSQL pipelined, the job does n
   it('PostgreSQL: the job goes on before the answer comes; the group waits for it before the job counts as done', async () => {
     let answered = false;
     let answeredWhenSent = true;
-    await writeTx(db, async (tx) => {
-      await writeAhead(tx, event(tx, 7), () => {
+    await writeTx(db, async (tx, w) => {
+      await w.ahead(event(tx, 7), () => {
         answered = true;
       });
       answeredWhenSent = answered;
@@ -155,8 +155,8 @@ describe('writes sent ahead (writeAhead: on PostgreSQL pipelined, the job does n
   it('roll back with their job: a job refused after sending them leaves none, the jobs beside it keep theirs', async () => {
     const results = await Promise.allSettled(
       [10, 11, 12].map((n) =>
-        writeTx(db, async (tx) => {
-          await writeAhead(tx, event(tx, n));
+        writeTx(db, async (tx, w) => {
+          await w.ahead(event(tx, n));
           if (n === 11) throw new Error('refused');
           await claim(tx, `gc-key-${n}`).execute();
         }),
@@ -173,11 +173,11 @@ describe('writes sent ahead (writeAhead: on PostgreSQL pipelined, the job does n
     await sql`insert into gc_rows (n) values (5000)`.execute(db);
     const results = await Promise.allSettled(
       [20, 21, 22].map((n) =>
-        writeTx(db, async (tx) => {
-          await writeAhead(tx, event(tx, n));
+        writeTx(db, async (tx, w) => {
+          await w.ahead(event(tx, n));
           // 21: a unique violation sent ahead; the claim after it finds the transaction aborted.
           const insert = sql`insert into gc_rows (n) values (${n === 21 ? 5000 : n + 5000})`;
-          await writeAhead(tx, { compile: () => insert.compile(tx) });
+          await w.ahead({ compile: () => insert.compile(tx) });
           await claim(tx, `gc-key-${n}`).execute();
           return n;
         }),
@@ -197,8 +197,8 @@ describe('writes sent ahead (writeAhead: on PostgreSQL pipelined, the job does n
   it("a check of a write's answer that fails refuses its job, even when nothing after it waits", async () => {
     const results = await Promise.allSettled(
       [30, 31].map((n) =>
-        writeTx(db, async (tx) => {
-          await writeAhead(tx, event(tx, n), () => {
+        writeTx(db, async (tx, w) => {
+          await w.ahead(event(tx, n), () => {
             if (n === 31) throw new Error('bad answer');
           });
         }),
@@ -218,20 +218,21 @@ describe('writes sent ahead (writeAhead: on PostgreSQL pipelined, the job does n
 // undone would leave a wrong count.
 describe('a job that fails after the next one has started (PostgreSQL overlaps them)', () => {
   const counter = async () => Number((await sql<{ v: number }>`select v from gc_counter where id = 1`.execute(db)).rows[0]!.v);
-  const bump = (tx: Parameters<typeof writeAhead>[0], fail?: 'statement' | 'check') =>
+  const bump = (w: WriteScope, fail?: 'statement' | 'check') =>
     (async () => {
+      const tx = w.tx;
       const v = Number((await sql<{ v: number }>`select v from gc_counter where id = 1`.execute(tx)).rows[0]!.v);
       const write = sql`update gc_counter set v = ${v + 1} where id = 1`;
-      await writeAhead(tx, { compile: () => write.compile(tx) });
+      await w.ahead({ compile: () => write.compile(tx) });
       // A failure that shows only in an answer nobody waited for: a statement error (the transaction is
       // aborted, so the job behind fails too) or a check of a good answer (it is not: the job behind succeeds).
       if (fail === 'statement') {
         const bad = sql`insert into gc_rows (n) values (${9000}), (${9000})`;
-        await writeAhead(tx, { compile: () => bad.compile(tx) });
+        await w.ahead({ compile: () => bad.compile(tx) });
       }
       if (fail === 'check') {
         const ok = sql`select 1`;
-        await writeAhead(tx, { compile: () => ok.compile(tx) }, () => {
+        await w.ahead({ compile: () => ok.compile(tx) }, () => {
           throw new Error('check refused');
         });
       }
@@ -240,7 +241,7 @@ describe('a job that fails after the next one has started (PostgreSQL overlaps t
 
   it.each(['statement', 'check'] as const)('%s failure: the failed job leaves nothing, every other job counts once, in order', async (fail) => {
     const start = await counter();
-    const results = await Promise.allSettled(Array.from({ length: 12 }, (_, i) => writeTx(db, (tx) => bump(tx, i % 4 === 1 ? fail : undefined))));
+    const results = await Promise.allSettled(Array.from({ length: 12 }, (_, i) => writeTx(db, (_tx, w) => bump(w, i % 4 === 1 ? fail : undefined))));
     const ok = results.filter((r) => r.status === 'fulfilled').map((r) => (r as PromiseFulfilledResult<number>).value);
     expect(results.filter((r) => r.status === 'rejected')).toHaveLength(3);
     expect(ok).toHaveLength(9);
@@ -261,12 +262,13 @@ it("an effect record whose job runs again forgets what its first run recorded (t
         r.begins++;
         if (r.recorded) throw new Error('a second effect transaction');
       },
-      end: async (tx: Parameters<typeof writeAhead>[0]) => {
+      end: async (w: WriteScope) => {
+        const tx = w.tx;
         const claim = tx
           .insertInto('idempotency_keys')
           .values({ user_id: 0, key, endpoint: '/gc', request_hash: 'h', state: 'done', response: 'null', created_at: 0 })
           .onConflict((oc) => oc.columns(['user_id', 'key']).doNothing());
-        await writeAhead(tx, claim, (res) => {
+        await w.ahead(claim, (res) => {
           if (Number(res.numAffectedRows ?? 0) === 0) throw new Error('key taken');
           r.recorded = true;
         });
@@ -279,7 +281,7 @@ it("an effect record whose job runs again forgets what its first run recorded (t
   };
   const taken = record('gc-taken');
   const fresh = record('gc-fresh');
-  const [a, b] = await Promise.allSettled([withEffectRecord(taken, () => writeTx(db, async () => 'a')), withEffectRecord(fresh, () => writeTx(db, async () => 'b'))]);
+  const [a, b] = await Promise.allSettled([writeTx(db, async () => 'a', taken), writeTx(db, async () => 'b', fresh)]);
   expect(a.status).toBe('rejected');
   expect(b).toEqual({ status: 'fulfilled', value: 'b' });
   expect(fresh.recorded).toBe(true);
@@ -294,12 +296,13 @@ it("a job refused by a check of an answer after its key's claim went through: it
   const record = {
     recorded: false,
     begin: async () => undefined,
-    end: async (tx: Parameters<typeof writeAhead>[0]) => {
+    end: async (w: WriteScope) => {
+      const tx = w.tx;
       const claim = tx
         .insertInto('idempotency_keys')
         .values({ user_id: 0, key: 'gc-refused', endpoint: '/gc', request_hash: 'h', state: 'done', response: 'null', created_at: 0 })
         .onConflict((oc) => oc.columns(['user_id', 'key']).doNothing());
-      await writeAhead(tx, claim, (res) => {
+      await w.ahead(claim, (res) => {
         if (Number(res.numAffectedRows ?? 0) === 0) throw new Error('key taken');
         record.recorded = true;
       });
@@ -308,14 +311,16 @@ it("a job refused by a check of an answer after its key's claim went through: it
       record.recorded = false;
     },
   };
-  const answer = await withEffectRecord(record, () =>
-    writeTx(db, async (tx) => {
+  const answer = await writeTx(
+    db,
+    async (tx, w) => {
       const ok = sql`select 1`;
-      await writeAhead(tx, { compile: () => ok.compile(tx) }, () => {
+      await w.ahead({ compile: () => ok.compile(tx) }, () => {
         throw new Error('check refused');
       });
       return 'x';
-    }),
+    },
+    record,
   ).catch((err: Error) => err.message);
   expect(answer).toBe('check refused');
   expect(await db.selectFrom('idempotency_keys').select('key').where('key', '=', 'gc-refused').execute()).toHaveLength(0);
@@ -335,10 +340,10 @@ describe('PostgreSQL: the connection of a group dropped while its job works', ()
       let pid = 0;
       const results = await Promise.allSettled(
         Array.from({ length: 12 }, (_, i) =>
-          writeTx(db, async (tx) => {
+          writeTx(db, async (tx, w) => {
             if (i === 0) pid = Number((await sql<{ p: number }>`select pg_backend_pid() as p`.execute(tx)).rows[0]!.p);
             const insert = sql`insert into gc_rows (n) values (${7000 + i})`;
-            await writeAhead(tx, { compile: () => insert.compile(tx) });
+            await w.ahead({ compile: () => insert.compile(tx) });
             if (i === 3) {
               // The job awaits something else (no statement on the wire) when its connection is ended.
               await sql`select pg_terminate_backend(${pid})`.execute(admin);
@@ -375,9 +380,9 @@ describe('PostgreSQL: the connection of a group dropped by a write a job sent ah
           answered.length = 0;
           const results = await Promise.allSettled(
             Array.from({ length: 6 }, (_, i) =>
-              writeTx(db, async (tx) => {
+              writeTx(db, async (tx, w) => {
                 const insert = sql`insert into gc_rows (n) values (${7100 + i})`;
-                await writeAhead(tx, { compile: () => insert.compile(tx) });
+                await w.ahead({ compile: () => insert.compile(tx) });
                 if (i === k) {
                   // The job's own connection ends: its group's rollback to the savepoint fails too.
                   const kill = sql`select pg_terminate_backend(pg_backend_pid())`;
@@ -385,11 +390,11 @@ describe('PostgreSQL: the connection of a group dropped by a write a job sent ah
                   else {
                     if (how === 'after a failed check') {
                       const one = sql`select 1`;
-                      await writeAhead(tx, { compile: () => one.compile(tx) }, () => {
+                      await w.ahead({ compile: () => one.compile(tx) }, () => {
                         throw new Error('check refused');
                       });
                     }
-                    await writeAhead(tx, { compile: () => kill.compile(tx) });
+                    await w.ahead({ compile: () => kill.compile(tx) });
                   }
                 }
                 return i;

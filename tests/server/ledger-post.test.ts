@@ -114,12 +114,12 @@ it('a user balance below zero fails the CHECK by name and leaves nothing', async
   expect((await checkLedger(db)).ok).toBe(true);
 });
 
-// postAhead: on PostgreSQL the job does not wait for the entry (db/tx.ts writeAhead); its refusals must still
+// postAhead: on PostgreSQL the job does not wait for the entry (db/tx.ts WriteScope); its refusals must still
 // be the job's, with the same errors, even when a statement after it meets the aborted transaction.
 it('postAhead: a posting to an account that does not exist refuses the job with the same error and leaves nothing', async () => {
   const before = await counts();
-  const err = await writeTx(db, async (tx) => {
-    await postAhead(tx, { kind: 'topup', now: 4000, postings: [{ owner: PLATFORM, account: 'bank', amount: -100 }, { owner: USER + 1, account: 'available', amount: 100 }] });
+  const err = await writeTx(db, async (tx, w) => {
+    await postAhead(w, { kind: 'topup', now: 4000, postings: [{ owner: PLATFORM, account: 'bank', amount: -100 }, { owner: USER + 1, account: 'available', amount: 100 }] });
     await tx.selectFrom('ledger_accounts').select('id').limit(1).execute();
   }).catch((e: unknown) => e);
   expect(err).toBeInstanceOf(UnbalancedEntryError);
@@ -128,8 +128,8 @@ it('postAhead: a posting to an account that does not exist refuses the job with 
 
 it('postAhead: a user balance below zero fails the CHECK by name, not "transaction aborted", and leaves nothing', async () => {
   const before = await counts();
-  const err = await writeTx(db, async (tx) => {
-    await postAhead(tx, { kind: 'order_buy', now: 5000, postings: [{ owner: USER, account: 'available', amount: -1_000_000 }, { owner: PLATFORM, account: 'sales', amount: 1_000_000 }] });
+  const err = await writeTx(db, async (tx, w) => {
+    await postAhead(w, { kind: 'order_buy', now: 5000, postings: [{ owner: USER, account: 'available', amount: -1_000_000 }, { owner: PLATFORM, account: 'sales', amount: 1_000_000 }] });
     await tx.selectFrom('ledger_accounts').select('id').limit(1).execute();
   }).catch((e: unknown) => e);
   expect(isCheck(err, 'ledger_accounts_not_negative')).toBe(true);
@@ -138,7 +138,7 @@ it('postAhead: a user balance below zero fails the CHECK by name, not "transacti
 });
 
 it('postAhead: an entry that goes through is written as post() writes it', async () => {
-  await writeTx(db, (tx) => postAhead(tx, { kind: 'topup', now: 6000, memo: 'ahead', postings: [{ owner: PLATFORM, account: 'bank', amount: -250 }, { owner: USER, account: 'available', amount: 250 }] }));
+  await writeTx(db, (_tx, w) => postAhead(w, { kind: 'topup', now: 6000, memo: 'ahead', postings: [{ owner: PLATFORM, account: 'bank', amount: -250 }, { owner: USER, account: 'available', amount: 250 }] }));
   const entry = await db.selectFrom('fund_logs').select('entry_id').where('memo', '=', 'ahead').executeTakeFirstOrThrow();
   expect((await logsOf(entry.entry_id)).map((l) => [l.account_name, l.amount, l.balance_after])).toEqual([
     ['bank', -250, -7_050],

@@ -6,7 +6,7 @@
 // in pages and puts each order in its SGT month. On SQLite and PostgreSQL (npm run test:pg).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import { writeTx, type Tx } from '../../src/server/db/tx';
+import { writeTx } from '../../src/server/db/tx';
 import { runDueWork } from '../../src/server/scheduler/scheduler';
 import { allocatePresale } from '../../src/server/modules/order/transitions';
 import { sgtMonthStart } from '../../src/server/modules/order/calc';
@@ -129,8 +129,8 @@ describe('changeUsage', () => {
     const other = await makeProject(s);
     const a = await makeUser(s);
     const b = await makeUser(s);
-    await writeTx(s.db, (tx: Tx) =>
-      changeUsage(tx, [
+    await writeTx(s.db, (_tx, w) =>
+      changeUsage(w, [
         { userId: a.id, projectId: pid, createdAt: APRIL + HOUR, tons: 2 },
         { userId: a.id, projectId: pid, createdAt: APRIL + 2 * DAY, tons: 3 },
         { userId: b.id, projectId: pid, createdAt: APRIL - 1, tons: 1 },
@@ -139,8 +139,8 @@ describe('changeUsage', () => {
       ]),
     );
     // Again: every key is there now, so each change is an update of its row.
-    await writeTx(s.db, (tx: Tx) =>
-      changeUsage(tx, [
+    await writeTx(s.db, (_tx, w) =>
+      changeUsage(w, [
         { userId: a.id, projectId: pid, createdAt: APRIL, tons: 1 },
         { userId: a.id, projectId: pid, createdAt: APRIL + 3 * HOUR, tons: -1 },
         { userId: a.id, projectId: pid, createdAt: APRIL + 4 * HOUR, tons: 6 },
@@ -154,8 +154,8 @@ describe('changeUsage', () => {
     ]);
     expect(await usageRows(b.id)).toEqual([{ project_id: pid, month_start: MARCH, tons: 2 }]);
     // Put back as the orders have it (none), so the suite's final check holds.
-    await writeTx(s.db, (tx: Tx) =>
-      changeUsage(tx, [
+    await writeTx(s.db, (_tx, w) =>
+      changeUsage(w, [
         { userId: a.id, projectId: pid, createdAt: MARCH, tons: -5 },
         { userId: a.id, projectId: pid, createdAt: APRIL, tons: -11 },
         { userId: a.id, projectId: other, createdAt: APRIL, tons: -4 },

@@ -92,7 +92,7 @@ function preparingClient(state: PreparedState): typeof pg.Client {
     /** pg writes each statement with a syscall of its own (it corks and uncorks the socket around one
      *  statement's messages): in the order bench's CPU profile on PostgreSQL (bench/orders.ts) that writev is
      *  a large share of the server's time. Statements sent in one go (a write job's savepoint and first read;
-     *  the writes it sends ahead and the claim of its key; see db/tx.ts writeAhead) leave in one write
+     *  the writes it sends ahead and the claim of its key; see db/tx.ts WriteScope) leave in one write
      *  instead: the socket stays corked until the code that is running now and the promise reactions it
      *  started have run. A statement sent alone leaves uncorked, only after the current callback ends, before
      *  any I/O. */
@@ -152,7 +152,7 @@ export function openDatabase(target: string, opts: { poolSize?: number } = {}): 
     const state: PreparedState = { on: false, names: new Map() };
     // Pipeline mode: a statement is sent without waiting for the answer of the one before on the same
     // connection (they are still run, and answered, in order). Only a group commit's job sends ahead
-    // (db/tx.ts writeAhead); every other caller waits for each answer, as without it.
+    // (db/tx.ts WriteScope); every other caller waits for each answer, as without it.
     const pool = new pg.Pool({ connectionString: target, max: opts.poolSize ?? 10, Client: preparingClient(state), pipeline: true });
     // An idle client's error (the server restarted) must not crash the process; the pool replaces it.
     pool.on('error', () => undefined);

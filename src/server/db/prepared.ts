@@ -34,7 +34,7 @@ interface Compiled {
 }
 
 export interface Prepared<P, R> {
-  /** The compiled query with `values` in place (for callers that send it without waiting: db/tx.ts writeAhead). */
+  /** The compiled query with `values` in place (for callers that send it without waiting: db/tx.ts WriteScope.ahead). */
   compile(db: Tx, values: P): Compilable<R>;
   execute(db: Tx, values: P): Promise<QueryResult<R>>;
 }

@@ -1,15 +1,48 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { CompiledQuery, sql, type Compilable, type DatabaseConnection, type Kysely, type QueryResult } from 'kysely';
 import { dialectOf, type DB } from './connection';
 import type { Database } from './schema';
 
 export type Tx = Kysely<Database>;
 
+/** What a write transaction's code is handed besides the transaction: the way to send a statement without
+ *  waiting for its answer (`ahead`) and to send reads together (`read`). The group commit makes one per job
+ *  (GroupTx), for the job's own savepoint; outside a group (`atOnce`) both run the statement at once. */
+export interface WriteScope {
+  readonly tx: Tx;
+  /** A write whose answer the job does not wait for (a socket message's row, the supply a purchase takes, an
+   *  order whose row the job already knows, a ledger entry, the idempotency key's claim): inside a PostgreSQL
+   *  write transaction it is sent at once on the job's connection, and the job goes on without waiting for its
+   *  round trip: the pg client's pipeline mode (openDatabase) puts it on the wire behind the statements before
+   *  it and in front of the next, and PostgreSQL runs them in that order, so everything after it sees it.
+   *  `check` looks at its answer when it comes. A failure of the write or of `check` fails the job (rolled back
+   *  to its savepoint), exactly as if it had been awaited: the group waits for every answer before it counts
+   *  the job done. Elsewhere (SQLite, whose statements cost no round trip; outside a write transaction) it runs
+   *  and is checked at once. */
+  ahead<R>(query: Compilable<R>, check?: (result: QueryResult<R>) => void): Promise<void>;
+  /** A read sent together with others (a batch's reads, awaited together by the caller): inside a PostgreSQL
+   *  write transaction it goes out at once on the job's connection, so several leave in one write and their
+   *  answers come back in one round trip (pipeline mode, see `ahead`); its failure is the job's. Elsewhere it
+   *  runs as any query does (SQLite: one after the other). */
+  read<R>(query: Compilable<R>): Promise<QueryResult<R>>;
+}
+
+/** A scope whose statements run at once on `tx` (SQLite's jobs, and a transaction outside the group commit). */
+export function atOnce(tx: Tx): WriteScope {
+  return {
+    tx,
+    ahead: async (query, check) => {
+      const result = await tx.executeQuery(query.compile());
+      check?.(result);
+    },
+    read: (query) => tx.executeQuery(query.compile()),
+  };
+}
+
 /** What the effect transaction of an idempotent request does besides its own work: claim the key when it
  *  begins, store the answer just before it commits. Effect, key and answer commit together or not at all. */
 export interface EffectRecord {
-  begin(tx: Tx): Promise<void>;
-  end(tx: Tx, result: unknown): Promise<void>;
+  begin(w: WriteScope): Promise<void>;
+  end(w: WriteScope, result: unknown): Promise<void>;
   /** What end() recorded was rolled back with the job, which runs again (PostgreSQL's group, see
    *  GroupTx): forget it. */
   undo(): void;
@@ -17,7 +50,7 @@ export interface EffectRecord {
    *  of the kind, given each record of the batch with its result. It throws when any of them cannot be
    *  recorded (a key taken meanwhile): the batch is undone, and each of its jobs runs alone. A record without
    *  it keeps its job out of batches. */
-  readonly endMany?: (tx: Tx, ends: readonly { record: EffectRecord; result: unknown }[]) => Promise<void>;
+  readonly endMany?: (w: WriteScope, ends: readonly { record: EffectRecord; result: unknown }[]) => Promise<void>;
 }
 
 /** Write transactions of one kind that a group commit can run together (order placement): several of them
@@ -29,16 +62,9 @@ export interface EffectRecord {
  *  it got without writing anything. When `many` throws, or a write it sent fails, the whole batch is rolled
  *  back and each job runs alone as its `fn` (writeTxBatched), which then gives each failure its own error. */
 export interface Batcher<I, R> {
-  many(tx: Tx, inputs: readonly I[]): Promise<BatchOutcome<R>[]>;
+  many(w: WriteScope, inputs: readonly I[]): Promise<BatchOutcome<R>[]>;
 }
 export type BatchOutcome<R> = { ok: true; result: R } | { ok: false; err: unknown };
-
-const effectRecord = new AsyncLocalStorage<EffectRecord>();
-
-/** Runs `fn` with `record` attached to the write transactions it opens (see writeTx). */
-export function withEffectRecord<T>(record: EffectRecord, fn: () => Promise<T>): Promise<T> {
-  return effectRecord.run(record, fn);
-}
 
 /** Timings of one database's write transactions (startServer hands them to its metrics; lib/metrics.ts). */
 export interface WriteTxObserver {
@@ -65,7 +91,7 @@ const GROUP_MAX_JOBS = 64;
 const GROUP_MAX_MS = 20;
 
 interface Job {
-  fn: (tx: Tx) => Promise<unknown>;
+  fn: (tx: Tx, w: WriteScope) => Promise<unknown>;
   record: EffectRecord | undefined;
   /** Set when the job can run in a batch with others of its batcher (writeTxBatched). */
   batch?: { batcher: Batcher<unknown, unknown>; input: unknown };
@@ -74,8 +100,8 @@ interface Job {
 }
 
 /** The running job of a group: on PostgreSQL its raw connection, and what was sent on it without waiting
- *  for the answer (the job's savepoint, writeAhead's writes), each settled in the order sent; on SQLite its
- *  savepoint, already taken. */
+ *  for the answer (the job's savepoint, what its WriteScope sent), each settled in the order sent; on SQLite
+ *  its savepoint, already taken. */
 interface Ahead {
   /** PostgreSQL's connection, to send on without waiting; absent on SQLite, where everything runs at once. */
   raw?: DatabaseConnection;
@@ -85,8 +111,6 @@ interface Ahead {
 }
 type Settled = { ok: true } | { ok: false; err: unknown };
 
-const aheadOf = new WeakMap<object, Ahead>();
-
 function settle(p: Promise<unknown>): Promise<Settled> {
   return p.then(
     () => ({ ok: true }) as const,
@@ -94,40 +118,28 @@ function settle(p: Promise<unknown>): Promise<Settled> {
   );
 }
 
-/** A write whose answer the job does not wait for (a socket message's row, the supply a purchase takes, an
- *  order whose row the job already knows, a ledger entry, the idempotency key's claim): inside a PostgreSQL write transaction it is sent at
- *  once on the job's connection, and the job goes on without waiting for its round trip: the pg client's
- *  pipeline mode (openDatabase) puts it on the wire behind the statements before it and in front of the next,
- *  and PostgreSQL runs them in that order, so everything after it sees it. `check` looks at its answer when it
- *  comes. A failure of the write or of `check` fails the job (rolled back to its savepoint), exactly as if it
- *  had been awaited: the group waits for every answer before it counts the job done. Elsewhere (SQLite, whose
- *  statements cost no round trip; outside a write transaction) it runs and is checked at once. */
-export async function writeAhead<R>(tx: Tx, query: Compilable<R>, check?: (result: QueryResult<R>) => void): Promise<void> {
-  const ahead = aheadOf.get(tx);
-  if (!ahead?.raw) {
-    const result = await tx.executeQuery(query.compile());
-    check?.(result);
-    return;
-  }
-  ahead.sent.push(
-    settle(
-      ahead.raw.executeQuery<R>(query.compile()).then((result) => {
-        check?.(result);
-      }),
-    ),
-  );
-}
-
-/** A read sent together with others (a batch's reads, awaited together by the caller): inside a PostgreSQL
- *  write transaction it goes out at once on the job's connection, so several leave in one write and their
- *  answers come back in one round trip (pipeline mode, see writeAhead); its failure is the job's. Elsewhere it
- *  runs as any query does (SQLite: one after the other). */
-export function readAhead<R>(tx: Tx, query: Compilable<R>): Promise<QueryResult<R>> {
-  const ahead = aheadOf.get(tx);
-  if (!ahead?.raw) return tx.executeQuery(query.compile());
-  const answer = ahead.raw.executeQuery<R>(query.compile());
-  ahead.sent.push(settle(answer));
-  return answer;
+/** The scope of a job whose statements go out as `ahead` says: on PostgreSQL's pipelined connection
+ *  without waiting, each answer kept for the check of the job (firstFailure); on SQLite at once. */
+function scopeOf(conn: Tx, ahead: Ahead): WriteScope {
+  const raw = ahead.raw;
+  if (!raw) return atOnce(conn);
+  return {
+    tx: conn,
+    ahead: async <R>(query: Compilable<R>, check?: (result: QueryResult<R>) => void) => {
+      ahead.sent.push(
+        settle(
+          raw.executeQuery<R>(query.compile()).then((result) => {
+            check?.(result);
+          }),
+        ),
+      );
+    },
+    read: <R>(query: Compilable<R>) => {
+      const answer = raw.executeQuery<R>(query.compile());
+      ahead.sent.push(settle(answer));
+      return answer;
+    },
+  };
 }
 
 /** Once every answer a job is owed is in (and each check of one has run, so none can still change what the
@@ -174,7 +186,7 @@ const sqliteDriver = (): GroupDriver => ({
 });
 
 /** PostgreSQL: the round trips overlap. BEGIN, the advisory lock (one writer across connections and
- *  instances) and j0 are one simple query; a job's savepoint and its writeAhead/readAhead statements go out
+ *  instances) and j0 are one simple query; a job's savepoint and what its WriteScope sends go out
  *  on the raw connection without waiting (the pg client's pipeline mode, openDatabase). */
 function postgresDriver(): GroupDriver {
   let raw: DatabaseConnection;
@@ -228,7 +240,7 @@ class GroupCommit {
 
   constructor(private readonly db: DB) {}
 
-  run<T>(fn: (tx: Tx) => Promise<T>, record: EffectRecord | undefined, batch?: Job['batch']): Promise<T> {
+  run<T>(fn: (tx: Tx, w: WriteScope) => Promise<T>, record: EffectRecord | undefined, batch?: Job['batch']): Promise<T> {
     const observer = observers.get(this.db);
     return new Promise<T>((resolve, reject) => {
       if (observer) {
@@ -349,7 +361,6 @@ class GroupTx {
       }
       await this.driver.commit(this.conn);
     } catch (err) {
-      aheadOf.delete(this.conn);
       await sql`rollback`.execute(this.conn).catch(() => undefined);
       // Could not begin: drain() refuses every waiting job instead of trying again at once.
       if (!begun) throw err;
@@ -360,13 +371,12 @@ class GroupTx {
     for (const { job, result } of this.done) job.resolve(result);
   }
 
-  /** The next job's savepoint and what it sends ahead, attached to the connection while it runs. */
-  private async open(): Promise<{ savepoint: string; ahead: Ahead }> {
+  /** The next job's savepoint, and what it sends ahead: kept here, and sent through the scope it is handed. */
+  private async open(): Promise<{ savepoint: string; ahead: Ahead; scope: WriteScope }> {
     const savepoint = `j${this.n}`;
     const ahead = await this.driver.open(this.conn, this.n === 0 ? undefined : savepoint);
     this.n++;
-    aheadOf.set(this.conn, ahead);
-    return { savepoint, ahead };
+    return { savepoint, ahead, scope: scopeOf(this.conn, ahead) };
   }
 
   /** A job refused: its record forgotten (what it recorded is undone), its caller answered. */
@@ -378,17 +388,16 @@ class GroupTx {
   /** Runs `job` (undefined: none left for this group) while the one before it is checked. False once
    *  nothing is left to run or check. */
   private async runJobOf(job: Job | undefined): Promise<boolean> {
-    let opened: { savepoint: string; ahead: Ahead } | undefined;
+    let opened: { savepoint: string; ahead: Ahead; scope: WriteScope } | undefined;
     let running: Promise<Outcome<unknown>> | undefined;
     if (job) {
       opened = await this.open();
-      running = outcomeOf(runJob(this.conn, job));
+      running = outcomeOf(runJob(this.conn, opened.scope, job));
     }
     if (this.checking && !(await this.checkLast(job && { job, running: running!, ahead: opened!.ahead }))) return true;
     if (!job) return false;
     const { savepoint, ahead } = opened!;
     const outcome = await running!;
-    aheadOf.delete(this.conn);
     if (outcome.ok) {
       this.checking = { job, result: outcome.value, ahead, savepoint };
       await this.driver.ran(this.conn, savepoint);
@@ -425,7 +434,6 @@ class GroupTx {
       // The job started behind it: let it end (its statements fail in the aborted transaction, or it saw
       // what is now undone), wait for every answer it is owed, and run it again after the rollback.
       await next.running;
-      aheadOf.delete(this.conn);
       await firstFailure(next.ahead);
       next.job.record?.undo();
       this.group.putBack([next.job]);
@@ -445,9 +453,8 @@ class GroupTx {
         throw err;
       });
     }
-    const { savepoint, ahead } = await this.open();
-    const outcome = await outcomeOf(runBatch(this.conn, batch));
-    aheadOf.delete(this.conn);
+    const { savepoint, ahead, scope } = await this.open();
+    const outcome = await outcomeOf(runBatch(scope, batch));
     const failed = await firstFailure(ahead);
     if (ahead.savepoint && !(await ahead.savepoint).ok) {
       // Without the batch's savepoint nothing tells its writes from the jobs' before it: the group fails.
@@ -471,18 +478,18 @@ class GroupTx {
 }
 
 /** A job's own work: its code, then its effect record's end (the idempotency key's claim and answer). */
-async function runJob(conn: Tx, job: Job): Promise<unknown> {
-  await job.record?.begin(conn);
-  const result = await job.fn(conn);
-  await job.record?.end(conn, result);
+async function runJob(conn: Tx, w: WriteScope, job: Job): Promise<unknown> {
+  await job.record?.begin(w);
+  const result = await job.fn(conn, w);
+  await job.record?.end(w, result);
   return result;
 }
 
 /** A batch's work: its batcher's `many`, then its records' end, all of a kind in one call. */
-async function runBatch(conn: Tx, batch: Job[]): Promise<BatchOutcome<unknown>[]> {
-  for (const job of batch) await job.record?.begin(conn);
+async function runBatch(w: WriteScope, batch: Job[]): Promise<BatchOutcome<unknown>[]> {
+  for (const job of batch) await job.record?.begin(w);
   const outcomes = await batch[0]!.batch!.batcher.many(
-    conn,
+    w,
     batch.map((job) => job.batch!.input),
   );
   if (outcomes.length !== batch.length) throw new Error(`a batch of ${batch.length} jobs got ${outcomes.length} outcomes`);
@@ -494,7 +501,7 @@ async function runBatch(conn: Tx, batch: Job[]): Promise<BatchOutcome<unknown>[]
     list.push({ record, result: o.result });
     ends.set(record.endMany, list);
   });
-  for (const [endMany, list] of ends) await endMany(conn, list);
+  for (const [endMany, list] of ends) await endMany(w, list);
   return outcomes;
 }
 
@@ -504,11 +511,13 @@ const groups = new WeakMap<DB, GroupCommit>();
  *  per database file), and on PostgreSQL the same guarantee across every connection and instance through a
  *  transaction-scoped advisory lock. So two processes (servers, operator CLI) never interleave a
  *  read-then-write on the same rows, and checks read inside hold until the commit. Everything inside
- *  commits or nothing does; concurrent calls share one durable commit (GroupCommit). Inside an idempotent
- *  request, this is the request's effect: its result is the answer stored with the key in the same
- *  transaction. `fn` must use only `tx` (on SQLite the one connection is held by the group). */
-export function writeTx<T>(db: DB, fn: (tx: Tx) => Promise<T>): Promise<T> {
-  return groupOf(db).run(fn, effectRecord.getStore());
+ *  commits or nothing does; concurrent calls share one durable commit (GroupCommit). Given the `record` of
+ *  an idempotent request (lib/idempotency.ts), this is the request's effect: its result is the answer
+ *  stored with the key in the same transaction. Without one it commits on its own, whatever becomes of the
+ *  request (a counted wrong password, a lock, a session ending). `fn` must use only `tx` and `w`, the job's
+ *  scope (on SQLite the one connection is held by the group). */
+export function writeTx<T>(db: DB, fn: (tx: Tx, w: WriteScope) => Promise<T>, record?: EffectRecord): Promise<T> {
+  return groupOf(db).run(fn, record);
 }
 
 /** The database's group commit, made at its first write. */
@@ -521,12 +530,6 @@ function groupOf(db: DB): GroupCommit {
 /** writeTx for a job that can also run in a batch with others of `batcher` (see Batcher): `input` is its
  *  part of a batch, `fn` what it does alone (when no other is waiting, or when its batch failed). Both must
  *  do the same. */
-export function writeTxBatched<I, T>(db: DB, batcher: Batcher<I, T>, input: I, fn: (tx: Tx) => Promise<T>): Promise<T> {
-  return groupOf(db).run(fn, effectRecord.getStore(), { batcher: batcher as Batcher<unknown, unknown>, input });
-}
-
-/** A write transaction that is not the request's effect (a counted wrong password, a lock, a session
- *  ending): it commits on its own even when the request is refused. */
-export function untrackedWriteTx<T>(db: DB, fn: (tx: Tx) => Promise<T>): Promise<T> {
-  return effectRecord.exit(() => writeTx(db, fn));
+export function writeTxBatched<I, T>(db: DB, batcher: Batcher<I, T>, input: I, fn: (tx: Tx, w: WriteScope) => Promise<T>, record?: EffectRecord): Promise<T> {
+  return groupOf(db).run(fn, record, { batcher: batcher as Batcher<unknown, unknown>, input });
 }

@@ -1,5 +1,5 @@
 import { sql, type QueryResult } from 'kysely';
-import { writeAhead, type Tx } from '../db/tx';
+import type { Tx, WriteScope } from '../db/tx';
 import { prepared } from '../db/prepared';
 import { dialectOf, type DB } from '../db/connection';
 import type { WalletBalances } from '../../shared/schemas/user';
@@ -114,16 +114,16 @@ export async function post(tx: Tx, entry: Entry): Promise<number> {
 }
 
 /** post() for a caller that does not need the entry's id: on PostgreSQL, inside a write transaction, the
- *  job does not wait for the entry's round trip (db/tx.ts writeAhead); its failure (a balance going below
- *  zero, an account missing) is still the job's. */
-export async function postAhead(tx: Tx, entry: Entry): Promise<void> {
-  await writeEntries(tx, [entry], { ahead: true });
+ *  job does not wait for the entry's round trip (sent through `w`, db/tx.ts WriteScope); its failure (a
+ *  balance going below zero, an account missing) is still the job's. */
+export async function postAhead(w: WriteScope, entry: Entry): Promise<void> {
+  await writeEntries(w.tx, [entry], w);
 }
 
 /** Several entries (a batch of orders, db/tx.ts Batcher), as post() would write them one after the other,
  *  sent ahead as postAhead sends one. */
-export async function postManyAhead(tx: Tx, entries: readonly Entry[]): Promise<void> {
-  if (entries.length > 0) await writeEntries(tx, entries, { ahead: true });
+export async function postManyAhead(w: WriteScope, entries: readonly Entry[]): Promise<void> {
+  if (entries.length > 0) await writeEntries(w.tx, entries, w);
 }
 
 /** A user balance that would pass below zero on its way through the entries (an account named by several
@@ -147,9 +147,9 @@ interface Entry {
 /** The one way entries are written, one or many, in the order given; each entry's postings in their order,
  *  each fund log with the balance its own posting left. SQLite: statement after statement (they cost no
  *  round trip), each balance checked as it moves. PostgreSQL: ONE statement for all of them (entriesInsert),
- *  sent ahead inside a write transaction when `ahead` (the ids are then not read: answers []). Every entry is
- *  checked first (balanced per unit, known accounts). */
-async function writeEntries(tx: Tx, entries: readonly Entry[], opts: { ahead?: boolean } = {}): Promise<number[]> {
+ *  sent ahead through `ahead`, the job's scope, when given (the ids are then not read: answers []). Every
+ *  entry is checked first (balanced per unit, known accounts). */
+async function writeEntries(tx: Tx, entries: readonly Entry[], ahead?: WriteScope): Promise<number[]> {
   for (const entry of entries) checkEntry(entry);
   if (dialectOf(tx) !== 'postgres') {
     const ids: number[] = [];
@@ -169,8 +169,8 @@ async function writeEntries(tx: Tx, entries: readonly Entry[], opts: { ahead?: b
     if (Number(r.below_zero) > 0) throw new BalanceBelowZeroError('a user balance would go below zero within the entries');
     return r.ids.map(Number);
   };
-  if (opts.ahead) {
-    await writeAhead(tx, query, (result) => void written(result));
+  if (ahead) {
+    await ahead.ahead(query, (result) => void written(result));
     return [];
   }
   return written(await tx.executeQuery(query.compile()));

@@ -3,7 +3,7 @@ import type { AppEnv } from '../env';
 import { AppError, ok } from './http';
 import { hmac, serverSecret } from './secret';
 import { sql } from 'kysely';
-import { withEffectRecord, writeAhead, type EffectRecord, type Tx } from '../db/tx';
+import type { EffectRecord, WriteScope } from '../db/tx';
 import { prepared } from '../db/prepared';
 import { dialectOf } from '../db/connection';
 
@@ -65,15 +65,15 @@ interface KeyRecord extends EffectRecord {
  *  PostgreSQL (sent ahead, checked when its answer comes), one after the other on SQLite. A key taken
  *  meanwhile (a duplicate on another instance committed first) fails the batch, whose jobs then run alone:
  *  that one finds its key taken there and replays the first answer. */
-async function endKeyRecords(tx: Tx, ends: readonly { record: EffectRecord; result: unknown }[]): Promise<void> {
-  if (dialectOf(tx) !== 'postgres') {
+async function endKeyRecords(w: WriteScope, ends: readonly { record: EffectRecord; result: unknown }[]): Promise<void> {
+  if (dialectOf(w.tx) !== 'postgres') {
     // One after the other, each as its record's own end() claims it.
-    for (const { record, result } of ends) await record.end(tx, result);
+    for (const { record, result } of ends) await record.end(w, result);
     return;
   }
   const list = ends.map(({ record, result }) => ({ record: record as KeyRecord, result, claim: (record as KeyRecord).claim(result) }));
   const rows = list.map(({ claim }, ord) => ({ ord, user_id: claim.userId, key: claim.key, endpoint: claim.endpoint, request_hash: claim.hash, response: claim.response, created_at: claim.now }));
-  await writeAhead(tx, claimKeys.compile(tx, { rows: JSON.stringify(rows) }), ({ rows: inserted }) => {
+  await w.ahead(claimKeys.compile(w.tx, { rows: JSON.stringify(rows) }), ({ rows: inserted }) => {
     if (inserted.length !== list.length) throw new KeyTaken();
     for (const { record, result } of list) record.claimed(result);
   });
@@ -115,14 +115,14 @@ export async function idempotent<T>(
   c: Context<AppEnv>,
   userId: number,
   payload: Record<string, unknown>,
-  run: () => Promise<T>,
+  run: (record: EffectRecord) => Promise<T>,
 ): Promise<Response> {
   const key = c.req.header('idempotency-key')?.trim() ?? '';
   if (!KEY_PATTERN.test(key)) throw new AppError('invalid_request', undefined, { field: 'Idempotency-Key' });
   return oneAtATime(`${userId}\n${key}`, () => runOnce(c, userId, key, payload, run));
 }
 
-async function runOnce<T>(c: Context<AppEnv>, userId: number, key: string, payload: Record<string, unknown>, run: () => Promise<T>): Promise<Response> {
+async function runOnce<T>(c: Context<AppEnv>, userId: number, key: string, payload: Record<string, unknown>, run: (record: EffectRecord) => Promise<T>): Promise<Response> {
   const { db, clock, config, metrics } = c.get('deps');
   const endpoint = c.req.path;
   const hash = hmac(serverSecret(config), `${endpoint}\n${canonical(payload)}`);
@@ -143,7 +143,7 @@ async function runOnce<T>(c: Context<AppEnv>, userId: number, key: string, paylo
   const earlier = await replay();
   if (earlier) return earlier;
 
-  // 2. Run. The first write transaction of the request is its effect: it claims the key and stores the
+  // 2. Run. The write transaction `run` hands `record` to (db/tx.ts writeTx) is the request's effect: it claims the key and stores the
   //    answer (the transaction's result) in one insert just before it commits. Write transactions never
   //    interleave (db/tx.ts: one writer on SQLite, one advisory lock on PostgreSQL), so claiming at the end
   //    is as safe as at the start and costs one statement instead of two: when the key is taken by then
@@ -160,10 +160,10 @@ async function runOnce<T>(c: Context<AppEnv>, userId: number, key: string, paylo
       recorded = true;
       answer = result ?? null;
     },
-    end: async (tx: Tx, result: unknown) => {
+    end: async (w: WriteScope, result: unknown) => {
       // On PostgreSQL the group does not wait for the claim's answer before it starts the next job; it checks
-      // it before it counts this job done (db/tx.ts writeAhead). SQLite runs and checks it at once.
-      await writeAhead(tx, claimKey.compile(tx, record.claim(result)), (inserted) => {
+      // it before it counts this job done (db/tx.ts WriteScope). SQLite runs and checks it at once.
+      await w.ahead(claimKey.compile(w.tx, record.claim(result)), (inserted) => {
         if (Number(inserted.numAffectedRows ?? 0) === 0) throw new KeyTaken();
         record.claimed(result);
       });
@@ -176,7 +176,7 @@ async function runOnce<T>(c: Context<AppEnv>, userId: number, key: string, paylo
   };
   let data: T;
   try {
-    data = await withEffectRecord(record, run);
+    data = await run(record);
   } catch (err) {
     if (err instanceof KeyTaken) {
       const first = await replay();

@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { dialectOf, type DB } from '../db/connection';
-import { writeAhead, type Tx } from '../db/tx';
+import { atOnce, type WriteScope } from '../db/tx';
 import { prepared, preparedPerShape } from '../db/prepared';
 import { sql } from 'kysely';
 import type { ServerMessage } from '../../shared/socket-events';
@@ -35,23 +35,26 @@ const eventsInsertMany = prepared((db, p: { rows: string }) => ({
  *  on PostgreSQL a NOTIFY raised by the insert (migration 016; delivered when it commits, to every instance); on
  *  SQLite an in-process signal (the hub's read waits behind the writing transaction on the one
  *  connection, so it sees the row once committed) and, for the CLI's writes, the hub's slow poll. */
-export async function publish(db: DB | Tx, message: ServerMessage, userId: number | null, now: number): Promise<void> {
-  await publishAll(db, [{ message, userId }], now);
+export async function publish(to: DB | WriteScope, message: ServerMessage, userId: number | null, now: number): Promise<void> {
+  await publishAll(to, [{ message, userId }], now);
 }
 
 /** Queues several socket messages in one statement (one round trip inside a write transaction). On
- *  PostgreSQL the insert itself notifies the hubs (migration 016's trigger on live_events). */
-export async function publishAll(db: DB | Tx, messages: readonly { message: ServerMessage; userId: number | null }[], now: number): Promise<void> {
+ *  PostgreSQL the insert itself notifies the hubs (migration 016's trigger on live_events). `to` is the
+ *  write transaction's scope, or the database for a message written on its own. */
+export async function publishAll(to: DB | WriteScope, messages: readonly { message: ServerMessage; userId: number | null }[], now: number): Promise<void> {
   if (messages.length === 0) return;
-  // Inside a PostgreSQL write transaction the job does not wait for the insert's round trip (db/tx.ts).
+  const w = 'ahead' in to ? to : atOnce(to);
+  const db = w.tx;
+  // Inside a PostgreSQL write transaction the job does not wait for the insert's round trip (db/tx.ts WriteScope).
   if (messages.length > SHAPES && dialectOf(db) === 'postgres') {
     const rows = messages.map(({ message, userId }, ord) => ({ ord, user_id: userId, payload: JSON.stringify(message), created_at: now }));
-    await writeAhead(db, eventsInsertMany.compile(db, { rows: JSON.stringify(rows) }));
+    await w.ahead(eventsInsertMany.compile(db, { rows: JSON.stringify(rows) }));
     return;
   }
   if (messages.length > SHAPES) {
     // SQLite: in inserts of at most SHAPES messages, whose shapes are kept (a batch of orders sends many).
-    for (let i = 0; i < messages.length; i += SHAPES) await publishAll(db, messages.slice(i, i + SHAPES), now);
+    for (let i = 0; i < messages.length; i += SHAPES) await publishAll(w, messages.slice(i, i + SHAPES), now);
     return;
   }
   const values: Record<string, unknown> = { now };
@@ -59,6 +62,6 @@ export async function publishAll(db: DB | Tx, messages: readonly { message: Serv
     values[`u${i}`] = userId;
     values[`m${i}`] = JSON.stringify(message);
   });
-  await writeAhead(db, eventsInsert(messages.length).compile(db, values));
+  await w.ahead(eventsInsert(messages.length).compile(db, values));
   if (dialectOf(db) !== 'postgres') liveBus.emit('published');
 }

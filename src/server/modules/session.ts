@@ -4,7 +4,7 @@ import { newToken, sha256 } from '../lib/crypto';
 import { AppError } from '../lib/http';
 import type { UsersTable } from '../db/schema';
 import type { Selectable } from 'kysely';
-import { untrackedWriteTx, type Tx } from '../db/tx';
+import { writeTx, type WriteScope } from '../db/tx';
 import { prepared } from '../db/prepared';
 import { publish } from '../live/events';
 
@@ -90,17 +90,18 @@ export async function requireUser(c: Context<AppEnv>): Promise<{ session: Sessio
 /** Ends one session; its open sockets close (the hub reads the session_end event). */
 export async function revokeSession(deps: Deps, sessionId: number): Promise<void> {
   const now = deps.clock.now();
-  await untrackedWriteTx(deps.db, async (tx) => {
+  // Not a request's effect (no idempotency record): it commits whatever becomes of the request.
+  await writeTx(deps.db, async (tx, w) => {
     const row = await tx.updateTable('sessions').set({ revoked_at: now }).where('id', '=', sessionId).where('revoked_at', 'is', null).returning(['user_id']).executeTakeFirst();
-    if (row?.user_id != null) await publish(tx, { type: 'session_end', sessions: [sessionId] }, row.user_id, now);
+    if (row?.user_id != null) await publish(w, { type: 'session_end', sessions: [sessionId] }, row.user_id, now);
   });
 }
 
 /** Ends every session of a user (but `exceptSessionId`), inside the caller's transaction, and closes their
  *  sockets: password change and reset, login lock, payment-password lock, freeze. */
-export async function endUserSessions(tx: Tx, userId: number, now: number, exceptSessionId?: number): Promise<void> {
-  let q = tx.updateTable('sessions').set({ revoked_at: now }).where('user_id', '=', userId).where('revoked_at', 'is', null);
+export async function endUserSessions(w: WriteScope, userId: number, now: number, exceptSessionId?: number): Promise<void> {
+  let q = w.tx.updateTable('sessions').set({ revoked_at: now }).where('user_id', '=', userId).where('revoked_at', 'is', null);
   if (exceptSessionId !== undefined) q = q.where('id', '<>', exceptSessionId);
   const ended = await q.returning(['id']).execute();
-  if (ended.length > 0) await publish(tx, { type: 'session_end', sessions: ended.map((r) => r.id) }, userId, now);
+  if (ended.length > 0) await publish(w, { type: 'session_end', sessions: ended.map((r) => r.id) }, userId, now);
 }

@@ -149,14 +149,14 @@ export const CORE_COMMANDS: Record<string, Command> = {
     async run({ db, clock }, args) {
       const user = await userByEmail(db, arg(args, 0, 'EMAIL'));
       const now = clock.now();
-      const unfrozen = await writeTx(db, async (tx) => {
+      const unfrozen = await writeTx(db, async (tx, w) => {
         await tx
           .updateTable('users')
           .set({ login_locked: 0, login_fails: 0, trade_locked: 0, trade_fails: 0, updated_at: now })
           .where('id', '=', user.id)
           .execute();
         const cents = await unlockTrading(tx, user.id, now);
-        await publish(tx, { type: 'invalidate', tables: ['user', 'fundlogs'] }, user.id, now);
+        await publish(w, { type: 'invalidate', tables: ['user', 'fundlogs'] }, user.id, now);
         return cents;
       });
       return {
@@ -211,9 +211,9 @@ export const CORE_COMMANDS: Record<string, Command> = {
     async run({ db, clock }, args) {
       const user = await userByEmail(db, arg(args, 0, 'EMAIL'));
       const now = clock.now();
-      await writeTx(db, async (tx) => {
+      await writeTx(db, async (tx, w) => {
         await tx.updateTable('users').set({ withdraw_password_hash: null, trade_fails: 0, updated_at: now }).where('id', '=', user.id).execute();
-        await publish(tx, { type: 'invalidate', tables: ['user'] }, user.id, now);
+        await publish(w, { type: 'invalidate', tables: ['user'] }, user.id, now);
       });
       return {
         data: { id: user.id, email: user.email, withdraw_password: 'unset' },
@@ -286,7 +286,7 @@ export const CORE_COMMANDS: Record<string, Command> = {
       const status = arg(args, 1, 'STATUS');
       if (!(PROJECT_STATUSES as readonly string[]).includes(status)) throw new UsageError(`status must be one of ${PROJECT_STATUSES.join(', ')}`);
       const now = clock.now();
-      const result = await writeTx(db, async (tx) => {
+      const result = await writeTx(db, async (tx, w) => {
         const before = await tx.selectFrom('projects').select(['id', 'status']).where('id', '=', id).executeTakeFirst();
         if (!before) throw new OpsError(`no project #${id}`);
         // Statuses only move forward (docs/product.md#states: pending review -> presale -> in progress ->
@@ -309,7 +309,7 @@ export const CORE_COMMANDS: Record<string, Command> = {
           .set({ status: status as (typeof PROJECT_STATUSES)[number], updated_at: now })
           .where('id', '=', id)
           .execute();
-        await publish(tx, { type: 'invalidate', tables: ['projects'], ids: [id] }, null, now);
+        await publish(w, { type: 'invalidate', tables: ['projects'], ids: [id] }, null, now);
         return { id, from: before.status, to: status };
       });
       return { data: result, text: `project #${id}: ${result.from} -> ${result.to}`, audit: { target: `project:${id}`, before: { status: result.from }, after: { status: result.to } } };

@@ -50,7 +50,7 @@ export const CONTENT_COMMANDS: Record<string, Command> = {
       const patch: Updateable<ProjectsTable> = { ...rest };
       if (selling_time !== undefined) patch.selling_time = ms(selling_time);
       if (end_time !== undefined) patch.end_time = ms(end_time);
-      const result = await writeTx(db, async (tx) => {
+      const result = await writeTx(db, async (tx, w) => {
         const before = await tx.selectFrom('projects').selectAll().where('id', '=', id).executeTakeFirst();
         if (!before) throw new OpsError(`no project #${id}`);
         const merged = { ...before, ...patch };
@@ -77,7 +77,7 @@ export const CONTENT_COMMANDS: Record<string, Command> = {
           const sold = before.total_tons - before.remaining_tons;
           throw new OpsError(`project #${id}: ${sold} t are already sold or booked; total_tons cannot go below that`);
         }
-        await publish(tx, { type: 'invalidate', tables: ['projects'], ids: [id] }, null, now);
+        await publish(w, { type: 'invalidate', tables: ['projects'], ids: [id] }, null, now);
         const { list_rank: _r1, due_at: _d1, ...b } = before as typeof before & { due_at?: unknown };
         const { list_rank: _r2, due_at: _d2, ...a } = updated as typeof updated & { due_at?: unknown };
         return changedFields(b, a);
@@ -100,11 +100,11 @@ export const CONTENT_COMMANDS: Record<string, Command> = {
       const { published_at, ...rest } = input;
       const patch: Updateable<NewsTable> = { ...rest, ...(published_at !== undefined ? { published_at: ms(published_at) } : {}) };
       const now = clock.now();
-      const result = await writeTx(db, async (tx) => {
+      const result = await writeTx(db, async (tx, w) => {
         const before = await tx.selectFrom('news').selectAll().where('id', '=', id).executeTakeFirst();
         if (!before) throw new OpsError(`no news item #${id}`);
         const updated = await tx.updateTable('news').set(patch).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
-        await publish(tx, { type: 'invalidate', tables: ['news'], ids: [id] }, null, now);
+        await publish(w, { type: 'invalidate', tables: ['news'], ids: [id] }, null, now);
         return changedFields(before, updated);
       });
       const names = Object.keys(result.after);
@@ -121,10 +121,10 @@ export const CONTENT_COMMANDS: Record<string, Command> = {
     async run({ db, clock }, args) {
       const id = positiveInt(arg(args, 0, 'ID'), 'ID');
       const now = clock.now();
-      const before = await writeTx(db, async (tx) => {
+      const before = await writeTx(db, async (tx, w) => {
         const row = await tx.deleteFrom('news').where('id', '=', id).returningAll().executeTakeFirst();
         if (!row) throw new OpsError(`no news item #${id}`);
-        await publish(tx, { type: 'invalidate', tables: ['news'], ids: [id] }, null, now);
+        await publish(w, { type: 'invalidate', tables: ['news'], ids: [id] }, null, now);
         return row;
       });
       return { data: { id, withdrawn: true }, text: `news #${id} withdrawn: ${before.title}`, audit: { target: `news:${id}`, before, after: null } };
@@ -142,7 +142,7 @@ export const CONTENT_COMMANDS: Record<string, Command> = {
       const notice = { title: text.title, title_cn: text.title_cn || text.title, body: text.body, body_cn: text.body_cn || text.body };
       const now = clock.now();
       if (all) {
-        const sent = await writeTx(db, async (tx) => {
+        const sent = await writeTx(db, async (tx, w) => {
           const rows = await tx
             .insertInto('notifications')
             .columns(['user_id', 'title', 'title_cn', 'body', 'body_cn', 'created_at'])
@@ -154,21 +154,21 @@ export const CONTENT_COMMANDS: Record<string, Command> = {
             .returning('id')
             .execute();
           // One message for every open app (id 0: each user's own row is read from the list).
-          await publish(tx, { type: 'notification', id: 0, ...notice, created_at: now }, null, now);
-          await publish(tx, { type: 'invalidate', tables: ['user'] }, null, now);
+          await publish(w, { type: 'notification', id: 0, ...notice, created_at: now }, null, now);
+          await publish(w, { type: 'invalidate', tables: ['user'] }, null, now);
           return rows.length;
         });
         return { data: { to: 'all', users: sent }, text: `notice sent to ${sent} user(s)`, audit: { target: 'notice:all', before: null, after: { ...notice, users: sent } } };
       }
       const user = await userByEmail(db, arg(args, 0, 'EMAIL'));
-      const id = await writeTx(db, async (tx) => {
+      const id = await writeTx(db, async (tx, w) => {
         const row = await tx
           .insertInto('notifications')
           .values({ user_id: user.id, ...notice, created_at: now, read_at: null })
           .returning('id')
           .executeTakeFirstOrThrow();
-        await publish(tx, { type: 'notification', id: row.id, ...notice, created_at: now }, user.id, now);
-        await publish(tx, { type: 'invalidate', tables: ['user'] }, user.id, now);
+        await publish(w, { type: 'notification', id: row.id, ...notice, created_at: now }, user.id, now);
+        await publish(w, { type: 'invalidate', tables: ['user'] }, user.id, now);
         return row.id;
       });
       return { data: { to: user.email, id }, text: `notice #${id} sent to ${user.email}`, audit: { target: `user:${user.id}`, before: null, after: { notice: id, ...notice } } };

@@ -98,7 +98,7 @@ export const TOPUP_IMPORT_COMMANDS: Record<string, Command> = {
       const before = await db.selectFrom('statement_lines').selectAll().where('id', '=', lineId).executeTakeFirst();
       let done;
       try {
-        done = await writeTx(db, (tx) => assignLine(tx, lineId, user.id, clock.now(), actorOf(ctx)));
+        done = await writeTx(db, (_tx, w) => assignLine(w, lineId, user.id, clock.now(), actorOf(ctx)));
       } catch (err) {
         if (err instanceof WalletStateError) throw new OpsError(err.message);
         throw err;

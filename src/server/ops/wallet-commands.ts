@@ -1,5 +1,5 @@
 import type { DB } from '../db/connection';
-import { writeTx, type Tx } from '../db/tx';
+import { writeTx, type Tx, type WriteScope } from '../db/tx';
 import { walletOf } from '../ledger/ledger';
 import { AppError } from '../lib/http';
 import { formatSgd } from '../../shared/money';
@@ -14,9 +14,9 @@ import { arg, choiceFlag, limitFlag, positiveInt, UsageError, type Parsed } from
 // refused with the record's current state and changes nothing.
 
 /** Runs one operator step; a wrong state (or a ledger refusal) becomes an OpsError (exit 1). */
-async function step<T>(db: DB, fn: (tx: Tx) => Promise<T>): Promise<T> {
+async function step<T>(db: DB, fn: (w: WriteScope) => Promise<T>): Promise<T> {
   try {
-    return await writeTx(db, fn);
+    return await writeTx(db, (_tx, w) => fn(w));
   } catch (err) {
     if (err instanceof WalletStateError) throw new OpsError(err.message);
     if (err instanceof AppError) throw new OpsError(errorMessage(err.key, 'en', err.params));
@@ -59,7 +59,7 @@ export const WALLET_COMMANDS: Record<string, Command> = {
     summary: 'The money arrived: credit a pending top-up to the user\'s available balance',
     async run({ db, clock }, args) {
       const id = positiveInt(arg(args, 0, 'ID'), 'ID');
-      const row = await step(db, (tx) => confirmTopup(tx, id, clock.now()));
+      const row = await step(db, (w) => confirmTopup(w, id, clock.now()));
       const email = await emailOf(db, row.user_id);
       const wallet = await walletOf(db, row.user_id);
       return { data: { topup: row, email, wallet }, text: `top-up #${id} credited: ${formatSgd(row.amount)} to ${email} (available now ${formatSgd(wallet.available)})` };
@@ -72,7 +72,7 @@ export const WALLET_COMMANDS: Record<string, Command> = {
     async run({ db, clock }, args) {
       const id = positiveInt(arg(args, 0, 'ID'), 'ID');
       const reason = reasonOf(args);
-      const row = await step(db, (tx) => rejectTopup(tx, id, clock.now(), reason));
+      const row = await step(db, (w) => rejectTopup(w, id, clock.now(), reason));
       const email = await emailOf(db, row.user_id);
       return { data: { topup: row, email }, text: `top-up #${id} rejected: ${formatSgd(row.amount)} for ${email}${reason ? ` (${reason})` : ''}` };
     },
@@ -102,7 +102,7 @@ export const WALLET_COMMANDS: Record<string, Command> = {
     summary: 'The payout was made: the held amount leaves to the bank, the fee to the platform',
     async run({ db, clock }, args) {
       const id = positiveInt(arg(args, 0, 'ID'), 'ID');
-      const row = await step(db, (tx) => completeWithdrawal(tx, id, clock.now()));
+      const row = await step(db, (w) => completeWithdrawal(w, id, clock.now()));
       const email = await emailOf(db, row.user_id);
       return { data: { withdrawal: row, email }, text: `withdrawal #${id} completed: ${formatSgd(row.amount)} paid to ${email} (fee ${formatSgd(row.fee)})` };
     },
@@ -114,7 +114,7 @@ export const WALLET_COMMANDS: Record<string, Command> = {
     async run({ db, clock }, args) {
       const id = positiveInt(arg(args, 0, 'ID'), 'ID');
       const reason = reasonOf(args);
-      const row = await step(db, (tx) => refuseWithdrawal(tx, id, clock.now(), reason));
+      const row = await step(db, (w) => refuseWithdrawal(w, id, clock.now(), reason));
       const email = await emailOf(db, row.user_id);
       const wallet = await walletOf(db, row.user_id);
       return {

@@ -230,8 +230,8 @@ export async function resetPassword(deps: Deps, input: { email: string; code: st
   // (docs/product.md#accounts). Every old
   // session ends, with its sockets, in the same transaction as the new password.
   const now = deps.clock.now();
-  await writeTx(deps.db, async (tx) => {
+  await writeTx(deps.db, async (tx, w) => {
     await tx.updateTable('users').set({ password_hash: hash, login_fails: 0, updated_at: now }).where('id', '=', user.id).execute();
-    await endUserSessions(tx, user.id, now);
+    await endUserSessions(w, user.id, now);
   });
 }

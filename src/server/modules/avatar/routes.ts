@@ -20,7 +20,7 @@ async function avatarUploadRoute(c: Context<AppEnv>): Promise<Response> {
   if (input.length === 0) throw new AppError('avatar_not_image');
   // The fingerprint of the key: the uploaded bytes (the same picture again is the same intent).
   const payload = { sha256: crypto.createHash('sha256').update(input).digest('hex'), bytes: input.length };
-  return idempotent(c, user.id, payload, () => setAvatar(deps, user, input));
+  return idempotent(c, user.id, payload, (record) => setAvatar(deps, user, input, record));
 }
 
 /** The 413 of the avatar route's body limit: the catalogue's avatar_too_large, in the query's language. */

@@ -4,7 +4,7 @@ import path from 'node:path';
 import sharp, { type Metadata } from 'sharp';
 import type { Deps } from '../../env';
 import { AppError } from '../../lib/http';
-import { writeTx } from '../../db/tx';
+import { writeTx, type EffectRecord } from '../../db/tx';
 import { publish } from '../../live/events';
 import type { User } from '../session';
 import { API_BASE, PATHS } from '../../../shared/api';
@@ -97,15 +97,15 @@ async function store(config: Deps['config'], bytes: Buffer): Promise<string> {
 
 
 /** The upload's effect: re-encode, store, point the user at it. Refusals change nothing. */
-export async function setAvatar(deps: Deps, user: User, input: Buffer): Promise<AvatarAnswer> {
+export async function setAvatar(deps: Deps, user: User, input: Buffer, record?: EffectRecord): Promise<AvatarAnswer> {
   const out = await reencode(input, deps.config.AVATAR_MAX_MEGAPIXELS);
   const name = await store(deps.config, out);
   const avatar = avatarUrl(name);
   const now = deps.clock.now();
   // The transaction's result is the answer the Idempotency-Key keeps (lib/idempotency.ts).
-  return writeTx(deps.db, async (tx): Promise<AvatarAnswer> => {
+  return writeTx(deps.db, async (tx, w): Promise<AvatarAnswer> => {
     await tx.updateTable('users').set({ avatar, updated_at: now }).where('id', '=', user.id).execute();
-    await publish(tx, { type: 'invalidate', tables: ['user'] }, user.id, now);
+    await publish(w, { type: 'invalidate', tables: ['user'] }, user.id, now);
     return { avatar };
-  });
+  }, record);
 }

@@ -18,7 +18,7 @@ footprintRoutes.post('/', async (c) => {
   // is accepted by the schema and dropped here.
   const { data, raw } = await strictBody(c, footprintSaveSchema);
   const { total_kg: _clientTotal, ...answers } = data;
-  return idempotent(c, user.id, raw, () => saveFootprint(c.get('deps'), user, answers));
+  return idempotent(c, user.id, raw, (record) => saveFootprint(c.get('deps'), user, answers, record));
 });
 
 footprintRoutes.get('/', async (c) => {

@@ -1,6 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { Deps } from '../../env';
-import { writeTx } from '../../db/tx';
+import { writeTx, type EffectRecord } from '../../db/tx';
 import type { FootprintsTable } from '../../db/schema';
 import { isoSgt } from '../../lib/clock';
 import type { PageQuery } from '../../db/paging';
@@ -35,7 +35,7 @@ function footprintRecord(row: FootprintRow): FootprintRecord {
 
 /** Computes and saves one result. The answer is built inside the transaction, so it is stored with the
  *  request's Idempotency-Key as it commits (a retry gets the same record back). */
-export async function saveFootprint(deps: Deps, user: User, answers: FootprintAnswers): Promise<FootprintRecord> {
+export async function saveFootprint(deps: Deps, user: User, answers: FootprintAnswers, record?: EffectRecord): Promise<FootprintRecord> {
   const result = computeFootprint(answers);
   const now = deps.clock.now();
   return writeTx(deps.db, async (tx) => {
@@ -52,7 +52,7 @@ export async function saveFootprint(deps: Deps, user: User, answers: FootprintAn
       .returningAll()
       .executeTakeFirstOrThrow();
     return footprintRecord(row);
-  });
+  }, record);
 }
 
 /** One user's saved results, newest first. */

@@ -1,3 +1,4 @@
+import type { EffectRecord } from '../../db/tx';
 import type { Deps } from '../../env';
 import { postAhead } from '../../ledger/ledger';
 import type { Order } from '../../../shared/schemas/order';
@@ -13,18 +14,18 @@ import { insertOrder, orderTx } from './writes';
 // Book a pre-sale (docs/product.md#pre-sale): read the booking's facts, check them (checks.ts), write the
 // order "applying", the booker's used tons and the booking fee's entry.
 
-export async function placeBooking(deps: Deps, user: User, input: OrderInput): Promise<Order> {
+export async function placeBooking(deps: Deps, user: User, input: OrderInput, record?: EffectRecord): Promise<Order> {
   const { db, clock, config } = deps;
   const recheck = async () => {
     const now = clock.now();
     checkBooking(await bookingFacts(db, user.id, input.project_id, now), user, input.tons, now, config.PRESALE_FEE_BP);
   };
   await checkThenVerify(deps, user, input.password, 'project_password_incorrect', recheck);
-  return orderTx(db, 'insufficient_balance', async (tx) => {
+  return orderTx(db, 'insufficient_balance', async (tx, w) => {
     const now = clock.now();
     const u = await freshUser(tx, user.id);
     const { p, presalePrice, fee } = checkBooking(await bookingFacts(tx, u.id, input.project_id, now), u, input.tons, now, config.PRESALE_FEE_BP);
-    const order = await insertOrder(tx, {
+    const order = await insertOrder(w, {
       user_id: u.id,
       project_id: p.id,
       side: 'buy',
@@ -37,9 +38,9 @@ export async function placeBooking(deps: Deps, user: User, input: OrderInput): P
       created_at: now,
       updated_at: now,
     });
-    await changeUsage(tx, [{ userId: u.id, projectId: p.id, createdAt: now, tons: input.tons }]);
+    await changeUsage(w, [{ userId: u.id, projectId: p.id, createdAt: now, tons: input.tons }]);
     if (fee > 0) {
-      await postAhead(tx, {
+      await postAhead(w, {
         kind: 'presale_booking',
         ref_type: 'order',
         ref_id: order.id,
@@ -51,8 +52,8 @@ export async function placeBooking(deps: Deps, user: User, input: OrderInput): P
         ],
       });
     }
-    await invalidateOrder(tx, u.id, order.id, now);
+    await invalidateOrder(w, u.id, order.id, now);
     // The answer, read inside the transaction: stored with the Idempotency-Key as it commits.
     return (await loadOrder(tx, order.id))!;
-  });
+  }, { record });
 }

@@ -1,3 +1,4 @@
+import type { EffectRecord } from '../../db/tx';
 import type { Deps } from '../../env';
 import { AppError } from '../../lib/http';
 import { PLATFORM, postAhead } from '../../ledger/ledger';
@@ -13,11 +14,11 @@ import { orderTx } from './writes';
 // The final payment of an allocated pre-sale (docs/product.md#pre-sale): read the order and the balance,
 // check them (checks.ts), move the order to "final_payment_made" and post the payment.
 
-export async function payFinal(deps: Deps, user: User, input: { order_id: number; password: string }): Promise<Order> {
+export async function payFinal(deps: Deps, user: User, input: { order_id: number; password: string }, record?: EffectRecord): Promise<Order> {
   const { db, clock } = deps;
   const recheck = async () => void checkFinalPayment(await finalPaymentFacts(db, user.id, input.order_id), user, clock.now());
   await checkThenVerify(deps, user, input.password, 'project_password_incorrect', recheck);
-  return orderTx(db, 'insufficient_balance', async (tx) => {
+  return orderTx(db, 'insufficient_balance', async (tx, w) => {
     const now = clock.now();
     const u = await freshUser(tx, user.id);
     const { order, fromFee, due, refund } = checkFinalPayment(await finalPaymentFacts(tx, u.id, input.order_id), u, now);
@@ -35,10 +36,10 @@ export async function payFinal(deps: Deps, user: User, input: { order_id: number
       { owner: PLATFORM, account: 'sales' as const, amount: fromFee + due },
     ].filter((x) => x.amount !== 0);
     if (postings.length > 0) {
-      await postAhead(tx, { kind: 'presale_final_payment', ref_type: 'order', ref_id: order.id, memo: `Final payment of ${order.order_no}`, now, postings });
+      await postAhead(w, { kind: 'presale_final_payment', ref_type: 'order', ref_id: order.id, memo: `Final payment of ${order.order_no}`, now, postings });
     }
-    await invalidateOrder(tx, u.id, order.id, now);
+    await invalidateOrder(w, u.id, order.id, now);
     // The answer, read inside the transaction: stored with the Idempotency-Key as it commits.
     return (await loadOrder(tx, order.id))!;
-  });
+  }, { record });
 }

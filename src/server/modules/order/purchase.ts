@@ -1,5 +1,5 @@
 import type { Deps } from '../../env';
-import { readAhead, type BatchOutcome, type Batcher, type Tx } from '../../db/tx';
+import type { BatchOutcome, Batcher, EffectRecord, WriteScope } from '../../db/tx';
 import { AppError } from '../../lib/http';
 import { PLATFORM, postAhead, postManyAhead } from '../../ledger/ledger';
 import { publishAll } from '../../live/events';
@@ -24,7 +24,7 @@ export interface OrderInput {
   password: string;
 }
 
-export async function placePurchase(deps: Deps, user: User, input: OrderInput): Promise<Order> {
+export async function placePurchase(deps: Deps, user: User, input: OrderInput, record?: EffectRecord): Promise<Order> {
   const { db, clock } = deps;
   const recheck = async () => {
     const now = clock.now();
@@ -33,29 +33,29 @@ export async function placePurchase(deps: Deps, user: User, input: OrderInput): 
   // Cheap refusals (sold out, limits, status, grade, balance) before the password hash, and again once a
   // hash slot is free, so a sold-out burst is answered without hashing.
   await checkThenVerify(deps, user, input.password, 'project_password_incorrect', recheck);
-  return commitPurchase(deps, user, input);
+  return commitPurchase(deps, user, input, record);
 }
 
 /** A buy once its payment password is verified: its write transaction, alone or in a batch with the buys
  *  waiting with it (`purchases`). */
-export function commitPurchase(deps: Deps, user: User, input: OrderInput): Promise<Order> {
+export function commitPurchase(deps: Deps, user: User, input: OrderInput, record?: EffectRecord): Promise<Order> {
   const { db, clock } = deps;
   return orderTx(
     db,
     'insufficient_balance',
-    async (tx) => {
+    async (tx, w) => {
       const now = clock.now();
       const { p, total, nextOrderId, user: u } = checkPurchase(await purchaseFacts(tx, user.id, input.project_id, now), user, input.tons, now);
-      await takeSupply(tx, p.id, input.tons, now);
-      const order = await insertOrder(tx, purchaseValues(u.id, p, input.tons, total, now), nextOrderId);
-      await changeUsage(tx, [{ userId: u.id, projectId: p.id, createdAt: now, tons: input.tons }]);
-      await postAhead(tx, purchaseEntry(order, p, now));
-      await invalidateOrder(tx, u.id, order.id, now, p.id);
+      await takeSupply(w, p.id, input.tons, now);
+      const order = await insertOrder(w, purchaseValues(u.id, p, input.tons, total, now), nextOrderId);
+      await changeUsage(w, [{ userId: u.id, projectId: p.id, createdAt: now, tons: input.tons }]);
+      await postAhead(w, purchaseEntry(order, p, now));
+      await invalidateOrder(w, u.id, order.id, now, p.id);
       // The answer, made from the rows this transaction wrote and read (no read back): stored with the
       // Idempotency-Key as it commits.
       return toOrder(order, p);
     },
-    { batcher: purchases, input: { clock, user, input } },
+    { record, batch: { batcher: purchases, input: { clock, user, input } } },
   );
 }
 
@@ -82,10 +82,10 @@ function purchaseEntry(order: OrderRow, p: ProjectRow, now: number) {
  *  (afterEarlierBuys), and what the accepted ones write in a statement per table for all of them. What a buy
  *  alone does (commitPurchase), for each accepted buy, in the same order; a refused one writes nothing. */
 const purchases: Batcher<{ clock: Deps['clock']; user: User; input: OrderInput }, Order> = {
-  async many(tx, buys) {
+  async many(w, buys) {
     const now = buys[0]!.clock.now();
     const monthStart = sgtMonthStart(now);
-    const read = await Promise.all(buys.map(({ user, input }) => readAhead(tx, purchaseFactsQuery.compile(tx, { userId: user.id, projectId: input.project_id, monthStart }))));
+    const read = await Promise.all(buys.map(({ user, input }) => w.read(purchaseFactsQuery.compile(w.tx, { userId: user.id, projectId: input.project_id, monthStart }))));
     const earlier = noEarlierBuys();
     const accepted: { order: OrderRow; p: ProjectRow }[] = [];
     const outcomes = buys.map(({ user, input }, i): BatchOutcome<Order> => {
@@ -102,23 +102,23 @@ const purchases: Batcher<{ clock: Deps['clock']; user: User; input: OrderInput }
         throw err;
       }
     });
-    if (accepted.length > 0) await writePurchases(tx, accepted, earlier, now);
+    if (accepted.length > 0) await writePurchases(w, accepted, earlier, now);
     return outcomes;
   },
 };
 
-async function writePurchases(tx: Tx, accepted: { order: OrderRow; p: ProjectRow }[], earlier: EarlierBuys, now: number): Promise<void> {
-  for (const [projectId, tons] of earlier.taken) await takeSupply(tx, projectId, tons, now);
+async function writePurchases(w: WriteScope, accepted: { order: OrderRow; p: ProjectRow }[], earlier: EarlierBuys, now: number): Promise<void> {
+  for (const [projectId, tons] of earlier.taken) await takeSupply(w, projectId, tons, now);
   const orders = accepted.map(({ order }) => order);
-  await insertOrders(tx, orders);
+  await insertOrders(w, orders);
   await changeUsage(
-    tx,
+    w,
     orders.map((order) => ({ userId: order.user_id, projectId: order.project_id, createdAt: order.created_at, tons: order.tons })),
   );
   await postManyAhead(
-    tx,
+    w,
     accepted.map(({ order, p }) => purchaseEntry(order, p, now)),
   );
   // One message per order to its buyer; one per project to everyone (its remaining supply moved).
-  await publishAll(tx, [...orders.flatMap((order) => orderInvalidations(order.user_id, order.id)), ...[...earlier.taken.keys()].map(projectInvalidation)], now);
+  await publishAll(w, [...orders.flatMap((order) => orderInvalidations(order.user_id, order.id)), ...[...earlier.taken.keys()].map(projectInvalidation)], now);
 }

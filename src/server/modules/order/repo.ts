@@ -1,6 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { DB } from '../../db/connection';
-import type { Tx } from '../../db/tx';
+import type { Tx, WriteScope } from '../../db/tx';
 import type { OrdersTable } from '../../db/schema';
 import { isoSgt } from '../../lib/clock';
 import { publish, publishAll } from '../../live/events';
@@ -74,21 +74,21 @@ export interface NoticeText {
 }
 
 /** A notification row for the user plus its socket message (the notifications screen, docs/product.md#screens-and-routes). */
-export async function notify(tx: Tx, userId: number, text: NoticeText, now: number): Promise<void> {
-  const row = await tx
+export async function notify(w: WriteScope, userId: number, text: NoticeText, now: number): Promise<void> {
+  const row = await w.tx
     .insertInto('notifications')
     .values({ user_id: userId, ...text, created_at: now, read_at: null })
     .returning('id')
     .executeTakeFirstOrThrow();
-  await publish(tx, { type: 'notification', id: row.id, title: text.title, body: text.body, title_cn: text.title_cn, body_cn: text.body_cn, created_at: now }, userId, now);
+  await publish(w, { type: 'notification', id: row.id, title: text.title, body: text.body, title_cn: text.title_cn, body_cn: text.body_cn, created_at: now }, userId, now);
 }
 
 /** What an order change makes stale: the owner's orders, wallet and fund logs (one message: the client
  *  reads `ids` only for projects, and each message is two round trips on PostgreSQL, insert and
  *  NOTIFY, inside the write transaction every other order waits for); the project for everyone when its
  *  remaining supply moved. */
-export async function invalidateOrder(tx: Tx, userId: number, orderId: number, now: number, projectId?: number): Promise<void> {
-  await publishAll(tx, [...orderInvalidations(userId, orderId), ...(projectId !== undefined ? [projectInvalidation(projectId)] : [])], now);
+export async function invalidateOrder(w: WriteScope, userId: number, orderId: number, now: number, projectId?: number): Promise<void> {
+  await publishAll(w, [...orderInvalidations(userId, orderId), ...(projectId !== undefined ? [projectInvalidation(projectId)] : [])], now);
 }
 
 /** invalidateOrder's message to the order's owner. */

@@ -2,6 +2,7 @@ import { Hono } from 'hono';
 import type { AppEnv } from '../../env';
 import { idempotent } from '../../lib/idempotency';
 import { AppError, input, ok, parse, strictBody } from '../../lib/http';
+import type { EffectRecord } from '../../db/tx';
 import type { Metrics } from '../../lib/metrics';
 import { ERRORS } from '../../../shared/errors';
 import { requireUser } from '../session';
@@ -29,11 +30,11 @@ export const orderRoutes = new Hono<AppEnv>();
 /** The order engine's run, counted in canopy_orders_total{kind, code}: code 0 when placed, else the
  *  catalogue code of its refusal (server_error's for anything else). A replayed key never runs it, so a
  *  retry is not counted again; refusals before the engine (session, body, key) are not orders. */
-function counted<T>(metrics: Metrics | undefined, kind: 'buy' | 'book' | 'finalpay' | 'sell', run: () => Promise<T>): () => Promise<T> {
+function counted<T>(metrics: Metrics | undefined, kind: 'buy' | 'book' | 'finalpay' | 'sell', run: (record: EffectRecord) => Promise<T>): (record: EffectRecord) => Promise<T> {
   if (!metrics) return run;
-  return async () => {
+  return async (record) => {
     try {
-      const order = await run();
+      const order = await run(record);
       metrics.orders.inc({ kind, code: '0' });
       return order;
     } catch (err) {
@@ -46,25 +47,25 @@ function counted<T>(metrics: Metrics | undefined, kind: 'buy' | 'book' | 'finalp
 orderRoutes.post('/buy', async (c) => {
   const { user } = await requireUser(c);
   const { data, raw } = await strictBody(c, orderBuySchema);
-  return idempotent(c, user.id, raw, counted(c.get('deps').metrics, 'buy', () => placePurchase(c.get('deps'), user, data)));
+  return idempotent(c, user.id, raw, counted(c.get('deps').metrics, 'buy', (record) => placePurchase(c.get('deps'), user, data, record)));
 });
 
 orderRoutes.post('/book', async (c) => {
   const { user } = await requireUser(c);
   const { data, raw } = await strictBody(c, orderBookSchema);
-  return idempotent(c, user.id, raw, counted(c.get('deps').metrics, 'book', () => placeBooking(c.get('deps'), user, data)));
+  return idempotent(c, user.id, raw, counted(c.get('deps').metrics, 'book', (record) => placeBooking(c.get('deps'), user, data, record)));
 });
 
 orderRoutes.post('/finalpay', async (c) => {
   const { user } = await requireUser(c);
   const { data, raw } = await strictBody(c, orderFinalpaySchema);
-  return idempotent(c, user.id, raw, counted(c.get('deps').metrics, 'finalpay', () => payFinal(c.get('deps'), user, data)));
+  return idempotent(c, user.id, raw, counted(c.get('deps').metrics, 'finalpay', (record) => payFinal(c.get('deps'), user, data, record)));
 });
 
 orderRoutes.post('/sell', async (c) => {
   const { user } = await requireUser(c);
   const { data, raw } = await strictBody(c, orderSellSchema);
-  return idempotent(c, user.id, raw, counted(c.get('deps').metrics, 'sell', () => placeSale(c.get('deps'), user, data)));
+  return idempotent(c, user.id, raw, counted(c.get('deps').metrics, 'sell', (record) => placeSale(c.get('deps'), user, data, record)));
 });
 
 orderRoutes.get('/lists', async (c) => {

@@ -1,3 +1,4 @@
+import type { EffectRecord } from '../../db/tx';
 import type { Deps } from '../../env';
 import { AppError } from '../../lib/http';
 import { PLATFORM, postAhead } from '../../ledger/ledger';
@@ -15,18 +16,18 @@ import { insertOrder, orderTx } from './writes';
 // holdings, check them (checks.ts), take the holdings, write the sell order and post the proceeds to
 // "unavailable" until they settle (docs/product.md#settlement).
 
-export async function placeSale(deps: Deps, user: User, input: OrderInput): Promise<Order> {
+export async function placeSale(deps: Deps, user: User, input: OrderInput, record?: EffectRecord): Promise<Order> {
   const { db, clock, config } = deps;
   const recheck = async () => void checkSale(await saleFacts(db, user.id, input.project_id), user, input.tons, config);
   await checkThenVerify(deps, user, input.password, 'project_password_incorrect', recheck);
-  return orderTx(db, 'insufficient_credits', async (tx) => {
+  return orderTx(db, 'insufficient_credits', async (tx, w) => {
     const now = clock.now();
     const u = await freshUser(tx, user.id);
     const { p, price, proceeds, fromPurchase, fromPresale } = checkSale(await saleFacts(tx, u.id, input.project_id), u, input.tons, config);
     if (!(await takeHolding(tx, u.id, p.id, 'purchase', fromPurchase, now)) || !(await takeHolding(tx, u.id, p.id, 'presale', fromPresale, now))) {
       throw new AppError('insufficient_credits');
     }
-    const order = await insertOrder(tx, {
+    const order = await insertOrder(w, {
       user_id: u.id,
       project_id: p.id,
       side: 'sell',
@@ -40,7 +41,7 @@ export async function placeSale(deps: Deps, user: User, input: OrderInput): Prom
       created_at: now,
       updated_at: now,
     });
-    await postAhead(tx, {
+    await postAhead(w, {
       kind: 'credit_sell',
       ref_type: 'order',
       ref_id: order.id,
@@ -53,8 +54,8 @@ export async function placeSale(deps: Deps, user: User, input: OrderInput): Prom
         { owner: u.id, account: 'unavailable', amount: proceeds },
       ],
     });
-    await invalidateOrder(tx, u.id, order.id, now);
+    await invalidateOrder(w, u.id, order.id, now);
     // The answer, read inside the transaction: stored with the Idempotency-Key as it commits.
     return (await loadOrder(tx, order.id))!;
-  });
+  }, { record });
 }

@@ -1,6 +1,6 @@
 import { changeUsage } from './usage';
 import type { DB } from '../../db/connection';
-import { writeTx, type Tx } from '../../db/tx';
+import { writeTx, type WriteScope } from '../../db/tx';
 import { PLATFORM, post } from '../../ledger/ledger';
 import { publish } from '../../live/events';
 import { allocate, gradeForPurchases } from './calc';
@@ -15,7 +15,7 @@ const fmtTons = (n: number) => `${n} t`;
 
 /** A purchase (or paid pre-sale) whose cycle has ended: completed, and its tons reach the credits balance. */
 export async function completeCycle(db: DB, orderId: number, now: number, gradeThresholds: readonly number[]): Promise<boolean> {
-  return writeTx(db, async (tx) => {
+  return writeTx(db, async (tx, w) => {
     const order = await tx.selectFrom('orders').selectAll().where('id', '=', orderId).executeTakeFirst();
     if (!order || order.side !== 'buy' || order.cycle_end === null || order.cycle_end > now) return false;
     const res = await tx
@@ -46,9 +46,9 @@ export async function completeCycle(db: DB, orderId: number, now: number, gradeT
         .onConflict((oc) => oc.columns(['user_id', 'project_id', 'origin']).doUpdateSet((eb) => ({ tons: eb('credit_holdings.tons', '+', tons), updated_at: now })))
         .execute();
     }
-    await raiseGrade(tx, order.user_id, now, gradeThresholds);
+    await raiseGrade(w, order.user_id, now, gradeThresholds);
     await notify(
-      tx,
+      w,
       order.user_id,
       {
         title: 'Order completed',
@@ -58,24 +58,25 @@ export async function completeCycle(db: DB, orderId: number, now: number, gradeT
       },
       now,
     );
-    await invalidateOrder(tx, order.user_id, order.id, now);
+    await invalidateOrder(w, order.user_id, order.id, now);
     return true;
   });
 }
 
 /** Grade from completed purchases (thresholds in config). Only ever raised here; an operator may set any. */
-async function raiseGrade(tx: Tx, userId: number, now: number, thresholds: readonly number[]): Promise<void> {
+async function raiseGrade(w: WriteScope, userId: number, now: number, thresholds: readonly number[]): Promise<void> {
+  const tx = w.tx;
   const grade = gradeForPurchases(await completedPurchaseCents(tx, userId), thresholds);
   const res = await tx.updateTable('users').set({ grade, updated_at: now }).where('id', '=', userId).where('grade', '<', grade).executeTakeFirst();
   if (Number(res.numUpdatedRows) === 1) {
-    await notify(tx, userId, { title: `Membership upgraded to P${grade}`, title_cn: `会员等级已升至 P${grade}`, body: `Your completed purchases reached membership grade P${grade}.`, body_cn: `您的累计购买已达到会员等级 P${grade}。` }, now);
+    await notify(w, userId, { title: `Membership upgraded to P${grade}`, title_cn: `会员等级已升至 P${grade}`, body: `Your completed purchases reached membership grade P${grade}.`, body_cn: `您的累计购买已达到会员等级 P${grade}。` }, now);
   }
 }
 
 /** A pre-sale whose final-payment deadline passed unpaid: expired, booking fee forfeited, allocated tons
  *  back to the project's supply, credit score lowered (medium after one, poor after two or more). */
 export async function expireFinalPayment(db: DB, orderId: number, now: number): Promise<boolean> {
-  return writeTx(db, async (tx) => {
+  return writeTx(db, async (tx, w) => {
     const order = await tx.selectFrom('orders').selectAll().where('id', '=', orderId).executeTakeFirst();
     if (!order || order.final_deadline === null || order.final_deadline > now) return false;
     const res = await tx
@@ -86,7 +87,7 @@ export async function expireFinalPayment(db: DB, orderId: number, now: number): 
       .executeTakeFirst();
     if (Number(res.numUpdatedRows) !== 1) return false;
     // An expired order no longer counts towards the buyer's limits.
-    await changeUsage(tx, [{ userId: order.user_id, projectId: order.project_id, createdAt: order.created_at, tons: -(order.final_tons ?? order.tons) }]);
+    await changeUsage(w, [{ userId: order.user_id, projectId: order.project_id, createdAt: order.created_at, tons: -(order.final_tons ?? order.tons) }]);
     if (order.booking_fee > 0) {
       await post(tx, {
         kind: 'presale_forfeit',
@@ -106,7 +107,7 @@ export async function expireFinalPayment(db: DB, orderId: number, now: number): 
         .set((eb) => ({ remaining_tons: eb('remaining_tons', '+', order.final_tons ?? 0), updated_at: now }))
         .where('id', '=', order.project_id)
         .execute();
-      await publish(tx, { type: 'invalidate', tables: ['projects'], ids: [order.project_id] }, null, now);
+      await publish(w, { type: 'invalidate', tables: ['projects'], ids: [order.project_id] }, null, now);
     }
     const { n } = await tx
       .selectFrom('orders')
@@ -120,7 +121,7 @@ export async function expireFinalPayment(db: DB, orderId: number, now: number): 
       .where('id', '=', order.user_id)
       .execute();
     await notify(
-      tx,
+      w,
       order.user_id,
       {
         title: 'Final payment period expired',
@@ -130,14 +131,14 @@ export async function expireFinalPayment(db: DB, orderId: number, now: number): 
       },
       now,
     );
-    await invalidateOrder(tx, order.user_id, order.id, now);
+    await invalidateOrder(w, order.user_id, order.id, now);
     return true;
   });
 }
 
 /** Sale proceeds whose settlement day has come: unavailable -> available, the sell order completes. */
 export async function settleSale(db: DB, orderId: number, now: number): Promise<boolean> {
-  return writeTx(db, async (tx) => {
+  return writeTx(db, async (tx, w) => {
     const order = await tx.selectFrom('orders').selectAll().where('id', '=', orderId).executeTakeFirst();
     if (!order || order.side !== 'sell' || order.settle_at === null || order.settle_at > now) return false;
     const res = await tx
@@ -159,7 +160,7 @@ export async function settleSale(db: DB, orderId: number, now: number): Promise<
       ],
     });
     await notify(
-      tx,
+      w,
       order.user_id,
       {
         title: 'Sale proceeds available',
@@ -169,7 +170,7 @@ export async function settleSale(db: DB, orderId: number, now: number): Promise<
       },
       now,
     );
-    await invalidateOrder(tx, order.user_id, order.id, now);
+    await invalidateOrder(w, order.user_id, order.id, now);
     return true;
   });
 }
@@ -177,7 +178,7 @@ export async function settleSale(db: DB, orderId: number, now: number): Promise<
 /** Project status by time (docs/product.md#projects): a pre-sale opens for buying at its selling time; a
  *  project closes when its end time passes or, once selling, when it is sold out. */
 export async function moveProjectByTime(db: DB, projectId: number, now: number): Promise<string | null> {
-  return writeTx(db, async (tx) => {
+  return writeTx(db, async (tx, w) => {
     const p = await tx.selectFrom('projects').select(['id', 'status', 'selling_time', 'end_time', 'remaining_tons']).where('id', '=', projectId).executeTakeFirst();
     if (!p) return null;
     let to: 'in_progress' | 'closed' | null = null;
@@ -193,7 +194,7 @@ export async function moveProjectByTime(db: DB, projectId: number, now: number):
     }
     const res = await tx.updateTable('projects').set({ status: to, updated_at: now }).where('id', '=', p.id).where('status', '=', p.status).executeTakeFirst();
     if (Number(res.numUpdatedRows) !== 1) return null;
-    await publish(tx, { type: 'invalidate', tables: ['projects'], ids: [p.id] }, null, now);
+    await publish(w, { type: 'invalidate', tables: ['projects'], ids: [p.id] }, null, now);
     return to;
   });
 }
@@ -217,7 +218,7 @@ export interface AllocationResult {
  *  completes with 0 tons. One transaction for the whole allocation. */
 export async function allocatePresale(db: DB, projectId: number, price: number, now: number, payHours: number): Promise<AllocationResult> {
   if (!Number.isSafeInteger(price) || price < 1) throw new AllocationRefused('the final price must be a positive whole number of cents');
-  return writeTx(db, async (tx) => {
+  return writeTx(db, async (tx, w) => {
     const p = await tx.selectFrom('projects').selectAll().where('id', '=', projectId).executeTakeFirst();
     if (!p) throw new AllocationRefused(`no project #${projectId}`);
     if (p.presale_price === null) throw new AllocationRefused(`project #${projectId} is not a pre-sale`);
@@ -241,7 +242,7 @@ export async function allocatePresale(db: DB, projectId: number, price: number, 
     const out: AllocationResult['orders'] = [];
     // A booking counts its final tons towards the buyer's limits from now on, not the tons it booked.
     await changeUsage(
-      tx,
+      w,
       bookings.map((b) => ({ userId: b.user_id, projectId: b.project_id, createdAt: b.created_at, tons: (shares.get(b.id) ?? 0) - b.tons })),
     );
     for (const b of bookings) {
@@ -265,7 +266,7 @@ export async function allocatePresale(db: DB, projectId: number, price: number, 
             ],
           });
         }
-        await notify(tx, b.user_id, { title: 'Pre-sale allocated', title_cn: '预售已分配', body: `Pre-sale ${b.order_no} was oversubscribed and received no tons; your booking fee is returned.`, body_cn: `预售订单 ${b.order_no} 超额认购，未获分配；预订费已退回。` }, now);
+        await notify(w, b.user_id, { title: 'Pre-sale allocated', title_cn: '预售已分配', body: `Pre-sale ${b.order_no} was oversubscribed and received no tons; your booking fee is returned.`, body_cn: `预售订单 ${b.order_no} 超额认购，未获分配；预订费已退回。` }, now);
         out.push({ id: b.id, order_no: b.order_no, user_id: b.user_id, booked: b.tons, final_tons: 0, final_amount: 0, status: 'completed' });
       } else {
         const finalAmount = Math.max(0, finalTons * price - b.booking_fee);
@@ -275,7 +276,7 @@ export async function allocatePresale(db: DB, projectId: number, price: number, 
           .where('id', '=', b.id)
           .execute();
         await notify(
-          tx,
+          w,
           b.user_id,
           {
             title: 'Final payment due',
@@ -287,9 +288,9 @@ export async function allocatePresale(db: DB, projectId: number, price: number, 
         );
         out.push({ id: b.id, order_no: b.order_no, user_id: b.user_id, booked: b.tons, final_tons: finalTons, final_amount: finalAmount, status: 'pending_final_payment' });
       }
-      await invalidateOrder(tx, b.user_id, b.id, now);
+      await invalidateOrder(w, b.user_id, b.id, now);
     }
-    await publish(tx, { type: 'invalidate', tables: ['projects'], ids: [p.id] }, null, now);
+    await publish(w, { type: 'invalidate', tables: ['projects'], ids: [p.id] }, null, now);
     return { project_id: p.id, final_unit_price: price, supply, booked, allocated, oversubscribed: booked > supply, final_deadline: deadline, orders: out };
   });
 }

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { dialectOf, type DB } from '../../db/connection';
 import { prepared } from '../../db/prepared';
-import { writeAhead, type Tx } from '../../db/tx';
+import type { Tx, WriteScope } from '../../db/tx';
 import { sgtMonthStart } from './calc';
 
 // A buyer's tons of a project that count towards its limits (order_usage, migration 018): buy orders not
@@ -34,8 +34,8 @@ const addMany = prepared((db, p: { rows: string }) => ({
       on conflict (user_id, project_id, month_start) do update set tons = order_usage.tons + excluded.tons`.compile(db),
 }));
 
-/** Applies `changes` (sent ahead: db/tx.ts writeAhead), summed per user, project and month. */
-export async function changeUsage(tx: Tx, changes: readonly UsageChange[]): Promise<void> {
+/** Applies `changes` (sent ahead through `w`: db/tx.ts WriteScope), summed per user, project and month. */
+export async function changeUsage(w: WriteScope, changes: readonly UsageChange[]): Promise<void> {
   const sums = new Map<string, { user_id: number; project_id: number; month_start: number; tons: number }>();
   for (const c of changes) {
     const month = sgtMonthStart(c.createdAt);
@@ -45,11 +45,12 @@ export async function changeUsage(tx: Tx, changes: readonly UsageChange[]): Prom
     sums.set(key, row);
   }
   const rows = [...sums.values()].filter((r) => r.tons !== 0);
+  const tx = w.tx;
   if (rows.length > 1 && dialectOf(tx) === 'postgres') {
-    await writeAhead(tx, addMany.compile(tx, { rows: JSON.stringify(rows) }));
+    await w.ahead(addMany.compile(tx, { rows: JSON.stringify(rows) }));
     return;
   }
-  for (const r of rows) await writeAhead(tx, addOne.compile(tx, { userId: r.user_id, projectId: r.project_id, monthStart: r.month_start, tons: r.tons }));
+  for (const r of rows) await w.ahead(addOne.compile(tx, { userId: r.user_id, projectId: r.project_id, monthStart: r.month_start, tons: r.tons }));
 }
 
 /** The counted tons of a buyer's project since `since` (a month's start) when given, else in all. */

@@ -4,7 +4,7 @@ import type { DB } from '../../db/connection';
 import { isCheck } from '../../db/errors';
 import { prepared } from '../../db/prepared';
 import type { OrdersTable } from '../../db/schema';
-import { writeAhead, writeTx, writeTxBatched, type Batcher, type Tx } from '../../db/tx';
+import { writeTx, writeTxBatched, type Batcher, type EffectRecord, type Tx, type WriteScope } from '../../db/tx';
 import { AppError } from '../../lib/http';
 import type { ErrorKey } from '../../../shared/errors';
 import { orderNumber } from './calc';
@@ -17,11 +17,17 @@ import type { OrderRow } from './repo';
 // transaction, so the hash never holds the single writer; then ONE write transaction (db/tx.ts writeTx: one
 // writer at a time, concurrent orders sharing a commit) reads the facts again, checks them again and writes.
 
-/** Runs a use case's write transaction (in a batch with the writes waiting with it when `batch` is given).
+/** Runs a use case's write transaction (in a batch with the writes waiting with it when `batch` is given;
+ *  the request's effect when given its idempotency `record`, see db/tx.ts writeTx).
  *  Database CHECKs are the last line: a CHECK failure maps to the matching catalogue refusal, never a 500. */
-export async function orderTx<T, I>(db: DB, onNegativeBalance: ErrorKey, fn: (tx: Tx) => Promise<T>, batch?: { batcher: Batcher<I, T>; input: I }): Promise<T> {
+export async function orderTx<T, I>(
+  db: DB,
+  onNegativeBalance: ErrorKey,
+  fn: (tx: Tx, w: WriteScope) => Promise<T>,
+  { record, batch }: { record?: EffectRecord | undefined; batch?: { batcher: Batcher<I, T>; input: I } } = {},
+): Promise<T> {
   try {
-    return await (batch ? writeTxBatched(db, batch.batcher, batch.input, fn) : writeTx(db, fn));
+    return await (batch ? writeTxBatched(db, batch.batcher, batch.input, fn, record) : writeTx(db, fn, record));
   } catch (err) {
     if (err instanceof AppError) throw err;
     if (isCheck(err, 'projects_remaining')) throw new AppError('insufficient_remaining');
@@ -31,26 +37,27 @@ export async function orderTx<T, I>(db: DB, onNegativeBalance: ErrorKey, fn: (tx
   }
 }
 
-export async function insertOrder(tx: Tx, values: Omit<Insertable<OrdersTable>, 'id' | 'order_no'>, nextId?: number): Promise<OrderRow> {
+export async function insertOrder(w: WriteScope, values: Omit<Insertable<OrdersTable>, 'id' | 'order_no'>, nextId?: number): Promise<OrderRow> {
+  const tx = w.tx;
   // Inside the write transaction nobody else writes, so max(id) + 1 is this row's id and the number is
   // final (`nextId`: max(id) + 1 already read in this transaction).
   const id = nextId ?? Number((await tx.selectFrom('orders').select(sql<number>`coalesce(max(id), 0) + 1`.as('next')).executeTakeFirstOrThrow()).next);
   // Every column is written as this row says (no default of the table fills one in), so the row is what
   // the database holds and nothing needs to be read back: on PostgreSQL the job does not wait for the
-  // insert's round trip (db/tx.ts writeAhead); what the job reads after it sees it.
+  // insert's round trip (db/tx.ts WriteScope); what the job reads after it sees it.
   const row = orderRow(values, id);
-  await writeAhead(tx, orderInsert.compile(tx, row));
+  await w.ahead(orderInsert.compile(tx, row));
   return row;
 }
 
 /** Orders of a batch (purchases), as insertOrder writes them one by one: on PostgreSQL one statement for
  *  all, sent ahead. */
-export async function insertOrders(tx: Tx, rows: readonly OrderRow[]): Promise<void> {
-  if (dialectOf(tx) !== 'postgres') {
-    for (const row of rows) await writeAhead(tx, orderInsert.compile(tx, row));
+export async function insertOrders(w: WriteScope, rows: readonly OrderRow[]): Promise<void> {
+  if (dialectOf(w.tx) !== 'postgres') {
+    for (const row of rows) await w.ahead(orderInsert.compile(w.tx, row));
     return;
   }
-  await writeAhead(tx, ordersInsert.compile(tx, { rows: JSON.stringify(rows) }));
+  await w.ahead(ordersInsert.compile(w.tx, { rows: JSON.stringify(rows) }));
 }
 
 /** Every column of an order's row, as orderInsert names them (the compiler checks none is left out). */
@@ -126,9 +133,9 @@ const orderInsert = prepared((db, p: OrderRow) =>
 /** Takes tons from a project's remaining supply. The buy's checks read the remaining tons in this same
  *  write transaction (nobody else writes in between), and the CHECK (remaining_tons >= 0) refuses any
  *  overdraw, mapped to insufficient_remaining by orderTx: so nothing needs to read this update's count, and
- *  on PostgreSQL the job does not wait for its round trip (db/tx.ts writeAhead). */
-export async function takeSupply(tx: Tx, projectId: number, tons: number, now: number): Promise<void> {
-  await writeAhead(tx, supplyTaken.compile(tx, { projectId, tons, now }));
+ *  on PostgreSQL the job does not wait for its round trip (db/tx.ts WriteScope). */
+export async function takeSupply(w: WriteScope, projectId: number, tons: number, now: number): Promise<void> {
+  await w.ahead(supplyTaken.compile(w.tx, { projectId, tons, now }));
 }
 
 const supplyTaken = prepared((db, p: { projectId: number; tons: number; now: number }) =>

@@ -27,7 +27,7 @@ publicRoutes.use('*', async (c, next) => {
 creditRoutes.post('/retire', async (c) => {
   const { user } = await requireUser(c);
   const { data, raw } = await strictBody(c, retireSchema);
-  return idempotent(c, user.id, raw, () => retire(c.get('deps'), user, data));
+  return idempotent(c, user.id, raw, (record) => retire(c.get('deps'), user, data, record));
 });
 
 creditRoutes.get('/retirements', async (c) => {

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import type { DB } from '../../db/connection';
 import { isCheck } from '../../db/errors';
-import { writeTx, type Tx } from '../../db/tx';
+import { writeTx, type EffectRecord, type Tx } from '../../db/tx';
 import type { Deps } from '../../env';
 import { isoSgt } from '../../lib/clock';
 import { AppError } from '../../lib/http';
@@ -124,12 +124,12 @@ async function allocateSerials(tx: Tx, projectId: number, totalTons: number, ton
   return out;
 }
 
-export async function retire(deps: Deps, user: User, input: RetireInput): Promise<RetireAnswer> {
+export async function retire(deps: Deps, user: User, input: RetireInput, record?: EffectRecord): Promise<RetireAnswer> {
   const { db, clock } = deps;
   const recheck = async () => void (await facts(db, user, input));
   await checkThenVerify(deps, user, input.paypwd, 'project_password_incorrect', recheck);
   try {
-    return await writeTx(db, async (tx) => {
+    return await writeTx(db, async (tx, w) => {
       const now = clock.now();
       const u = await tx.selectFrom('users').selectAll().where('id', '=', user.id).executeTakeFirst();
       if (!u || u.disabled) throw new AppError('session_expired');
@@ -161,10 +161,10 @@ export async function retire(deps: Deps, user: User, input: RetireInput): Promis
         .insertInto('retirement_serials')
         .values(ranges.map((r) => ({ retirement_id: id, project_id: p.id, first_seq: r.first, last_seq: r.last })))
         .execute();
-      await publish(tx, { type: 'invalidate', tables: ['user', 'fundlogs', 'retirements'] }, u.id, now);
-      await publish(tx, { type: 'invalidate', tables: ['retirements'], ids: [p.id] }, null, now);
+      await publish(w, { type: 'invalidate', tables: ['user', 'fundlogs', 'retirements'] }, u.id, now);
+      await publish(w, { type: 'invalidate', tables: ['retirements'], ids: [p.id] }, null, now);
       return { id, tons: input.tons, serials: ranges.map((r) => ({ from: serialOf(p, r.first), to: serialOf(p, r.last) })), certificate_url: certificateUrl(deps, id) };
-    });
+    }, record);
   } catch (err) {
     if (err instanceof AppError) throw err;
     if (isCheck(err, 'ledger_accounts_not_negative') || isCheck(err, 'credit_holdings_tons_check', 'tons >= 0')) throw new AppError('retire_insufficient_credits', { n: 0 });

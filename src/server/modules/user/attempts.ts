@@ -3,7 +3,7 @@ import type { Config } from '../../config';
 import type { DB } from '../../db/connection';
 import type { Clock } from '../../lib/clock';
 import { checkIn, type HashLane } from '../../lib/hash-work';
-import { untrackedWriteTx, type Tx } from '../../db/tx';
+import { writeTx, type WriteScope } from '../../db/tx';
 import { LOGIN_MAX_ATTEMPTS, PASSWORD_MAX_ATTEMPTS } from '../../../shared/constants';
 
 // Counted passwords (docs/product.md#accounts: 5 attempts, then a lock). An attempt is RESERVED in the same
@@ -54,7 +54,7 @@ export async function checkCounted(
     counter: Counter;
     password: string;
     lane: HashLane;
-    onLock?: (tx: Tx, now: number) => Promise<void>;
+    onLock?: (w: WriteScope, now: number) => Promise<void>;
     beforeStart?: () => Promise<void> | void;
     /** Whose hash work this is (the lane caps jobs per owner): the user, or the address of a login. */
     owner?: string;
@@ -99,7 +99,8 @@ export async function checkCounted(
   }
   if (reserved < col.max) return { outcome: 'wrong', left: col.max - reserved };
   const now = clock.now();
-  const fresh = await untrackedWriteTx(db, async (tx) => {
+  // Not the request's effect (no idempotency record): the lock stands even when the request is refused.
+  const fresh = await writeTx(db, async (tx, w) => {
     const locked = (
       await sql<{ id: number }>`
         update users set ${sql.ref(col.locked)} = 1, updated_at = ${now}
@@ -107,7 +108,7 @@ export async function checkCounted(
         returning id`.execute(tx)
     ).rows[0];
     if (!locked) return false;
-    await opts.onLock?.(tx, now);
+    await opts.onLock?.(w, now);
     return true;
   });
   // The count was cleared by a right password meanwhile: this guess was simply wrong.

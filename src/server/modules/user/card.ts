@@ -1,7 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { Deps } from '../../env';
 import type { DB } from '../../db/connection';
-import { writeTx, type Tx } from '../../db/tx';
+import { writeTx, type EffectRecord, type Tx } from '../../db/tx';
 import type { BankAccountsTable } from '../../db/schema';
 import { AppError } from '../../lib/http';
 import { isoSgt } from '../../lib/clock';
@@ -58,7 +58,7 @@ interface BankCardData {
 }
 
 /** Binds or replaces the payout account. */
-export async function bindPayoutAccount(deps: Deps, user: User, input: BankCardData): Promise<BankCard> {
+export async function bindPayoutAccount(deps: Deps, user: User, input: BankCardData, record?: EffectRecord): Promise<BankCard> {
   // A UEN is a business identifier: PayNow by UEN is for corporate users only.
   if (input.paynow && paynowType(input.paynow) === 'uen' && user.type !== 'corporate') throw new AppError('paynow_invalid', undefined, { field: 'paynow' });
   if (registeredNames(user).length === 0) throw new AppError('name_required');
@@ -73,7 +73,7 @@ export async function bindPayoutAccount(deps: Deps, user: User, input: BankCardD
   const now = deps.clock.now();
   const holder = input.holder_name.trim().replace(/\s+/g, ' ');
   const values = { bank_name: input.bank_name, account_no: input.account_no, holder_name: holder, paynow: input.paynow, updated_at: now };
-  return writeTx(deps.db, async (tx) => {
+  return writeTx(deps.db, async (tx, w) => {
     // Locked meanwhile (another request's wrong password): the lock wins.
     const fresh = await tx.selectFrom('users').select(['trade_locked']).where('id', '=', user.id).executeTakeFirstOrThrow();
     if (user.withdraw_password_hash && fresh.trade_locked) throw new AppError('account_locked');
@@ -83,7 +83,7 @@ export async function bindPayoutAccount(deps: Deps, user: User, input: BankCardD
       .onConflict((oc) => oc.column('user_id').doUpdateSet(values))
       .returningAll()
       .executeTakeFirstOrThrow();
-    await publish(tx, { type: 'invalidate', tables: ['user'] }, user.id, now);
+    await publish(w, { type: 'invalidate', tables: ['user'] }, user.id, now);
     return bankCardView(row);
-  });
+  }, record);
 }

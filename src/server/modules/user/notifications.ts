@@ -1,5 +1,5 @@
 import { pageOf } from '../../db/paging';
-import { writeTx, type Tx } from '../../db/tx';
+import { writeTx, type EffectRecord, type Tx } from '../../db/tx';
 import type { Deps } from '../../env';
 import { AppError } from '../../lib/http';
 import { publish } from '../../live/events';
@@ -34,9 +34,9 @@ export async function noticesOf(deps: Deps, user: User, q: PageQuery): Promise<N
 
 /** Marks one notice (`id`) or every notice (`id` null) of the user read; a notice already read stays as
  *  it was (its read_at is the first reading). */
-export async function markRead(deps: Deps, user: User, id: number | null): Promise<NoticeReadResult> {
+export async function markRead(deps: Deps, user: User, id: number | null, record?: EffectRecord): Promise<NoticeReadResult> {
   const now = deps.clock.now();
-  return writeTx(deps.db, async (tx) => {
+  return writeTx(deps.db, async (tx, w) => {
     let q = tx.updateTable('notifications').set({ read_at: now }).where('user_id', '=', user.id).where('read_at', 'is', null);
     if (id !== null) {
       const own = await tx.selectFrom('notifications').select('id').where('id', '=', id).where('user_id', '=', user.id).executeTakeFirst();
@@ -45,7 +45,7 @@ export async function markRead(deps: Deps, user: User, id: number | null): Promi
     }
     const result = await q.executeTakeFirst();
     const marked = Number(result.numUpdatedRows);
-    if (marked > 0) await publish(tx, { type: 'invalidate', tables: ['notifications'] }, user.id, now);
+    if (marked > 0) await publish(w, { type: 'invalidate', tables: ['notifications'] }, user.id, now);
     return { marked, unread: await unreadOf(tx, user.id) };
-  });
+  }, record);
 }

@@ -31,19 +31,19 @@ userRoutes.get('/membership', async (c) => {
 userRoutes.post('/withdpwd', async (c) => {
   const { user } = await requireUser(c);
   const { data, raw } = await strictBody(c, withdrawPasswordSetSchema);
-  return idempotent(c, user.id, raw, () => setWithdrawPassword(c.get('deps'), user, data));
+  return idempotent(c, user.id, raw, (record) => setWithdrawPassword(c.get('deps'), user, data, record));
 });
 
 userRoutes.post('/loginpwd', async (c) => {
   const { user, session } = await requireUser(c);
   const { data, raw } = await strictBody(c, loginPasswordChangeSchema);
-  return idempotent(c, user.id, raw, () => changeLoginPassword(c.get('deps'), user, session.id, data));
+  return idempotent(c, user.id, raw, (record) => changeLoginPassword(c.get('deps'), user, session.id, data, record));
 });
 
 userRoutes.post('/profile', async (c) => {
   const { user } = await requireUser(c);
   const { data, raw } = await strictBody(c, profileSchema);
-  return idempotent(c, user.id, raw, () => updateProfile(c.get('deps'), user, data));
+  return idempotent(c, user.id, raw, (record) => updateProfile(c.get('deps'), user, data, record));
 });
 
 userRoutes.get('/card', async (c) => {
@@ -54,7 +54,7 @@ userRoutes.get('/card', async (c) => {
 userRoutes.post('/card', async (c) => {
   const { user } = await requireUser(c);
   const { data, raw } = await strictBody(c, bankCardSchema);
-  return idempotent(c, user.id, raw, () => bindPayoutAccount(c.get('deps'), user, data));
+  return idempotent(c, user.id, raw, (record) => bindPayoutAccount(c.get('deps'), user, data, record));
 });
 
 // ---- The notifications inbox: list with the unread count, mark read (notifications.ts).
@@ -67,5 +67,5 @@ userRoutes.get('/notifications', async (c) => {
 userRoutes.post('/notifications/read', async (c) => {
   const { user } = await requireUser(c);
   const { data, raw } = await strictBody(c, noticeReadSchema);
-  return idempotent(c, user.id, raw, () => markRead(c.get('deps'), user, data.id ?? null));
+  return idempotent(c, user.id, raw, (record) => markRead(c.get('deps'), user, data.id ?? null, record));
 });

@@ -1,5 +1,5 @@
 import type { Selectable } from 'kysely';
-import { writeTx } from '../../db/tx';
+import { writeTx, type EffectRecord } from '../../db/tx';
 import type { Deps } from '../../env';
 import type { NotificationsTable } from '../../db/schema';
 import { isoSgt } from '../../lib/clock';
@@ -24,7 +24,7 @@ async function checkLoginPassword(deps: Deps, user: User, password: string, wron
     counter: 'login',
     password,
     lane: 'user',
-    onLock: (tx, now) => endUserSessions(tx, user.id, now),
+    onLock: (w, now) => endUserSessions(w, user.id, now),
   });
   if (result.outcome === 'ok') return;
   throw new AppError(result.outcome === 'wrong' ? wrongKey : 'login_locked');
@@ -33,7 +33,7 @@ async function checkLoginPassword(deps: Deps, user: User, password: string, wron
 /** Sets or changes the withdrawal (payment) password. The login password proves it is the user; changing
  *  an existing one also needs the current one (counted like any payment-password attempt), so whoever
  *  learns the login password alone cannot take over payouts. A forgotten one: `ops user:withdpwd-reset`. */
-export async function setWithdrawPassword(deps: Deps, user: User, input: { password: string; login_password: string; old_password?: string }): Promise<null> {
+export async function setWithdrawPassword(deps: Deps, user: User, input: { password: string; login_password: string; old_password?: string }, record?: EffectRecord): Promise<null> {
   if (user.trade_locked) throw new AppError('account_locked');
   if (user.withdraw_password_hash && !input.old_password) throw new AppError('required', undefined, { field: 'old_password' });
   await deps.limits.consume([['password_change_account', String(user.id)]]);
@@ -43,7 +43,7 @@ export async function setWithdrawPassword(deps: Deps, user: User, input: { passw
   if (input.password.normalize('NFKC') === input.login_password.normalize('NFKC')) throw new AppError('payment_password_same', undefined, { field: 'password' });
   const hash = await hashIn(deps.config, 'user', input.password, `user:${user.id}`);
   const now = deps.clock.now();
-  return writeTx(deps.db, async (tx) => {
+  return writeTx(deps.db, async (tx, w) => {
     const updated = await tx
       .updateTable('users')
       .set({ withdraw_password_hash: hash, trade_fails: 0, updated_at: now })
@@ -51,13 +51,13 @@ export async function setWithdrawPassword(deps: Deps, user: User, input: { passw
       .where('trade_locked', '=', 0) // locked meanwhile by a wrong payment password: the lock wins
       .executeTakeFirst();
     if (Number(updated.numUpdatedRows) !== 1) throw new AppError('account_locked');
-    await publish(tx, { type: 'invalidate', tables: ['user'] }, user.id, now);
+    await publish(w, { type: 'invalidate', tables: ['user'] }, user.id, now);
     return null;
-  });
+  }, record);
 }
 
 /** Changes the login password; every other session of the user ends (this one stays signed in). */
-export async function changeLoginPassword(deps: Deps, user: User, sessionId: number, input: { old_password: string; password: string }): Promise<null> {
+export async function changeLoginPassword(deps: Deps, user: User, sessionId: number, input: { old_password: string; password: string }, record?: EffectRecord): Promise<null> {
   await deps.limits.consume([['password_change_account', String(user.id)]]);
   await checkLoginPassword(deps, user, input.old_password, 'old_password_incorrect');
   // The new login password is NOT compared with the payment password: "they differ" is enforced where
@@ -67,27 +67,27 @@ export async function changeLoginPassword(deps: Deps, user: User, sessionId: num
   const hash = await hashIn(deps.config, 'user', input.password, `user:${user.id}`);
   const now = deps.clock.now();
   // One transaction: a new password never lives beside the old sessions it must end (their sockets close).
-  return writeTx(deps.db, async (tx) => {
+  return writeTx(deps.db, async (tx, w) => {
     await tx.updateTable('users').set({ password_hash: hash, login_fails: 0, updated_at: now }).where('id', '=', user.id).execute();
-    await endUserSessions(tx, user.id, now, sessionId);
+    await endUserSessions(w, user.id, now, sessionId);
     return null;
-  });
+  }, record);
 }
 
 
-export async function updateProfile(deps: Deps, user: User, input: Omit<ProfileView, 'realname'>): Promise<ProfileView> {
+export async function updateProfile(deps: Deps, user: User, input: Omit<ProfileView, 'realname'>, record?: EffectRecord): Promise<ProfileView> {
   const now = deps.clock.now();
   const first_name = input.first_name.replace(/\s+/g, ' ');
   const last_name = input.last_name.replace(/\s+/g, ' ');
-  return writeTx(deps.db, async (tx) => {
+  return writeTx(deps.db, async (tx, w) => {
     await tx
       .updateTable('users')
       .set({ first_name, last_name, mobile: input.mobile, ic_number: input.ic_number, updated_at: now })
       .where('id', '=', user.id)
       .execute();
-    await publish(tx, { type: 'invalidate', tables: ['user'] }, user.id, now);
+    await publish(w, { type: 'invalidate', tables: ['user'] }, user.id, now);
     return { first_name, last_name, realname: `${first_name} ${last_name}`, mobile: input.mobile, ic_number: input.ic_number };
-  });
+  }, record);
 }
 
 export function notificationItem(row: Selectable<NotificationsTable>): NotificationItem {

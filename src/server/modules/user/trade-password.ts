@@ -32,10 +32,10 @@ export async function verifyTradePassword(deps: Deps, user: User, password: stri
     password,
     lane: 'user',
     beforeStart,
-    onLock: async (tx, now) => {
-      await freezeForLock(tx, user.id, now);
-      await publish(tx, { type: 'invalidate', tables: ['user', 'fundlogs'] }, user.id, now);
-      await endUserSessions(tx, user.id, now);
+    onLock: async (w, now) => {
+      await freezeForLock(w.tx, user.id, now);
+      await publish(w, { type: 'invalidate', tables: ['user', 'fundlogs'] }, user.id, now);
+      await endUserSessions(w, user.id, now);
     },
   });
   switch (result.outcome) {

@@ -14,13 +14,13 @@ export const walletRoutes = new Hono<AppEnv>();
 walletRoutes.post('/topup', async (c) => {
   const { user } = await requireUser(c);
   const { data, raw } = await strictBody(c, topupSchema);
-  return idempotent(c, user.id, raw, () => requestTopup(c.get('deps'), user, data));
+  return idempotent(c, user.id, raw, (record) => requestTopup(c.get('deps'), user, data, record));
 });
 
 walletRoutes.post('/withdraw', async (c) => {
   const { user } = await requireUser(c);
   const { data, raw } = await strictBody(c, withdrawSchema);
-  return idempotent(c, user.id, raw, () => requestWithdrawal(c.get('deps'), user, data));
+  return idempotent(c, user.id, raw, (record) => requestWithdrawal(c.get('deps'), user, data, record));
 });
 
 walletRoutes.get('/topups', async (c) => {

@@ -1,8 +1,8 @@
 import type { Selectable } from 'kysely';
 import { isCheck, isUnique } from '../../db/errors';
 import type { Deps } from '../../env';
-import type { Tx } from '../../db/tx';
-import { writeTx } from '../../db/tx';
+import type { Tx, WriteScope } from '../../db/tx';
+import { writeTx, type EffectRecord } from '../../db/tx';
 import type { TopupsTable, WithdrawalsTable } from '../../db/schema';
 import { AppError } from '../../lib/http';
 import { sgtDay } from '../../lib/clock';
@@ -41,7 +41,8 @@ export async function postMoney(tx: Tx, entry: Parameters<typeof post>[1]): Prom
   }
 }
 
-export async function notify(tx: Tx, userId: number, text: { title: string; title_cn: string; body: string; body_cn: string }, now: number): Promise<void> {
+export async function notify(w: WriteScope, userId: number, text: { title: string; title_cn: string; body: string; body_cn: string }, now: number): Promise<void> {
+  const tx = w.tx;
   const { id } = await tx
     .insertInto('notifications')
     .values({ user_id: userId, ...text, created_at: now, read_at: null })
@@ -49,8 +50,8 @@ export async function notify(tx: Tx, userId: number, text: { title: string; titl
     .executeTakeFirstOrThrow();
   // The socket message carries the English text the type names, plus the Chinese text beside it.
   const message = { type: 'notification' as const, id, title: text.title, body: text.body, created_at: now, title_cn: text.title_cn, body_cn: text.body_cn };
-  await publish(tx, message, userId, now);
-  await publish(tx, { type: 'invalidate', tables: ['user', 'fundlogs'] }, userId, now);
+  await publish(w, message, userId, now);
+  await publish(w, { type: 'invalidate', tables: ['user', 'fundlogs'] }, userId, now);
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -60,7 +61,7 @@ export async function notify(tx: Tx, userId: number, text: { title: string; titl
  *  is at least the minimum too ("minimum daily top-up"). Each top-up has a unique reference
  *  (docs/decisions/0014-paynow.md): the client's, well-formed and unused, or one the server draws; and an
  *  expiry (TOPUP_EXPIRY_MINUTES). */
-export async function requestTopup(deps: Deps, user: User, input: { amount: number; method: 'paynow' | 'bank'; reference?: string | undefined }): Promise<TopupRecord> {
+export async function requestTopup(deps: Deps, user: User, input: { amount: number; method: 'paynow' | 'bank'; reference?: string | undefined }, record?: EffectRecord): Promise<TopupRecord> {
   const min = deps.config.TOPUP_MIN_CENTS;
   if (input.amount < min) throw new AppError('topup_below_min', { n: formatSgd(min) }, { field: 'amount' });
   const now = deps.clock.now();
@@ -68,7 +69,7 @@ export async function requestTopup(deps: Deps, user: User, input: { amount: numb
   const taken = async (tx: Tx, ref: string) => (await tx.selectFrom('topups').select('id').where('ref_key', '=', ref).executeTakeFirst()) !== undefined;
   try {
     // The answer is built inside the transaction: it is stored with the Idempotency-Key as it commits.
-    return await writeTx(deps.db, async (tx) => {
+    return await writeTx(deps.db, async (tx, w) => {
       let reference = input.reference;
       if (reference !== undefined) {
         if (await taken(tx, reference)) throw new AppError('topup_reference_taken', undefined, { field: 'reference' });
@@ -96,8 +97,8 @@ export async function requestTopup(deps: Deps, user: User, input: { amount: numb
         .returningAll()
         .executeTakeFirstOrThrow();
       // A demo configuration credits at once, in the same transaction.
-      return topupRecord(deps.config.TOPUP_AUTO_CONFIRM ? await confirmTopup(tx, created.id, now) : created, deps.config);
-    });
+      return topupRecord(deps.config.TOPUP_AUTO_CONFIRM ? await confirmTopup(w, created.id, now) : created, deps.config);
+    }, record);
   } catch (err) {
     if (isUnique(err, 'topups_ref_key', 'topups.ref_key')) throw new AppError('topup_reference_taken', undefined, { field: 'reference' });
     throw err;
@@ -129,7 +130,8 @@ function assertPendingTopup(row: TopupRow): void {
 }
 
 /** Operator (or auto-confirm): the money arrived; bank -> the user's available balance. */
-export async function confirmTopup(tx: Tx, id: number, now: number): Promise<TopupRow> {
+export async function confirmTopup(w: WriteScope, id: number, now: number): Promise<TopupRow> {
+  const tx = w.tx;
   const row = await topupFor(tx, id);
   assertPendingTopup(row);
   const credited = await decideTopup(tx, row, 'credited', '', now);
@@ -146,7 +148,7 @@ export async function confirmTopup(tx: Tx, id: number, now: number): Promise<Top
   });
   const amount = formatSgd(row.amount);
   await notify(
-    tx,
+    w,
     row.user_id,
     {
       title: 'Top-up credited',
@@ -160,13 +162,14 @@ export async function confirmTopup(tx: Tx, id: number, now: number): Promise<Top
 }
 
 /** Operator: the money did not arrive. Nothing moves in the ledger; the user is told why. */
-export async function rejectTopup(tx: Tx, id: number, now: number, reason = ''): Promise<TopupRow> {
+export async function rejectTopup(w: WriteScope, id: number, now: number, reason = ''): Promise<TopupRow> {
+  const tx = w.tx;
   const row = await topupFor(tx, id);
   assertPendingTopup(row);
   const rejected = await decideTopup(tx, row, 'rejected', reason, now);
   const amount = formatSgd(row.amount);
   await notify(
-    tx,
+    w,
     row.user_id,
     {
       title: 'Top-up rejected',
@@ -237,7 +240,8 @@ async function checkWithdrawal(deps: Deps, user: User, input: WithdrawalInput): 
 
 /** Inside the write transaction: the checks again on fresh rows, then the withdrawal row, the money held
  *  (available to frozen, amount and fee) and the event. */
-async function writeWithdrawal(tx: Tx, deps: Deps, user: User, input: WithdrawalInput, fee: number, now: number): Promise<WithdrawalRecord> {
+async function writeWithdrawal(w: WriteScope, deps: Deps, user: User, input: WithdrawalInput, fee: number, now: number): Promise<WithdrawalRecord> {
+  const tx = w.tx;
   const fresh = await tx.selectFrom('users').selectAll().where('id', '=', user.id).executeTakeFirstOrThrow();
   assertNotRisk(fresh);
   if (fresh.trade_locked) throw new AppError('account_locked');
@@ -280,16 +284,16 @@ async function writeWithdrawal(tx: Tx, deps: Deps, user: User, input: Withdrawal
       { owner: user.id, account: 'frozen', amount: total },
     ],
   });
-  await publish(tx, { type: 'invalidate', tables: ['user', 'fundlogs'] }, user.id, now);
+  await publish(w, { type: 'invalidate', tables: ['user', 'fundlogs'] }, user.id, now);
   return withdrawalRecord(created);
 }
 
-export async function requestWithdrawal(deps: Deps, user: User, input: WithdrawalInput): Promise<WithdrawalRecord> {
+export async function requestWithdrawal(deps: Deps, user: User, input: WithdrawalInput, record?: EffectRecord): Promise<WithdrawalRecord> {
   const fee = await checkWithdrawal(deps, user, input);
   await verifyTradePassword(deps, user, input.password, 'trade_password_incorrect');
   const now = deps.clock.now();
   try {
-    return await writeTx(deps.db, (tx) => writeWithdrawal(tx, deps, user, input, fee, now));
+    return await writeTx(deps.db, (_tx, w) => writeWithdrawal(w, deps, user, input, fee, now), record);
   } catch (err) {
     // The partial unique index (one non-refused withdrawal per user and SGT day) as a last guard.
     if (isUnique(err, 'withdrawals_one_per_day', 'withdrawals.user_id, withdrawals.sgt_date')) throw new AppError('withdraw_daily_limit');
@@ -323,7 +327,8 @@ function destination(row: WithdrawalRow): string {
 }
 
 /** Operator: the money was paid out. Frozen -> bank for the amount, frozen -> fees for the fee. */
-export async function completeWithdrawal(tx: Tx, id: number, now: number): Promise<WithdrawalRow> {
+export async function completeWithdrawal(w: WriteScope, id: number, now: number): Promise<WithdrawalRow> {
+  const tx = w.tx;
   const row = await withdrawalFor(tx, id);
   const done = await decideWithdrawal(tx, row, 'completed', '', now);
   const postings: Posting[] = [
@@ -333,7 +338,7 @@ export async function completeWithdrawal(tx: Tx, id: number, now: number): Promi
   if (row.fee > 0) postings.push({ owner: PLATFORM, account: 'fees', amount: row.fee });
   await postMoney(tx, { kind: 'withdrawal_complete', ref_type: 'withdrawal', ref_id: row.id, memo: `Withdrawal #${row.id} paid to ${destination(row)}`, now, postings });
   await notify(
-    tx,
+    w,
     row.user_id,
     {
       title: 'Withdrawal completed',
@@ -347,7 +352,8 @@ export async function completeWithdrawal(tx: Tx, id: number, now: number): Promi
 }
 
 /** Operator: the payout was refused. Amount and fee go back from frozen to available. */
-export async function refuseWithdrawal(tx: Tx, id: number, now: number, reason = ''): Promise<WithdrawalRow> {
+export async function refuseWithdrawal(w: WriteScope, id: number, now: number, reason = ''): Promise<WithdrawalRow> {
+  const tx = w.tx;
   const row = await withdrawalFor(tx, id);
   const refused = await decideWithdrawal(tx, row, 'refused', reason, now);
   const total = row.amount + row.fee;
@@ -363,7 +369,7 @@ export async function refuseWithdrawal(tx: Tx, id: number, now: number, reason =
     ],
   });
   await notify(
-    tx,
+    w,
     row.user_id,
     {
       title: 'Withdrawal refused',

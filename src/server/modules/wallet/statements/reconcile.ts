@@ -1,7 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { TopupFlag, TopupsTable, StatementLinesTable } from '../../../db/schema';
 import type { DB } from '../../../db/connection';
-import { writeTx, type Tx } from '../../../db/tx';
+import { writeTx, type Tx, type WriteScope } from '../../../db/tx';
 import { sgtDay } from '../../../lib/clock';
 import { PLATFORM } from '../../../ledger/ledger';
 import { formatSgd } from '../../../../shared/money';
@@ -134,7 +134,8 @@ async function audit(tx: Tx, actor: string, args: string, target: string, before
 }
 
 /** One statement line, in the caller's transaction: inserted once (else 'seen'), matched, credited. */
-async function applyLine(tx: Tx, format: StatementFormat, line: StatementLine, now: number, actor: string, source: string): Promise<LineResult> {
+async function applyLine(w: WriteScope, format: StatementFormat, line: StatementLine, now: number, actor: string, source: string): Promise<LineResult> {
+  const tx = w.tx;
   const base = { identity: line.identity, amount: line.amount, booked_on: line.booked_on };
   const inserted = await tx
     .insertInto('statement_lines')
@@ -206,7 +207,7 @@ async function applyLine(tx: Tx, format: StatementFormat, line: StatementLine, n
   await creditLedger(tx, credited, line.amount, lineId, now);
   const status = flag === '' ? 'matched' : 'flagged';
   await tx.updateTable('statement_lines').set({ status, topup_id: credited.id, user_id: credited.user_id, note: flag, decided_at: now }).where('id', '=', lineId).execute();
-  await notify(tx, credited.user_id, creditNotice(credited, line.amount, flag, credited.first_topup_id), now);
+  await notify(w, credited.user_id, creditNotice(credited, line.amount, flag, credited.first_topup_id), now);
   await audit(tx, actor, source, `topup:${credited.id}`, topup.status === 'pending' ? topup : null, { ...credited, statement_line: lineId }, now);
   return { ...base, outcome: status, line_id: lineId, topup_id: credited.id, user_id: credited.user_id, flag };
 }
@@ -240,9 +241,9 @@ function summarize(format: StatementFormat, statement: ParsedStatement, results:
 export async function importStatement(db: DB, statement: ParsedStatement, opts: { now: () => number; actor: string; source: string; dryRun?: boolean }): Promise<ImportSummary> {
   if (opts.dryRun) {
     try {
-      await writeTx(db, async (tx) => {
+      await writeTx(db, async (_tx, w) => {
         const results: LineResult[] = [];
-        for (const line of statement.lines) results.push(await applyLine(tx, statement.format, line, opts.now(), opts.actor, opts.source));
+        for (const line of statement.lines) results.push(await applyLine(w, statement.format, line, opts.now(), opts.actor, opts.source));
         throw new DryRun(summarize(statement.format, statement, results));
       });
     } catch (err) {
@@ -252,12 +253,13 @@ export async function importStatement(db: DB, statement: ParsedStatement, opts: 
     throw new Error('unreachable');
   }
   const results: LineResult[] = [];
-  for (const line of statement.lines) results.push(await writeTx(db, (tx) => applyLine(tx, statement.format, line, opts.now(), opts.actor, opts.source)));
+  for (const line of statement.lines) results.push(await writeTx(db, (_tx, w) => applyLine(w, statement.format, line, opts.now(), opts.actor, opts.source)));
   return summarize(statement.format, statement, results);
 }
 
 /** Operator: credits an unmatched line to a user by hand, as a new credited top-up flagged 'manual'. */
-export async function assignLine(tx: Tx, lineId: number, userId: number, now: number, actor: string): Promise<{ line: LineRow; topup: TopupRow }> {
+export async function assignLine(w: WriteScope, lineId: number, userId: number, now: number, actor: string): Promise<{ line: LineRow; topup: TopupRow }> {
+  const tx = w.tx;
   const line = await tx.selectFrom('statement_lines').selectAll().where('id', '=', lineId).executeTakeFirst();
   if (!line) throw new WalletStateError(`no statement line #${lineId}`);
   if (line.status !== 'unmatched') throw new WalletStateError(`statement line #${lineId} is already ${line.status}${line.topup_id ? ` (top-up #${line.topup_id})` : ''}; nothing changed`);
@@ -293,6 +295,6 @@ export async function assignLine(tx: Tx, lineId: number, userId: number, now: nu
     .executeTakeFirst();
   if (!updated) throw new WalletStateError(`statement line #${lineId} is no longer unmatched; nothing changed`);
   await creditLedger(tx, topup, line.amount, lineId, now);
-  await notify(tx, userId, creditNotice(topup, line.amount, 'manual', null), now);
+  await notify(w, userId, creditNotice(topup, line.amount, 'manual', null), now);
   return { line: updated, topup };
 }
