@@ -167,7 +167,8 @@ test('wallet: personal info, bank card, withdrawal password, top-up, confirm, wi
     await expect(rows.first()).toHaveAttribute('data-kind', 'withdrawal_apply');
     await expect(page.locator('[data-kind="withdrawal_apply"] [data-testid="fundlog-amount"]', { hasText: '\u2212S$102.00' })).toHaveCount(1);
     const setAside = page.locator('[data-kind="withdrawal_apply"]', { hasText: 'Set aside' });
-    await expect(setAside.getByTestId('fundlog-amount')).toHaveText('+S$102.00');
+    // Set aside is no money in: unsigned, and its balance names the frozen bucket.
+    await expect(setAside.getByTestId('fundlog-amount')).toHaveText('S$102.00');
     await expect(setAside.getByTestId('fundlog-balance')).toHaveText('Frozen balance S$102.00');
   }
   await shot(page, 'en-wallet-fundlogs');

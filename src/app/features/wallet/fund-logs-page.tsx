@@ -81,7 +81,7 @@ function FundLogItem({ row }: { row: StoredFundLog }) {
       </div>
       <div className="fundlog__figures">
         <p className={`fundlog__amount fundlog__amount--${direction}`}>
-          <Amount value={row.amount} unit={row.unit} signed testId="fundlog-amount" />
+          <Amount value={row.amount} unit={row.unit} signed={direction !== 'held'} testId="fundlog-amount" />
         </p>
         {direction === 'held' && (
           <p className="fundlog__held">
