@@ -149,3 +149,31 @@ describe('LiveSocket', () => {
     expect(FakeWebSocket.made).toHaveLength(1);
   });
 });
+
+describe('the socket URL on a page opened by another name of the machine', () => {
+  // A server started without PUBLIC_URL tells the app ws://localhost:PORT; a phone on the LAN that opened
+  // http://192.168.1.5:PORT would then dial itself. The page's own host is where the server is.
+  function opened(host: string, page: string): URL {
+    new LiveSocket({
+      socketHost: () => host,
+      pageUrl: () => page,
+      session: () => session,
+      onMessage: () => undefined,
+      WebSocketImpl: FakeWebSocket as unknown as typeof WebSocket,
+    }).sync();
+    vi.advanceTimersByTime(SOCKET_CONNECT_DELAY_MS);
+    return new URL(FakeWebSocket.made.at(-1)!.url);
+  }
+
+  it('dials the page host when the configured host is a loopback name and the page is not', () => {
+    FakeWebSocket.made = [];
+    expect(opened('ws://localhost:8080/h5/ws', 'http://192.168.1.5:8080/pages/home/index').host).toBe('192.168.1.5:8080');
+    expect(opened('ws://127.0.0.1:8080/h5/ws', 'https://10.0.0.7:8443/').origin).toBe('wss://10.0.0.7:8443');
+  });
+
+  it('keeps a configured host that is not a loopback name, and loopback on a loopback page', () => {
+    expect(opened('wss://live.canopy.sg/h5/ws', 'https://canopy.sg/').host).toBe('live.canopy.sg');
+    expect(opened('ws://localhost:8080/h5/ws', 'http://127.0.0.1:8080/').host).toBe('localhost:8080');
+    expect(opened('ws://localhost:8080/h5/ws', 'http://192.168.1.5:8080/').pathname).toBe('/h5/ws');
+  });
+});

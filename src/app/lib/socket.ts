@@ -20,8 +20,26 @@ const MISSED_PINGS = 2;
 /** The close code a dropped socket is handled with (as the browser reports a connection lost). */
 const CLOSE_ABNORMAL = 1006;
 
+const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/** The URL to dial. A loopback socket host seen from a page on another host means the server was not told
+ *  its public name (no PUBLIC_URL: a developer's machine opened from a phone on the LAN); dialling it would
+ *  reach the phone itself, so the page's own host and scheme stand in. Only the page's address is used,
+ *  never anything a request could forge. */
+export function socketUrlFor(host: string, page: string | undefined): URL {
+  const url = new URL(host);
+  if (!page || !LOOPBACK.has(url.hostname)) return url;
+  const here = new URL(page);
+  if (LOOPBACK.has(here.hostname)) return url;
+  url.protocol = here.protocol === 'https:' ? 'wss:' : 'ws:';
+  url.host = here.host;
+  return url;
+}
+
 export interface SocketDeps {
   socketHost: () => string | null;
+  /** The page's own address (location.href in the app). */
+  pageUrl?: () => string;
   session: () => { memId: number; token: string };
   onMessage: (message: ServerMessage) => void;
   onStatus?: (status: 'open' | 'closed') => void;
@@ -84,7 +102,7 @@ export class LiveSocket {
     const host = this.deps.socketHost();
     const { memId, token } = this.deps.session();
     if (!host || !this.wanted || !token || memId <= 0) return;
-    const url = new URL(host);
+    const url = socketUrlFor(host, this.deps.pageUrl?.() ?? globalThis.location?.href);
     url.searchParams.set('mem_id', String(memId));
     url.searchParams.set('token', token);
     url.searchParams.set('v', String(SOCKET_VERSION));
