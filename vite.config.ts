@@ -52,16 +52,16 @@ const CONTENT_API_CACHE = {
 };
 /** A plain read: the cached copy, marked. */
 const MARK_CACHED_ANSWER = {
-  cachedResponseWillBeUsed: async ({ cachedResponse }: { cachedResponse?: Response | null }) => {
-    if (!cachedResponse) return null;
+  cachedResponseWillBeUsed: ({ cachedResponse }: { cachedResponse?: Response | null }) => {
+    if (!cachedResponse) return Promise.resolve(null);
     const headers = new Headers(cachedResponse.headers);
     headers.set('X-From-Cache', '1');
-    return new Response(cachedResponse.body, { status: cachedResponse.status, statusText: cachedResponse.statusText, headers });
+    return Promise.resolve(new Response(cachedResponse.body, { status: cachedResponse.status, statusText: cachedResponse.statusText, headers }));
   },
 };
 /** A fresh read: the network's answer (stored for the next plain read) or a failure, never the cached copy
  *  (the page already has it, and a failure is what tells it the server is unreachable). */
-const NETWORK_ANSWER_ONLY = { cachedResponseWillBeUsed: async () => null };
+const NETWORK_ANSWER_ONLY = { cachedResponseWillBeUsed: () => Promise.resolve(null) };
 
 // <link rel="modulepreload"> in index.html for the app's start (start.tsx, which main.tsx imports once the
 // boot shell has painted) and the home screen's code (start_url) with everything they import, and the

@@ -275,7 +275,7 @@ interface Database {
 }
 
 async function database(kind: 'sqlite' | 'postgres'): Promise<Database> {
-  if (kind === 'sqlite') return { env: {}, open: (dir) => openDatabase(path.join(dir, 'canopy.db')).db, drop: async () => undefined };
+  if (kind === 'sqlite') return { env: {}, open: (dir) => openDatabase(path.join(dir, 'canopy.db')).db, drop: () => Promise.resolve() };
   const schema = `bench_sockets_${process.pid}_${randomBytes(3).toString('hex')}`;
   const admin = new pg.Client({ connectionString: PG_URL });
   await admin.connect();

@@ -187,7 +187,7 @@ export function staticRoutes(dir: string, config?: Pick<Config, 'SOCKET_HOST' | 
       const answer = fromMemory(c, path.join(root, 'index.html'));
       if (answer) return answer;
       const shell = serve()?.shell;
-      const res = shell ? await shell(c, async () => undefined) : undefined;
+      const res = shell ? await shell(c, () => Promise.resolve()) : undefined;
       return res ?? c.text('The app is not built yet: run `npm run build`.', 503);
     }
     return c.text('Not found', 404);

@@ -241,7 +241,7 @@ describe('storage problems are said, not hidden', () => {
       const req = indexedDB.open(name, 10); // Dexie stores version n as n x 10
       req.onupgradeneeded = () => req.result.createObjectStore('projects', { keyPath: 'id' });
       req.onsuccess = () => resolve(req.result);
-      req.onerror = () => reject(req.error);
+      req.onerror = () => reject(req.error ?? new Error('indexedDB.open failed'));
     });
     const current = new CanopyDb(name);
     const opening = current.open();

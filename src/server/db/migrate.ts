@@ -45,7 +45,7 @@ export const MIGRATION_NAMES: readonly string[] = Object.keys(migrations).sort()
 /** The newest migration's name: a database whose last applied migration is this one is at head. */
 export const HEAD_MIGRATION = Object.keys(migrations).sort().at(-1)!;
 
-const provider: MigrationProvider = { getMigrations: async () => migrations };
+const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };
 
 export async function migrateToLatest(db: DB): Promise<string[]> {
   // PostgreSQL: Kysely looks for its bookkeeping tables in every schema unless told which one, so name

@@ -125,7 +125,7 @@ function scopeOf(conn: Tx, ahead: Ahead): WriteScope {
   if (!raw) return atOnce(conn);
   return {
     tx: conn,
-    ahead: async <R>(query: Compilable<R>, check?: (result: QueryResult<R>) => void) => {
+    ahead: <R>(query: Compilable<R>, check?: (result: QueryResult<R>) => void) => {
       ahead.sent.push(
         settle(
           raw.executeQuery<R>(query.compile()).then((result) => {
@@ -133,6 +133,7 @@ function scopeOf(conn: Tx, ahead: Ahead): WriteScope {
           }),
         ),
       );
+      return Promise.resolve();
     },
     read: <R>(query: Compilable<R>) => {
       const answer = raw.executeQuery<R>(query.compile());
@@ -192,15 +193,15 @@ function postgresDriver(): GroupDriver {
   let raw: DatabaseConnection;
   return {
     begin: async (conn) => {
-      raw = await conn.getExecutor().provideConnection(async (c) => c);
+      raw = await conn.getExecutor().provideConnection((c) => Promise.resolve(c));
       await sql.raw(`begin; select pg_advisory_xact_lock(${WRITE_LOCK}); savepoint j0`).execute(conn);
     },
-    open: async (_conn, savepoint) => {
+    open: (_conn, savepoint) => {
       const sent = savepoint ? settle(raw.executeQuery(CompiledQuery.raw(`savepoint ${savepoint}`))) : undefined;
-      return { raw, sent: sent ? [sent] : [], savepoint: sent };
+      return Promise.resolve({ raw, sent: sent ? [sent] : [], savepoint: sent });
     },
     // Its answers are still coming: the savepoint stays until the COMMIT, for the check to roll back to.
-    ran: async () => undefined,
+    ran: () => Promise.resolve(),
     rollbackTo: async (conn, savepoint) => void (await sql.raw(`rollback to savepoint ${savepoint}; release savepoint ${savepoint}`).execute(conn)),
     // COMMIT of a transaction a failed statement has aborted answers ROLLBACK without an error: every job
     // would be told "done" with nothing written. A job that swallowed a statement's error could leave it

@@ -152,9 +152,7 @@ async function runOnce<T>(c: Context<AppEnv>, userId: number, key: string, paylo
   let recorded = false;
   let answer: unknown;
   const record: KeyRecord = {
-    begin: async () => {
-      if (recorded) throw new Error('an idempotent request may commit only one effect transaction');
-    },
+    begin: () => (recorded ? Promise.reject(new Error('an idempotent request may commit only one effect transaction')) : Promise.resolve()),
     claim: (result) => ({ userId, key, endpoint, hash, response: JSON.stringify(result ?? null), now: clock.now() }),
     claimed: (result) => {
       recorded = true;

@@ -91,7 +91,10 @@ export async function createLimits(config: Config, log: Logger, metrics?: Pick<M
         new RateLimiterSQLite({ storeClient: sqlite, storeType: 'better-sqlite3', tableName: LIMITS_TABLE, keyPrefix: name, points: spec.points, duration: spec.duration ?? HOUR_S, clearExpiredByTimeout: true }),
       );
     }
-    close = async () => void sqlite.close();
+    close = () => {
+      sqlite.close();
+      return Promise.resolve();
+    };
   }
   // Accounts by their trimmed lower-case email; addresses by ipKey (an IPv6 /64 is one address).
   const normalise = (name: LimitName, key: string) => (name.endsWith('_ip') ? ipKey(key) : key.trim().toLowerCase()).slice(0, 200); // the store's key column holds 255

@@ -46,7 +46,7 @@ function LoginPasswordForm({ onDone }: { onDone: () => void }) {
 
   return (
     <div className="section">
-      <form className="card account-card" onSubmit={onSubmit} noValidate>
+      <form className="card account-card" onSubmit={(e) => void onSubmit(e)} noValidate>
         <PasswordField form={form} formId={FORM} name="old_password" label={t`Current login password`} testId="loginpwd-old" autoComplete="current-password" />
         <PasswordField form={form} formId={FORM} name="password" label={t`New login password`} testId="loginpwd-password" autoComplete="new-password" />
         <PasswordChecklist id={`${FORM}-rules`} rules={loginPasswordRules(form.values.password)} min={LOGIN_PASSWORD_MIN} />

@@ -66,7 +66,7 @@ function PersonalInfoForm() {
       <p className="notice account-notice">
         <Trans>Use your name exactly as your bank shows it: withdrawals go only to an account in this name.</Trans>
       </p>
-      <form className="card account-card" onSubmit={onSubmit} noValidate>
+      <form className="card account-card" onSubmit={(e) => void onSubmit(e)} noValidate>
         {info && (
           <div className="field">
             <span className="field__label">

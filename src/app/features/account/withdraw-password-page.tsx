@@ -65,7 +65,7 @@ function WithdrawPasswordForm({ onDone }: { onDone: () => void }) {
           <Trans>Set a withdrawal password. You will need it to withdraw and to pay for orders.</Trans>
         )}
       </p>
-      <form className="card account-card" onSubmit={onSubmit} noValidate>
+      <form className="card account-card" onSubmit={(e) => void onSubmit(e)} noValidate>
         {hasOne && (
           <PasswordField
             form={form}

@@ -80,7 +80,7 @@ export function LoginPage({ redirect }: { redirect?: string }) {
         </p>
       </div>
 
-      <form className="auth-card card" onSubmit={onSubmit} noValidate aria-describedby={serverError ? 'login-alert' : undefined}>
+      <form className="auth-card card" onSubmit={(e) => void onSubmit(e)} noValidate aria-describedby={serverError ? 'login-alert' : undefined}>
         <AccountTypeSwitch value={values.type} onChange={(type) => set('type', type)} />
 
         <Field label={t`Email`} name="email" errors={errors}>

@@ -54,7 +54,7 @@ export function RegisterPage({ invite }: { invite?: string }) {
         </p>
       </div>
 
-      <form className="auth-card card" onSubmit={onSubmit} noValidate>
+      <form className="auth-card card" onSubmit={(e) => void onSubmit(e)} noValidate>
         {closed && (
           <p className="notice notice--warn auth-notice" role="status">
             <Trans>Registration is currently closed. Please try again later.</Trans>

@@ -35,7 +35,7 @@ export function ResetPage({ email }: { email?: string }) {
         </p>
       </div>
 
-      <form className="auth-card card" onSubmit={onSubmit} noValidate>
+      <form className="auth-card card" onSubmit={(e) => void onSubmit(e)} noValidate>
         <CodeAndPasswords
           form="reset"
           scene="reset"

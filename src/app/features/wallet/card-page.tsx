@@ -94,7 +94,7 @@ function CardForm({ info, names, card, onDone }: { info: UserInfo; names: string
   const form = useCardForm(names, card, onDone);
   const fields = { values: form.values, set: form.set, a11y: form.a11y, errors: form.errors };
   return (
-    <form className="card wallet-card" onSubmit={form.onSubmit} noValidate data-testid="card-form">
+    <form className="card wallet-card" onSubmit={(e) => void form.onSubmit(e)} noValidate data-testid="card-form">
       <h2 className="wallet-card__title">{card ? <Trans>Change payout account</Trans> : <Trans>Bind a payout account</Trans>}</h2>
       <MethodSwitch method={form.method} onChoose={form.choose} />
       {card && (

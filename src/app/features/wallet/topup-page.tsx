@@ -134,7 +134,7 @@ function TopupForm({ onDone }: { onDone: (record: TopupRecord) => void }) {
   };
 
   return (
-    <form className="card wallet-card" onSubmit={onSubmit} noValidate data-testid="topup-form">
+    <form className="card wallet-card" onSubmit={(e) => void onSubmit(e)} noValidate data-testid="topup-form">
       {!online && (
         <p className="notice topup-offline" role="status" data-testid="topup-offline">
           <Trans>A top-up needs a connection. You are offline: connect to get a PayNow QR or transfer details.</Trans>

@@ -234,6 +234,6 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await appendOnly(db, 'fund_logs');
 }
 
-export async function down(): Promise<void> {
-  throw new Error('The foundation migration is not reversible.');
+export function down(): Promise<void> {
+  return Promise.reject(new Error('The foundation migration is not reversible.'));
 }
