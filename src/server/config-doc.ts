@@ -27,6 +27,7 @@ const DESCRIBE: Record<string, KeyDoc> = {
     allowed: '`postgres://user:pass@host:5432/db`',
   },
   DB_POOL_SIZE: { what: 'PostgreSQL connections per instance' },
+  DB_CONNECT_TIMEOUT_MS: { what: 'How long a new PostgreSQL connection may take to be ready; past it the request is answered 503 like any outage (docs/operations.md, Outages)' },
   SMTP_URL: { what: 'Mail server; without it mail stays in the outbox table and verification codes go to the log', allowed: '`smtp://` or `smtps://` URL' },
   SMTP_FROM: { what: 'Sender of mail', allowed: 'text' },
   APP_VERSION: { what: 'Version served in baseconfig (the app sends it back as `v`)', allowed: 'text' },

@@ -32,6 +32,9 @@ export const DEFAULT_PUBLIC_HOLIDAYS =
   '2026-01-01,2026-02-17,2026-02-18,2026-03-21,2026-04-03,2026-05-01,2026-05-27,2026-05-31,2026-06-01,2026-08-09,2026-08-10,2026-11-08,2026-11-09,2026-12-25,' +
   '2027-01-01,2027-02-06,2027-02-07,2027-02-08,2027-03-10,2027-03-26,2027-05-01,2027-05-17,2027-05-20,2027-08-09,2027-10-28,2027-12-25';
 
+/** The default of DB_CONNECT_TIMEOUT_MS, also for the tools that open the database without a config. */
+export const DEFAULT_DB_CONNECT_TIMEOUT_MS = 5000;
+
 const envSchema = v.object({
   PORT: int(8080, 0, 65535),
   HOST: v.optional(v.pipe(v.string(), v.nonEmpty('must not be empty')), '0.0.0.0'),
@@ -40,6 +43,10 @@ const envSchema = v.object({
   // ?options=-c%20search_path%3Dname for a schema other than public).
   DATABASE_URL: v.optional(v.pipe(v.string(), v.regex(/^postgres(ql)?:\/\/\S+$/, 'must be a postgres:// URL'))),
   DB_POOL_SIZE: int(10, 1, 200),
+  // How long a new PostgreSQL connection may take to be ready. A host that accepts the connection and never
+  // answers is then a database away (503 service_unavailable, docs/operations.md#outages), not a request
+  // that hangs.
+  DB_CONNECT_TIMEOUT_MS: int(DEFAULT_DB_CONNECT_TIMEOUT_MS, 100, 120_000),
   SMTP_URL: v.optional(v.pipe(v.string(), v.regex(/^smtps?:\/\/[^\s]+$/, 'must be an smtp:// or smtps:// URL'))),
   SMTP_FROM: v.optional(v.string(), 'Canopy <no-reply@canopy.local>'),
   APP_VERSION: v.optional(v.string(), '1.0.0'),

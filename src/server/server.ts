@@ -38,7 +38,7 @@ export interface RunningServer {
 export async function startServer(config: Config, opts: { clock?: Clock; staticDir?: string } = {}): Promise<RunningServer> {
   const log = createLogger(config.LOG_LEVEL);
   const clock = opts.clock ?? systemClock;
-  const { db } = openDatabase(config.DB_TARGET, { poolSize: config.DB_POOL_SIZE });
+  const { db } = openDatabase(config.DB_TARGET, { poolSize: config.DB_POOL_SIZE, connectTimeoutMs: config.DB_CONNECT_TIMEOUT_MS });
   try {
     await migrateToLatest(db);
     // Read (or made, by the first instance of the database) now: a key that is not the one the other

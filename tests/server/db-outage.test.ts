@@ -9,6 +9,10 @@ import { API_BASE, PATHS } from '../../src/shared/api';
 import { errorMessage, ERRORS } from '../../src/shared/errors';
 import { checkLedger } from '../../src/server/ledger/ledger';
 import { isConnectionError } from '../../src/server/db/errors';
+import { openDatabase } from '../../src/server/db/connection';
+import { loadConfig } from '../../src/server/config';
+import { createLimits } from '../../src/server/lib/limits';
+import { createLogger } from '../../src/server/lib/log';
 import { databaseEnv, onPostgres, TEST_DATABASE_URL } from '../helpers/database';
 import { makeTmpDir, startTestServer, type TestServer } from '../helpers/server';
 import { makeProject, makeUser, newKey, TRADE_PASSWORD, walletOfUser } from './market-helpers';
@@ -16,7 +20,15 @@ import { makeProject, makeUser, newKey, TRADE_PASSWORD, walletOfUser } from './m
 /** A loopback TCP proxy to the test database that can be cut (connections dropped, new ones refused). */
 async function startProxy(target: { host: string; port: number }) {
   const sockets = new Set<net.Socket>();
+  let hanging = false;
   const server = net.createServer((client) => {
+    if (hanging) {
+      // Accepted, never answered: what a host whose database process is stuck looks like.
+      sockets.add(client);
+      client.on('close', () => sockets.delete(client));
+      client.on('error', () => client.destroy());
+      return;
+    }
     const upstream = net.connect(target.port, target.host);
     for (const s of [client, upstream]) {
       sockets.add(s);
@@ -37,12 +49,82 @@ async function startProxy(target: { host: string; port: number }) {
       });
     },
     restore: () => listen(port),
+    /** Drops every connection and takes new ones without ever answering them. */
+    hang: () => {
+      hanging = true;
+      for (const s of sockets) s.destroy();
+    },
+    unhang: () => {
+      hanging = false;
+      for (const s of sockets) s.destroy();
+    },
     close: async () => {
       for (const s of sockets) s.destroy();
       if (server.listening) await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
 }
+
+const CONNECT_TIMEOUT_MS = 500;
+
+/** A TCP server that accepts connections and never answers them. */
+async function startSilentServer() {
+  const sockets = new Set<net.Socket>();
+  const server = net.createServer((socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+    socket.on('error', () => socket.destroy());
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  return {
+    url: `postgres://postgres@127.0.0.1:${(server.address() as net.AddressInfo).port}/canopy`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+describe('a database that accepts connections and never answers', () => {
+  let silent: Awaited<ReturnType<typeof startSilentServer>>;
+  beforeAll(async () => {
+    silent = await startSilentServer();
+  });
+  afterAll(() => silent.close());
+
+  /** How `work` ends, and after how long; 'pending' when it had not ended after `limitMs`. */
+  async function outcome(work: Promise<unknown>, limitMs: number) {
+    const t0 = Date.now();
+    const r = await Promise.race([
+      work.then(
+        () => ({ end: 'resolved' as const, err: undefined }),
+        (err: unknown) => ({ end: 'rejected' as const, err }),
+      ),
+      new Promise<{ end: 'pending'; err: undefined }>((resolve) => setTimeout(() => resolve({ end: 'pending', err: undefined }), limitMs)),
+    ]);
+    return { ...r, ms: Date.now() - t0 };
+  }
+
+  it('a query gives up after the connect timeout with an error that reads as the database away', async () => {
+    const { db } = openDatabase(silent.url, { poolSize: 1, connectTimeoutMs: CONNECT_TIMEOUT_MS });
+    try {
+      const r = await outcome(db.selectFrom('users').select('id').execute(), CONNECT_TIMEOUT_MS * 6);
+      expect(r.end).toBe('rejected');
+      expect(r.ms).toBeGreaterThanOrEqual(CONNECT_TIMEOUT_MS - 50);
+      expect(isConnectionError(r.err), String(r.err)).toBe(true);
+    } finally {
+      await db.destroy();
+    }
+  });
+
+  it("the rate limits' own pool gives up after the same timeout", async () => {
+    const config = loadConfig({ DATA_DIR: makeTmpDir('canopy-silent-'), DATABASE_URL: silent.url, DB_CONNECT_TIMEOUT_MS: String(CONNECT_TIMEOUT_MS) });
+    const r = await outcome(createLimits(config, createLogger('silent')), CONNECT_TIMEOUT_MS * 6);
+    expect(r.end).toBe('rejected');
+    expect(isConnectionError(r.err), String(r.err)).toBe(true);
+  });
+});
 
 describe.skipIf(!onPostgres)('the database cut for two seconds', () => {
   let proxy: Awaited<ReturnType<typeof startProxy>>;
@@ -53,7 +135,7 @@ describe.skipIf(!onPostgres)('the database cut for two seconds', () => {
     const dataDir = makeTmpDir('canopy-outage-');
     const url = new URL((await databaseEnv(dataDir)).DATABASE_URL!);
     url.host = `127.0.0.1:${proxy.port}`;
-    s = await startTestServer({ DATA_DIR: dataDir, DATABASE_URL: url.toString() });
+    s = await startTestServer({ DATA_DIR: dataDir, DATABASE_URL: url.toString(), DB_CONNECT_TIMEOUT_MS: String(CONNECT_TIMEOUT_MS) });
   });
   afterAll(async () => {
     await proxy.restore().catch(() => undefined);
@@ -110,6 +192,51 @@ describe.skipIf(!onPostgres)('the database cut for two seconds', () => {
     expect(orders).toHaveLength(1);
     expect((await walletOfUser(s, u.id)).available).toBe(before.available - orders[0]!.total);
     expect((await checkLedger(s.db)).ok).toBe(true);
+  }, 60_000);
+});
+
+describe.skipIf(!onPostgres)('the database host accepting connections and never answering', () => {
+  let proxy: Awaited<ReturnType<typeof startProxy>>;
+  let s: TestServer;
+  beforeAll(async () => {
+    const db = new URL(TEST_DATABASE_URL);
+    proxy = await startProxy({ host: db.hostname, port: Number(db.port || 5432) });
+    const dataDir = makeTmpDir('canopy-hang-');
+    const url = new URL((await databaseEnv(dataDir)).DATABASE_URL!);
+    url.host = `127.0.0.1:${proxy.port}`;
+    s = await startTestServer({ DATA_DIR: dataDir, DATABASE_URL: url.toString(), DB_CONNECT_TIMEOUT_MS: String(CONNECT_TIMEOUT_MS) });
+  });
+  afterAll(async () => {
+    proxy.unhang();
+    await s.close();
+    await proxy.close();
+  });
+
+  it('answers 503 service_unavailable within the connect timeout instead of hanging, and works again after', async () => {
+    const u = await makeUser(s, { cents: 100_000 });
+    proxy.hang();
+    // A read on the main pool; a login, whose rate limits are read first, on the limits' pool.
+    const requests: Array<[string, RequestInit]> = [
+      [`${PATHS.userInfo}?lang=en`, { headers: { Authorization: u.token } }],
+      [PATHS.login, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ email: 'nobody@example.sg', password: 'not-the-password-1', type: 'personal', agree: true, lang: 'en' }) }],
+    ];
+    for (const [path, init] of requests) {
+      const t0 = Date.now();
+      const res = await fetch(`${s.url}${API_BASE}${path}`, { ...init, signal: AbortSignal.timeout(CONNECT_TIMEOUT_MS * 10) });
+      expect(Date.now() - t0).toBeLessThan(CONNECT_TIMEOUT_MS * 6);
+      expect(res.status).toBe(503);
+      expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(((await res.json()) as { code: number }).code).toBe(ERRORS.service_unavailable.code);
+    }
+    proxy.unhang();
+    const end = Date.now() + 15_000;
+    let status = 0;
+    while (Date.now() < end) {
+      status = (await fetch(`${s.url}${API_BASE}${PATHS.userInfo}`, { headers: { Authorization: u.token } })).status;
+      if (status === 200) break;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    expect(status).toBe(200);
   }, 60_000);
 });
 

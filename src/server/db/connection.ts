@@ -3,6 +3,7 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { Kysely, PostgresDialect, SqliteDialect, type DatabaseIntrospector } from 'kysely';
+import { DEFAULT_DB_CONNECT_TIMEOUT_MS } from '../config';
 import type { Database } from './schema';
 
 export type DB = Kysely<Database>;
@@ -147,13 +148,19 @@ class PostgresDialectDropSafe extends PostgresDialect {
 
 /** Opens the database: a `postgres://` URL through a pg pool, otherwise a SQLite file (created if
  *  needed) with WAL, foreign keys on and durable writes for money. */
-export function openDatabase(target: string, opts: { poolSize?: number } = {}): { db: DB; sqlite?: SQLite.Database; dialect: DialectName } {
+export function openDatabase(target: string, opts: { poolSize?: number; connectTimeoutMs?: number } = {}): { db: DB; sqlite?: SQLite.Database; dialect: DialectName } {
   if (isPostgresUrl(target)) {
     const state: PreparedState = { on: false, names: new Map() };
     // Pipeline mode: a statement is sent without waiting for the answer of the one before on the same
     // connection (they are still run, and answered, in order). Only a group commit's job sends ahead
     // (db/tx.ts WriteScope); every other caller waits for each answer, as without it.
-    const pool = new pg.Pool({ connectionString: target, max: opts.poolSize ?? 10, Client: preparingClient(state), pipeline: true });
+    const pool = new pg.Pool({
+      connectionString: target,
+      max: opts.poolSize ?? 10,
+      connectionTimeoutMillis: opts.connectTimeoutMs ?? DEFAULT_DB_CONNECT_TIMEOUT_MS,
+      Client: preparingClient(state),
+      pipeline: true,
+    });
     // An idle client's error (the server restarted) must not crash the process; the pool replaces it.
     pool.on('error', () => undefined);
     // Nor a checked-out one's: the pool listens only while a client is idle, and pg emits 'error' when the

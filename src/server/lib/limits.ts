@@ -69,7 +69,7 @@ export async function createLimits(config: Config, log: Logger, metrics?: Pick<M
   const limiters = new Map<LimitName, RateLimiterAbstract>();
   let close: () => Promise<void>;
   if (config.DATABASE_URL) {
-    const pool = new pg.Pool({ connectionString: config.DATABASE_URL, max: 4 });
+    const pool = new pg.Pool({ connectionString: config.DATABASE_URL, max: 4, connectionTimeoutMillis: config.DB_CONNECT_TIMEOUT_MS });
     pool.on('error', () => undefined);
     // Created here (not by the library in the background), so the first request finds it.
     await pool.query(`create table if not exists ${LIMITS_TABLE} (key varchar(255) primary key, points integer not null default 0, expire bigint)`).catch((err: { code?: string }) => {

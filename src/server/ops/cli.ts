@@ -57,7 +57,7 @@ async function main(): Promise<number> {
       throw err;
     }
   }
-  const { db } = openDatabase(config.DB_TARGET, { poolSize: 2 });
+  const { db } = openDatabase(config.DB_TARGET, { poolSize: 2, connectTimeoutMs: config.DB_CONNECT_TIMEOUT_MS });
   try {
     await migrateToLatest(db);
     const outcome = await runOps({ db, clock: systemClock, dataDir: config.DATA_DIR }, name, rest, process.env.OPERATOR ?? os.userInfo().username);
