@@ -85,7 +85,7 @@ test('wallet: personal info, bank card, withdrawal password, top-up, confirm, wi
   await expect(page.locator('.pw-rules__item--met')).toHaveCount(6);
   await shot(page, 'en-wallet-withdpwd');
   await page.getByTestId('withdpwd-submit').click();
-  await expect(page.getByText('Withdrawal password set.')).toBeVisible();
+  await expect(page.getByTestId('withdpwd-done')).toContainText('Withdrawal password set');
 
   // ---- top up by bank transfer: pending, then credited when the operator confirms (pushed over the socket)
   await page.goto('/pages/profile/topup');

@@ -365,6 +365,16 @@ describe('baseconfig', () => {
     }
   });
 
+  it('names the support address the app links for what only an operator can do (SUPPORT_EMAIL)', async () => {
+    expect((await s.api('GET', PATHS.baseconfig)).data.support_email).toBe('support@canopy.example');
+    const other = await startTestServer({ SUPPORT_EMAIL: 'help@bank.example' });
+    try {
+      expect((await other.api('GET', PATHS.baseconfig)).data.support_email).toBe('help@bank.example');
+    } finally {
+      await other.close();
+    }
+  });
+
   it('uses SOCKET_HOST when configured', async () => {
     const other = await startTestServer({ SOCKET_HOST: 'wss://live.canopy.example/h5/ws' });
     try {

@@ -6,8 +6,10 @@ import { useLingui } from '@lingui/react/macro';
 export function NavBar({ title, back = true, left, right, brand = false }: { title: ReactNode; back?: boolean; left?: ReactNode; right?: ReactNode; brand?: boolean }) {
   const router = useRouter();
   const { t } = useLingui();
+  // Back within the app; a screen that opened this visit (a shared certificate, a link from a mail) has
+  // nothing of the app behind it, so its back arrow leads home instead of out of the app.
   const goBack = () => {
-    if (window.history.length > 1) router.history.back();
+    if (router.history.canGoBack()) router.history.back();
     else void router.navigate({ to: '/' });
   };
   return (

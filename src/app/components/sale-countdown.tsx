@@ -8,6 +8,7 @@ import './sale-countdown.css';
 /** The countdown to the selling time while it is ahead; refreshes the project when it reaches zero. */
 export function SaleCountdown({ project, onDone, large = false, children }: { project: Project; onDone: () => void; large?: boolean; children?: ReactNode }) {
   const opens = formatDateTime(project.selling_time_ms);
+  const grade = project.required_grade;
   return (
     <section className={large ? 'sale-countdown sale-countdown--large card' : 'sale-countdown card'} aria-labelledby="sale-countdown-title">
       <h2 id="sale-countdown-title" className="sale-countdown__title">
@@ -22,7 +23,7 @@ export function SaleCountdown({ project, onDone, large = false, children }: { pr
         // it opens for buying, so the countdown must not read as "cannot join yet" beside a working Book
         // button.
         <p className="sale-countdown__now" data-testid="presale-booking-open">
-          <Trans>Pre-sale bookings are open now.</Trans>
+          {grade > 0 ? <Trans>Pre-sale bookings are open now to members P{grade} and above.</Trans> : <Trans>Pre-sale bookings are open now.</Trans>}
         </p>
       )}
       {children}

@@ -17,6 +17,7 @@ export type StoredLoginInfo = Pick<LoginInfo, 'mem_id' | 'realname' | 'account' 
 /** Base settings as stored: baseconfig's answer; public_holidays may be absent in settings an older
  *  version cached. */
 export type BaseSettings = Pick<BaseConfig, 'version' | 'socket_host' | 'currency' | 'server_time_ms' | 'registration_open'> & {
+  support_email?: string;
   limits: Omit<BaseConfig['limits'], 'public_holidays'> & { public_holidays?: string[] };
 };
 
@@ -109,6 +110,21 @@ export function getBaseSettings(): BaseSettings | null {
   return read<BaseSettings | null>(KEYS.baseSettings, null);
 }
 
+const settingsListeners = new Set<Listener>();
+
 export function saveBaseSettings(settings: BaseSettings): void {
   write(KEYS.baseSettings, settings);
+  for (const l of settingsListeners) l();
+}
+
+function subscribeSettings(listener: Listener): () => void {
+  settingsListeners.add(listener);
+  return () => settingsListeners.delete(listener);
+}
+
+const supportEmail = (): string => getBaseSettings()?.support_email ?? '';
+
+/** The support address from baseconfig ('' until the app has it: settings an older version cached lack it). */
+export function useSupportEmail(): string {
+  return useSyncExternalStore(subscribeSettings, supportEmail, supportEmail);
 }

@@ -145,6 +145,7 @@ export const baseConfigSchema = v.strictObject({
   server_time: v.pipe(v.string(), v.description('ISO 8601 time in SGT (+08:00)')),
   server_time_ms: v.pipe(v.number(), v.integer(), v.description('Epoch milliseconds')),
   registration_open: v.boolean(),
+  support_email: v.pipe(v.string(), v.description('Where members write for help only an operator can give (a forgotten withdrawal password)')),
   limits: v.strictObject({
     withdraw_min: v.pipe(v.number(), v.integer(), v.description('Cents')),
     withdraw_max: v.pipe(v.number(), v.integer(), v.description('Cents')),

@@ -1,5 +1,6 @@
+import { useState } from 'react';
+import { Link } from '@tanstack/react-router';
 import { Trans, useLingui } from '@lingui/react/macro';
-import { showToast } from '../../components/toast';
 import { useSchemaForm } from '../../lib/form';
 import { localeToWire, type Locale } from '../../../shared/api';
 import { withdrawPasswordSetSchema } from '../../../shared/schemas/wallet';
@@ -8,7 +9,7 @@ import { FormAlert } from '../../components/forms/form-alert';
 import { refreshUserInfo, useUserInfo } from '../../lib/user-info';
 import { setWithdrawPassword } from './api';
 import { WITHDRAW_PASSWORD_MIN, withdrawPasswordRules } from './password-rules';
-import { FreshAfterSuccess } from '../../components/forms/fresh-after-success';
+import { SupportAddress, SupportLink } from '../../components/support-link';
 import { PasswordChecklist } from './password-checklist';
 import { SubmitButton } from '../../components/forms/submit-button';
 import { AccountPage } from './account-page';
@@ -17,20 +18,77 @@ import { useWrite } from '../../components/forms/use-write';
 // /pages/profile/withdpwd: set or change the withdrawal password (also the payment password of orders).
 // Rules (docs/product.md#validation, docs/product.md#accounts): >= 10 characters with a digit, upper, lower
 // and a special character; not the login password; the login password proves it is the user, and changing one
-// that exists needs the current one too (docs/decisions/0004-trust.md).
+// that exists needs the current one too (docs/decisions/0004-trust.md). A forgotten one is removed by an
+// operator after checking who asks; the screen links support by mail (docs/product.md#accounts).
 
 const FORM = 'withdpwd';
 
+type Done = 'set' | 'changed';
+
 export function WithdrawPasswordPage() {
   const { t } = useLingui();
+  const [done, setDone] = useState<Done | null>(null);
   return (
     <AccountPage title={t`Withdrawal password`}>
-      <FreshAfterSuccess>{(done) => <WithdrawPasswordForm onDone={done} />}</FreshAfterSuccess>
+      {done ? <WithdrawPasswordDone done={done} /> : <WithdrawPasswordForm onDone={setDone} />}
     </AccountPage>
   );
 }
 
-function WithdrawPasswordForm({ onDone }: { onDone: () => void }) {
+/** The result of a save, in place of the form: what is now true and where to go next. */
+function WithdrawPasswordDone({ done }: { done: Done }) {
+  return (
+    <div className="section">
+      <section className="card account-card account-done" role="status" aria-labelledby="withdpwd-done-title" data-testid="withdpwd-done">
+        <h2 className="account-done__title" id="withdpwd-done-title">
+          <span aria-hidden="true" className="account-done__tick">
+            ✓
+          </span>{' '}
+          {done === 'set' ? <Trans>Withdrawal password set</Trans> : <Trans>Withdrawal password changed</Trans>}
+        </h2>
+        <p className="account-done__text">
+          <Trans>Use it to withdraw and to pay for orders. Five wrong entries lock withdrawals, so keep it somewhere safe.</Trans>
+        </p>
+        <div className="account-done__links">
+          <Link to="/pages/profile/index" className="btn btn--block" data-testid="withdpwd-done-profile">
+            <Trans>Back to profile</Trans>
+          </Link>
+          <Link to="/pages/profile/withdraw" className="btn btn--ghost btn--block">
+            <Trans>Withdraw</Trans>
+          </Link>
+        </div>
+      </section>
+    </div>
+  );
+}
+
+/** A forgotten withdrawal password: only an operator removes it, after checking it is the member who asks. */
+function ForgotWithdrawPassword({ email }: { email: string }) {
+  const { t } = useLingui();
+  return (
+    <section className="card account-card account-forgot" aria-labelledby="withdpwd-forgot-title" data-testid="withdpwd-forgot">
+      <h2 className="account-forgot__title" id="withdpwd-forgot-title">
+        <Trans>Forgot your withdrawal password?</Trans>
+      </h2>
+      <p className="account-forgot__text">
+        <Trans>
+          For your safety it cannot be reset in the app. Write to support (<SupportAddress />) from your registered e-mail address: once they have
+          checked it is you, they remove it and you set a new one here with your login password.
+        </Trans>
+      </p>
+      <SupportLink
+        subject={t`Please remove my withdrawal password`}
+        body={t`I have forgotten the withdrawal password of my Canopy account ${email}. Please remove it so that I can set a new one.`}
+        className="btn btn--ghost btn--block"
+        testId="withdpwd-support"
+      >
+        <Trans>E-mail support</Trans>
+      </SupportLink>
+    </section>
+  );
+}
+
+function WithdrawPasswordForm({ onDone }: { onDone: (done: Done) => void }) {
   const { t, i18n } = useLingui();
   const lang = localeToWire(i18n.locale as Locale);
   const { info } = useUserInfo();
@@ -45,8 +103,7 @@ function WithdrawPasswordForm({ onDone }: { onDone: () => void }) {
     if (!input) return;
     const res = await write.run(input);
     if (res?.code === 0) {
-      onDone();
-      showToast(hasOne ? t`Withdrawal password changed.` : t`Withdrawal password set.`, 'success');
+      onDone(hasOne ? 'changed' : 'set');
       void refreshUserInfo();
     }
   };
@@ -72,7 +129,7 @@ function WithdrawPasswordForm({ onDone }: { onDone: () => void }) {
             formId={FORM}
             name="old_password"
             label={t`Current withdrawal password`}
-            hint={t`Forgotten it? Contact the administrator to reset it.`}
+            hint={t`Forgotten it? See below.`}
             testId="withdpwd-old-password"
             autoComplete="current-password"
           />
@@ -101,6 +158,7 @@ function WithdrawPasswordForm({ onDone }: { onDone: () => void }) {
         </SubmitButton>
         <FormAlert id="withdpwd-alert" message={write.error} />
       </form>
+      {(hasOne || info?.locked) && <ForgotWithdrawPassword email={info?.email ?? ''} />}
     </div>
   );
 }

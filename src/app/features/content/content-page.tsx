@@ -47,7 +47,9 @@ export function ContentPage({ slug }: { slug: Page['slug'] }) {
             .map((p) => p.trim())
             .filter(Boolean)
             .map((p, i) => (
-              <p key={i}>{p}</p>
+              <p key={i}>
+                <WithMailLinks text={p} />
+              </p>
             ))}
         </div>
       </article>
@@ -68,5 +70,25 @@ export function ContentPage({ slug }: { slug: Page['slug'] }) {
       <OfflineBar />
       <div className="section">{body}</div>
     </div>
+  );
+}
+
+// An address in a page's text (support, the data protection officer) is a mailto: link a phone opens.
+const MAIL = /([A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,})/;
+
+function WithMailLinks({ text }: { text: string }) {
+  // split() with a capture group puts each address at an odd index.
+  return (
+    <>
+      {text.split(MAIL).map((part, i) =>
+        i % 2 === 1 ? (
+          <a key={i} href={`mailto:${part}`} className="content-page__mail">
+            {part}
+          </a>
+        ) : (
+          part
+        ),
+      )}
+    </>
   );
 }

@@ -256,7 +256,9 @@ export function OrderClockView({ order, onDone }: { order: Order; onDone?: () =>
 }
 
 /** One order as a card: project, number, status, amounts, countdown; pre-sales awaiting payment get a Pay button. */
-export function OrderCard({ order, onPay, onTick }: { order: Order; onPay?: (order: Order) => void; onTick?: () => void }) {
+/** One order. Its project's name opens the project, the whole card being its tap target; `next` holds the
+ *  steps a completed order leads to (retire, sell back). */
+export function OrderCard({ order, onPay, onTick, next }: { order: Order; onPay?: (order: Order) => void; onTick?: () => void; next?: ReactNode }) {
   const name = pick(order, 'project_name');
   const created = formatDateTime(order.created_at_ms);
   const tons = formatTons(order.final_tons ?? order.tons);
@@ -272,7 +274,9 @@ export function OrderCard({ order, onPay, onTick }: { order: Order; onPay?: (ord
         <StatusChip order={order} />
       </div>
       <h3 className="order-card__name" id={`order-${order.id}-name`}>
-        {name}
+        <Link to="/pages/project/project" search={{ id: order.project_id }} className="order-card__link" data-testid="order-card-project">
+          {name}
+        </Link>
       </h3>
       <p className="order-card__no muted">
         <Trans>
@@ -323,6 +327,7 @@ export function OrderCard({ order, onPay, onTick }: { order: Order; onPay?: (ord
           <Trans>Pay final balance</Trans>
         </button>
       )}
+      {next}
     </article>
   );
 }

@@ -11,7 +11,9 @@ import { useOnline } from '../../lib/online';
 import { formatDateTime, formatSgd, formatTons, pick } from '../../lib/format';
 import type { Order } from '../../../shared/schemas/order';
 import { useUserInfo } from '../../lib/user-info';
-import { payFinalBalance, refreshOrder, useOrders } from './api';
+import { payFinalBalance, refreshOrder, useCredits, useOrders } from './api';
+import type { CreditHolding } from '../../../shared/schemas/order';
+import { useSession } from '../../lib/storage';
 import { ORDER_TABS, finalPayment, type OrderTab } from './order-calc';
 import { AvailableBalance, OrderConfirmSheet, OrderCard, Summary, type SummaryRow } from './order-parts';
 import { LogInState } from '../../components/empty-state';
@@ -34,6 +36,9 @@ export function OrdersPage({ tab, onTab }: { tab: OrderTab; onTab: (tab: OrderTa
   const { member } = useUserInfo();
   const list = useOrders(tab, member);
   const [paying, setPaying] = useState<Order | null>(null);
+  const session = useSession();
+  const { credits } = useCredits(session.login.mem_id, member);
+  const holdings = new Map((credits?.holdings ?? []).map((h) => [h.project_id, h]));
 
   return (
     <div className="page orders-page">
@@ -76,13 +81,47 @@ export function OrdersPage({ tab, onTab }: { tab: OrderTab; onTab: (tab: OrderTa
               }
             >
               {list.orders.map((o) => (
-                <OrderCard key={o.id} order={o} onPay={online ? setPaying : undefined} onTick={() => void refreshOrder(o.id)} />
+                <OrderCard
+                  key={o.id}
+                  order={o}
+                  onPay={online ? setPaying : undefined}
+                  onTick={() => void refreshOrder(o.id)}
+                  next={o.side === 'buy' && o.status === 'completed' && (o.final_tons ?? o.tons) > 0 ? <NextSteps order={o} holding={holdings.get(o.project_id)} /> : undefined}
+                />
               ))}
             </InfiniteList>
           )}
         </section>
       )}
       {paying && <FinalPaySheet order={paying} onClose={() => setPaying(null)} />}
+    </div>
+  );
+}
+
+/** What a completed purchase leads to, as far as the product allows it now (docs/product.md#retirement,
+ *  docs/product.md#selling-back): retiring what is still held, selling back what the member's grade lets
+ *  them sell; with nothing left of the project, the credits screen. */
+function NextSteps({ order, holding }: { order: Order; holding: CreditHolding | undefined }) {
+  const held = holding?.tons ?? 0;
+  const sellable = holding?.sellable_tons ?? 0;
+  return (
+    <div className="order-card__next" data-testid="order-next">
+      {held > 0 ? (
+        <>
+          <Link to="/pages/profile/retire" search={{ project_id: order.project_id }} className="btn btn--ghost order-card__step" data-testid="order-retire">
+            <Trans>Retire</Trans>
+          </Link>
+          {sellable > 0 && (
+            <Link to="/pages/project/dsell" search={{ id: order.project_id }} className="btn btn--ghost order-card__step" data-testid="order-sell">
+              <Trans>Sell back</Trans>
+            </Link>
+          )}
+        </>
+      ) : (
+        <Link to="/pages/profile/tons" className="btn btn--ghost order-card__step" data-testid="order-credits">
+          <Trans>My carbon credits</Trans>
+        </Link>
+      )}
     </div>
   );
 }

@@ -1,15 +1,31 @@
 import type { ReactNode } from 'react';
 import { Link, type LinkProps } from '@tanstack/react-router';
 import { Trans, useLingui } from '@lingui/react/macro';
+import { useUnreadNotices } from '../../lib/notice-badge';
 
 // The profile tab's menus: the member's account and money screens, and help and settings for everyone.
 
 export function MemberMenus() {
   const { t } = useLingui();
+  // The same count as the profile tab's badge, on the row it leads to.
+  const unread = useUnreadNotices();
   return (
     <>
       <nav className="menu card" aria-label={t`Account`}>
-        <MenuItem to="/pages/profile/notifications" icon="info"><Trans>Notifications</Trans></MenuItem>
+        <MenuItem
+          to="/pages/profile/notifications"
+          icon="info"
+          count={
+            unread > 0 && (
+              <span className="menu__count" data-testid="notifications-unread">
+                <span aria-hidden="true">{unread > 99 ? '99+' : unread}</span>
+                <span className="sr-only">{t`${unread} unread`}</span>
+              </span>
+            )
+          }
+        >
+          <Trans>Notifications</Trans>
+        </MenuItem>
         <MenuItem to="/pages/profile/profile" icon="user">
           <Trans>Personal information</Trans>
         </MenuItem>
@@ -105,11 +121,12 @@ const chevron = (
 );
 
 /** A menu row: a router Link, so a tap is a client-side navigation, never a reload of the app. */
-function MenuItem({ to, icon, children }: { to: LinkProps['to']; icon: keyof typeof icons; children: ReactNode }) {
+function MenuItem({ to, icon, count, children }: { to: LinkProps['to']; icon: keyof typeof icons; count?: ReactNode; children: ReactNode }) {
   return (
     <Link to={to} className="menu__item">
       <Icon name={icon} />
       <span className="menu__text">{children}</span>
+      {count}
       {chevron}
     </Link>
   );

@@ -3,6 +3,7 @@ import { Link } from '@tanstack/react-router';
 import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import { formatDateTime, formatSgd, formatTons, formatYield, pick } from '../../lib/format';
 import { useOnline } from '../../lib/online';
+import { useUserInfo } from '../../lib/user-info';
 import { joinBlockLabel, statusLabel, typeLabel } from '../../lib/project-labels';
 import { buybackPrice } from '../../../shared/fees';
 import type { OrderLimits } from '../../../shared/schemas/order';
@@ -206,25 +207,36 @@ export function ProjectIntro({ project }: { project: Project }) {
 export function ProjectAction({ project }: { project: Project }) {
   const { t, i18n } = useLingui();
   const online = useOnline();
+  const { info } = useUserInfo();
   const presale = project.status === 'presale';
   const label = presale ? t`Book pre-sale` : t`Buy by the ton`;
   // A pre-sale is "not started" for buying, but that is exactly when it takes bookings.
   const block = presale && project.join_block === 'not_started' ? null : project.join_block;
+  // A member below the project's grade learns it here, before the order screen (docs/product.md#roles).
+  const needs = project.required_grade;
+  const gradeReason = info && info.grade < needs ? t`This project needs membership P${project.required_grade}; you are P${info.grade}.` : null;
   const reason = block
     ? i18n._(joinBlockLabel[block])
     : !presale && project.status !== 'in_progress'
       ? i18n._(statusLabel[project.status])
       : presale && project.presale_price === null
         ? t`Booking is not open for this project.`
-        : !online
-          ? t`You are offline. Ordering needs a connection.`
-          : null;
+        : gradeReason
+          ? gradeReason
+          : !online
+            ? t`You are offline. Ordering needs a connection.`
+            : null;
   return (
     <div className="action-bar">
       {reason && (
         <p className="action-bar__reason" id="project-action-reason" role="status">
           {reason}
         </p>
+      )}
+      {gradeReason && reason === gradeReason && (
+        <Link to="/pages/profile/membership" className="action-bar__link" data-testid="project-action-membership">
+          <Trans>How to reach P{needs}</Trans>
+        </Link>
       )}
       {reason ? (
         <button type="button" className="btn btn--block" disabled aria-describedby="project-action-reason" data-testid="project-action">

@@ -1,6 +1,7 @@
 import { Link } from '@tanstack/react-router';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { LanguageToggle } from '../../components/language-toggle';
+import { NavBar } from '../../components/nav-bar';
 import { QrSvg } from '../../components/qr-svg';
 import { formatDateTime, formatTons, pick } from '../../lib/format';
 import { certificateHref, useCertificate } from './api';
@@ -18,19 +19,19 @@ export function CertificatePage({ id }: { id: string }) {
   const load = useCertificate(id);
   return (
     <div className="page certificate-page">
-      <header className="certificate-bar no-print">
-        <Link to="/" className="certificate-bar__brand">
-          Canopy
-        </Link>
-        <div className="certificate-bar__tools">
-          <LanguageToggle />
-          {load.state === 'ready' && (
-            <button type="button" className="btn btn--ghost certificate-bar__print" onClick={() => window.print()} data-testid="certificate-print">
-              <Trans>Print / Save as PDF</Trans>
-            </button>
-          )}
+      {/* The app's own bar, so a page opened from a shared link has a way into the app (back, or home when
+          there is no history) and the language pill where every other screen has its tools; print leaves it out. */}
+      <NavBar title={t`Retirement certificate`} right={<LanguageToggle />} />
+      {load.state === 'ready' && (
+        <div className="certificate-tools no-print">
+          <button type="button" className="btn btn--ghost certificate-bar__print" onClick={() => window.print()} data-testid="certificate-print">
+            <Trans>Print / Save as PDF</Trans>
+          </button>
+          <Link to="/pages/project/index" className="btn btn--ghost certificate-bar__print" data-testid="certificate-explore">
+            <Trans>Explore projects</Trans>
+          </Link>
         </div>
-      </header>
+      )}
       {load.state === 'loading' ? (
         <p className="empty">{t`Loading…`}</p>
       ) : load.state === 'missing' ? (

@@ -1,6 +1,6 @@
-import { Link } from '@tanstack/react-router';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { LanguageToggle } from '../../components/language-toggle';
+import { NavBar } from '../../components/nav-bar';
 import { OfflineBar } from '../../components/offline-bar';
 import { formatDateTime, formatTons, pick } from '../../lib/format';
 import type { Transparency, TransparencyProject } from '../../../shared/schemas/retire';
@@ -16,18 +16,12 @@ export function TransparencyPage() {
   const { data, savedAt, online } = useTransparency();
   return (
     <div className="page transparency-page">
-      <header className="certificate-bar">
-        <Link to="/" className="certificate-bar__brand">
-          Canopy
-        </Link>
-        <LanguageToggle />
-      </header>
+      {/* The app's own bar: a way into the app from a shared link (back, or home without history) and the
+          language pill where every other screen has its tools. */}
+      <NavBar title={t`Transparency`} right={<LanguageToggle />} />
       <OfflineBar />
       <section className="section">
-        <h1 className="transparency__title">
-          <Trans>Transparency</Trans>
-        </h1>
-        <p className="muted">
+        <p className="muted transparency__lead">
           <Trans>Every carbon credit on Canopy, per project: issued, sold, booked in pre-sales, retired and remaining, next to a ledger that must sum to zero.</Trans>
         </p>
         {!online && savedAt && (

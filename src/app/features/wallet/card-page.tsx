@@ -28,12 +28,35 @@ export function CardPage() {
 
 function CardScreen() {
   const { info } = useUserInfo();
-  const { card, error } = useCard();
+  const loaded = useCard();
   const [editing, setEditing] = useState(false);
+  // The account just saved (the write's answer), shown at once in place of the form, which goes with the
+  // password typed into it; a later load of the binding is as new or newer.
+  const [saved, setSaved] = useState<BankCard | null>(null);
+  const card = saved && (!loaded.card || loaded.card.updated_at_ms <= saved.updated_at_ms) ? saved : loaded.card;
+  const error = loaded.error;
   const names = info ? registeredNames(info) : [];
+  const onSaved = (next: BankCard) => {
+    setSaved(next);
+    setEditing(false);
+  };
   return (
     <div className="section">
-      {card && !editing && <BoundAccount card={card} onChange={() => setEditing(true)} />}
+      {saved && !editing && (
+        <p className="notice notice--ok wallet-notice" role="status" data-testid="card-saved">
+          <span aria-hidden="true">✓ </span>
+          <Trans>Payout account saved. Withdrawals are paid to this account.</Trans>
+        </p>
+      )}
+      {card && !editing && (
+        <BoundAccount
+          card={card}
+          onChange={() => {
+            setSaved(null);
+            setEditing(true);
+          }}
+        />
+      )}
       {card === undefined && error && <p className="notice notice--warn wallet-notice">{error}</p>}
       {info && names.length === 0 && (
         <p className="notice notice--warn wallet-notice" role="status">
@@ -42,7 +65,7 @@ function CardScreen() {
           </Trans>
         </p>
       )}
-      {(card === null || editing) && info && <CardForm info={info} names={names} card={card ?? null} onDone={() => setEditing(false)} />}
+      {(card === null || editing) && info && <CardForm info={info} names={names} card={card ?? null} onDone={onSaved} onCancel={() => setEditing(false)} />}
     </div>
   );
 }
@@ -90,7 +113,7 @@ function BoundAccount({ card, onChange }: { card: BankCard; onChange: () => void
   );
 }
 
-function CardForm({ info, names, card, onDone }: { info: UserInfo; names: string[]; card: BankCard | null; onDone: () => void }) {
+function CardForm({ info, names, card, onDone, onCancel }: { info: UserInfo; names: string[]; card: BankCard | null; onDone: (saved: BankCard) => void; onCancel: () => void }) {
   const form = useCardForm(names, card, onDone);
   const fields = { values: form.values, set: form.set, a11y: form.a11y, errors: form.errors };
   return (
@@ -110,7 +133,7 @@ function CardForm({ info, names, card, onDone }: { info: UserInfo; names: string
           <Trans>Save payout account</Trans>
         </SubmitButton>
         {card && (
-          <button type="button" className="btn btn--ghost btn--block" onClick={onDone}>
+          <button type="button" className="btn btn--ghost btn--block" onClick={onCancel}>
             <Trans>Cancel</Trans>
           </button>
         )}

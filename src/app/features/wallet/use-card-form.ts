@@ -1,6 +1,5 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useLingui } from '@lingui/react/macro';
-import { showToast } from '../../components/toast';
 import { useWrite } from '../../components/forms/use-write';
 import { useSchemaForm } from '../../lib/form';
 import { refreshUserInfo } from '../../lib/user-info';
@@ -26,8 +25,8 @@ export function registeredNames(info: Pick<UserInfo, 'type' | 'first_name' | 'la
   return names;
 }
 
-export function useCardForm(names: string[], card: BankCard | null, onDone: () => void) {
-  const { t, i18n } = useLingui();
+export function useCardForm(names: string[], card: BankCard | null, onDone: (saved: BankCard) => void) {
+  const { i18n } = useLingui();
   const lang = localeToWire(i18n.locale as Locale);
   const [method, setMethod] = useState<Method>(card && !card.bank_name && card.paynow ? 'paynow' : 'bank');
   const form = useSchemaForm(CARD_FORM, bankCardSchema, { bank_name: card?.bank_name ?? '', account_no: '', holder_name: names[0] ?? '', paynow: '', password: '' }, lang);
@@ -63,10 +62,9 @@ export function useCardForm(names: string[], card: BankCard | null, onDone: () =
       return;
     }
     const res = await write.run(input);
-    if (res?.code === 0) {
-      showToast(t`Payout account saved.`, 'success');
+    if (res?.code === 0 && res.data) {
       void refreshUserInfo();
-      onDone();
+      onDone(res.data);
     }
   };
 

@@ -53,7 +53,7 @@ export function WithdrawConfirmSheet({
         label: <Trans>Withdrawal password</Trans>,
         hint: (
           <Trans>
-            Five wrong passwords lock withdrawals and freeze your balance. <Link to="/pages/profile/withdpwd">Forgot it? Set a new one</Link>
+            Five wrong passwords lock withdrawals and freeze your balance. <Link to="/pages/profile/withdpwd">Forgot it? Get help</Link>
           </Trans>
         ),
         missing: t`Please enter your withdrawal password.`,

@@ -23,6 +23,7 @@ authRoutes.get('/baseconfig', (c) => {
     server_time: isoSgt(now),
     server_time_ms: now,
     registration_open: config.REGISTRATION_OPEN,
+    support_email: config.SUPPORT_EMAIL,
     limits: {
       withdraw_min: config.WITHDRAW_MIN_CENTS,
       withdraw_max: config.WITHDRAW_MAX_CENTS,
