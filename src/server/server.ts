@@ -54,17 +54,10 @@ export async function startServer(config: Config, opts: { clock?: Clock; staticD
   const server = await listen(app.fetch, config);
   hub.attach(server);
   const port = (server.address() as AddressInfo).port;
-  const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? 'localhost' : config.HOST;
-  // Without PUBLIC_URL the app is where this server listens (the socket URL in baseconfig, the Origin
-  // sockets may come from): any name of this machine on this port, as a developer or an operator opens the
-  // printed address, 127.0.0.1 or the machine's LAN address.
-  if (config.PUBLIC_URL === undefined) {
-    config.PUBLIC_URL = `http://${host}:${port}`;
-    config.ALLOWED_ORIGINS = [...config.ALLOWED_ORIGINS, ...listeningOrigins(config.HOST, port)];
-  }
+  const url = ownAddress(config, port);
   const { lifecycle, limits } = deps;
   return {
-    url: `http://${host}:${port}`,
+    url,
     port,
     deps,
     hub,
@@ -154,6 +147,18 @@ async function listen(fetch: Parameters<typeof serve>[0]['fetch'], config: Confi
   http.keepAliveTimeout = 65_000;
   http.headersTimeout = 66_000;
   return http;
+}
+
+/** Where this server listens, as a URL. Without PUBLIC_URL the app is there (the socket URL in baseconfig,
+ *  the Origin sockets may come from): any name of this machine on this port, as a developer or an operator
+ *  opens the printed address, 127.0.0.1 or the machine's LAN address. */
+function ownAddress(config: Config, port: number): string {
+  const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? 'localhost' : config.HOST;
+  if (config.PUBLIC_URL === undefined) {
+    config.PUBLIC_URL = `http://${host}:${port}`;
+    config.ALLOWED_ORIGINS = [...config.ALLOWED_ORIGINS, ...listeningOrigins(config.HOST, port)];
+  }
+  return `http://${host}:${port}`;
 }
 
 /** The origins of a page served by this server when no PUBLIC_URL names it: the loopback names, and on a
