@@ -283,8 +283,8 @@ export async function publicTransparency(deps: Deps): Promise<PublicAnswer> {
 /** The public transparency figures: per public project issued, sold, booked, retired, remaining (tons),
  *  platform totals, retired per SGT month, and the ledger check. issued = sold + booked + remaining. */
 async function transparency(db: DB, now: number): Promise<Transparency> {
-  const firstMonth = lastMonths(now, MONTHS)[0]!;
-  const since = Date.parse(`${firstMonth}-01T00:00:00+08:00`);
+  const months = lastMonths(now, MONTHS);
+  const since = Date.parse(`${months[0]!}-01T00:00:00+08:00`);
   const [projects, booked, retired, recent, ledger] = await Promise.all([
     db
       .selectFrom('projects')
@@ -305,31 +305,40 @@ async function transparency(db: DB, now: number): Promise<Transparency> {
   ]);
   const bookedOf = new Map(booked.map((r) => [r.project_id, Number(r.n)]));
   const retiredOf = new Map(retired.map((r) => [r.project_id, Number(r.n)]));
-  const list: TransparencyProject[] = projects.map((p) => {
-    const sold = p.total_tons - p.remaining_tons;
-    const b = Math.min(bookedOf.get(p.id) ?? 0, p.remaining_tons);
-    return {
-      id: p.id,
-      name: p.name,
-      name_cn: p.name_cn || p.name,
-      registry: p.registry,
-      registry_id: p.registry_id,
-      vintage: p.vintage,
-      country: p.country,
-      status: p.status,
-      issued: p.total_tons,
-      sold,
-      booked: b,
-      retired: retiredOf.get(p.id) ?? 0,
-      remaining: p.remaining_tons - b,
-    };
-  });
+  const list = projects.map((p) => projectFigures(p, bookedOf.get(p.id) ?? 0, retiredOf.get(p.id) ?? 0));
   const totals = { issued: 0, sold: 0, booked: 0, retired: 0, remaining: 0 };
   for (const p of list) for (const k of Object.keys(totals) as (keyof typeof totals)[]) totals[k] += p[k];
-  const perMonth = new Map(lastMonths(now, MONTHS).map((m) => [m, 0]));
+  return { projects: list, totals, monthly: retiredPerMonth(months, recent), ledger, generated_at: isoSgt(now) };
+}
+
+type TransparencySource = Omit<TransparencyProject, 'issued' | 'sold' | 'booked' | 'retired' | 'remaining'> & { total_tons: number; remaining_tons: number };
+
+/** One project's figures: bookings count against what remains, never beyond it. */
+function projectFigures(p: TransparencySource, booked: number, retired: number): TransparencyProject {
+  const b = Math.min(booked, p.remaining_tons);
+  return {
+    id: p.id,
+    name: p.name,
+    name_cn: p.name_cn || p.name,
+    registry: p.registry,
+    registry_id: p.registry_id,
+    vintage: p.vintage,
+    country: p.country,
+    status: p.status,
+    issued: p.total_tons,
+    sold: p.total_tons - p.remaining_tons,
+    booked: b,
+    retired,
+    remaining: p.remaining_tons - b,
+  };
+}
+
+/** Tons retired in each of `months` (SGT), oldest first. */
+function retiredPerMonth(months: readonly string[], recent: ReadonlyArray<{ created_at: number; tons: number }>): Transparency['monthly'] {
+  const perMonth = new Map(months.map((m) => [m, 0]));
   for (const r of recent) {
     const m = sgtMonth(r.created_at);
     if (perMonth.has(m)) perMonth.set(m, perMonth.get(m)! + r.tons);
   }
-  return { projects: list, totals, monthly: [...perMonth].map(([month, tons]) => ({ month, tons })), ledger, generated_at: isoSgt(now) };
+  return [...perMonth].map(([month, tons]) => ({ month, tons }));
 }
