@@ -6,7 +6,7 @@ import os from 'node:os';
 import { createApp } from './app';
 import type { Deps } from './env';
 import type { Config } from './config';
-import { enablePreparedStatements, openDatabase } from './db/connection';
+import { enablePreparedStatements, openDatabase, type DB } from './db/connection';
 import { migrateToLatest } from './db/migrate';
 import { seedDemo } from './db/seed';
 import { systemClock, type Clock } from './lib/clock';
@@ -17,7 +17,7 @@ import { createLimits } from './lib/limits';
 import { createMetrics } from './lib/metrics';
 import { loadServerSecret } from './lib/secret';
 import { createHub, type Hub } from './live/hub';
-import { createEventFeed } from './live/feed';
+import { createEventFeed, type EventFeed } from './live/feed';
 import { findSession } from './modules/session';
 import { createScheduler, START_BATCH, type Scheduler } from './scheduler/scheduler';
 import { observeWriteTx } from './db/tx';
@@ -36,36 +36,9 @@ export interface RunningServer {
 
 /** Opens the database, migrates, seeds an empty one, and listens. Used by main.ts and by the tests. */
 export async function startServer(config: Config, opts: { clock?: Clock; staticDir?: string } = {}): Promise<RunningServer> {
-  const log = createLogger(config.LOG_LEVEL);
   const clock = opts.clock ?? systemClock;
-  const { db } = openDatabase(config.DB_TARGET, { poolSize: config.DB_POOL_SIZE, connectTimeoutMs: config.DB_CONNECT_TIMEOUT_MS });
-  try {
-    await migrateToLatest(db);
-    // Read (or made, by the first instance of the database) now: a key that is not the one the other
-    // instances use stops the start, not a later retry (docs/decisions/0025-shared-secret.md).
-    await loadServerSecret(db, config, clock.now());
-  } catch (err) {
-    await db.destroy();
-    throw err;
-  }
-  enablePreparedStatements(db);
-  const mailer = createMailer({ db, clock, log, smtpUrl: config.SMTP_URL, from: config.SMTP_FROM });
-  // Metrics only with METRICS_TOKEN: without it no middleware and no hook records anything (lib/metrics.ts).
-  const metrics = config.METRICS_TOKEN ? createMetrics() : undefined;
-  const limits = await createLimits(config, log, metrics);
-  // Public GETs answered from memory, invalidated by the committed live events (the feed below).
-  const publicCache = createResponseCache({ clock });
-  const lifecycle = { draining: false };
-  const deps: Deps = { config, db, clock, log, mailer, limits, publicCache, lifecycle, ...(metrics ? { metrics } : {}) };
-  // Benchmarks only (config.ts refuses it outside NODE_ENV=benchmark).
-  if (config.BENCH_SKIP_PAYMENT_PASSWORD) deps.skipPaymentPassword = true;
-  if (metrics) {
-    observeWriteTx(db, {
-      tx: (seconds, committed) => metrics.dbWriteTx.observe({ outcome: committed ? 'commit' : 'rollback' }, seconds),
-      group: (seconds) => metrics.dbCommitGroup.observe(seconds),
-      batch: (jobs, held) => metrics.dbWriteBatch.observe({ outcome: held ? 'held' : 'failed' }, jobs),
-    });
-  }
+  const db = await openMigrated(config, clock);
+  const deps = await composeDeps(config, db, clock);
   if (config.SEED_DEMO) await seedDemo(deps);
 
   // Time-driven transitions (orders, projects), from the database. The server waits for a first run of a
@@ -77,34 +50,14 @@ export async function startServer(config: Config, opts: { clock?: Clock; staticD
   await scheduler.start(START_BATCH);
 
   const app = createApp(deps, { staticDir: opts.staticDir ?? path.resolve('dist') });
-  // The committed live events, read as soon as any source signals one. The cache subscribes before the
-  // hub, so it has dropped what an event changed before a client is told of it and asks again.
-  const feed = createEventFeed(deps);
-  feed.subscribe((event) => {
-    if (event.message) publicCache.onLiveMessage(event.message);
-  });
-  const hub = createHub(deps, { feed, findSession: (token) => findSession(deps, token) });
-  const server: ServerType = await new Promise((resolve) => {
-    const s = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST }, () => resolve(s));
-  });
-  // An idle kept-alive connection stays open 65 s (Node's default is 5 s): longer than a reverse proxy's
-  // or a client's own idle timeout (nginx keepalive_timeout, a load balancer's 60 s), so the server is not
-  // the side that closes a connection the other end is just reusing (a request lost to "other side
-  // closed"; seen in the test suite under load, undici#3141). Headers must still arrive within 66 s.
-  (server as Server).keepAliveTimeout = 65_000;
-  (server as Server).headersTimeout = 66_000;
-  hub.attach(server as Server);
+  const { feed, hub } = startLive(deps);
+  const server = await listen(app.fetch, config);
+  hub.attach(server);
   const port = (server.address() as AddressInfo).port;
-  const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? 'localhost' : config.HOST;
-  // Without PUBLIC_URL the app is where this server listens (the socket URL in baseconfig, the Origin
-  // sockets may come from): any name of this machine on this port, as a developer or an operator opens the
-  // printed address, 127.0.0.1 or the machine's LAN address.
-  if (config.PUBLIC_URL === undefined) {
-    config.PUBLIC_URL = `http://${host}:${port}`;
-    config.ALLOWED_ORIGINS = [...config.ALLOWED_ORIGINS, ...listeningOrigins(config.HOST, port)];
-  }
+  const url = ownAddress(config, port);
+  const { lifecycle, limits } = deps;
   return {
-    url: `http://${host}:${port}`,
+    url,
     port,
     deps,
     hub,
@@ -118,13 +71,94 @@ export async function startServer(config: Config, opts: { clock?: Clock; staticD
       await hub.close();
       await feed.close();
       await new Promise<void>((resolve) => {
-        (server as Server).closeAllConnections?.();
+        server.closeAllConnections?.();
         server.close(() => resolve());
       });
       await db.destroy();
       await limits.close();
     },
   };
+}
+
+/** The database, migrated, with the server secret read (or made, by the first instance of the database):
+ *  a key that is not the one the other instances use stops the start, not a later retry
+ *  (docs/decisions/0025-shared-secret.md). */
+async function openMigrated(config: Config, clock: Clock): Promise<DB> {
+  const { db } = openDatabase(config.DB_TARGET, { poolSize: config.DB_POOL_SIZE, connectTimeoutMs: config.DB_CONNECT_TIMEOUT_MS });
+  try {
+    await migrateToLatest(db);
+    await loadServerSecret(db, config, clock.now());
+  } catch (err) {
+    await db.destroy();
+    throw err;
+  }
+  enablePreparedStatements(db);
+  return db;
+}
+
+/** Deps as the server composes them: with the response cache and the lifecycle the tests may leave out. */
+type ServerDeps = Deps & Required<Pick<Deps, 'publicCache' | 'lifecycle'>>;
+
+/** What every part of the server is handed: the database, clock, log, mail, limits, response cache,
+ *  lifecycle and (with METRICS_TOKEN) the metrics, which then also observe the write transactions. */
+async function composeDeps(config: Config, db: DB, clock: Clock): Promise<ServerDeps> {
+  const log = createLogger(config.LOG_LEVEL);
+  const mailer = createMailer({ db, clock, log, smtpUrl: config.SMTP_URL, from: config.SMTP_FROM });
+  // Metrics only with METRICS_TOKEN: without it no middleware and no hook records anything (lib/metrics.ts).
+  const metrics = config.METRICS_TOKEN ? createMetrics() : undefined;
+  const limits = await createLimits(config, log, metrics);
+  // Public GETs answered from memory, invalidated by the committed live events (startLive).
+  const publicCache = createResponseCache({ clock });
+  const lifecycle = { draining: false };
+  const deps: ServerDeps = { config, db, clock, log, mailer, limits, publicCache, lifecycle, ...(metrics ? { metrics } : {}) };
+  // Benchmarks only (config.ts refuses it outside NODE_ENV=benchmark).
+  if (config.BENCH_SKIP_PAYMENT_PASSWORD) deps.skipPaymentPassword = true;
+  if (metrics) {
+    observeWriteTx(db, {
+      tx: (seconds, committed) => metrics.dbWriteTx.observe({ outcome: committed ? 'commit' : 'rollback' }, seconds),
+      group: (seconds) => metrics.dbCommitGroup.observe(seconds),
+      batch: (jobs, held) => metrics.dbWriteBatch.observe({ outcome: held ? 'held' : 'failed' }, jobs),
+    });
+  }
+  return deps;
+}
+
+/** The committed live events, read as soon as any source signals one, and the socket hub they reach. The
+ *  cache subscribes before the hub, so it has dropped what an event changed before a client is told of it
+ *  and asks again. */
+function startLive(deps: ServerDeps): { feed: EventFeed; hub: Hub } {
+  const feed = createEventFeed(deps);
+  feed.subscribe((event) => {
+    if (event.message) deps.publicCache.onLiveMessage(event.message);
+  });
+  const hub = createHub(deps, { feed, findSession: (token) => findSession(deps, token) });
+  return { feed, hub };
+}
+
+/** Listens on HOST:PORT. An idle kept-alive connection stays open 65 s (Node's default is 5 s): longer than
+ *  a reverse proxy's or a client's own idle timeout (nginx keepalive_timeout, a load balancer's 60 s), so
+ *  the server is not the side that closes a connection the other end is just reusing (a request lost to
+ *  "other side closed", undici#3141). Headers must still arrive within 66 s. */
+async function listen(fetch: Parameters<typeof serve>[0]['fetch'], config: Config): Promise<Server> {
+  const server: ServerType = await new Promise((resolve) => {
+    const s = serve({ fetch, port: config.PORT, hostname: config.HOST }, () => resolve(s));
+  });
+  const http = server as Server;
+  http.keepAliveTimeout = 65_000;
+  http.headersTimeout = 66_000;
+  return http;
+}
+
+/** Where this server listens, as a URL. Without PUBLIC_URL the app is there (the socket URL in baseconfig,
+ *  the Origin sockets may come from): any name of this machine on this port, as a developer or an operator
+ *  opens the printed address, 127.0.0.1 or the machine's LAN address. */
+function ownAddress(config: Config, port: number): string {
+  const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? 'localhost' : config.HOST;
+  if (config.PUBLIC_URL === undefined) {
+    config.PUBLIC_URL = `http://${host}:${port}`;
+    config.ALLOWED_ORIGINS = [...config.ALLOWED_ORIGINS, ...listeningOrigins(config.HOST, port)];
+  }
+  return `http://${host}:${port}`;
 }
 
 /** The origins of a page served by this server when no PUBLIC_URL names it: the loopback names, and on a

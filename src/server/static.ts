@@ -111,6 +111,58 @@ function fileMemory() {
   };
 }
 
+type FileMemory = ReturnType<typeof fileMemory>;
+
+/** The file a URL path names under root (the directory's index.html for '/'), or null. Like serveStatic,
+ *  no percent-encoded, dot-dot or doubled-slash paths (those go on to it, and to a 404). */
+function fileFor(root: string, urlPath: string): string | null {
+  if (urlPath.includes('%') || /(?:^|[/\\])\.{1,2}(?:$|[/\\])|[/\\]{2,}|\\/.test(urlPath)) return null;
+  const file = path.join(root, urlPath.endsWith('/') ? urlPath + 'index.html' : urlPath);
+  return file.startsWith(root + path.sep) ? file : null;
+}
+
+/** The answer from memory (304 when the client's copy is current), or null when memory does not keep it
+ *  (or a Range is asked for). */
+function fromMemory(c: Context, memory: FileMemory, file: string | null): Response | null {
+  if (!file || c.req.header('range')) return null;
+  const kept = memory(file);
+  if (!kept) return null;
+  const headers: Record<string, string> = { 'Content-Type': kept.type, 'Last-Modified': kept.lastModified };
+  const since = c.req.header('if-modified-since');
+  if (since && Date.parse(since) >= Math.floor(kept.mtimeMs / 1000) * 1000) return c.body(null, 304, headers);
+  const encoding = kept.bodies.br || kept.bodies.gzip ? pickEncoding(c.req.header('accept-encoding')) : null;
+  const body = (encoding && kept.bodies[encoding]) || kept.bodies.identity;
+  if (body !== kept.bodies.identity) headers['Content-Encoding'] = encoding!;
+  headers['Content-Length'] = String(body.length);
+  return c.body(body as Uint8Array<ArrayBuffer>, 200, headers);
+}
+
+/** The headers, by what was served (found files only; a 404 or 503 is plain text). */
+function staticHeaders(config?: Pick<Config, 'SOCKET_HOST' | 'PUBLIC_URL' | 'PORT'>): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    await next();
+    if (c.res.status !== 200 && c.res.status !== 206 && c.res.status !== 304) return;
+    const headers = c.res.headers;
+    const type = headers.get('Content-Type') ?? '';
+    headers.set('X-Content-Type-Options', 'nosniff');
+    headers.set('Cache-Control', c.req.path.startsWith('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');
+    if (COMPRESSIBLE.test(type) && !/accept-encoding/i.test(headers.get('Vary') ?? '')) headers.append('Vary', 'Accept-Encoding');
+    if (type.startsWith('text/html')) {
+      headers.set('Content-Security-Policy', appShellCsp(config ? socketOrigin(config) : null));
+      headers.set('X-Frame-Options', 'DENY');
+      headers.set('Referrer-Policy', 'strict-origin-when-cross-origin');
+    } else if (c.req.path === '/sw.js') {
+      headers.set('Content-Security-Policy', SERVICE_WORKER_CSP);
+    }
+  };
+}
+
+/** The app's own routes (history mode), which get index.html; the public certificate (/certificate/<id>)
+ *  and transparency pages are app routes too. */
+function isAppRoute(urlPath: string): boolean {
+  return urlPath === '/' || urlPath.startsWith('/pages/') || urlPath === '/index.html' || urlPath === '/transparency' || /^\/certificate\/[A-Za-z0-9_-]{1,64}$/.test(urlPath);
+}
+
 /**
  * Serves the built app from `dir`: each text file's precompressed .br or .gz (written by the build) when
  * the client accepts it, brotli first, never compressed per request; from memory (see fileMemory), else by
@@ -130,50 +182,12 @@ export function staticRoutes(dir: string, config?: Pick<Config, 'SOCKET_HOST' | 
       ? { files: serveStatic({ root, precompressed: true }), shell: serveStatic({ root, path: 'index.html', precompressed: true }) }
       : null);
 
-  /** The file a URL path names under root (the directory's index.html for '/'), or null. Like serveStatic,
-   *  no percent-encoded, dot-dot or doubled-slash paths (those go on to it, and to a 404). */
-  function fileFor(urlPath: string): string | null {
-    if (urlPath.includes('%') || /(?:^|[/\\])\.{1,2}(?:$|[/\\])|[/\\]{2,}|\\/.test(urlPath)) return null;
-    const file = path.join(root, urlPath.endsWith('/') ? urlPath + 'index.html' : urlPath);
-    return file.startsWith(root + path.sep) ? file : null;
-  }
-
-  function fromMemory(c: Context, file: string | null): Response | null {
-    if (!file || c.req.header('range')) return null;
-    const kept = memory(file);
-    if (!kept) return null;
-    const headers: Record<string, string> = { 'Content-Type': kept.type, 'Last-Modified': kept.lastModified };
-    const since = c.req.header('if-modified-since');
-    if (since && Date.parse(since) >= Math.floor(kept.mtimeMs / 1000) * 1000) return c.body(null, 304, headers);
-    const encoding = kept.bodies.br || kept.bodies.gzip ? pickEncoding(c.req.header('accept-encoding')) : null;
-    const body = (encoding && kept.bodies[encoding]) || kept.bodies.identity;
-    if (body !== kept.bodies.identity) headers['Content-Encoding'] = encoding!;
-    headers['Content-Length'] = String(body.length);
-    return c.body(body as Uint8Array<ArrayBuffer>, 200, headers);
-  }
-
-  // The headers, by what was served (found files only; a 404 or 503 is plain text).
-  app.use('*', async (c, next) => {
-    await next();
-    if (c.res.status !== 200 && c.res.status !== 206 && c.res.status !== 304) return;
-    const headers = c.res.headers;
-    const type = headers.get('Content-Type') ?? '';
-    headers.set('X-Content-Type-Options', 'nosniff');
-    headers.set('Cache-Control', c.req.path.startsWith('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');
-    if (COMPRESSIBLE.test(type) && !/accept-encoding/i.test(headers.get('Vary') ?? '')) headers.append('Vary', 'Accept-Encoding');
-    if (type.startsWith('text/html')) {
-      headers.set('Content-Security-Policy', appShellCsp(config ? socketOrigin(config) : null));
-      headers.set('X-Frame-Options', 'DENY');
-      headers.set('Referrer-Policy', 'strict-origin-when-cross-origin');
-    } else if (c.req.path === '/sw.js') {
-      headers.set('Content-Security-Policy', SERVICE_WORKER_CSP);
-    }
-  });
+  app.use('*', staticHeaders(config));
 
   app.use('*', (c, next) => {
     // The built server lives in the same folder (dist/server, scripts/build-server.mjs): never a file to send.
     if (c.req.path === '/server' || c.req.path.startsWith('/server/')) return next();
-    const answer = fromMemory(c, fileFor(c.req.path));
+    const answer = fromMemory(c, memory, fileFor(root, c.req.path));
     if (answer) return Promise.resolve(answer);
     const h = serve();
     return h ? h.files(c, next) : next();
@@ -181,16 +195,12 @@ export function staticRoutes(dir: string, config?: Pick<Config, 'SOCKET_HOST' | 
 
   // History-mode fallback: the app's own routes get index.html; anything else is a real 404.
   app.get('*', async (c) => {
-    const urlPath = c.req.path;
-    // The public certificate (/certificate/<id>) and transparency pages are app routes too.
-    if (urlPath === '/' || urlPath.startsWith('/pages/') || urlPath === '/index.html' || urlPath === '/transparency' || /^\/certificate\/[A-Za-z0-9_-]{1,64}$/.test(urlPath)) {
-      const answer = fromMemory(c, path.join(root, 'index.html'));
-      if (answer) return answer;
-      const shell = serve()?.shell;
-      const res = shell ? await shell(c, () => Promise.resolve()) : undefined;
-      return res ?? c.text('The app is not built yet: run `npm run build`.', 503);
-    }
-    return c.text('Not found', 404);
+    if (!isAppRoute(c.req.path)) return c.text('Not found', 404);
+    const answer = fromMemory(c, memory, path.join(root, 'index.html'));
+    if (answer) return answer;
+    const shell = serve()?.shell;
+    const res = shell ? await shell(c, () => Promise.resolve()) : undefined;
+    return res ?? c.text('The app is not built yet: run `npm run build`.', 503);
   });
   return app;
 }

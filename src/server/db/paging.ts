@@ -65,6 +65,66 @@ function decodeCursor(text: string, keyLength: number): Cursor {
   return { k, o: o! };
 }
 
+/** The key columns of a list and its filter: what the walks below the first page read. */
+interface KeyedList<DB, TB extends keyof DB> {
+  base: SelectQueryBuilder<DB, TB, object>;
+  keys: readonly string[];
+  memo: ListMemo;
+  filter: string;
+}
+
+/** `(keys) < (key)`: the rows after `key` in the list's order, a range of its index. */
+const afterKey = (keys: readonly string[], key: readonly number[]) => sql<SqlBool>`(${sql.join(keys.map((k) => sql.ref(k)))}) < (${sql.join(key as number[])})`;
+
+/** The list's order: every key column descending. */
+const ordered = <DB, TB extends keyof DB, O>(keys: readonly string[], query: SelectQueryBuilder<DB, TB, O>) => keys.reduce((b, k) => b.orderBy(sql.ref(k), 'desc'), query);
+
+/** The sort key of the row at `skip` rows after `from` (or after the start): an index-only walk. */
+async function walk<DB, TB extends keyof DB>(list: KeyedList<DB, TB>, from: number[] | null, skip: number): Promise<number[] | null> {
+  const { base, keys } = list;
+  let query = base.select(keys.map((k) => sql.ref<number>(k).as(k)));
+  if (from) query = query.where(() => afterKey(keys, from));
+  const row = await ordered(keys, query).limit(1).offset(skip).executeTakeFirst();
+  return row ? keys.map((k) => Number((row as Record<string, unknown>)[k])) : null;
+}
+
+/** The sort key at 0-based `position`: walked from the nearest anchor before it. Anchors (the key at every
+ *  ANCHOR_STRIDE-th row) are found once per filter, as far as a jump has needed them, and kept in `memo`
+ *  until the rows change; so a cold jump to page 4,000 walks at most ANCHOR_STRIDE index entries once the
+ *  anchors before it are known, instead of every entry before it each time. */
+async function keyAt<DB, TB extends keyof DB>(list: KeyedList<DB, TB>, position: number, epoch: number): Promise<number[] | null> {
+  const slot = Math.floor((position + 1) / ANCHOR_STRIDE) - 1;
+  if (slot < 0) return walk(list, null, position);
+  const known = list.memo.get<number[][]>(`anchors:${list.filter}`) ?? [];
+  const anchors = known.slice();
+  while (anchors.length <= slot) {
+    const next = await walk(list, anchors.at(-1) ?? null, ANCHOR_STRIDE - 1);
+    if (!next) return null;
+    anchors.push(next);
+  }
+  if (anchors.length > known.length) list.memo.set(`anchors:${list.filter}`, anchors, epoch);
+  const anchorPosition = (slot + 1) * ANCHOR_STRIDE - 1;
+  return position === anchorPosition ? anchors[slot]! : walk(list, anchors[slot]!, position - anchorPosition - 1);
+}
+
+/** Where a page starts: how many rows come before it and the sort key of the last of them (null: the
+ *  first page), from the cursor or by page number; undefined when the page number lies past the end. */
+async function pageStart<DB, TB extends keyof DB>(list: KeyedList<DB, TB>, q: KeysetQuery, totalP: Promise<number>, epoch: number): Promise<{ offset: number; after: number[] | null } | undefined> {
+  if (q.cursor) {
+    const cursor = decodeCursor(q.cursor, list.keys.length);
+    return { offset: cursor.o, after: cursor.k };
+  }
+  const offset = (q.page - 1) * q.page_size;
+  if (offset <= 0) return { offset, after: null };
+  if (offset >= (await totalP)) return undefined;
+  const remembered = list.memo.get<number[]>(`at:${list.filter}:${offset}`);
+  if (remembered) return { offset, after: remembered };
+  const after = await keyAt(list, offset - 1, epoch);
+  if (!after) return undefined;
+  list.memo.set(`at:${list.filter}:${offset}`, after, epoch);
+  return { offset, after };
+}
+
 /**
  * One page of a list read by its index (keyset paging): {list, total, page, page_size, next_cursor}.
  * `keys` is the list's order, every column descending, the last one unique (id); `base` the filtered
@@ -88,64 +148,14 @@ export async function keysetPage<DB, TB extends keyof DB, Row, Item>(opts: {
   const { base, keys, q, memo, filter } = opts;
   const epoch = memo.epoch();
   const size = q.page_size;
-  const ordered = <O>(query: SelectQueryBuilder<DB, TB, O>) => keys.reduce((b, k) => b.orderBy(sql.ref(k), 'desc'), query);
   const count = opts.count ?? (async () => Number(((await base.select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow()) as { n: number }).n));
   const totalP = memo.memo(`count:${filter}`, count);
-
-  const keyColumns = () => base.select(keys.map((k) => sql.ref<number>(k).as(k)));
-  const keyOf = (row: unknown) => keys.map((k) => Number((row as Record<string, unknown>)[k]));
-  /** The sort key of the row at `skip` rows after `from` (or after the start): an index-only walk. */
-  const walk = async (from: number[] | null, skip: number) => {
-    let query = keyColumns();
-    if (from) query = query.where(() => sql<SqlBool>`(${sql.join(keys.map((k) => sql.ref(k)))}) < (${sql.join(from)})`);
-    const row = await ordered(query).limit(1).offset(skip).executeTakeFirst();
-    return row ? keyOf(row) : null;
-  };
-  /** The sort key at 0-based `position`: walked from the nearest anchor before it. Anchors (the key at every
-   *  ANCHOR_STRIDE-th row) are found once per filter, as far as a jump has needed them, and kept in `memo`
-   *  until the rows change; so a cold jump to page 4,000 walks at most ANCHOR_STRIDE index entries once the
-   *  anchors before it are known, instead of every entry before it each time. */
-  const keyAt = async (position: number): Promise<number[] | null> => {
-    const slot = Math.floor((position + 1) / ANCHOR_STRIDE) - 1;
-    if (slot < 0) return walk(null, position);
-    const known = memo.get<number[][]>(`anchors:${filter}`) ?? [];
-    const anchors = known.slice();
-    while (anchors.length <= slot) {
-      const next = await walk(anchors.at(-1) ?? null, ANCHOR_STRIDE - 1);
-      if (!next) return null;
-      anchors.push(next);
-    }
-    if (anchors.length > known.length) memo.set(`anchors:${filter}`, anchors, epoch);
-    const anchorPosition = (slot + 1) * ANCHOR_STRIDE - 1;
-    return position === anchorPosition ? anchors[slot]! : walk(anchors[slot]!, position - anchorPosition - 1);
-  };
-
-  let offset: number;
-  let after: number[] | null = null;
-  if (q.cursor) {
-    const cursor = decodeCursor(q.cursor, keys.length);
-    offset = cursor.o;
-    after = cursor.k;
-  } else {
-    offset = (q.page - 1) * size;
-    if (offset > 0) {
-      const total = await totalP;
-      if (offset >= total) return { list: [], total, page: q.page, page_size: size, next_cursor: null };
-      after = memo.get<number[]>(`at:${filter}:${offset}`) ?? null;
-      if (!after) {
-        after = await keyAt(offset - 1);
-        if (!after) return { list: [], total, page: q.page, page_size: size, next_cursor: null };
-        memo.set(`at:${filter}:${offset}`, after, epoch);
-      }
-    }
-  }
-
+  const start = await pageStart({ base, keys, memo, filter }, q, totalP, epoch);
+  if (!start) return { list: [], total: await totalP, page: q.page, page_size: size, next_cursor: null };
+  const { offset, after } = start;
   let query = opts.select(base);
-  if (after) {
-    const seek = after;
-    query = query.where(() => sql<SqlBool>`(${sql.join(keys.map((k) => sql.ref(k)))}) < (${sql.join(seek)})`);
-  }
-  const [rows, total] = await Promise.all([ordered(query).limit(size + 1).execute(), totalP]);
+  if (after) query = query.where(() => afterKey(keys, after));
+  const [rows, total] = await Promise.all([ordered(keys, query).limit(size + 1).execute(), totalP]);
   let next_cursor: string | null = null;
   if (rows.length > size) {
     const last = rows[size - 1] as Record<string, unknown>;

@@ -122,38 +122,83 @@ export async function idempotent<T>(
   return oneAtATime(`${userId}\n${key}`, () => runOnce(c, userId, key, payload, run));
 }
 
-async function runOnce<T>(c: Context<AppEnv>, userId: number, key: string, payload: Record<string, unknown>, run: (record: EffectRecord) => Promise<T>): Promise<Response> {
-  const { db, clock, config, metrics } = c.get('deps');
-  const endpoint = c.req.path;
-  const hash = hmac(serverSecret(config), `${endpoint}\n${canonical(payload)}`);
+/** The request as its key record knows it: the user's key, the endpoint and the hash of its payload. */
+interface KeyedRequest {
+  userId: number;
+  key: string;
+  endpoint: string;
+  hash: string;
+}
 
-  /** The stored answer of this key, or null when the key has none yet. */
-  const replay = async (): Promise<Response | null> => {
-    const row = (await keyRow.execute(db, { userId, key })).rows[0];
-    if (!row) return null;
-    if (row.request_hash !== hash) throw new AppError('idempotency_mismatch');
-    // Only rows of an older version can lack their answer (their effect committed without it).
-    if (row.state !== 'done' || row.response === null) throw new AppError('idempotency_in_progress');
-    c.header('Idempotent-Replayed', 'true');
-    metrics?.idempotencyReplays.inc();
-    return ok(c, JSON.parse(row.response) as unknown);
-  };
+async function runOnce<T>(c: Context<AppEnv>, userId: number, key: string, payload: Record<string, unknown>, run: (record: EffectRecord) => Promise<T>): Promise<Response> {
+  const { db, clock, config } = c.get('deps');
+  const endpoint = c.req.path;
+  const req: KeyedRequest = { userId, key, endpoint, hash: hmac(serverSecret(config), `${endpoint}\n${canonical(payload)}`) };
 
   // 1. Answered before: the same answer, nothing runs.
-  const earlier = await replay();
+  const earlier = await storedAnswer(c, req);
   if (earlier) return earlier;
 
-  // 2. Run. The write transaction `run` hands `record` to (db/tx.ts writeTx) is the request's effect: it claims the key and stores the
-  //    answer (the transaction's result) in one insert just before it commits. Write transactions never
-  //    interleave (db/tx.ts: one writer on SQLite, one advisory lock on PostgreSQL), so claiming at the end
-  //    is as safe as at the start and costs one statement instead of two: when the key is taken by then
-  //    (a duplicate on another instance committed first), the insert adds nothing, the effect is rolled back
-  //    to its savepoint and the first answer is replayed.
+  // 2. Run, with the key record its effect transaction claims the key with (keyRecord).
+  const effect = keyRecord(req, () => clock.now());
+  let data: T;
+  try {
+    data = await run(effect.record);
+  } catch (err) {
+    return refusedAnswer(c, req, err);
+  }
+  if (effect.recorded()) return ok(c, effect.answer());
+
+  // 3. A request whose work needed no write transaction: keep its answer too, so a retry reads the same.
+  const inserted = await claimKey.execute(db, { ...req, response: JSON.stringify(data ?? null), now: clock.now() });
+  if (Number(inserted.numAffectedRows ?? 0) === 0) {
+    const first = await storedAnswer(c, req);
+    if (first) return first;
+  }
+  return ok(c, data);
+}
+
+/** The stored answer of this key, or null when the key has none yet. */
+async function storedAnswer(c: Context<AppEnv>, req: KeyedRequest): Promise<Response | null> {
+  const { db, metrics } = c.get('deps');
+  const row = (await keyRow.execute(db, { userId: req.userId, key: req.key })).rows[0];
+  if (!row) return null;
+  if (row.request_hash !== req.hash) throw new AppError('idempotency_mismatch');
+  // Only rows of an older version can lack their answer (their effect committed without it).
+  if (row.state !== 'done' || row.response === null) throw new AppError('idempotency_in_progress');
+  c.header('Idempotent-Replayed', 'true');
+  metrics?.idempotencyReplays.inc();
+  return ok(c, JSON.parse(row.response) as unknown);
+}
+
+/** A run that threw: the first answer when a duplicate got there first, else the error. */
+async function refusedAnswer(c: Context<AppEnv>, req: KeyedRequest, err: unknown): Promise<Response> {
+  if (err instanceof KeyTaken) {
+    const first = await storedAnswer(c, req);
+    if (first) return first;
+    throw new AppError('idempotency_in_progress');
+  }
+  // A duplicate whose checks ran after the first one committed is refused by what the first did (the
+  // withdrawal of the day exists now): it gets the first answer instead.
+  if (err instanceof AppError) {
+    const first = await storedAnswer(c, req).catch(() => null);
+    if (first) return first;
+  }
+  throw err;
+}
+
+/** The key record the write transaction `run` hands it to (db/tx.ts writeTx) is the request's effect: it
+ *  claims the key and stores the answer (the transaction's result) in one insert just before it commits.
+ *  Write transactions never interleave (db/tx.ts: one writer on SQLite, one advisory lock on PostgreSQL),
+ *  so claiming at the end is as safe as at the start and costs one statement instead of two: when the key
+ *  is taken by then (a duplicate on another instance committed first), the insert adds nothing, the effect
+ *  is rolled back to its savepoint and the first answer is replayed. */
+function keyRecord(req: KeyedRequest, now: () => number) {
   let recorded = false;
   let answer: unknown;
   const record: KeyRecord = {
     begin: () => (recorded ? Promise.reject(new Error('an idempotent request may commit only one effect transaction')) : Promise.resolve()),
-    claim: (result) => ({ userId, key, endpoint, hash, response: JSON.stringify(result ?? null), now: clock.now() }),
+    claim: (result) => ({ ...req, response: JSON.stringify(result ?? null), now: now() }),
     claimed: (result) => {
       recorded = true;
       answer = result ?? null;
@@ -172,30 +217,5 @@ async function runOnce<T>(c: Context<AppEnv>, userId: number, key: string, paylo
       answer = undefined;
     },
   };
-  let data: T;
-  try {
-    data = await run(record);
-  } catch (err) {
-    if (err instanceof KeyTaken) {
-      const first = await replay();
-      if (first) return first;
-      throw new AppError('idempotency_in_progress');
-    }
-    // A duplicate whose checks ran after the first one committed is refused by what the first did (the
-    // withdrawal of the day exists now): it gets the first answer instead.
-    if (err instanceof AppError) {
-      const first = await replay().catch(() => null);
-      if (first) return first;
-    }
-    throw err;
-  }
-  if (recorded) return ok(c, answer);
-
-  // 3. A request whose work needed no write transaction: keep its answer too, so a retry reads the same.
-  const inserted = await claimKey.execute(db, { userId, key, endpoint, hash, response: JSON.stringify(data ?? null), now: clock.now() });
-  if (Number(inserted.numAffectedRows ?? 0) === 0) {
-    const first = await replay();
-    if (first) return first;
-  }
-  return ok(c, data);
+  return { record, recorded: () => recorded, answer: () => answer };
 }

@@ -63,41 +63,68 @@ export function limitsFile(config: Pick<Config, 'DATA_DIR'>): string {
   return path.resolve(config.DATA_DIR, 'limits.db');
 }
 
+type LimitTable = ReturnType<typeof limitTable>;
+
+/** The limiters of every named limit over their store, and how to close that store. */
+interface LimitStore {
+  limiters: Map<LimitName, RateLimiterAbstract>;
+  close: () => Promise<void>;
+}
+
+/** PostgreSQL: the table rate_limits of the same database, through a small pool of its own, so limits hold
+ *  across instances. */
+async function postgresLimiters(config: Config, databaseUrl: string, table: LimitTable): Promise<LimitStore> {
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 4, connectionTimeoutMillis: config.DB_CONNECT_TIMEOUT_MS });
+  pool.on('error', () => undefined);
+  // Created here (not by the library in the background), so the first request finds it.
+  await pool.query(`create table if not exists ${LIMITS_TABLE} (key varchar(255) primary key, points integer not null default 0, expire bigint)`).catch((err: { code?: string }) => {
+    if (err.code !== '23505') throw err; // another instance created it at the same moment
+  });
+  const limiters = new Map<LimitName, RateLimiterAbstract>();
+  for (const [name, spec] of Object.entries(table) as Array<[LimitName, LimitTable[LimitName]]>) {
+    limiters.set(name, new RateLimiterPostgres({ storeClient: pool, storeType: 'pool', tableName: LIMITS_TABLE, tableCreated: true, keyPrefix: name, points: spec.points, duration: spec.duration ?? HOUR_S, clearExpiredByTimeout: true }));
+  }
+  return { limiters, close: () => pool.end() };
+}
+
+/** SQLite: their own file (DATA_DIR/limits.db), never the main database's connection. */
+function sqliteLimiters(config: Config, table: LimitTable): LimitStore {
+  const sqlite = new SQLite(limitsFile(config));
+  sqlite.pragma('journal_mode = WAL');
+  // Counters, not money: a crash may lose the last moments of them, never corrupt them (WAL).
+  sqlite.pragma('synchronous = NORMAL');
+  sqlite.pragma('busy_timeout = 2000');
+  const limiters = new Map<LimitName, RateLimiterAbstract>();
+  for (const [name, spec] of Object.entries(table) as Array<[LimitName, LimitTable[LimitName]]>) {
+    limiters.set(
+      name,
+      new RateLimiterSQLite({ storeClient: sqlite, storeType: 'better-sqlite3', tableName: LIMITS_TABLE, keyPrefix: name, points: spec.points, duration: spec.duration ?? HOUR_S, clearExpiredByTimeout: true }),
+    );
+  }
+  const close = () => {
+    sqlite.close();
+    return Promise.resolve();
+  };
+  return { limiters, close };
+}
+
+/** Accounts by their trimmed lower-case email; addresses by ipKey (an IPv6 /64 is one address). */
+const normalise = (name: LimitName, key: string) => (name.endsWith('_ip') ? ipKey(key) : key.trim().toLowerCase()).slice(0, 200); // the store's key column holds 255
+
 /** `metrics`: each refusal counts in canopy_throttle_refusals_total{limiter=<LimitName>}. */
 export async function createLimits(config: Config, log: Logger, metrics?: Pick<Metrics, 'throttleRefusals'>): Promise<Limits> {
   const table = limitTable(config);
-  const limiters = new Map<LimitName, RateLimiterAbstract>();
-  let close: () => Promise<void>;
-  if (config.DATABASE_URL) {
-    const pool = new pg.Pool({ connectionString: config.DATABASE_URL, max: 4, connectionTimeoutMillis: config.DB_CONNECT_TIMEOUT_MS });
-    pool.on('error', () => undefined);
-    // Created here (not by the library in the background), so the first request finds it.
-    await pool.query(`create table if not exists ${LIMITS_TABLE} (key varchar(255) primary key, points integer not null default 0, expire bigint)`).catch((err: { code?: string }) => {
-      if (err.code !== '23505') throw err; // another instance created it at the same moment
-    });
-    for (const [name, spec] of Object.entries(table) as Array<[LimitName, (typeof table)[LimitName]]>) {
-      limiters.set(name, new RateLimiterPostgres({ storeClient: pool, storeType: 'pool', tableName: LIMITS_TABLE, tableCreated: true, keyPrefix: name, points: spec.points, duration: spec.duration ?? HOUR_S, clearExpiredByTimeout: true }));
-    }
-    close = () => pool.end();
-  } else {
-    const sqlite = new SQLite(limitsFile(config));
-    sqlite.pragma('journal_mode = WAL');
-    // Counters, not money: a crash may lose the last moments of them, never corrupt them (WAL).
-    sqlite.pragma('synchronous = NORMAL');
-    sqlite.pragma('busy_timeout = 2000');
-    for (const [name, spec] of Object.entries(table) as Array<[LimitName, (typeof table)[LimitName]]>) {
-      limiters.set(
-        name,
-        new RateLimiterSQLite({ storeClient: sqlite, storeType: 'better-sqlite3', tableName: LIMITS_TABLE, keyPrefix: name, points: spec.points, duration: spec.duration ?? HOUR_S, clearExpiredByTimeout: true }),
-      );
-    }
-    close = () => {
-      sqlite.close();
-      return Promise.resolve();
-    };
+  const { limiters, close } = config.DATABASE_URL ? await postgresLimiters(config, config.DATABASE_URL, table) : sqliteLimiters(config, table);
+  const giveBack = (name: LimitName, key: string) => limiters.get(name)!.reward(normalise(name, key), 1).catch(() => undefined);
+
+  /** A refused point: it does not count, nor do the ones `taken` before it in this call; logged, counted. */
+  async function refuse(name: LimitName, key: string, taken: Array<[LimitName, string]>, res: RateLimiterRes): Promise<never> {
+    await giveBack(name, key);
+    for (const [n, k] of taken) await giveBack(n, k);
+    metrics?.throttleRefusals.inc({ limiter: name });
+    log.info(`throttled ${name} ${JSON.stringify(normalise(name, key))}: over ${table[name].points}/${table[name].duration === MINUTE_S ? 'minute' : 'hour'} (${String(table[name].configKey)}), retry in ${Math.ceil(res.msBeforeNext / 1000)} s`);
+    throw throttled(res.msBeforeNext, table[name].message);
   }
-  // Accounts by their trimmed lower-case email; addresses by ipKey (an IPv6 /64 is one address).
-  const normalise = (name: LimitName, key: string) => (name.endsWith('_ip') ? ipKey(key) : key.trim().toLowerCase()).slice(0, 200); // the store's key column holds 255
 
   return {
     async consume(checks) {
@@ -108,17 +135,12 @@ export async function createLimits(config: Config, log: Logger, metrics?: Pick<M
           taken.push([name, key]);
         } catch (err) {
           if (!(err instanceof RateLimiterRes)) throw err;
-          // The refused point does not count, nor do the ones taken before it in this call.
-          await limiters.get(name)!.reward(normalise(name, key), 1).catch(() => undefined);
-          for (const [n, k] of taken) await limiters.get(n)!.reward(normalise(n, k), 1).catch(() => undefined);
-          metrics?.throttleRefusals.inc({ limiter: name });
-          log.info(`throttled ${name} ${JSON.stringify(normalise(name, key))}: over ${table[name].points}/${table[name].duration === MINUTE_S ? 'minute' : 'hour'} (${String(table[name].configKey)}), retry in ${Math.ceil(err.msBeforeNext / 1000)} s`);
-          throw throttled(err.msBeforeNext, table[name].message);
+          await refuse(name, key, taken, err);
         }
       }
     },
     async reward(checks) {
-      for (const [name, key] of checks) await limiters.get(name)!.reward(normalise(name, key), 1).catch(() => undefined);
+      for (const [name, key] of checks) await giveBack(name, key);
     },
     async close() {
       // The limiters' hourly clean-up timers (unref'd) must not run against a closed store.

@@ -142,73 +142,94 @@ export function cacheKey(path: string, query: Readonly<Record<string, unknown>>)
 
 /** The kept answers: by key in order of last use (least recently used first out) and by tag, within
  *  `maxEntries` answers and `maxBytes` of bodies. */
-function createStore(maxEntries: number, maxBytes: number) {
-  const entries = new Map<string, Entry>();
-  const byTag = new Map<string, Set<string>>();
-  let bytes = 0;
+class AnswerStore {
+  private readonly entries = new Map<string, Entry>();
+  private readonly byTag = new Map<string, Set<string>>();
+  private bytes = 0;
 
-  function drop(entry: Entry) {
-    if (entries.get(entry.key) !== entry) return;
-    entries.delete(entry.key);
-    bytes -= entry.bytes;
-    for (const tag of entry.tags) byTag.get(tag)?.delete(entry.key);
+  constructor(
+    private readonly maxEntries: number,
+    private readonly maxBytes: number,
+  ) {}
+
+  get(key: string): Entry | undefined {
+    return this.entries.get(key);
   }
-  function trim() {
-    for (const oldest of entries.values()) {
-      if (entries.size <= maxEntries && bytes <= maxBytes) break;
-      drop(oldest);
+
+  holds(entry: Entry): boolean {
+    return this.entries.get(entry.key) === entry;
+  }
+
+  /** Marks `entry` as the most recently used. */
+  use(entry: Entry): void {
+    this.entries.delete(entry.key);
+    this.entries.set(entry.key, entry);
+  }
+
+  put(entry: Entry): void {
+    const old = this.entries.get(entry.key);
+    if (old) this.drop(old);
+    this.entries.set(entry.key, entry);
+    this.bytes += entry.bytes;
+    for (const tag of entry.tags) {
+      let keys = this.byTag.get(tag);
+      if (!keys) this.byTag.set(tag, (keys = new Set()));
+      keys.add(entry.key);
+    }
+    this.trim();
+  }
+
+  /** A kept entry's body grew by `n` bytes (an encoding made for it). */
+  grow(entry: Entry, n: number): void {
+    entry.bytes += n;
+    this.bytes += n;
+    this.trim();
+  }
+
+  drop(entry: Entry): void {
+    if (this.entries.get(entry.key) !== entry) return;
+    this.entries.delete(entry.key);
+    this.bytes -= entry.bytes;
+    for (const tag of entry.tags) this.byTag.get(tag)?.delete(entry.key);
+  }
+
+  dropTag(tag: string): void {
+    const keys = this.byTag.get(tag);
+    if (!keys) return;
+    for (const key of [...keys]) {
+      const entry = this.entries.get(key);
+      if (entry) this.drop(entry);
+    }
+    this.byTag.delete(tag);
+  }
+
+  dropAll(): void {
+    for (const entry of [...this.entries.values()]) this.drop(entry);
+  }
+
+  tags(): IterableIterator<string> {
+    return this.byTag.keys();
+  }
+
+  reset(): void {
+    this.entries.clear();
+    this.bytes = 0;
+  }
+
+  stats(): { entries: number; bytes: number } {
+    return { entries: this.entries.size, bytes: this.bytes };
+  }
+
+  /** Least recently used out until within both bounds. */
+  private trim(): void {
+    for (const oldest of this.entries.values()) {
+      if (this.entries.size <= this.maxEntries && this.bytes <= this.maxBytes) break;
+      this.drop(oldest);
     }
   }
-
-  return {
-    get: (key: string) => entries.get(key),
-    holds: (entry: Entry) => entries.get(entry.key) === entry,
-    /** Marks `entry` as the most recently used. */
-    use(entry: Entry) {
-      entries.delete(entry.key);
-      entries.set(entry.key, entry);
-    },
-    put(entry: Entry) {
-      const old = entries.get(entry.key);
-      if (old) drop(old);
-      entries.set(entry.key, entry);
-      bytes += entry.bytes;
-      for (const tag of entry.tags) {
-        let keys = byTag.get(tag);
-        if (!keys) byTag.set(tag, (keys = new Set()));
-        keys.add(entry.key);
-      }
-      trim();
-    },
-    /** A kept entry's body grew by `n` bytes (an encoding made for it). */
-    grow(entry: Entry, n: number) {
-      entry.bytes += n;
-      bytes += n;
-      trim();
-    },
-    drop,
-    dropTag(tag: string) {
-      const keys = byTag.get(tag);
-      if (!keys) return;
-      for (const key of [...keys]) {
-        const entry = entries.get(key);
-        if (entry) drop(entry);
-      }
-      byTag.delete(tag);
-    },
-    dropAll() {
-      for (const entry of [...entries.values()]) drop(entry);
-    },
-    tags: () => byTag.keys(),
-    reset() {
-      entries.clear();
-      bytes = 0;
-    },
-    stats: () => ({ entries: entries.size, bytes }),
-  };
 }
 
-type Store = ReturnType<typeof createStore>;
+type Store = AnswerStore;
 
 /** Per tag: an epoch that moves on with every change of its rows (an answer or a value made under an older
  *  one is not kept), and the values derived from its rows (counts per filter, cursors per page). */
@@ -343,10 +364,19 @@ async function answer(c: Context, store: Store, entry: Entry): Promise<Response>
   return c.body(await encodedBody(store, entry, encoding), 200, headers);
 }
 
+/** A kept answer still good `now`, or undefined (one past its time is dropped). */
+function freshEntry(store: Store, key: string, now: number): Entry | undefined {
+  const entry = store.get(key);
+  if (!entry) return undefined;
+  if (entry.from <= now && now < entry.until && performance.now() < entry.deadline) return entry;
+  store.drop(entry);
+  return undefined;
+}
+
 export function createResponseCache(opts: { clock: Clock; maxEntries?: number; maxBytes?: number; maxAgeMs?: number }): ResponseCache {
   const { clock } = opts;
   const maxAgeMs = opts.maxAgeMs ?? MAX_AGE_MS;
-  const store = createStore(opts.maxEntries ?? MAX_ENTRIES, opts.maxBytes ?? MAX_BYTES);
+  const store = new AnswerStore(opts.maxEntries ?? MAX_ENTRIES, opts.maxBytes ?? MAX_BYTES);
   const tags = createTags();
   const make = (key: string, tagList: string[], produce: () => Promise<PublicAnswer>) => build(key, tagList, produce, clock, maxAgeMs);
   const makeKept = createMaker(store, tags, make);
@@ -357,15 +387,6 @@ export function createResponseCache(opts: { clock: Clock; maxEntries?: number; m
     tags.change(tag);
     store.dropTag(tag);
   }
-  /** A kept answer still good now, or undefined (one past its time is dropped). */
-  function fresh(key: string): Entry | undefined {
-    const entry = store.get(key);
-    if (!entry) return undefined;
-    const now = clock.now();
-    if (entry.from <= now && now < entry.until && performance.now() < entry.deadline) return entry;
-    store.drop(entry);
-    return undefined;
-  }
 
   return {
     async serve(c, tagList, query, produce) {
@@ -374,7 +395,7 @@ export function createResponseCache(opts: { clock: Clock; maxEntries?: number; m
         misses++;
         return answer(c, store, await make(key, tagList, produce));
       }
-      let entry = fresh(key);
+      let entry = freshEntry(store, key, clock.now());
       if (entry) {
         hits++;
         store.use(entry);

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { writeTx } from '../db/tx';
 import { checkLedger, walletOf } from '../ledger/ledger';
 import { formatSgd } from '../../shared/money';
-import { WalletStateError } from '../modules/wallet/service';
+import { WalletStateError } from '../modules/wallet/checks';
 import { parseStatement, STATEMENT_FORMATS, StatementError, type StatementFormat } from '../modules/wallet/statements';
 import { assignLine, importStatement, type ImportSummary } from '../modules/wallet/statements/reconcile';
 import { OpsError, type Command, type OpsContext } from './commands';

@@ -5,7 +5,8 @@ import { AppError } from '../lib/http';
 import { formatSgd } from '../../shared/money';
 import { errorMessage } from '../../shared/errors';
 import { TOPUP_STATUSES, WITHDRAWAL_STATUSES } from '../../shared/schemas/wallet';
-import { completeWithdrawal, confirmTopup, refuseWithdrawal, rejectTopup, WalletStateError } from '../modules/wallet/service';
+import { WalletStateError } from '../modules/wallet/checks';
+import { completeWithdrawal, confirmTopup, refuseWithdrawal, rejectTopup } from '../modules/wallet/service';
 import { OpsError, type Command } from './commands';
 import { arg, choiceFlag, limitFlag, positiveInt, UsageError, type Parsed } from './args';
 

@@ -104,57 +104,114 @@ export interface Scheduler {
 }
 
 export function createScheduler(deps: Deps, intervalMs = SCHEDULER_INTERVAL_MS): Scheduler {
+  const due = dueWorkLoop(deps, intervalMs);
+  const ledger = ledgerCheckLoop(deps);
+  return {
+    start(firstBatch = BATCH) {
+      const first = due.start(firstBatch);
+      ledger.start();
+      return first;
+    },
+    async stop() {
+      await Promise.all([due.stop(), ledger.stop()]);
+    },
+    checkLedger: ledger.run,
+    catchingUp: due.catchingUp,
+  };
+}
+
+/** What one run of the due work leaves for the next. */
+interface DueWorkState {
+  /** A backlog is being worked off (a run stopped at its bound with due work left,
+   *  docs/operations.md#restarts): readiness says so, and the next run follows at once instead of after
+   *  the interval. */
+  backlog: boolean;
+  /** When the next run starts; after a failed run (database away) the interval even during a backlog. */
+  nextDelay: number;
+  prunedAt: number;
+}
+
+/** One run of the due work, measured and logged; what it leaves (backlog, next delay) goes to `state`, and
+ *  the retention prune runs when due. A failed run is logged, never thrown. */
+async function dueWorkRun(deps: Deps, state: DueWorkState, intervalMs: number, batch: number): Promise<void> {
+  const { metrics } = deps;
+  const t0 = performance.now();
+  const startedAt = deps.clock.now();
+  try {
+    const { oldestDueAt, more, ...r } = await runDueWork(deps, RUN_BATCHES, batch);
+    state.backlog = more;
+    if (deps.lifecycle) deps.lifecycle.catchingUp = more;
+    state.nextDelay = more ? 0 : intervalMs;
+    // Lag (docs/decisions/0013-metrics.md): how late the oldest due work was when this tick began.
+    metrics?.schedulerLag.set(oldestDueAt === null ? 0 : Math.max(0, startedAt - oldestDueAt) / 1000);
+    const moved = r.projects + r.completed + r.expired + r.settled;
+    if (moved > 0 || r.failed > 0) deps.log.info(`scheduler: ${JSON.stringify(r)}`);
+    if (Date.now() - state.prunedAt >= RETENTION_EVERY_MS) {
+      state.prunedAt = Date.now();
+      await pruneOldRows(deps);
+    }
+    metrics?.schedulerLastTick.set(deps.clock.now() / 1000);
+  } catch (err) {
+    state.nextDelay = intervalMs;
+    deps.log.error('scheduler run failed', err);
+  } finally {
+    metrics?.schedulerTick.observe((performance.now() - t0) / 1000);
+  }
+}
+
+/** The due transitions: a run now, then one every interval, or at once while a run left due work behind. */
+function dueWorkLoop(deps: Deps, intervalMs: number) {
+  const state: DueWorkState = { backlog: false, nextDelay: 0, prunedAt: -Infinity };
   let timer: NodeJS.Timeout | null = null;
   let running: Promise<void> | null = null;
   let stopped = false;
 
-  let prunedAt = -Infinity;
-  // A backlog is being worked off (a run stopped at its bound with due work left,
-  // docs/operations.md#restarts): readiness says so, and the next run follows at once instead of after the
-  // interval.
-  let backlog = false;
-  // After a failed run (database away) the next one waits the interval even during a backlog.
-  let nextDelay = 0;
-  const setBacklog = (value: boolean) => {
-    backlog = value;
-    if (deps.lifecycle) deps.lifecycle.catchingUp = value;
-  };
-  const { metrics } = deps;
   function tick(batch = BATCH): Promise<void> {
-    const t0 = performance.now();
-    const startedAt = deps.clock.now();
-    running ??= runDueWork(deps, RUN_BATCHES, batch)
-      .then(async ({ oldestDueAt, more, ...r }) => {
-        setBacklog(more);
-        nextDelay = more ? 0 : intervalMs;
-        // Lag (docs/decisions/0013-metrics.md): how late the oldest due work was when this tick began.
-        metrics?.schedulerLag.set(oldestDueAt === null ? 0 : Math.max(0, startedAt - oldestDueAt) / 1000);
-        const moved = r.projects + r.completed + r.expired + r.settled;
-        if (moved > 0 || r.failed > 0) deps.log.info(`scheduler: ${JSON.stringify(r)}`);
-        if (Date.now() - prunedAt >= RETENTION_EVERY_MS) {
-          prunedAt = Date.now();
-          await pruneOldRows(deps);
-        }
-        metrics?.schedulerLastTick.set(deps.clock.now() / 1000);
-      })
-      .catch((err: unknown) => {
-        nextDelay = intervalMs;
-        deps.log.error('scheduler run failed', err);
-      })
-      .finally(() => {
-        metrics?.schedulerTick.observe((performance.now() - t0) / 1000);
-        running = null;
-      });
+    running ??= dueWorkRun(deps, state, intervalMs, batch).finally(() => {
+      running = null;
+    });
     return running;
   }
 
-  // The ledger check (every balance equals the sum of its fund logs, every unit sums to zero), on its own
-  // timer so a long check never delays due transitions: a failure is logged, and kept in the metrics
-  // (canopy_ledger_check_ok, _timestamp_seconds, _problems). A check that cannot run (database gone)
-  // leaves them as they were: the timestamp stops moving.
+  function schedule(ms: number) {
+    timer = setTimeout(() => {
+      void tick().finally(() => {
+        if (!stopped) schedule(state.nextDelay);
+      });
+    }, ms);
+    timer.unref();
+  }
+
+  return {
+    start(firstBatch: number): Promise<void> {
+      stopped = false;
+      const first = tick(firstBatch);
+      // The next run after the first one ends: at once while a backlog is left, else after the interval.
+      void first.finally(() => {
+        if (!stopped && !timer) schedule(state.nextDelay);
+      });
+      return first;
+    },
+    async stop(): Promise<void> {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      timer = null;
+      await running;
+    },
+    catchingUp: () => state.backlog,
+  };
+}
+
+/** The ledger check (every balance equals the sum of its fund logs, every unit sums to zero), on its own
+ *  timer so a long check never delays due transitions: a failure is logged, and kept in the metrics
+ *  (canopy_ledger_check_ok, _timestamp_seconds, _problems). A check that cannot run (database gone) leaves
+ *  them as they were: the timestamp stops moving. */
+function ledgerCheckLoop(deps: Deps) {
+  const { metrics } = deps;
   let checking: Promise<void> | null = null;
   let ledgerTimer: NodeJS.Timeout | null = null;
-  function runLedgerCheck(): Promise<void> {
+
+  function run(): Promise<void> {
     checking ??= checkLedger(deps.db)
       .then((report) => {
         metrics?.ledgerCheckOk.set(report.ok ? 1 : 0);
@@ -169,48 +226,26 @@ export function createScheduler(deps: Deps, intervalMs = SCHEDULER_INTERVAL_MS):
     return checking;
   }
 
-  function schedule(ms: number) {
-    timer = setTimeout(() => {
-      void tick().finally(() => {
-        if (!stopped) schedule(nextDelay);
-      });
-    }, ms);
-    timer.unref();
-  }
-
   return {
-    start(firstBatch = BATCH) {
-      stopped = false;
-      const first = tick(firstBatch);
-      // The next run after the first one ends: at once while a backlog is left, else after the interval.
-      void first.finally(() => {
-        if (!stopped && !timer) schedule(nextDelay);
-      });
-      // The first check a minute after start (not in the way of start-up), then every interval.
+    run,
+    /** The first check a minute after start (not in the way of start-up), then every interval. */
+    start(): void {
       const every = deps.config.LEDGER_CHECK_INTERVAL_MS;
-      if (every > 0 && !ledgerTimer) {
-        const next = (ms: number) => {
-          ledgerTimer = setTimeout(() => {
-            void runLedgerCheck().finally(() => {
-              if (ledgerTimer) next(every);
-            });
-          }, ms);
-          ledgerTimer.unref();
-        };
-        next(Math.min(LEDGER_FIRST_CHECK_MS, every));
-      }
-      return first;
+      if (every <= 0 || ledgerTimer) return;
+      const next = (ms: number) => {
+        ledgerTimer = setTimeout(() => {
+          void run().finally(() => {
+            if (ledgerTimer) next(every);
+          });
+        }, ms);
+        ledgerTimer.unref();
+      };
+      next(Math.min(LEDGER_FIRST_CHECK_MS, every));
     },
-    async stop() {
-      stopped = true;
-      if (timer) clearTimeout(timer);
-      timer = null;
+    async stop(): Promise<void> {
       if (ledgerTimer) clearTimeout(ledgerTimer);
       ledgerTimer = null;
-      await running;
       await checking;
     },
-    checkLedger: runLedgerCheck,
-    catchingUp: () => backlog,
   };
 }

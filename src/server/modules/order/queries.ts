@@ -33,8 +33,18 @@ export async function orderDetail(db: DB, userId: number, id: number): Promise<O
   return order;
 }
 
+/** The caller's carbon credits: their balance, their holdings by project and the page of their credit
+ *  movements. */
 export async function creditsOf(db: DB, user: User, config: Config, q: { page: number; page_size: number }): Promise<OrderCredits> {
   const wallet = await walletOf(db, user.id);
+  const holdings = await holdingsOf(db, user, config);
+  const movements = await creditMovementsOf(db, user.id, q);
+  return { balance: wallet.credits, holdings: holdings.filter((h) => h.tons > 0), ...movements };
+}
+
+/** The user's holdings per project (by origin), each with the tons they may sell back now
+ *  (docs/product.md#selling-back). */
+async function holdingsOf(db: DB, user: User, config: Config): Promise<CreditHolding[]> {
   const rows = await db
     .selectFrom('credit_holdings as h')
     .innerJoin('projects as p', 'p.id', 'h.project_id')
@@ -66,14 +76,19 @@ export async function creditsOf(db: DB, user: User, config: Config, q: { page: n
   const canSell = !user.risk && user.grade >= config.SELL_MIN_GRADE;
   const canSellPresale = canSell && user.grade >= config.PRESALE_SELL_MIN_GRADE;
   for (const h of byProject.values()) h.sellable_tons = canSell ? h.purchase_tons + (canSellPresale ? h.presale_tons : 0) : 0;
+  return [...byProject.values()];
+}
 
+/** A page of the user's credit movements (their fund logs of the credits account), newest first, each with
+ *  the order and project it came from. */
+function creditMovementsOf(db: DB, userId: number, q: { page: number; page_size: number }) {
   const logs = db
     .selectFrom('fund_logs as f')
     .leftJoin('orders as o', (j) => j.onRef('o.id', '=', 'f.ref_id').on('f.ref_type', '=', 'order'))
     .leftJoin('projects as p', 'p.id', 'o.project_id')
-    .where('f.owner_id', '=', user.id)
+    .where('f.owner_id', '=', userId)
     .where('f.account_name', '=', 'credits');
-  const movements = await pageOf(
+  return pageOf(
     logs,
     q,
     (b) =>
@@ -95,11 +110,6 @@ export async function creditsOf(db: DB, user: User, config: Config, q: { page: n
       created_at_ms: r.created_at,
     }),
   );
-  return {
-    balance: wallet.credits,
-    holdings: [...byProject.values()].filter((h) => h.tons > 0),
-    ...movements,
-  };
 }
 
 /** The caller's own limits on a project (for the project detail and buy screens). */

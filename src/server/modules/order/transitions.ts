@@ -4,7 +4,8 @@ import { writeTx, type WriteScope } from '../../db/tx';
 import { PLATFORM, post } from '../../ledger/ledger';
 import { publish } from '../../live/events';
 import { allocate, gradeForPurchases } from './calc';
-import { invalidateOrder, notify } from './repo';
+import { invalidateOrder, notify, type OrderRow } from './repo';
+import type { ProjectRow } from '../project/service';
 import { completedPurchaseCents } from '../user/membership';
 
 // Time-driven and operator-driven transitions of orders and projects. Each one runs in its own write
@@ -88,38 +89,9 @@ export async function expireFinalPayment(db: DB, orderId: number, now: number): 
     if (Number(res.numUpdatedRows) !== 1) return false;
     // An expired order no longer counts towards the buyer's limits.
     await changeUsage(w, [{ userId: order.user_id, projectId: order.project_id, createdAt: order.created_at, tons: -(order.final_tons ?? order.tons) }]);
-    if (order.booking_fee > 0) {
-      await post(tx, {
-        kind: 'presale_forfeit',
-        ref_type: 'order',
-        ref_id: order.id,
-        memo: `Final payment of ${order.order_no} not made in time: booking fee forfeited`,
-        now,
-        postings: [
-          { owner: order.user_id, account: 'presale', amount: -order.booking_fee },
-          { owner: PLATFORM, account: 'forfeits', amount: order.booking_fee },
-        ],
-      });
-    }
-    if (order.final_tons) {
-      await tx
-        .updateTable('projects')
-        .set((eb) => ({ remaining_tons: eb('remaining_tons', '+', order.final_tons ?? 0), updated_at: now }))
-        .where('id', '=', order.project_id)
-        .execute();
-      await publish(w, { type: 'invalidate', tables: ['projects'], ids: [order.project_id] }, null, now);
-    }
-    const { n } = await tx
-      .selectFrom('orders')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('user_id', '=', order.user_id)
-      .where('status', '=', 'final_payment_expired')
-      .executeTakeFirstOrThrow();
-    await tx
-      .updateTable('users')
-      .set({ credit_score: Number(n) >= 2 ? 'poor' : 'medium', updated_at: now })
-      .where('id', '=', order.user_id)
-      .execute();
+    if (order.booking_fee > 0) await forfeitBookingFee(w, order, now);
+    if (order.final_tons) await returnSupply(w, order.project_id, order.final_tons, now);
+    await lowerCreditScore(w, order.user_id, now);
     await notify(
       w,
       order.user_id,
@@ -134,6 +106,46 @@ export async function expireFinalPayment(db: DB, orderId: number, now: number): 
     await invalidateOrder(w, order.user_id, order.id, now);
     return true;
   });
+}
+
+async function forfeitBookingFee(w: WriteScope, order: OrderRow, now: number): Promise<void> {
+  await post(w.tx, {
+    kind: 'presale_forfeit',
+    ref_type: 'order',
+    ref_id: order.id,
+    memo: `Final payment of ${order.order_no} not made in time: booking fee forfeited`,
+    now,
+    postings: [
+      { owner: order.user_id, account: 'presale', amount: -order.booking_fee },
+      { owner: PLATFORM, account: 'forfeits', amount: order.booking_fee },
+    ],
+  });
+}
+
+/** Allocated tons an expired pre-sale gives back to its project's supply. */
+async function returnSupply(w: WriteScope, projectId: number, tons: number, now: number): Promise<void> {
+  await w.tx
+    .updateTable('projects')
+    .set((eb) => ({ remaining_tons: eb('remaining_tons', '+', tons), updated_at: now }))
+    .where('id', '=', projectId)
+    .execute();
+  await publish(w, { type: 'invalidate', tables: ['projects'], ids: [projectId] }, null, now);
+}
+
+/** The buyer's credit score after an expired final payment: medium after one, poor after two or more. */
+async function lowerCreditScore(w: WriteScope, userId: number, now: number): Promise<void> {
+  const { tx } = w;
+  const { n } = await tx
+    .selectFrom('orders')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('user_id', '=', userId)
+    .where('status', '=', 'final_payment_expired')
+    .executeTakeFirstOrThrow();
+  await tx
+    .updateTable('users')
+    .set({ credit_score: Number(n) >= 2 ? 'poor' : 'medium', updated_at: now })
+    .where('id', '=', userId)
+    .execute();
 }
 
 /** Sale proceeds whose settlement day has come: unavailable -> available, the sell order completes. */
@@ -212,6 +224,15 @@ export interface AllocationResult {
   orders: { id: number; order_no: string; user_id: number; booked: number; final_tons: number; final_amount: number; status: string }[];
 }
 
+/** What an allocation of `projectId` checks before it writes: the project is a pre-sale in pre-sale with
+ *  bookings awaiting allocation. */
+function checkAllocation(p: ProjectRow | undefined, bookings: readonly OrderRow[], projectId: number): asserts p is ProjectRow {
+  if (!p) throw new AllocationRefused(`no project #${projectId}`);
+  if (p.presale_price === null) throw new AllocationRefused(`project #${projectId} is not a pre-sale`);
+  if (p.status !== 'presale') throw new AllocationRefused(`project #${projectId} is ${p.status}: only a project in pre-sale can be allocated`);
+  if (bookings.length === 0) throw new AllocationRefused(`project #${projectId} has no bookings awaiting allocation`);
+}
+
 /** Operator allocation of a pre-sale (presale:allocate): every booking still "applying" gets the final unit
  *  price and its final tons (as booked, or pro rata when oversubscribed against the remaining supply), then
  *  waits for its final payment until now + payHours. A booking allocated 0 tons gets its fee back and
@@ -220,77 +241,83 @@ export async function allocatePresale(db: DB, projectId: number, price: number, 
   if (!Number.isSafeInteger(price) || price < 1) throw new AllocationRefused('the final price must be a positive whole number of cents');
   return writeTx(db, async (tx, w) => {
     const p = await tx.selectFrom('projects').selectAll().where('id', '=', projectId).executeTakeFirst();
-    if (!p) throw new AllocationRefused(`no project #${projectId}`);
-    if (p.presale_price === null) throw new AllocationRefused(`project #${projectId} is not a pre-sale`);
-    if (p.status !== 'presale') throw new AllocationRefused(`project #${projectId} is ${p.status}: only a project in pre-sale can be allocated`);
-    const bookings = await tx.selectFrom('orders').selectAll().where('project_id', '=', projectId).where('kind', '=', 'presale').where('status', '=', 'applying').orderBy('id').execute();
-    if (bookings.length === 0) throw new AllocationRefused(`project #${projectId} has no bookings awaiting allocation`);
+    const bookings = p ? await tx.selectFrom('orders').selectAll().where('project_id', '=', projectId).where('kind', '=', 'presale').where('status', '=', 'applying').orderBy('id').execute() : [];
+    checkAllocation(p, bookings, projectId);
     const supply = p.remaining_tons;
     const shares = allocate(bookings.map((b) => ({ id: b.id, tons: b.tons })), supply);
     const booked = bookings.reduce((s, b) => s + b.tons, 0);
     const allocated = [...shares.values()].reduce((s, n) => s + n, 0);
     const deadline = now + payHours * 3_600_000;
-    if (allocated > 0) {
-      const res = await tx
-        .updateTable('projects')
-        .set((eb) => ({ remaining_tons: eb('remaining_tons', '-', allocated), updated_at: now }))
-        .where('id', '=', p.id)
-        .where('remaining_tons', '>=', allocated)
-        .executeTakeFirst();
-      if (Number(res.numUpdatedRows) !== 1) throw new AllocationRefused('the remaining supply changed; try again');
-    }
-    const out: AllocationResult['orders'] = [];
+    if (allocated > 0) await takeAllocatedSupply(w, p.id, allocated, now);
     // A booking counts its final tons towards the buyer's limits from now on, not the tons it booked.
     await changeUsage(
       w,
       bookings.map((b) => ({ userId: b.user_id, projectId: b.project_id, createdAt: b.created_at, tons: (shares.get(b.id) ?? 0) - b.tons })),
     );
+    const out: AllocationResult['orders'] = [];
     for (const b of bookings) {
       const finalTons = shares.get(b.id) ?? 0;
-      if (finalTons === 0) {
-        await tx
-          .updateTable('orders')
-          .set({ status: 'completed', final_unit_price: price, final_tons: 0, final_amount: 0, completed_at: now, updated_at: now })
-          .where('id', '=', b.id)
-          .execute();
-        if (b.booking_fee > 0) {
-          await post(tx, {
-            kind: 'presale_refund',
-            ref_type: 'order',
-            ref_id: b.id,
-            memo: `Pre-sale ${b.order_no} allocated 0 t: booking fee returned`,
-            now,
-            postings: [
-              { owner: b.user_id, account: 'presale', amount: -b.booking_fee },
-              { owner: b.user_id, account: 'available', amount: b.booking_fee },
-            ],
-          });
-        }
-        await notify(w, b.user_id, { title: 'Pre-sale allocated', title_cn: '预售已分配', body: `Pre-sale ${b.order_no} was oversubscribed and received no tons; your booking fee is returned.`, body_cn: `预售订单 ${b.order_no} 超额认购，未获分配；预订费已退回。` }, now);
-        out.push({ id: b.id, order_no: b.order_no, user_id: b.user_id, booked: b.tons, final_tons: 0, final_amount: 0, status: 'completed' });
-      } else {
-        const finalAmount = Math.max(0, finalTons * price - b.booking_fee);
-        await tx
-          .updateTable('orders')
-          .set({ status: 'pending_final_payment', final_unit_price: price, final_tons: finalTons, final_amount: finalAmount, final_deadline: deadline, updated_at: now })
-          .where('id', '=', b.id)
-          .execute();
-        await notify(
-          w,
-          b.user_id,
-          {
-            title: 'Final payment due',
-            title_cn: '请支付尾款',
-            body: `Pre-sale ${b.order_no}: ${finalTons} t allocated at S$${(price / 100).toFixed(2)}/t. Pay the final balance before the deadline.`,
-            body_cn: `预售订单 ${b.order_no}：已分配 ${finalTons} 吨，单价 S$${(price / 100).toFixed(2)}/吨，请在截止时间前支付尾款。`,
-          },
-          now,
-        );
-        out.push({ id: b.id, order_no: b.order_no, user_id: b.user_id, booked: b.tons, final_tons: finalTons, final_amount: finalAmount, status: 'pending_final_payment' });
-      }
+      out.push(finalTons === 0 ? await refundUnallocated(w, b, price, now) : await askFinalPayment(w, b, finalTons, price, deadline, now));
       await invalidateOrder(w, b.user_id, b.id, now);
     }
     await publish(w, { type: 'invalidate', tables: ['projects'], ids: [p.id] }, null, now);
     return { project_id: p.id, final_unit_price: price, supply, booked, allocated, oversubscribed: booked > supply, final_deadline: deadline, orders: out };
   });
+}
+
+async function takeAllocatedSupply(w: WriteScope, projectId: number, tons: number, now: number): Promise<void> {
+  const res = await w.tx
+    .updateTable('projects')
+    .set((eb) => ({ remaining_tons: eb('remaining_tons', '-', tons), updated_at: now }))
+    .where('id', '=', projectId)
+    .where('remaining_tons', '>=', tons)
+    .executeTakeFirst();
+  if (Number(res.numUpdatedRows) !== 1) throw new AllocationRefused('the remaining supply changed; try again');
+}
+
+/** A booking allocated 0 tons: completed with 0 tons, its booking fee back to available. */
+async function refundUnallocated(w: WriteScope, b: OrderRow, price: number, now: number): Promise<AllocationResult['orders'][number]> {
+  const { tx } = w;
+  await tx
+    .updateTable('orders')
+    .set({ status: 'completed', final_unit_price: price, final_tons: 0, final_amount: 0, completed_at: now, updated_at: now })
+    .where('id', '=', b.id)
+    .execute();
+  if (b.booking_fee > 0) {
+    await post(tx, {
+      kind: 'presale_refund',
+      ref_type: 'order',
+      ref_id: b.id,
+      memo: `Pre-sale ${b.order_no} allocated 0 t: booking fee returned`,
+      now,
+      postings: [
+        { owner: b.user_id, account: 'presale', amount: -b.booking_fee },
+        { owner: b.user_id, account: 'available', amount: b.booking_fee },
+      ],
+    });
+  }
+  await notify(w, b.user_id, { title: 'Pre-sale allocated', title_cn: '预售已分配', body: `Pre-sale ${b.order_no} was oversubscribed and received no tons; your booking fee is returned.`, body_cn: `预售订单 ${b.order_no} 超额认购，未获分配；预订费已退回。` }, now);
+  return { id: b.id, order_no: b.order_no, user_id: b.user_id, booked: b.tons, final_tons: 0, final_amount: 0, status: 'completed' };
+}
+
+/** A booking allocated tons: its final amount (the fee already paid counts) due before the deadline. */
+async function askFinalPayment(w: WriteScope, b: OrderRow, finalTons: number, price: number, deadline: number, now: number): Promise<AllocationResult['orders'][number]> {
+  const finalAmount = Math.max(0, finalTons * price - b.booking_fee);
+  await w.tx
+    .updateTable('orders')
+    .set({ status: 'pending_final_payment', final_unit_price: price, final_tons: finalTons, final_amount: finalAmount, final_deadline: deadline, updated_at: now })
+    .where('id', '=', b.id)
+    .execute();
+  await notify(
+    w,
+    b.user_id,
+    {
+      title: 'Final payment due',
+      title_cn: '请支付尾款',
+      body: `Pre-sale ${b.order_no}: ${finalTons} t allocated at S$${(price / 100).toFixed(2)}/t. Pay the final balance before the deadline.`,
+      body_cn: `预售订单 ${b.order_no}：已分配 ${finalTons} 吨，单价 S$${(price / 100).toFixed(2)}/吨，请在截止时间前支付尾款。`,
+    },
+    now,
+  );
+  return { id: b.id, order_no: b.order_no, user_id: b.user_id, booked: b.tons, final_tons: finalTons, final_amount: finalAmount, status: 'pending_final_payment' };
 }

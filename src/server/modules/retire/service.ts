@@ -2,25 +2,27 @@ import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import type { DB } from '../../db/connection';
 import { isCheck } from '../../db/errors';
-import { writeTx, type EffectRecord, type Tx } from '../../db/tx';
+import { writeTx, type EffectRecord, type Tx, type WriteScope } from '../../db/tx';
 import type { Deps } from '../../env';
 import { isoSgt } from '../../lib/clock';
 import { AppError } from '../../lib/http';
 import type { PublicAnswer } from '../../lib/response-cache';
 import { checkLedger, openRetirementAccount, post, retirementAccount } from '../../ledger/ledger';
 import { publish } from '../../live/events';
-import { assertNotRisk, checkThenVerify } from '../user/trade-password';
+import { checkThenVerify } from '../user/trade-password';
 import type { User } from '../session';
 import { CERTIFICATE_ID, type Certificate, type RetireAnswer, type RetireInput, type SerialRange, type Transparency, type TransparencyProject } from '../../../shared/schemas/retire';
 import { takeHolding } from '../order/repo';
+import { freshUser } from '../order/facts';
+import { checkRetirement, freeSerialRanges, type RetirableProject, type RetirementFacts, type SeqRange } from './checks';
 
 // Retirement of carbon credits (docs/product.md#retirement). A retirement moves whole tons of one project
 // from the user's credits to the project's retirement account (a platform ledger account, retired:<project
 // id>) and takes as many serials of the project: the lowest free sequences of 1..total_tons, one contiguous
 // range when the free sequences allow it, else several. As with orders: cheap checks first (no password
 // attempt spent on a refusal that needs none), the payment password with the counted attempts, then ONE write
-// transaction (no other writer) repeats every check against fresh rows and does holdings, ledger, serials and
-// the retirement row together. docs/decisions/0010-retire.md.
+// transaction (no other writer) reads the facts again, checks them again with the same pure functions
+// (checks.ts) and writes holdings, ledger, serials and the retirement row together. docs/decisions/0010-retire.md.
 
 /** Digits of a serial's sequence: fixed width, so serials sort as text and read the same everywhere. */
 const SEQ_DIGITS = 9;
@@ -42,28 +44,7 @@ function certificateUrl(deps: Pick<Deps, 'config'>, id: string): string {
   return `${deps.config.PUBLIC_URL ?? ''}${certificatePath(id)}`;
 }
 
-interface ProjectFacts {
-  id: number;
-  name: string;
-  name_cn: string;
-  status: string;
-  registry: string;
-  registry_id: string;
-  standard: string;
-  methodology: string;
-  vintage: number;
-  country: string;
-  location: string;
-  total_tons: number;
-}
-
 const PROJECT_COLUMNS = ['id', 'name', 'name_cn', 'status', 'registry', 'registry_id', 'standard', 'methodology', 'vintage', 'country', 'location', 'total_tons'] as const;
-
-/** A project whose credits can be retired: public (not pending review), with a registry ID and a vintage
- *  to make serials of. */
-function isRetirable(p: ProjectFacts): boolean {
-  return p.status !== 'pending_review' && p.registry_id.trim() !== '' && p.vintage > 0;
-}
 
 /** The tons of a project a user sold back whose proceeds have not settled (the sell orders in progress), from
  *  the partial index orders_selling (migration 018): side and status are written out, not parameters, so
@@ -78,92 +59,39 @@ export function pendingSaleQuery(db: DB | Tx, userId: number, projectId: number)
     .where('status', '=', sql.lit('in_progress'));
 }
 
-/** What a retirement is checked against: the project, the tons the user holds of it (by origin) and the
- *  tons of it pending sale (sold back, proceeds not yet settled: already out of the holdings). */
-async function facts(db: DB | Tx, user: User, input: RetireInput) {
-  if (user.trade_locked) throw new AppError('account_locked');
-  assertNotRisk(user);
-  const p = await db.selectFrom('projects').select(PROJECT_COLUMNS).where('id', '=', input.project_id).executeTakeFirst();
-  if (!p || !isRetirable(p)) throw new AppError('retire_not_retirable');
-  const [holdings, pending] = await Promise.all([
-    db.selectFrom('credit_holdings').select(['origin', 'tons']).where('user_id', '=', user.id).where('project_id', '=', p.id).execute(),
-    pendingSaleQuery(db, user.id, p.id).executeTakeFirstOrThrow(),
-  ]);
+/** What a retirement is checked against (checks.ts checkRetirement): the project, the user's holdings of it
+ *  and their tons of it pending sale. */
+async function retirementFacts(db: DB | Tx, userId: number, projectId: number): Promise<RetirementFacts> {
   const held = { purchase: 0, presale: 0 };
+  const p = await db.selectFrom('projects').select(PROJECT_COLUMNS).where('id', '=', projectId).executeTakeFirst();
+  if (!p) return { p, held, pendingSale: 0 };
+  const [holdings, pending] = await Promise.all([
+    db.selectFrom('credit_holdings').select(['origin', 'tons']).where('user_id', '=', userId).where('project_id', '=', p.id).execute(),
+    pendingSaleQuery(db, userId, p.id).executeTakeFirstOrThrow(),
+  ]);
   for (const h of holdings) held[h.origin] += h.tons;
-  const total = held.purchase + held.presale;
-  const pendingSale = Number(pending.n);
-  if (input.tons > total) {
-    if (pendingSale > 0 && input.tons <= total + pendingSale) throw new AppError('retire_pending_sale', { n: pendingSale, m: total });
-    throw new AppError('retire_insufficient_credits', { n: total });
-  }
-  return { p, held };
+  return { p, held, pendingSale: Number(pending.n) };
 }
 
-
-/** The lowest free sequences of a project, `tons` of them, as ranges: read inside the write transaction,
- *  where nobody else allocates, so what is free here is free at the commit. */
-async function allocateSerials(tx: Tx, projectId: number, totalTons: number, tons: number): Promise<Array<{ first: number; last: number }>> {
+/** The lowest free serials of a project: read inside the write transaction, where nobody else allocates,
+ *  so what is free here is free at the commit. */
+async function allocateSerials(tx: Tx, projectId: number, totalTons: number, tons: number): Promise<SeqRange[]> {
   const taken = await tx.selectFrom('retirement_serials').select(['first_seq', 'last_seq']).where('project_id', '=', projectId).orderBy('first_seq').execute();
-  const out: Array<{ first: number; last: number }> = [];
-  let need = tons;
-  let next = 1; // the lowest sequence not yet known to be taken
-  const take = (upTo: number) => {
-    if (need <= 0 || upTo < next) return;
-    const last = Math.min(upTo, next + need - 1);
-    out.push({ first: next, last });
-    need -= last - next + 1;
-  };
-  for (const r of taken) {
-    take(Number(r.first_seq) - 1);
-    next = Math.max(next, Number(r.last_seq) + 1);
-    if (need <= 0) break;
-  }
-  take(totalTons);
-  if (need > 0) throw new AppError('retire_not_retirable'); // more retired than issued: cannot happen while retired <= sold <= issued
-  return out;
+  return freeSerialRanges(taken.map((r) => ({ first: Number(r.first_seq), last: Number(r.last_seq) })), totalTons, tons);
 }
 
+/** Retires credits: checks that need no password, the payment password, then one write transaction that
+ *  reads the facts again, checks them again and writes holdings, ledger, serials and the retirement row. */
 export async function retire(deps: Deps, user: User, input: RetireInput, record?: EffectRecord): Promise<RetireAnswer> {
   const { db, clock } = deps;
-  const recheck = async () => void (await facts(db, user, input));
+  const recheck = async () => void checkRetirement(await retirementFacts(db, user.id, input.project_id), user, input.tons);
   await checkThenVerify(deps, user, input.paypwd, 'project_password_incorrect', recheck);
   try {
     return await writeTx(db, async (tx, w) => {
       const now = clock.now();
-      const u = await tx.selectFrom('users').selectAll().where('id', '=', user.id).executeTakeFirst();
-      if (!u || u.disabled) throw new AppError('session_expired');
-      const { p, held } = await facts(tx, u, input);
-      // Credits bought outright go first, then those of pre-sale origin (which only P3 and above may sell).
-      const fromPurchase = Math.min(held.purchase, input.tons);
-      if (!(await takeHolding(tx, u.id, p.id, 'purchase', fromPurchase, now)) || !(await takeHolding(tx, u.id, p.id, 'presale', input.tons - fromPurchase, now))) {
-        throw new AppError('retire_insufficient_credits', { n: 0 });
-      }
-      const ranges = await allocateSerials(tx, p.id, p.total_tons, input.tons);
-      const id = newRetirementId();
-      await openRetirementAccount(tx, p.id);
-      const entryId = await post(tx, {
-        kind: 'credit_retire',
-        ref_type: 'retirement',
-        ref_id: 0, // the retirement's id is text: it is in the memo, and the retirement row names this entry
-        memo: `Retired ${input.tons} t of ${p.name} for ${input.beneficiary} (certificate ${id})`,
-        now,
-        postings: [
-          { owner: u.id, account: 'credits', amount: -input.tons },
-          { owner: 0, account: retirementAccount(p.id), amount: input.tons },
-        ],
-      });
-      await tx
-        .insertInto('retirements')
-        .values({ id, user_id: u.id, project_id: p.id, tons: input.tons, beneficiary: input.beneficiary, reason: input.reason, entry_id: entryId, created_at: now })
-        .execute();
-      await tx
-        .insertInto('retirement_serials')
-        .values(ranges.map((r) => ({ retirement_id: id, project_id: p.id, first_seq: r.first, last_seq: r.last })))
-        .execute();
-      await publish(w, { type: 'invalidate', tables: ['user', 'fundlogs', 'retirements'] }, u.id, now);
-      await publish(w, { type: 'invalidate', tables: ['retirements'], ids: [p.id] }, null, now);
-      return { id, tons: input.tons, serials: ranges.map((r) => ({ from: serialOf(p, r.first), to: serialOf(p, r.last) })), certificate_url: certificateUrl(deps, id) };
+      const u = await freshUser(tx, user.id);
+      const checked = checkRetirement(await retirementFacts(tx, u.id, input.project_id), u, input.tons);
+      return writeRetirement(deps, w, u.id, input, checked, now);
     }, record);
   } catch (err) {
     if (err instanceof AppError) throw err;
@@ -172,10 +100,45 @@ export async function retire(deps: Deps, user: User, input: RetireInput, record?
   }
 }
 
+/** The retirement's writes, once its checks passed: the holdings taken, the serials, the ledger entry from
+ *  the user's credits to the project's retirement account, the retirement row and its events. */
+async function writeRetirement(deps: Deps, w: WriteScope, userId: number, input: RetireInput, checked: ReturnType<typeof checkRetirement>, now: number): Promise<RetireAnswer> {
+  const tx = w.tx;
+  const { p, fromPurchase, fromPresale } = checked;
+  if (!(await takeHolding(tx, userId, p.id, 'purchase', fromPurchase, now)) || !(await takeHolding(tx, userId, p.id, 'presale', fromPresale, now))) {
+    throw new AppError('retire_insufficient_credits', { n: 0 });
+  }
+  const ranges = await allocateSerials(tx, p.id, p.total_tons, input.tons);
+  const id = newRetirementId();
+  await openRetirementAccount(tx, p.id);
+  const entryId = await post(tx, {
+    kind: 'credit_retire',
+    ref_type: 'retirement',
+    ref_id: 0, // the retirement's id is text: it is in the memo, and the retirement row names this entry
+    memo: `Retired ${input.tons} t of ${p.name} for ${input.beneficiary} (certificate ${id})`,
+    now,
+    postings: [
+      { owner: userId, account: 'credits', amount: -input.tons },
+      { owner: 0, account: retirementAccount(p.id), amount: input.tons },
+    ],
+  });
+  await tx
+    .insertInto('retirements')
+    .values({ id, user_id: userId, project_id: p.id, tons: input.tons, beneficiary: input.beneficiary, reason: input.reason, entry_id: entryId, created_at: now })
+    .execute();
+  await tx
+    .insertInto('retirement_serials')
+    .values(ranges.map((r) => ({ retirement_id: id, project_id: p.id, first_seq: r.first, last_seq: r.last })))
+    .execute();
+  await publish(w, { type: 'invalidate', tables: ['user', 'fundlogs', 'retirements'] }, userId, now);
+  await publish(w, { type: 'invalidate', tables: ['retirements'], ids: [p.id] }, null, now);
+  return { id, tons: input.tons, serials: ranges.map((r) => ({ from: serialOf(p, r.first), to: serialOf(p, r.last) })), certificate_url: certificateUrl(deps, id) };
+}
+
 // ---------------------------------------------------------------------------------------------------
 // Reads
 
-type RetirementRow = { id: string; user_id: number; project_id: number; tons: number; beneficiary: string; reason: string; created_at: number } & Omit<ProjectFacts, 'id' | 'status' | 'total_tons'>;
+type RetirementRow = { id: string; user_id: number; project_id: number; tons: number; beneficiary: string; reason: string; created_at: number } & Omit<RetirableProject, 'id' | 'status' | 'total_tons'>;
 
 function retirementsQuery(db: DB) {
   return db
@@ -320,8 +283,8 @@ export async function publicTransparency(deps: Deps): Promise<PublicAnswer> {
 /** The public transparency figures: per public project issued, sold, booked, retired, remaining (tons),
  *  platform totals, retired per SGT month, and the ledger check. issued = sold + booked + remaining. */
 async function transparency(db: DB, now: number): Promise<Transparency> {
-  const firstMonth = lastMonths(now, MONTHS)[0]!;
-  const since = Date.parse(`${firstMonth}-01T00:00:00+08:00`);
+  const months = lastMonths(now, MONTHS);
+  const since = Date.parse(`${months[0]!}-01T00:00:00+08:00`);
   const [projects, booked, retired, recent, ledger] = await Promise.all([
     db
       .selectFrom('projects')
@@ -342,31 +305,40 @@ async function transparency(db: DB, now: number): Promise<Transparency> {
   ]);
   const bookedOf = new Map(booked.map((r) => [r.project_id, Number(r.n)]));
   const retiredOf = new Map(retired.map((r) => [r.project_id, Number(r.n)]));
-  const list: TransparencyProject[] = projects.map((p) => {
-    const sold = p.total_tons - p.remaining_tons;
-    const b = Math.min(bookedOf.get(p.id) ?? 0, p.remaining_tons);
-    return {
-      id: p.id,
-      name: p.name,
-      name_cn: p.name_cn || p.name,
-      registry: p.registry,
-      registry_id: p.registry_id,
-      vintage: p.vintage,
-      country: p.country,
-      status: p.status,
-      issued: p.total_tons,
-      sold,
-      booked: b,
-      retired: retiredOf.get(p.id) ?? 0,
-      remaining: p.remaining_tons - b,
-    };
-  });
+  const list = projects.map((p) => projectFigures(p, bookedOf.get(p.id) ?? 0, retiredOf.get(p.id) ?? 0));
   const totals = { issued: 0, sold: 0, booked: 0, retired: 0, remaining: 0 };
   for (const p of list) for (const k of Object.keys(totals) as (keyof typeof totals)[]) totals[k] += p[k];
-  const perMonth = new Map(lastMonths(now, MONTHS).map((m) => [m, 0]));
+  return { projects: list, totals, monthly: retiredPerMonth(months, recent), ledger, generated_at: isoSgt(now) };
+}
+
+type TransparencySource = Omit<TransparencyProject, 'issued' | 'sold' | 'booked' | 'retired' | 'remaining'> & { total_tons: number; remaining_tons: number };
+
+/** One project's figures: bookings count against what remains, never beyond it. */
+function projectFigures(p: TransparencySource, booked: number, retired: number): TransparencyProject {
+  const b = Math.min(booked, p.remaining_tons);
+  return {
+    id: p.id,
+    name: p.name,
+    name_cn: p.name_cn || p.name,
+    registry: p.registry,
+    registry_id: p.registry_id,
+    vintage: p.vintage,
+    country: p.country,
+    status: p.status,
+    issued: p.total_tons,
+    sold: p.total_tons - p.remaining_tons,
+    booked: b,
+    retired,
+    remaining: p.remaining_tons - b,
+  };
+}
+
+/** Tons retired in each of `months` (SGT), oldest first. */
+function retiredPerMonth(months: readonly string[], recent: ReadonlyArray<{ created_at: number; tons: number }>): Transparency['monthly'] {
+  const perMonth = new Map(months.map((m) => [m, 0]));
   for (const r of recent) {
     const m = sgtMonth(r.created_at);
     if (perMonth.has(m)) perMonth.set(m, perMonth.get(m)! + r.tons);
   }
-  return { projects: list, totals, monthly: [...perMonth].map(([month, tons]) => ({ month, tons })), ledger, generated_at: isoSgt(now) };
+  return [...perMonth].map(([month, tons]) => ({ month, tons }));
 }

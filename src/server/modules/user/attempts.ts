@@ -35,11 +35,6 @@ class Refused extends Error {
   }
 }
 
-/**
- * Checks a counted password of `userId`. `onLock` runs in the transaction that sets the lock (freeze the
- * balance, end the sessions). `beforeStart` runs once the hash lane has a slot, before the attempt is
- * reserved: cheap refusals (sold out meanwhile) thrown there cost neither an attempt nor a hash.
- */
 /** What counting needs of the server (not the whole Deps, so this stays out of the app's import graph). */
 interface CountDeps {
   db: DB;
@@ -47,6 +42,13 @@ interface CountDeps {
   clock: Clock;
 }
 
+type CounterColumns = (typeof COLUMNS)[Counter];
+
+/**
+ * Checks a counted password of `userId`. `onLock` runs in the transaction that sets the lock (freeze the
+ * balance, end the sessions). `beforeStart` runs once the hash lane has a slot, before the attempt is
+ * reserved: cheap refusals (sold out meanwhile) thrown there cost neither an attempt nor a hash.
+ */
 export async function checkCounted(
   deps: CountDeps,
   opts: {
@@ -60,60 +62,73 @@ export async function checkCounted(
     owner?: string;
   },
 ): Promise<CountedResult> {
-  const { db, config, clock } = deps;
+  const { db, config } = deps;
   const col = COLUMNS[opts.counter];
-  let stored = '';
-  let reserved = 0;
+  let attempt = { reserved: 0, stored: '' };
   let result: { ok: boolean; upgraded: string | null };
   try {
     const reserve = async () => {
-      const row = (
-        await sql<{ fails: number; hash: string | null }>`
-          update users set ${sql.ref(col.fails)} = ${sql.ref(col.fails)} + 1
-          where id = ${opts.userId} and ${sql.ref(col.locked)} = 0 and ${sql.ref(col.fails)} < ${col.max}
-            and ${sql.ref(col.hash)} is not null
-          returning ${sql.ref(col.fails)} as fails, ${sql.ref(col.hash)} as hash`.execute(db)
-      ).rows[0];
-      if (!row) {
-        const now = await db.selectFrom('users').select([col.hash, col.locked]).where('id', '=', opts.userId).executeTakeFirst();
-        if (now && (now as Record<string, unknown>)[col.hash] === null) throw new Refused({ outcome: 'unset' });
-        throw new Refused({ outcome: 'locked', fresh: false });
-      }
-      reserved = Number(row.fails);
-      stored = row.hash ?? '';
+      attempt = await reserveAttempt(db, col, opts.userId);
     };
-    result = await checkIn(config, opts.lane, opts.password, () => stored, { precheck: opts.beforeStart, reserve, owner: opts.owner ?? `user:${opts.userId}` });
+    result = await checkIn(config, opts.lane, opts.password, () => attempt.stored, { precheck: opts.beforeStart, reserve, owner: opts.owner ?? `user:${opts.userId}` });
   } catch (err) {
     if (err instanceof Refused) return err.result;
     throw err;
   }
-
   if (result.ok) {
-    await sql`update users set ${sql.ref(col.fails)} = 0 where id = ${opts.userId}`.execute(db);
-    if (result.upgraded) {
-      // An scrypt hash (or other argon2 parameters): replaced now, unless the
-      // password changed meanwhile.
-      await sql`update users set ${sql.ref(col.hash)} = ${result.upgraded} where id = ${opts.userId} and ${sql.ref(col.hash)} = ${stored}`.execute(db);
-    }
+    await clearAttempts(db, col, opts.userId, result.upgraded, attempt.stored);
     return { outcome: 'ok' };
   }
-  if (reserved < col.max) return { outcome: 'wrong', left: col.max - reserved };
+  if (attempt.reserved < col.max) return { outcome: 'wrong', left: col.max - attempt.reserved };
+  return lockAfterLastAttempt(deps, col, opts.userId, opts.onLock);
+}
+
+/** Reserves an attempt while the account is unlocked, has the password set and attempts left: the count
+ *  it reached and the stored hash; else refuses ('unset' or 'locked'). */
+async function reserveAttempt(db: DB, col: CounterColumns, userId: number): Promise<{ reserved: number; stored: string }> {
+  const row = (
+    await sql<{ fails: number; hash: string | null }>`
+      update users set ${sql.ref(col.fails)} = ${sql.ref(col.fails)} + 1
+      where id = ${userId} and ${sql.ref(col.locked)} = 0 and ${sql.ref(col.fails)} < ${col.max}
+        and ${sql.ref(col.hash)} is not null
+      returning ${sql.ref(col.fails)} as fails, ${sql.ref(col.hash)} as hash`.execute(db)
+  ).rows[0];
+  if (!row) {
+    const now = await db.selectFrom('users').select([col.hash, col.locked]).where('id', '=', userId).executeTakeFirst();
+    if (now && (now as Record<string, unknown>)[col.hash] === null) throw new Refused({ outcome: 'unset' });
+    throw new Refused({ outcome: 'locked', fresh: false });
+  }
+  return { reserved: Number(row.fails), stored: row.hash ?? '' };
+}
+
+/** A right password: the count cleared; an scrypt hash (or other argon2 parameters) replaced by `upgraded`,
+ *  unless the password changed meanwhile. */
+async function clearAttempts(db: DB, col: CounterColumns, userId: number, upgraded: string | null, stored: string): Promise<void> {
+  await sql`update users set ${sql.ref(col.fails)} = 0 where id = ${userId}`.execute(db);
+  if (upgraded) {
+    await sql`update users set ${sql.ref(col.hash)} = ${upgraded} where id = ${userId} and ${sql.ref(col.hash)} = ${stored}`.execute(db);
+  }
+}
+
+/** The wrong guess that used the last attempt: locks the account (one request "locks", the others see it). */
+async function lockAfterLastAttempt(deps: CountDeps, col: CounterColumns, userId: number, onLock?: (w: WriteScope, now: number) => Promise<void>): Promise<CountedResult> {
+  const { db, clock } = deps;
   const now = clock.now();
   // Not the request's effect (no idempotency record): the lock stands even when the request is refused.
   const fresh = await writeTx(db, async (tx, w) => {
     const locked = (
       await sql<{ id: number }>`
         update users set ${sql.ref(col.locked)} = 1, updated_at = ${now}
-        where id = ${opts.userId} and ${sql.ref(col.locked)} = 0 and ${sql.ref(col.fails)} >= ${col.max}
+        where id = ${userId} and ${sql.ref(col.locked)} = 0 and ${sql.ref(col.fails)} >= ${col.max}
         returning id`.execute(tx)
     ).rows[0];
     if (!locked) return false;
-    await opts.onLock?.(w, now);
+    await onLock?.(w, now);
     return true;
   });
   // The count was cleared by a right password meanwhile: this guess was simply wrong.
   if (!fresh) {
-    const row = await db.selectFrom('users').select([col.locked]).where('id', '=', opts.userId).executeTakeFirst();
+    const row = await db.selectFrom('users').select([col.locked]).where('id', '=', userId).executeTakeFirst();
     if (!row || !(row as Record<string, unknown>)[col.locked]) return { outcome: 'wrong', left: 1 };
   }
   return { outcome: 'locked', fresh };

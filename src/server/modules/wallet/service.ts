@@ -9,27 +9,25 @@ import { sgtDay } from '../../lib/clock';
 import { post, walletOf, PLATFORM, type Posting } from '../../ledger/ledger';
 import { publish } from '../../live/events';
 import { formatSgd } from '../../../shared/money';
-import { withdrawalFee } from '../../../shared/fees';
 import type { FundLogRow, TopupRecord, WithdrawalRecord } from '../../../shared/schemas/wallet';
 import { pageOf } from '../../db/paging';
 import type { Paged } from '../../../shared/api';
-import type { ErrorKey } from '../../../shared/errors';
-import { assertNotRisk, verifyTradePassword } from '../user/trade-password';
-import { holderMatches, maskAccountNo, payoutAccountOf, type PayoutAccount } from '../user/card';
+import { verifyTradePassword } from '../user/trade-password';
+import { maskAccountNo, payoutAccountOf } from '../user/card';
+import type { DB } from '../../db/connection';
+import { checkTopupDecision, checkTopupRequest, checkWithdrawal, checkWithdrawalDecision, WalletStateError, type WithdrawalFacts, type WithdrawalInput } from './checks';
 import type { User } from '../session';
 import { fundLogRow, topupRecord, withdrawalRecord } from './records';
 import { generateReference } from '../../../shared/paynow';
 
-// Top-ups and withdrawals (docs/product.md#wallet-and-ledger). Each business step is one write transaction
-// (db/tx.ts writeTx: one writer at a time) holding the business row, its ledger entry and its socket events
-// together. The operator side (confirm, reject, complete, refuse) takes a transaction from its caller, so the
-// CLI and the tests run exactly the same code.
+// Top-ups and withdrawals (docs/product.md#wallet-and-ledger). Each business step reads its facts, checks them
+// with the pure functions of checks.ts, then writes, in one write transaction (db/tx.ts writeTx: one writer at
+// a time) holding the business row, its ledger entry and its socket events together. The operator side
+// (confirm, reject, complete, refuse) takes the write scope from its caller, so the CLI and the tests run
+// exactly the same code.
 
 type TopupRow = Selectable<TopupsTable>;
 type WithdrawalRow = Selectable<WithdrawalsTable>;
-
-/** An operator step asked of a record in the wrong state (or of no record): nothing changed. */
-export class WalletStateError extends Error {}
 
 /** post() whose CHECK failure (a user balance would go below zero) is the catalogue's insufficient_balance. */
 export async function postMoney(tx: Tx, entry: Parameters<typeof post>[1]): Promise<number> {
@@ -62,8 +60,7 @@ export async function notify(w: WriteScope, userId: number, text: { title: strin
  *  (docs/decisions/0014-paynow.md): the client's, well-formed and unused, or one the server draws; and an
  *  expiry (TOPUP_EXPIRY_MINUTES). */
 export async function requestTopup(deps: Deps, user: User, input: { amount: number; method: 'paynow' | 'bank'; reference?: string | undefined }, record?: EffectRecord): Promise<TopupRecord> {
-  const min = deps.config.TOPUP_MIN_CENTS;
-  if (input.amount < min) throw new AppError('topup_below_min', { n: formatSgd(min) }, { field: 'amount' });
+  checkTopupRequest(input.amount, deps.config);
   const now = deps.clock.now();
   const expiresAt = now + deps.config.TOPUP_EXPIRY_MINUTES * 60_000;
   const taken = async (tx: Tx, ref: string) => (await tx.selectFrom('topups').select('id').where('ref_key', '=', ref).executeTakeFirst()) !== undefined;
@@ -105,10 +102,9 @@ export async function requestTopup(deps: Deps, user: User, input: { amount: numb
   }
 }
 
-async function topupFor(tx: Tx, id: number): Promise<TopupRow> {
-  const row = await tx.selectFrom('topups').selectAll().where('id', '=', id).executeTakeFirst();
-  if (!row) throw new WalletStateError(`no top-up #${id}`);
-  return row;
+/** The top-up an operator decides on, checked (checks.ts checkTopupDecision). */
+async function pendingTopup(tx: Tx, id: number): Promise<TopupRow> {
+  return checkTopupDecision(await tx.selectFrom('topups').selectAll().where('id', '=', id).executeTakeFirst(), id);
 }
 
 async function decideTopup(tx: Tx, row: TopupRow, status: 'credited' | 'rejected', note: string, now: number): Promise<TopupRow> {
@@ -123,17 +119,10 @@ async function decideTopup(tx: Tx, row: TopupRow, status: 'credited' | 'rejected
   return updated;
 }
 
-function assertPendingTopup(row: TopupRow): void {
-  if (row.status !== 'pending') {
-    throw new WalletStateError(`top-up #${row.id} is already ${row.status}${row.decided_at ? ` (since ${new Date(row.decided_at).toISOString()})` : ''}; nothing changed`);
-  }
-}
-
 /** Operator (or auto-confirm): the money arrived; bank -> the user's available balance. */
 export async function confirmTopup(w: WriteScope, id: number, now: number): Promise<TopupRow> {
   const tx = w.tx;
-  const row = await topupFor(tx, id);
-  assertPendingTopup(row);
+  const row = await pendingTopup(tx, id);
   const credited = await decideTopup(tx, row, 'credited', '', now);
   await postMoney(tx, {
     kind: 'topup',
@@ -164,8 +153,7 @@ export async function confirmTopup(w: WriteScope, id: number, now: number): Prom
 /** Operator: the money did not arrive. Nothing moves in the ledger; the user is told why. */
 export async function rejectTopup(w: WriteScope, id: number, now: number, reason = ''): Promise<TopupRow> {
   const tx = w.tx;
-  const row = await topupFor(tx, id);
-  assertPendingTopup(row);
+  const row = await pendingTopup(tx, id);
   const rejected = await decideTopup(tx, row, 'rejected', reason, now);
   const amount = formatSgd(row.amount);
   await notify(
@@ -185,115 +173,33 @@ export async function rejectTopup(w: WriteScope, id: number, now: number, reason
 // ---------------------------------------------------------------------------------------------------
 // Withdrawals
 
-/** Withdrawals happen on working days in SGT: Mon-Fri, and not on the configured public holidays. */
-function withdrawalDayBlock(now: number, publicHolidays: readonly string[]): ErrorKey | null {
-  const { date, weekday } = sgtDay(now);
-  if (weekday === 0 || weekday === 6) return 'withdraw_weekend';
-  if (publicHolidays.includes(date)) return 'withdraw_holiday';
-  return null;
-}
-
-function feeFor(deps: Deps, amount: number): number {
-  return withdrawalFee(amount, { withdraw_fee: deps.config.WITHDRAW_FEE_CENTS, withdraw_fee_bp: deps.config.WITHDRAW_FEE_BP });
-}
-
-async function withdrawalToday(tx: Deps['db'] | Tx, userId: number, date: string): Promise<boolean> {
-  const row = await tx.selectFrom('withdrawals').select('id').where('user_id', '=', userId).where('sgt_date', '=', date).where('status', '<>', 'refused').executeTakeFirst();
+async function withdrawalToday(db: DB | Tx, userId: number, date: string): Promise<boolean> {
+  const row = await db.selectFrom('withdrawals').select('id').where('user_id', '=', userId).where('sgt_date', '=', date).where('status', '<>', 'refused').executeTakeFirst();
   return row !== undefined;
 }
 
-function payoutOf(account: PayoutAccount, method: 'bank' | 'paynow' | undefined): 'bank' | 'paynow' | null {
-  const hasBank = account.bank_name !== '' && account.account_no !== '';
-  const hasPaynow = account.paynow !== '';
-  if (method === 'bank') return hasBank ? 'bank' : null;
-  if (method === 'paynow') return hasPaynow ? 'paynow' : null;
-  return hasBank ? 'bank' : hasPaynow ? 'paynow' : null;
+/** What a withdrawal request is checked against (checks.ts checkWithdrawal), as the database holds it now. */
+async function withdrawalFacts(db: DB | Tx, userId: number, now: number): Promise<WithdrawalFacts> {
+  const [account, withdrawnToday, wallet] = await Promise.all([payoutAccountOf(db, userId), withdrawalToday(db, userId, sgtDay(now).date), walletOf(db, userId)]);
+  return { account, withdrawnToday, available: wallet.available };
 }
 
 /**
- * A withdrawal application. Rules in this order (cheap, certain refusals first; the password last, so a
- * request that would be refused anyway never costs a password attempt): risk, lock, amount limits,
- * working day, payout account and holder, password set, once a day, balance for amount + fee, password.
- * Then one transaction re-checks what a concurrent request could have changed and moves amount + fee
- * from available to frozen with the withdrawal row.
+ * A withdrawal application: its facts checked before the password (checks.ts checkWithdrawal), so a request
+ * that would be refused anyway never costs a password attempt; the password; then one transaction reads the
+ * facts again, checks them again and moves amount + fee from available to frozen with the withdrawal row.
  */
-type WithdrawalInput = { amount: number; password: string; method?: 'bank' | 'paynow' | undefined };
-
-/** The checks that need no password, in the order the member meets them; the fee the withdrawal takes. */
-async function checkWithdrawal(deps: Deps, user: User, input: WithdrawalInput): Promise<number> {
-  const { config, clock, db } = deps;
-  assertNotRisk(user);
-  if (user.trade_locked) throw new AppError('account_locked');
-  if (input.amount < config.WITHDRAW_MIN_CENTS) throw new AppError('withdraw_below_min', { n: formatSgd(config.WITHDRAW_MIN_CENTS) }, { field: 'amount' });
-  if (input.amount > config.WITHDRAW_MAX_CENTS) throw new AppError('withdraw_above_max', { n: formatSgd(config.WITHDRAW_MAX_CENTS) }, { field: 'amount' });
-  const dayBlock = withdrawalDayBlock(clock.now(), config.PUBLIC_HOLIDAYS);
-  if (dayBlock) throw new AppError(dayBlock);
-  const account = await payoutAccountOf(db, user.id);
-  if (!account || !payoutOf(account, input.method) || !holderMatches(user, account.holder_name)) throw new AppError('bank_incorrect');
-  if (!user.withdraw_password_hash) throw new AppError('withdraw_password_unset');
-  if (await withdrawalToday(db, user.id, sgtDay(clock.now()).date)) throw new AppError('withdraw_daily_limit');
-  const fee = feeFor(deps, input.amount);
-  const total = input.amount + fee;
-  if ((await walletOf(db, user.id)).available < total) throw new AppError('insufficient_balance');
-  return fee;
-}
-
-/** Inside the write transaction: the checks again on fresh rows, then the withdrawal row, the money held
- *  (available to frozen, amount and fee) and the event. */
-async function writeWithdrawal(w: WriteScope, deps: Deps, user: User, input: WithdrawalInput, fee: number, now: number): Promise<WithdrawalRecord> {
-  const tx = w.tx;
-  const fresh = await tx.selectFrom('users').selectAll().where('id', '=', user.id).executeTakeFirstOrThrow();
-  assertNotRisk(fresh);
-  if (fresh.trade_locked) throw new AppError('account_locked');
-  const block = withdrawalDayBlock(now, deps.config.PUBLIC_HOLIDAYS);
-  if (block) throw new AppError(block);
-  const date = sgtDay(now).date;
-  if (await withdrawalToday(tx, user.id, date)) throw new AppError('withdraw_daily_limit');
-  const acct = await payoutAccountOf(tx, user.id);
-  const method = acct ? payoutOf(acct, input.method) : null;
-  if (!acct || !method || !holderMatches(fresh, acct.holder_name)) throw new AppError('bank_incorrect');
-  const created = await tx
-    .insertInto('withdrawals')
-    .values({
-      user_id: user.id,
-      amount: input.amount,
-      fee,
-      method,
-      bank_name: method === 'bank' ? acct.bank_name : '',
-      account_no: method === 'bank' ? acct.account_no : '',
-      holder_name: acct.holder_name,
-      paynow: method === 'paynow' ? acct.paynow : '',
-      status: 'processing',
-      sgt_date: date,
-      note: '',
-      created_at: now,
-      updated_at: now,
-      decided_at: null,
-    })
-    .returningAll()
-    .executeTakeFirstOrThrow();
-  const total = input.amount + fee;
-  await postMoney(tx, {
-    kind: 'withdrawal_apply',
-    ref_type: 'withdrawal',
-    ref_id: created.id,
-    memo: `Withdrawal #${created.id}: ${formatSgd(input.amount)} + fee ${formatSgd(fee)} held until paid`,
-    now,
-    postings: [
-      { owner: user.id, account: 'available', amount: -total },
-      { owner: user.id, account: 'frozen', amount: total },
-    ],
-  });
-  await publish(w, { type: 'invalidate', tables: ['user', 'fundlogs'] }, user.id, now);
-  return withdrawalRecord(created);
-}
-
 export async function requestWithdrawal(deps: Deps, user: User, input: WithdrawalInput, record?: EffectRecord): Promise<WithdrawalRecord> {
-  const fee = await checkWithdrawal(deps, user, input);
+  const { db, clock, config } = deps;
+  checkWithdrawal(await withdrawalFacts(db, user.id, clock.now()), user, input, config, clock.now());
   await verifyTradePassword(deps, user, input.password, 'trade_password_incorrect');
-  const now = deps.clock.now();
+  const now = clock.now();
   try {
-    return await writeTx(deps.db, (_tx, w) => writeWithdrawal(w, deps, user, input, fee, now), record);
+    return await writeTx(db, async (tx, w) => {
+      const fresh = await tx.selectFrom('users').selectAll().where('id', '=', user.id).executeTakeFirstOrThrow();
+      const checked = checkWithdrawal(await withdrawalFacts(tx, user.id, now), fresh, input, config, now);
+      return writeWithdrawal(w, user.id, input.amount, checked, now);
+    }, record);
   } catch (err) {
     // The partial unique index (one non-refused withdrawal per user and SGT day) as a last guard.
     if (isUnique(err, 'withdrawals_one_per_day', 'withdrawals.user_id, withdrawals.sgt_date')) throw new AppError('withdraw_daily_limit');
@@ -301,13 +207,50 @@ export async function requestWithdrawal(deps: Deps, user: User, input: Withdrawa
   }
 }
 
-async function withdrawalFor(tx: Tx, id: number): Promise<WithdrawalRow> {
-  const row = await tx.selectFrom('withdrawals').selectAll().where('id', '=', id).executeTakeFirst();
-  if (!row) throw new WalletStateError(`no withdrawal #${id}`);
-  if (row.status !== 'processing') {
-    throw new WalletStateError(`withdrawal #${id} is already ${row.status}${row.decided_at ? ` (since ${new Date(row.decided_at).toISOString()})` : ''}; nothing changed`);
-  }
-  return row;
+/** The withdrawal's writes, once its checks passed: its row, the money held (available to frozen, amount
+ *  and fee) and the event. */
+async function writeWithdrawal(w: WriteScope, userId: number, amount: number, checked: ReturnType<typeof checkWithdrawal>, now: number): Promise<WithdrawalRecord> {
+  const tx = w.tx;
+  const { fee, method, account } = checked;
+  const created = await tx
+    .insertInto('withdrawals')
+    .values({
+      user_id: userId,
+      amount,
+      fee,
+      method,
+      bank_name: method === 'bank' ? account.bank_name : '',
+      account_no: method === 'bank' ? account.account_no : '',
+      holder_name: account.holder_name,
+      paynow: method === 'paynow' ? account.paynow : '',
+      status: 'processing',
+      sgt_date: sgtDay(now).date,
+      note: '',
+      created_at: now,
+      updated_at: now,
+      decided_at: null,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  const total = amount + fee;
+  await postMoney(tx, {
+    kind: 'withdrawal_apply',
+    ref_type: 'withdrawal',
+    ref_id: created.id,
+    memo: `Withdrawal #${created.id}: ${formatSgd(amount)} + fee ${formatSgd(fee)} held until paid`,
+    now,
+    postings: [
+      { owner: userId, account: 'available', amount: -total },
+      { owner: userId, account: 'frozen', amount: total },
+    ],
+  });
+  await publish(w, { type: 'invalidate', tables: ['user', 'fundlogs'] }, userId, now);
+  return withdrawalRecord(created);
+}
+
+/** The withdrawal an operator decides on, checked (checks.ts checkWithdrawalDecision). */
+async function processingWithdrawal(tx: Tx, id: number): Promise<WithdrawalRow> {
+  return checkWithdrawalDecision(await tx.selectFrom('withdrawals').selectAll().where('id', '=', id).executeTakeFirst(), id);
 }
 
 async function decideWithdrawal(tx: Tx, row: WithdrawalRow, status: 'completed' | 'refused', note: string, now: number): Promise<WithdrawalRow> {
@@ -329,7 +272,7 @@ function destination(row: WithdrawalRow): string {
 /** Operator: the money was paid out. Frozen -> bank for the amount, frozen -> fees for the fee. */
 export async function completeWithdrawal(w: WriteScope, id: number, now: number): Promise<WithdrawalRow> {
   const tx = w.tx;
-  const row = await withdrawalFor(tx, id);
+  const row = await processingWithdrawal(tx, id);
   const done = await decideWithdrawal(tx, row, 'completed', '', now);
   const postings: Posting[] = [
     { owner: row.user_id, account: 'frozen', amount: -(row.amount + row.fee) },
@@ -354,7 +297,7 @@ export async function completeWithdrawal(w: WriteScope, id: number, now: number)
 /** Operator: the payout was refused. Amount and fee go back from frozen to available. */
 export async function refuseWithdrawal(w: WriteScope, id: number, now: number, reason = ''): Promise<WithdrawalRow> {
   const tx = w.tx;
-  const row = await withdrawalFor(tx, id);
+  const row = await processingWithdrawal(tx, id);
   const refused = await decideWithdrawal(tx, row, 'refused', reason, now);
   const total = row.amount + row.fee;
   await postMoney(tx, {

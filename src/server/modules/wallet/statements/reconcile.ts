@@ -6,7 +6,8 @@ import { sgtDay } from '../../../lib/clock';
 import { PLATFORM } from '../../../ledger/ledger';
 import { formatSgd } from '../../../../shared/money';
 import { referencesIn } from '../../../../shared/paynow';
-import { notify, postMoney, WalletStateError } from '../service';
+import { lineMatch, WalletStateError } from '../checks';
+import { notify, postMoney } from '../service';
 import type { ParsedStatement, StatementFormat, StatementLine } from './line';
 
 // Bank statement reconciliation (docs/product.md#top-ups). Each credit line is handled in its own write
@@ -133,10 +134,9 @@ async function audit(tx: Tx, actor: string, args: string, target: string, before
     .execute();
 }
 
-/** One statement line, in the caller's transaction: inserted once (else 'seen'), matched, credited. */
-async function applyLine(w: WriteScope, format: StatementFormat, line: StatementLine, now: number, actor: string, source: string): Promise<LineResult> {
-  const tx = w.tx;
-  const base = { identity: line.identity, amount: line.amount, booked_on: line.booked_on };
+/** The line, inserted once on its identity: its id, or undefined when a line with its identity is there
+ *  already (in this file or an overlapping one, or from a concurrent import). */
+async function insertLine(tx: Tx, format: StatementFormat, line: StatementLine, now: number): Promise<number | undefined> {
   const inserted = await tx
     .insertInto('statement_lines')
     .values({
@@ -157,53 +157,62 @@ async function applyLine(w: WriteScope, format: StatementFormat, line: Statement
     .onConflict((oc) => oc.column('identity').doNothing())
     .returning('id')
     .executeTakeFirst();
-  if (!inserted) return { ...base, outcome: 'seen', line_id: null, topup_id: null, user_id: null, flag: '' };
-  const lineId = inserted.id;
+  return inserted?.id;
+}
+
+/** A pending top-up the line pays, credited with the amount received and flagged when it differs or came
+ *  late. */
+async function creditPendingTopup(tx: Tx, topup: TopupRow, received: number, flag: TopupFlag, lineId: number, now: number): Promise<TopupRow> {
+  const updated = await tx
+    .updateTable('topups')
+    .set({ status: 'credited', received_amount: received, flag, decided_at: now, updated_at: now, note: flag ? `statement line #${lineId}: ${flag}` : '' })
+    .where('id', '=', topup.id)
+    .where('status', '=', 'pending')
+    .returningAll()
+    .executeTakeFirst();
+  if (!updated) throw new WalletStateError(`top-up #${topup.id} is no longer pending`);
+  return updated;
+}
+
+/** A second payment under a reference: its own top-up, credited at once and linked to the first. */
+async function creditSecondPayment(tx: Tx, topup: TopupRow, received: number, lineId: number, now: number): Promise<TopupRow> {
+  return tx
+    .insertInto('topups')
+    .values({
+      user_id: topup.user_id,
+      amount: received,
+      method: topup.method,
+      reference: topup.reference,
+      ref_key: null,
+      expires_at: null,
+      flag: 'double',
+      first_topup_id: topup.first_topup_id ?? topup.id,
+      received_amount: received,
+      status: 'credited',
+      sgt_date: sgtDay(now).date,
+      note: `statement line #${lineId}: second payment under the reference of top-up #${topup.id}`,
+      created_at: now,
+      updated_at: now,
+      decided_at: now,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/** One statement line, in the caller's transaction: inserted once (else 'seen'), matched (checks.ts
+ *  lineMatch), credited. */
+async function applyLine(w: WriteScope, format: StatementFormat, line: StatementLine, now: number, actor: string, source: string): Promise<LineResult> {
+  const tx = w.tx;
+  const base = { identity: line.identity, amount: line.amount, booked_on: line.booked_on };
+  const lineId = await insertLine(tx, format, line, now);
+  if (lineId === undefined) return { ...base, outcome: 'seen', line_id: null, topup_id: null, user_id: null, flag: '' };
   const topup = line.batch ? undefined : await findTopup(tx, line.description);
-  if (!topup) {
+  const flag = lineMatch(line, topup);
+  if (!topup || flag === null) {
     await audit(tx, actor, source, `statement_line:${lineId}`, null, { status: 'unmatched', ...base, description: line.description }, now);
     return { ...base, outcome: 'unmatched', line_id: lineId, topup_id: null, user_id: null, flag: '' };
   }
-
-  let credited: TopupRow;
-  let flag: TopupFlag;
-  if (topup.status === 'pending') {
-    const late = topup.expires_at !== null && line.booked_on > sgtDay(topup.expires_at).date;
-    flag = line.amount !== topup.amount ? 'amount' : late ? 'late' : '';
-    const updated = await tx
-      .updateTable('topups')
-      .set({ status: 'credited', received_amount: line.amount, flag, decided_at: now, updated_at: now, note: flag ? `statement line #${lineId}: ${flag}` : '' })
-      .where('id', '=', topup.id)
-      .where('status', '=', 'pending')
-      .returningAll()
-      .executeTakeFirst();
-    if (!updated) throw new WalletStateError(`top-up #${topup.id} is no longer pending`);
-    credited = updated;
-  } else {
-    // A second payment under a reference: its own top-up, credited at once and linked to the first.
-    flag = 'double';
-    credited = await tx
-      .insertInto('topups')
-      .values({
-        user_id: topup.user_id,
-        amount: line.amount,
-        method: topup.method,
-        reference: topup.reference,
-        ref_key: null,
-        expires_at: null,
-        flag,
-        first_topup_id: topup.first_topup_id ?? topup.id,
-        received_amount: line.amount,
-        status: 'credited',
-        sgt_date: sgtDay(now).date,
-        note: `statement line #${lineId}: second payment under the reference of top-up #${topup.id}`,
-        created_at: now,
-        updated_at: now,
-        decided_at: now,
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
-  }
+  const credited = flag === 'double' ? await creditSecondPayment(tx, topup, line.amount, lineId, now) : await creditPendingTopup(tx, topup, line.amount, flag, lineId, now);
   await creditLedger(tx, credited, line.amount, lineId, now);
   const status = flag === '' ? 'matched' : 'flagged';
   await tx.updateTable('statement_lines').set({ status, topup_id: credited.id, user_id: credited.user_id, note: flag, decided_at: now }).where('id', '=', lineId).execute();

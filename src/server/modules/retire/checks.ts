@@ -1,0 +1,82 @@
+import { AppError } from '../../lib/http';
+import type { User } from '../session';
+import { assertNotRisk } from '../user/trade-password';
+
+// The retirement's checks (docs/product.md#retirement): pure functions of the facts a retirement read
+// (before the payment password to refuse early, and again inside its write transaction), used by both.
+// A refusal is an AppError whose key is the catalogue's (docs/product.md#error-catalogue); the first
+// failing check answers, in the order below.
+
+/** The project columns a retirement reads: what its checks, its serials and its ledger memo need. */
+export interface RetirableProject {
+  id: number;
+  name: string;
+  name_cn: string;
+  status: string;
+  registry: string;
+  registry_id: string;
+  standard: string;
+  methodology: string;
+  vintage: number;
+  country: string;
+  location: string;
+  total_tons: number;
+}
+
+/** What a retirement is checked against: the project (undefined: none), the tons the user holds of it (by
+ *  origin) and the tons of it pending sale (sold back, proceeds not yet settled: already out of the
+ *  holdings). */
+export interface RetirementFacts {
+  p: RetirableProject | undefined;
+  held: { purchase: number; presale: number };
+  pendingSale: number;
+}
+
+/** A project whose credits can be retired: public (not pending review), with a registry ID and a vintage
+ *  to make serials of. */
+function isRetirable(p: RetirableProject): boolean {
+  return p.status !== 'pending_review' && p.registry_id.trim() !== '' && p.vintage > 0;
+}
+
+/** A retirement of `tons` whole tons: credits bought outright go first, then those of pre-sale origin. */
+export function checkRetirement(facts: RetirementFacts, user: Pick<User, 'risk' | 'trade_locked'>, tons: number) {
+  if (user.trade_locked) throw new AppError('account_locked');
+  assertNotRisk(user);
+  const { p, held, pendingSale } = facts;
+  if (!p || !isRetirable(p)) throw new AppError('retire_not_retirable');
+  const total = held.purchase + held.presale;
+  if (tons > total) {
+    if (pendingSale > 0 && tons <= total + pendingSale) throw new AppError('retire_pending_sale', { n: pendingSale, m: total });
+    throw new AppError('retire_insufficient_credits', { n: total });
+  }
+  const fromPurchase = Math.min(held.purchase, tons);
+  return { p, fromPurchase, fromPresale: tons - fromPurchase };
+}
+
+/** A serial range of a project: sequences first..last of 1..total_tons. */
+export interface SeqRange {
+  first: number;
+  last: number;
+}
+
+/** The lowest free sequences of 1..totalTons, `tons` of them, as ranges, given the ranges already taken
+ *  (in order of their first sequence). */
+export function freeSerialRanges(taken: readonly SeqRange[], totalTons: number, tons: number): SeqRange[] {
+  const out: SeqRange[] = [];
+  let need = tons;
+  let next = 1; // the lowest sequence not yet known to be taken
+  const take = (upTo: number) => {
+    if (need <= 0 || upTo < next) return;
+    const last = Math.min(upTo, next + need - 1);
+    out.push({ first: next, last });
+    need -= last - next + 1;
+  };
+  for (const r of taken) {
+    take(r.first - 1);
+    next = Math.max(next, r.last + 1);
+    if (need <= 0) break;
+  }
+  take(totalTons);
+  if (need > 0) throw new AppError('retire_not_retirable'); // more retired than issued: cannot happen while retired <= sold <= issued
+  return out;
+}
