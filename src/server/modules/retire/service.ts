@@ -53,11 +53,13 @@ interface ProjectFacts {
   methodology: string;
   vintage: number;
   country: string;
+  country_cn: string;
   location: string;
+  location_cn: string;
   total_tons: number;
 }
 
-const PROJECT_COLUMNS = ['id', 'name', 'name_cn', 'status', 'registry', 'registry_id', 'standard', 'methodology', 'vintage', 'country', 'location', 'total_tons'] as const;
+const PROJECT_COLUMNS = ['id', 'name', 'name_cn', 'status', 'registry', 'registry_id', 'standard', 'methodology', 'vintage', 'country', 'country_cn', 'location', 'location_cn', 'total_tons'] as const;
 
 /** A project whose credits can be retired: public (not pending review), with a registry ID and a vintage
  *  to make serials of. */
@@ -182,7 +184,7 @@ function retirementsQuery(db: DB) {
     .selectFrom('retirements as r')
     .innerJoin('projects as p', 'p.id', 'r.project_id')
     .select(['r.id', 'r.user_id', 'r.project_id', 'r.tons', 'r.beneficiary', 'r.reason', 'r.created_at'])
-    .select(['p.name', 'p.name_cn', 'p.registry', 'p.registry_id', 'p.standard', 'p.methodology', 'p.vintage', 'p.country', 'p.location']);
+    .select(['p.name', 'p.name_cn', 'p.registry', 'p.registry_id', 'p.standard', 'p.methodology', 'p.vintage', 'p.country', 'p.country_cn', 'p.location', 'p.location_cn']);
 }
 
 /** The serial ranges of these retirements (each of its project), in order, by retirement id: what a
@@ -226,7 +228,9 @@ async function toCertificates(db: DB, deps: Pick<Deps, 'config'>, rows: Retireme
     methodology: r.methodology,
     vintage: r.vintage,
     country: r.country,
+    country_cn: r.country_cn || r.country,
     location: r.location,
+    location_cn: r.location_cn || r.location,
     retired_at: isoSgt(r.created_at),
     retired_at_ms: r.created_at,
     certificate_url: certificateUrl(deps, r.id),
@@ -325,7 +329,7 @@ async function transparency(db: DB, now: number): Promise<Transparency> {
   const [projects, booked, retired, recent, ledger] = await Promise.all([
     db
       .selectFrom('projects')
-      .select(['id', 'name', 'name_cn', 'registry', 'registry_id', 'vintage', 'country', 'status', 'total_tons', 'remaining_tons'])
+      .select(['id', 'name', 'name_cn', 'registry', 'registry_id', 'vintage', 'country', 'country_cn', 'status', 'total_tons', 'remaining_tons'])
       .where('status', '!=', 'pending_review')
       .orderBy('id')
       .execute(),
@@ -353,6 +357,7 @@ async function transparency(db: DB, now: number): Promise<Transparency> {
       registry_id: p.registry_id,
       vintage: p.vintage,
       country: p.country,
+      country_cn: p.country_cn || p.country,
       status: p.status,
       issued: p.total_tons,
       sold,
