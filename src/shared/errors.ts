@@ -170,6 +170,17 @@ export const ERRORS = {
 
 export type ErrorKey = keyof typeof ERRORS;
 
+/** What a form says under an empty field it knows by name: the same rule and code as `required` (1001), in
+ *  words that say what to enter. The server answers `required` naming the field; forms show these. */
+export const REQUIRED_FIELD_MESSAGES: Readonly<Record<string, { en: string; cn: string }>> = {
+  email: { en: 'Enter your email.', cn: '请输入邮箱。' },
+  password: { en: 'Enter your password.', cn: '请输入密码。' },
+  repassword: { en: 'Enter the password again.', cn: '请再次输入密码。' },
+  code: { en: 'Enter the verification code.', cn: '请输入验证码。' },
+  household_size: { en: 'Enter how many people live in your home.', cn: '请输入家庭人数。' },
+  diet: { en: 'Choose the diet closest to yours.', cn: '请选择最接近您的饮食类型。' },
+};
+
 export type MessageParams = Record<string, string | number>;
 
 export function isErrorKey(key: string): key is ErrorKey {

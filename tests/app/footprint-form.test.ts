@@ -10,7 +10,7 @@ import { validate } from '../../src/app/lib/form';
 import { EMPTY_FORM, footprintFormSchema, toAnswersInput, toFormValues, type FootprintFormValues } from '../../src/app/features/footprint/form-values';
 import { tonnes } from '../../src/app/features/footprint/labels';
 import { computeFootprint, tonsToOffset } from '../../src/shared/footprint/compute';
-import { errorMessage } from '../../src/shared/errors';
+import { REQUIRED_FIELD_MESSAGES, errorMessage } from '../../src/shared/errors';
 import { firstScreen, hasSeenStart, isFirstRun, markStartSeen, START_PATH } from '../../src/app/lib/first-run';
 
 /** The family of four of tests/shared/footprint.test.ts, as typed into the form: 8,412 kg by hand. */
@@ -78,8 +78,9 @@ describe('the form values', () => {
     for (const lang of ['en', 'cn'] as const) {
       const empty = validate(footprintFormSchema, EMPTY_FORM, lang);
       expect(empty.ok).toBe(false);
-      expect(empty.errors.household_size).toBe(errorMessage('required', lang));
-      expect(empty.errors.diet).toBe(errorMessage('required', lang));
+      // An empty answer says what to enter (the `required` rule, in the field's own words).
+      expect(empty.errors.household_size).toBe(REQUIRED_FIELD_MESSAGES.household_size![lang]);
+      expect(empty.errors.diet).toBe(REQUIRED_FIELD_MESSAGES.diet![lang]);
       // The rules tying answers together run once each answer is well formed.
       const noKwh = validate(footprintFormSchema, { ...FAMILY, electricity_kwh_month: '' }, lang);
       expect(noKwh.errors).toEqual({ electricity_kwh_month: errorMessage('footprint_electricity_required', lang) });

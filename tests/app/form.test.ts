@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type * as v from 'valibot';
 import { fieldA11y, issueMessage, validate } from '../../src/app/lib/form';
 import { emailSchema, loginSchema, registerSchema, resetSchema, sendCodeSchema } from '../../src/shared/schemas/auth';
-import { ERRORS, errorMessage, type Lang } from '../../src/shared/errors';
+import { ERRORS, REQUIRED_FIELD_MESSAGES, errorMessage, type Lang } from '../../src/shared/errors';
 
 // The client forms validate with the shared schemas; these cases cover the rules of
 // docs/product.md#validation that the login, register and reset forms apply, each with valid and invalid
@@ -45,7 +45,7 @@ describe('validate()', () => {
     const result = validate(registerSchema, { ...goodRegister, email: '', code: 'x', password: 'short' }, 'en');
     expect(result.ok).toBe(false);
     expect(result.errors).toEqual({
-      email: ERRORS.required.en,
+      email: REQUIRED_FIELD_MESSAGES.email!.en,
       code: ERRORS.code_format.en,
       password: ERRORS.login_password_weak.en,
     });
@@ -145,7 +145,7 @@ describe.each(LANGS)('validation rules of the auth forms (%s)', (lang) => {
       expect(errorOf(resetSchema, { ...goodReset, password: 'Canopy2026', repassword }, 'repassword', lang)).toBe(msg('password_mismatch'));
     });
     it('an empty repeat is a required field', () => {
-      expect(errorOf(registerSchema, { ...goodRegister, repassword: '' }, 'repassword', lang)).toBe(msg('required'));
+      expect(errorOf(registerSchema, { ...goodRegister, repassword: '' }, 'repassword', lang)).toBe(REQUIRED_FIELD_MESSAGES.repassword![lang]);
     });
   });
 
@@ -162,21 +162,21 @@ describe.each(LANGS)('validation rules of the auth forms (%s)', (lang) => {
 
   describe('required fields cannot be empty', () => {
     it.each(['email', 'password'])('login: %s', (field) => {
-      expect(errorOf(loginSchema, { ...goodLogin, [field]: '' }, field, lang)).toBe(msg('required'));
+      expect(errorOf(loginSchema, { ...goodLogin, [field]: '' }, field, lang)).toBe(REQUIRED_FIELD_MESSAGES[field]![lang]);
     });
     it.each(['email', 'code', 'password', 'repassword'])('register: %s', (field) => {
-      expect(errorOf(registerSchema, { ...goodRegister, [field]: '' }, field, lang)).toBe(msg('required'));
+      expect(errorOf(registerSchema, { ...goodRegister, [field]: '' }, field, lang)).toBe(REQUIRED_FIELD_MESSAGES[field]![lang]);
     });
     it.each(['email', 'code', 'password', 'repassword'])('reset: %s', (field) => {
-      expect(errorOf(resetSchema, { ...goodReset, [field]: '' }, field, lang)).toBe(msg('required'));
+      expect(errorOf(resetSchema, { ...goodReset, [field]: '' }, field, lang)).toBe(REQUIRED_FIELD_MESSAGES[field]![lang]);
     });
     it('blank (spaces only) counts as empty for trimmed fields', () => {
-      expect(errorOf(loginSchema, { ...goodLogin, email: '   ' }, 'email', lang)).toBe(msg('required'));
-      expect(errorOf(registerSchema, { ...goodRegister, code: '   ' }, 'code', lang)).toBe(msg('required'));
+      expect(errorOf(loginSchema, { ...goodLogin, email: '   ' }, 'email', lang)).toBe(REQUIRED_FIELD_MESSAGES.email![lang]);
+      expect(errorOf(registerSchema, { ...goodRegister, code: '   ' }, 'code', lang)).toBe(REQUIRED_FIELD_MESSAGES.code![lang]);
     });
     it('a missing field is required too', () => {
       const { email: _omit, ...rest } = goodLogin;
-      expect(errorOf(loginSchema, rest, 'email', lang)).toBe(msg('required'));
+      expect(errorOf(loginSchema, rest, 'email', lang)).toBe(REQUIRED_FIELD_MESSAGES.email![lang]);
     });
   });
 

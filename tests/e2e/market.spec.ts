@@ -120,7 +120,7 @@ test('book a pre-sale, the operator allocates, pay the final balance', async ({ 
   await shot(page, 'market-en-presale');
   await order(page, 'book-submit', 10);
   const placed = page.getByTestId('order-placed');
-  await expect(placed.getByTestId('order-status')).toHaveText('Applying');
+  await expect(placed.getByTestId('order-status')).toHaveText('Booked');
   await shot(page, 'market-en-presale-booked');
 
   // The operator allocates at S$13.00; the order waits for its final payment with a deadline.

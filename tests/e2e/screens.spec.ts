@@ -98,7 +98,7 @@ test('footprint: banner to the form, result with chart and comparison, saved to 
 
   // Required answers missing: the shared schema's messages, on the fields.
   await page.getByTestId('footprint-submit').click();
-  await expect(page.locator('#footprint-household_size-error')).toHaveText('Required fields cannot be empty.');
+  await expect(page.locator('#footprint-household_size-error')).toHaveText('Enter how many people live in your home.');
   await expect(page.locator('#footprint-household_size')).toBeFocused();
 
   await fillFamily(page);
@@ -110,7 +110,7 @@ test('footprint: banner to the form, result with chart and comparison, saved to 
   await expect(chart).toBeVisible();
   await expect(chart).toHaveAccessibleName(/Flights: 3\.3 t/);
   await expect(page.getByTestId('footprint-table').getByRole('row')).toHaveCount(6);
-  await expect(page.getByTestId('footprint-comparison')).toContainText("That is 79% of Singapore's average of 10.6 tonnes per person a year.");
+  await expect(page.getByTestId('footprint-comparison')).toContainText("That is 79% of Singapore's average of 10.6 tons per person a year.");
   await expect(page.getByTestId('footprint-comparison')).toContainText('National Climate Change Secretariat');
   await expect(page.getByTestId('footprint-save-state')).toHaveText('Saved to your account.');
   expect(await savedCount(request, token)).toBe(before + 1);

@@ -147,6 +147,16 @@ describe('project lists', () => {
     expect((await projects({ q: 'zzzz-nothing' })).data).toMatchObject({ list: [], total: 0 });
   });
 
+  it('finds a project by its place or country in either language, and names them in Chinese (docs/product.md#projects)', async () => {
+    const ids = async (q: string) => (await projects({ q, page_size: 50 })).data.list.map((p) => p.id).sort((a, b) => a - b);
+    const vietnam = await ids('Vietnam');
+    expect(vietnam.length).toBeGreaterThanOrEqual(2);
+    expect(await ids('越南')).toEqual(vietnam);
+    expect(await ids('金瓯')).toEqual(await ids('Ca Mau'));
+    const kal = (await projects({ q: 'kalimantan' })).data.list[0]!;
+    expect(kal).toMatchObject({ location: 'Central Kalimantan, Indonesia', location_cn: '印度尼西亚中加里曼丹省', country: 'Indonesia', country_cn: '印度尼西亚' });
+  });
+
   it('treats % and _ in the search text literally', async () => {
     const now = s.clock.now();
     const base = await s.db.selectFrom('projects').selectAll().where('status', '=', 'in_progress').executeTakeFirstOrThrow();

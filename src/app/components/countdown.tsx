@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState, type CSSProperties } from 'react';
-import { useLingui } from '@lingui/react/macro';
+import { Plural } from '@lingui/react/macro';
 import { serverNow } from '../lib/server-time';
 
 // A countdown to a server timestamp (epoch ms). The server's clock is the only clock for deadlines, so the
@@ -13,15 +13,13 @@ export function splitDuration(ms: number): { d: number; h: number; m: number; s:
 const pad = (n: number) => String(n).padStart(2, '0');
 
 // Inline so the kit component carries its own look; a caller can restyle through className.
-const styles: Record<'root' | 'part' | 'num' | 'unit', CSSProperties> = {
-  root: { display: 'inline-flex', alignItems: 'baseline', gap: '0.5em', fontVariantNumeric: 'tabular-nums' },
-  part: { display: 'inline-flex', alignItems: 'baseline', gap: '0.15em' },
+const styles: Record<'root' | 'days' | 'num', CSSProperties> = {
+  root: { display: 'inline-flex', alignItems: 'baseline', gap: '0.4em', fontVariantNumeric: 'tabular-nums' },
+  days: { fontWeight: 700 },
   num: { fontWeight: 700, fontSize: '1.25em' },
-  unit: { fontSize: '0.8em', opacity: 0.8 },
 };
 
 export function Countdown({ to, onDone, className }: { to: number; onDone?: () => void; className?: string }) {
-  const { t } = useLingui();
   const [now, setNow] = useState(serverNow);
   const remaining = Math.max(0, to - now);
   const done = useRef(false);
@@ -48,24 +46,18 @@ export function Countdown({ to, onDone, className }: { to: number; onDone?: () =
   }, [remaining]);
 
   const { d, h, m, s } = splitDuration(remaining);
-  const parts = [
-    { key: 'd', value: String(d), unit: t({ message: 'd', context: 'countdown: days' }) },
-    { key: 'h', value: pad(h), unit: t({ message: 'h', context: 'countdown: hours' }) },
-    { key: 'm', value: pad(m), unit: t({ message: 'm', context: 'countdown: minutes' }) },
-    { key: 's', value: pad(s), unit: t({ message: 's', context: 'countdown: seconds' }) },
-  ];
+  // As a clock reads: "29:58", "1:59:58", and "3 days 05:12:09" when it is days away.
+  const clock = h > 0 || d > 0 ? `${d > 0 ? pad(h) : h}:${pad(m)}:${pad(s)}` : `${pad(m)}:${pad(s)}`;
   return (
     <span role="timer" className={className ? `countdown ${className}` : 'countdown'} style={styles.root} data-testid="countdown">
-      {parts.map((p) => (
-        <span key={p.key} className="countdown__part" style={styles.part}>
-          <span className="countdown__num" style={styles.num}>
-            {p.value}
-          </span>
-          <span className="countdown__unit" style={styles.unit}>
-            {p.unit}
-          </span>
+      {d > 0 && (
+        <span className="countdown__days" style={styles.days}>
+          <Plural value={d} one="# day" other="# days" />
         </span>
-      ))}
+      )}
+      <span className="countdown__num" style={styles.num}>
+        {clock}
+      </span>
     </span>
   );
 }

@@ -15,7 +15,7 @@ export function LanguageToggle() {
       lang={next}
       aria-label={next === 'en' ? 'Switch to English' : '切换到中文'}
     >
-      {next === 'en' ? 'EN' : '中文'}
+      <span className="lang-toggle__pill">{next === 'en' ? 'EN' : '中文'}</span>
     </button>
   );
 }

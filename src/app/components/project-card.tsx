@@ -19,7 +19,7 @@ export function ProjectCard({ project }: { project: Project }) {
         </div>
         <h3 className="project-card__name">{pick(project, 'name')}</h3>
         <p className="muted project-card__meta">
-          {project.location} · {i18n._(typeLabel[project.type])}
+          {pick(project, 'location')} · {i18n._(typeLabel[project.type])}
         </p>
         <div className="project-card__price">
           <strong>{formatSgd(project.presale_price && project.status === 'presale' ? project.presale_price : project.price)}</strong>

@@ -1,6 +1,6 @@
 import { useCallback, useMemo, useState } from 'react';
 import * as v from 'valibot';
-import { errorMessage, isErrorKey, type Lang, type MessageParams } from '../../shared/errors';
+import { REQUIRED_FIELD_MESSAGES, errorMessage, isErrorKey, type Lang, type MessageParams } from '../../shared/errors';
 import { wireLang } from './i18n';
 
 // Client-side validation from the shared valibot schemas (src/shared/schemas). The schemas carry error
@@ -16,8 +16,10 @@ export type ValidationResult<S extends v.GenericSchema> =
 export function issueMessage(issue: v.BaseIssue<unknown>, lang: Lang): string {
   // A key missing from an object is reported by the object schema itself, with valibot's own text: for a
   // form it means the field was left empty.
-  if (issue.kind === 'schema' && issue.type === 'object' && issue.input === undefined && issue.path?.length) {
-    return errorMessage('required', lang);
+  const empty = (issue.kind === 'schema' && issue.type === 'object' && issue.input === undefined && issue.path?.length) || issue.message === 'required';
+  if (empty) {
+    const named = REQUIRED_FIELD_MESSAGES[issueField(issue)];
+    return named ? named[lang] : errorMessage('required', lang);
   }
   const key = issue.message;
   if (!isErrorKey(key)) return errorMessage('invalid_request', lang);

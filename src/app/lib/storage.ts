@@ -96,9 +96,19 @@ export function useSession(): SessionState {
   return useSyncExternalStore(subscribeSession, getSession, getSession);
 }
 
+/** The language chosen on this device; with no choice yet, the browser's own (a phone set to Chinese opens
+ *  in Chinese from the first screen), else English. Only a choice is stored, so the first-run test holds. */
 export function getStoredLocale(): Locale {
-  const lang = read<string>(KEYS.language, 'en');
+  const lang = read<string>(KEYS.language, browserLang());
   return lang === 'cn' || lang === 'zh-Hans' ? 'zh-Hans' : 'en';
+}
+
+function browserLang(): string {
+  try {
+    return /^zh\b/i.test(navigator.language) ? 'cn' : 'en';
+  } catch {
+    return 'en';
+  }
 }
 
 /** Stored as the wire value (en / cn), as docs/product.md#entities describes the stored language. */

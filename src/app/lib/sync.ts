@@ -90,7 +90,8 @@ export function compareProjects(a: Project, b: Project): number {
   return (STATUS_RANK[a.status] ?? 2) - (STATUS_RANK[b.status] ?? 2) || b.selling_time_ms - a.selling_time_ms || b.id - a.id;
 }
 
-/** The cached projects matching a list query, filtered and ordered as the server does, so offline filtering works. */
+/** The cached projects matching a list query, filtered and ordered as the server does (the text in names, places
+ *  and countries of both languages: docs/product.md#projects), so offline filtering works. */
 export async function cachedProjects(query: Pick<ProjectQuery, 'status' | 'type' | 'q'>, database: CanopyDb = defaultDb): Promise<Project[]> {
   const rows = query.status ? await database.projects.where('status').equals(query.status).toArray() : await database.projects.toArray();
   const needle = query.q?.trim().toLowerCase() ?? '';
@@ -99,7 +100,7 @@ export async function cachedProjects(query: Pick<ProjectQuery, 'status' | 'type'
       (p) =>
         p.status !== 'pending_review' &&
         (!query.type || p.type === query.type) &&
-        (!needle || [p.name, p.name_cn, p.location].some((s) => s?.toLowerCase().includes(needle))),
+        (!needle || [p.name, p.name_cn, p.location, p.location_cn, p.country, p.country_cn].some((s) => s?.toLowerCase().includes(needle))),
     )
     .sort(compareProjects);
 }

@@ -17,6 +17,7 @@ import * as m016 from './migrations/016-live-notify';
 import * as m017 from './migrations/017-order-indexes';
 import * as m018 from './migrations/018-order-usage';
 import * as m019 from './migrations/019-server-secret';
+import * as m020 from './migrations/020-project-places-cn';
 
 // Migrations are listed here in order (no directory scanning, so the bundle and tsx agree).
 const migrations: Record<string, Migration> = {
@@ -37,6 +38,7 @@ const migrations: Record<string, Migration> = {
   '017-order-indexes': m017,
   '018-order-usage': m018,
   '019-server-secret': m019,
+  '020-project-places-cn': m020,
 };
 
 /** Every migration this version knows, oldest first. */

@@ -97,6 +97,9 @@ export interface ProjectsTable {
   /** Migration 012: the registry that lists it (Verra, Gold Standard) and its country. */
   registry: ColumnType<string, string | undefined, string>;
   country: ColumnType<string, string | undefined, string>;
+  /** Migration 020: the place and the country in Chinese ('' when not given: the English is shown). */
+  location_cn: ColumnType<string, string | undefined, string>;
+  country_cn: ColumnType<string, string | undefined, string>;
   size_ha: number;
   image: string;
   intro: string;

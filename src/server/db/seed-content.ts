@@ -29,7 +29,9 @@ const projectFile = v.strictObject({
   name: text,
   name_cn: text,
   location: text,
+  location_cn: text,
   country: text, // named on retirement certificates
+  country_cn: text,
   type: v.picklist(PROJECT_TYPES),
   standard: v.picklist(PROJECT_STANDARDS),
   status: v.picklist(PROJECT_STATUSES),

@@ -14,6 +14,7 @@ export function SubmitButton({
   testId,
   disabled = false,
   onClick,
+  form,
 }: {
   children: ReactNode;
   busy?: boolean;
@@ -21,11 +22,14 @@ export function SubmitButton({
   testId?: string;
   disabled?: boolean;
   onClick?: () => void;
+  /** The id of the form it submits, when it sits outside it (a pinned footer). */
+  form?: string;
 }) {
   const online = useOnline();
   return (
     <button
       type={onClick ? 'button' : 'submit'}
+      form={form}
       className="btn btn--block"
       data-testid={testId}
       disabled={!online || busy || disabled}

@@ -46,7 +46,7 @@ function AvatarEditor() {
           <Trans>You are offline. Changing your profile photo needs a connection.</Trans>
         </p>
       )}
-      {picture.picked ? <CropArea picture={picture} disabled={uploading} /> : <CurrentAvatar src={info?.avatar} />}
+      {picture.picked ? <CropArea picture={picture} disabled={uploading} /> : <CurrentAvatar src={info?.avatar} name={info ? info.realname || info.email : ''} />}
       <FormAlert id="avatar-error" message={upload.error} />
       {upload.note && (
         <p className="notice avatar-note" role="status" data-testid="avatar-note">

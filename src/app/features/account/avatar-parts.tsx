@@ -63,7 +63,16 @@ export function CropArea({ picture, disabled }: { picture: Picture; disabled: bo
   );
 }
 
-export function CurrentAvatar({ src }: { src?: string }) {
+/** Initials of a name ("Alex Tan" -> "AT"); an e-mail address gives its first letter, as the profile head shows. */
+function initialsOf(name: string): string {
+  const parts = name.includes('@') ? [name] : name.split(/\s+/).filter(Boolean);
+  return parts
+    .slice(0, 2)
+    .map((part) => Array.from(part)[0]!.toUpperCase())
+    .join('');
+}
+
+export function CurrentAvatar({ src, name }: { src?: string; name: string }) {
   const { t } = useLingui();
   return (
     <div className="avatar-current">
@@ -71,7 +80,7 @@ export function CurrentAvatar({ src }: { src?: string }) {
         <img className="avatar-current__img" src={src} alt={t`Your current profile photo`} width={160} height={160} data-testid="avatar-current" />
       ) : (
         <span className="avatar-current__img avatar-current__img--none" aria-hidden="true">
-          ?
+          {initialsOf(name) || '?'}
         </span>
       )}
       <p className="muted">

@@ -23,7 +23,7 @@ export function LoginPage({ redirect }: { redirect?: string }) {
   const router = useRouter();
   const online = useOnline();
   const lang = localeToWire(i18n.locale as Locale);
-  const form = useSchemaForm('login', loginSchema, { email: '', password: '', type: 'personal' as AccountType, agree: false }, lang);
+  const form = useSchemaForm('login', loginSchema, { email: '', password: '', type: 'personal' as AccountType, agree: true }, lang);
   const [busy, setBusy] = useState<'login' | 'visitor' | null>(null);
   const [serverError, setServerError] = useState('');
 
@@ -105,7 +105,12 @@ export function LoginPage({ redirect }: { redirect?: string }) {
           </Link>
         </div>
 
-        <TermsCheck form="login" checked={values.agree} onChange={(agree) => set('agree', agree)} errors={errors} />
+        {/* The terms are ticked once, at registration; signing in keeps to them (docs/product.md#validation). */}
+        <p className="muted auth-terms-note">
+          <Trans>
+            Logging in means you keep to the <Link to="/pages/other/protocol">User Agreement</Link> and <Link to="/pages/other/privacy">Privacy Policy</Link> you accepted when you registered.
+          </Trans>
+        </p>
 
         <button type="submit" className="btn btn--block" data-testid="login-submit" disabled={!online || busy !== null}>
           {!online ? <Trans>Needs a connection</Trans> : busy === 'login' ? <Trans>Logging in…</Trans> : <Trans>Log in</Trans>}
@@ -149,22 +154,24 @@ export function AccountTypeSwitch({ value, onChange }: { value: AccountType; onC
   );
 }
 
-/** "I have read and agree to ..." (docs/product.md#validation: terms must be agreed before login or registration). */
+/** "I have read and agree to ..." at registration (docs/product.md#validation); the box sits in a 44 px touch target of its own, apart from the links. */
 export function TermsCheck({ form, checked, onChange, errors }: { form: string; checked: boolean; onChange: (agree: boolean) => void; errors: FieldErrors }) {
   const id = `${form}-agree`;
   return (
     <div className="field auth-terms">
       <label className="check" htmlFor={id}>
-        <input
-          id={id}
-          name="agree"
-          data-testid={`${form}-agree`}
-          type="checkbox"
-          checked={checked}
-          onChange={(e) => onChange(e.target.checked)}
-          aria-invalid={errors.agree ? true : undefined}
-          aria-describedby={errors.agree ? `${id}-error` : undefined}
-        />
+        <span className="check__hit">
+          <input
+            id={id}
+            name="agree"
+            data-testid={`${form}-agree`}
+            type="checkbox"
+            checked={checked}
+            onChange={(e) => onChange(e.target.checked)}
+            aria-invalid={errors.agree ? true : undefined}
+            aria-describedby={errors.agree ? `${id}-error` : undefined}
+          />
+        </span>
         <span>
           <Trans>
             I have read and agree to the <Link to="/pages/other/protocol">User Agreement</Link> and <Link to="/pages/other/privacy">Privacy Policy</Link>

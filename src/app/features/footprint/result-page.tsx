@@ -3,6 +3,7 @@ import { Link } from '@tanstack/react-router';
 import { useLiveQuery } from 'dexie-react-hooks';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { NavBar } from '../../components/nav-bar';
+import { WrapSelect } from '../../components/forms/wrap-select';
 import { EmptyState, LoadingState } from '../../components/empty-state';
 import type { LocalFootprint } from '../../lib/db';
 import { cachedProjects, refreshProjects } from '../../lib/sync';
@@ -65,6 +66,7 @@ function Result({ row, signedIn }: { row: LocalFootprint; signedIn: boolean }) {
   const percent = Math.round(r.ratio_to_sg_average * 100);
   const average = AVERAGE.value.toFixed(1);
   const total = r.total_tonnes.toFixed(1);
+  const year = AVERAGE.year;
   return (
     <>
       <section className="section" aria-labelledby="fp-total">
@@ -74,7 +76,7 @@ function Result({ row, signedIn }: { row: LocalFootprint; signedIn: boolean }) {
           </h2>
           <p className="fp-total__value" data-testid="footprint-total">
             <strong>{total}</strong>
-            <Trans>tonnes CO2e a year</Trans>
+            <Trans>tons CO2e a year</Trans>
           </p>
           <p className="fp-total__meta muted">{formatDateTime(row.created_at_ms)}</p>
           <SaveState row={row} signedIn={signedIn} />
@@ -89,7 +91,7 @@ function Result({ row, signedIn }: { row: LocalFootprint; signedIn: boolean }) {
           <FootprintChart breakdown={r.breakdown} />
           <table className="fp-table" data-testid="footprint-table">
             <caption className="sr-only">
-              <Trans>Your footprint by category, tonnes CO2e a year</Trans>
+              <Trans>Your footprint by category, tons CO2e a year</Trans>
             </caption>
             <thead>
               <tr>
@@ -97,7 +99,7 @@ function Result({ row, signedIn }: { row: LocalFootprint; signedIn: boolean }) {
                   <Trans>Category</Trans>
                 </th>
                 <th scope="col" className="fp-table__num">
-                  <Trans>Tonnes a year</Trans>
+                  <Trans>Tons a year</Trans>
                 </th>
                 <th scope="col" className="fp-table__num">
                   <Trans>Share</Trans>
@@ -128,11 +130,11 @@ function Result({ row, signedIn }: { row: LocalFootprint; signedIn: boolean }) {
           <p className="fp-compare__line">
             {percent <= 100 ? (
               <Trans>
-                That is {percent}% of Singapore's average of {average} tonnes per person a year.
+                That is {percent}% of Singapore's average of {average} tons per person a year.
               </Trans>
             ) : (
               <Trans>
-                That is {percent}% of Singapore's average of {average} tonnes per person a year: above it.
+                That is {percent}% of Singapore's average of {average} tons per person a year: above it.
               </Trans>
             )}
           </p>
@@ -147,9 +149,8 @@ function Result({ row, signedIn }: { row: LocalFootprint; signedIn: boolean }) {
             <div className="fp-compare__bar fp-compare__bar--avg" style={{ width: `${Math.min(100, (r.sg_average_kg / Math.max(r.total_kg, r.sg_average_kg)) * 100)}%` }} />
           </div>
           <p className="fp-source muted">
-            <Trans>
-              Source: {AVERAGE.source} ({AVERAGE.year}).
-            </Trans>{' '}
+            {/* The factor file's source line is English: the note names the source in the reader's language. */}
+            <Trans>Source: National Climate Change Secretariat (NCCS), Singapore's greenhouse gas emissions in {year} divided by its population that year.</Trans>{' '}
             <a href={AVERAGE.url} target="_blank" rel="noopener noreferrer">
               nccs.gov.sg
             </a>
@@ -222,13 +223,13 @@ function Offset({ totalKg }: { totalKg: number }) {
               <label className="field__label" htmlFor="fp-project">
                 <Trans>Project</Trans>
               </label>
-              <select id="fp-project" className="input" value={project.id} onChange={(e) => setChosen(Number(e.target.value))} data-testid="footprint-project">
+              <WrapSelect shown={pick(project, 'name')} id="fp-project" value={project.id} onChange={(e) => setChosen(Number(e.target.value))} data-testid="footprint-project">
                 {projects.map((p) => (
                   <option key={p.id} value={p.id}>
                     {pick(p, 'name')}
                   </option>
                 ))}
-              </select>
+              </WrapSelect>
             </div>
             <p className="fp-offset__tons" data-testid="footprint-offset-tons">
               <Trans>Tons to buy: {formatTons(tons)}</Trans>

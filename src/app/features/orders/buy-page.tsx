@@ -1,6 +1,7 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { NavBar } from '../../components/nav-bar';
 import { OfflineBar } from '../../components/offline-bar';
+import { CycleText } from '../../components/cycle-text';
 import { formatSgd, formatTons } from '../../lib/format';
 import type { Project } from '../../../shared/schemas/content';
 import { ProjectLoadState } from '../../components/project-load-state';
@@ -76,7 +77,7 @@ function BuyForm({ project, initialTons }: { project: Project; initialTons?: num
     >
       <p className="muted order-explain">
         <Trans>
-          After payment the order is in progress for one deadline cycle; then the tons are added to your carbon credit balance.
+          After payment the order is in progress for <CycleText project={project} />; then the tons are added to your carbon credit balance.
         </Trans>
       </p>
     </OrderForm>

@@ -67,7 +67,7 @@ export function finalPayment(order: Pick<Order, 'final_tons' | 'final_unit_price
 }
 
 export const orderStatusLabel: Record<OrderStatus, MessageDescriptor> = {
-  applying: msg`Applying`,
+  applying: msg({ message: 'Booked', context: 'order status: a pre-sale booking awaiting allocation' }),
   in_progress: msg`In progress`,
   completed: msg`Completed`,
   pending_final_payment: msg`Pending final payment`,

@@ -47,7 +47,7 @@ export function ProjectMini({ project }: { project: Project }) {
         <span className={`status status--${project.status}`}>{i18n._(statusLabel[project.status])}</span>
         <span className="order-project__name">{pick(project, 'name')}</span>
         <span className="muted order-project__meta">
-          {project.location} · {project.standard}
+          {pick(project, 'location')} · {project.standard}
         </span>
       </span>
     </Link>
@@ -121,7 +121,7 @@ export function OrderForm({
   const blocked = Boolean(reason) || !member || !info || info.risk || !info.has_withdraw_password;
   return (
     <>
-      <div className="section section--tight">
+      <div className="section order-head">
         <ProjectMini project={project} />
       </div>
       {before}

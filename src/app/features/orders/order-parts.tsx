@@ -247,7 +247,7 @@ export function OrderClockView({ order, onDone }: { order: Order; onDone?: () =>
   return (
     <div className={`order-clock order-clock--${clock.kind}`}>
       <span className="order-clock__label">
-        {clock.kind === 'cycle' ? <Trans>Cycle ends in</Trans> : clock.kind === 'final' ? <Trans>Pay the final balance within</Trans> : <Trans>Proceeds settle in</Trans>}
+        {clock.kind === 'cycle' ? <Trans>Credits arrive in</Trans> : clock.kind === 'final' ? <Trans>Pay the final balance within</Trans> : <Trans>Proceeds settle in</Trans>}
       </span>
       <Countdown to={clock.to} onDone={onDone} className="order-clock__timer" />
       <span className="order-clock__when muted">{when}</span>

@@ -48,7 +48,7 @@ export function OrdersPage({ tab, onTab }: { tab: OrderTab; onTab: (tab: OrderTa
         <div className="segmented orders-tabs" role="group" aria-label={t`Order status`}>
           {ORDER_TABS.map((key) => (
             <button key={key} type="button" aria-pressed={tab === key} onClick={() => onTab(key)} data-testid={`order-tab-${key}`}>
-              {i18n._(TAB_LABEL[key])}
+              <span className="orders-tabs__label">{i18n._(TAB_LABEL[key])}</span>
             </button>
           ))}
         </div>

@@ -88,7 +88,7 @@ function BookForm({ project, onTick }: { project: Project; onTick: () => void })
       shortNotice={<Trans>Your available balance is not enough for the booking fee.</Trans>}
       before={
         windowOpen && (
-          <div className="section section--tight">
+          <div className="section order-head">
             <SaleCountdown project={project} onDone={onTick}>
               <p className="muted sale-countdown__when">
                 <Trans>Bookings close when the sale opens.</Trans>

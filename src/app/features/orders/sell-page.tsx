@@ -83,7 +83,7 @@ function SellForm({ project }: { project: Project }) {
 
   return (
     <>
-      <div className="section section--tight">
+      <div className="section order-head">
         <ProjectMini project={project} />
       </div>
       <form className="section order-form" onSubmit={(e) => e.preventDefault()} noValidate aria-labelledby="sell-title">

@@ -29,7 +29,7 @@ export function ProfileHead({ info, name }: { info: UserInfo | undefined; name: 
             <span className="badge badge--grade" title={t`Membership grade`}>
               P{info.grade}
             </span>
-            <span className={`badge badge--credit badge--${info.credit_score}`}>
+            <span className={`badge badge--credit badge--${info.credit_score}`} aria-describedby="credit-note">
               <Trans>Credit: {creditLabels[info.credit_score]}</Trans>
             </span>
             {info.type === 'corporate' && (
@@ -38,6 +38,16 @@ export function ProfileHead({ info, name }: { info: UserInfo | undefined; name: 
               </span>
             )}
           </div>
+        )}
+        {info && (
+          // What the credit badge measures (docs/product.md#roles: credit score), so "Excellent" on a new account reads as a start, not a verdict.
+          <p className="profile-head__note" id="credit-note" data-testid="credit-note">
+            {info.credit_score === 'excellent' ? (
+              <Trans>Credit starts at Excellent and drops only if a pre-sale's final payment is missed.</Trans>
+            ) : (
+              <Trans>Credit dropped because a pre-sale's final payment was missed.</Trans>
+            )}
+          </p>
         )}
       </div>
     </section>

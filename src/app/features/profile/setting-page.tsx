@@ -38,19 +38,21 @@ export function SettingPage() {
     <div className="page settings-page">
       <NavBar title={t`Settings`} />
       <div className="section">
-        <fieldset className="settings-group card">
-          <legend className="settings-group__title">
+        <fieldset className="settings-group">
+          <legend className="settings-heading">
             <Trans>Language</Trans>
           </legend>
-          {languages.map((l) => (
-            <label key={l.locale} className="settings-option" lang={l.locale} data-testid={l.locale === 'en' ? 'lang-en' : 'lang-zh'}>
-              <input type="radio" name="language" value={l.locale} checked={current === l.locale} onChange={() => void choose(l.locale)} />
-              <span className="settings-option__label">{l.label}</span>
-              <svg className="settings-option__tick" width="20" height="20" viewBox="0 0 24 24" aria-hidden="true">
-                <path d="M5 12.5l4.5 4.5L19 7" fill="none" stroke="currentColor" strokeWidth="2.4" strokeLinecap="round" strokeLinejoin="round" />
-              </svg>
-            </label>
-          ))}
+          <div className="card settings-group__card">
+            {languages.map((l) => (
+              <label key={l.locale} className="settings-option" lang={l.locale} data-testid={l.locale === 'en' ? 'lang-en' : 'lang-zh'}>
+                <input type="radio" name="language" value={l.locale} checked={current === l.locale} onChange={() => void choose(l.locale)} />
+                <span className="settings-option__label">{l.label}</span>
+                <svg className="settings-option__tick" width="20" height="20" viewBox="0 0 24 24" aria-hidden="true">
+                  <path d="M5 12.5l4.5 4.5L19 7" fill="none" stroke="currentColor" strokeWidth="2.4" strokeLinecap="round" strokeLinejoin="round" />
+                </svg>
+              </label>
+            ))}
+          </div>
         </fieldset>
 
         <h2 className="settings-heading">

@@ -7,7 +7,8 @@ import { formatDateTime, formatSgd, formatTons } from '../../lib/format';
 import { useProject } from '../../lib/project';
 import { ProjectLoadState } from '../../components/project-load-state';
 import { SaleCountdown } from '../../components/sale-countdown';
-import { CycleText, FactList, ProjectAction, ProjectHero, ProjectIntro } from './project-parts';
+import { FactList, ProjectAction, ProjectHero, ProjectIntro } from './project-parts';
+import { CycleText } from '../../components/cycle-text';
 import './projects.css';
 
 // /pages/project/info: the countdown to a project's selling time, with the facts a buyer decides on.
@@ -51,7 +52,12 @@ export function ProjectCountdownPage({ id }: { id: number }) {
           [t`Price per ton`, formatSgd(project.price)],
           [t`Pre-sale price per ton`, project.status === 'presale' && project.presale_price ? formatSgd(project.presale_price) : ''],
           [t`Per order`, `${formatTons(project.min_tons)} – ${formatTons(project.max_tons)}`],
-          [t`Deadline cycle`, <CycleText key="cycle" project={project} />],
+          [
+            t`Credits arrive`,
+            <Trans key="cycle">
+              <CycleText project={project} /> after payment
+            </Trans>,
+          ],
           [t`Membership required`, project.required_grade > 0 ? `P${project.required_grade}` : t`P0 (all members)`],
           [t`Available`, formatTons(project.remaining_tons)],
         ]}

@@ -2,6 +2,7 @@ import { useId } from 'react';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { PROJECT_STANDARDS, PROJECT_TYPES } from '../../../shared/content-values';
 import { statusLabel, typeLabel } from '../../lib/project-labels';
+import { WrapSelect } from '../../components/forms/wrap-select';
 import { PROJECT_SORTS, type ProjectSearch, type ProjectSort, type ProjectStandard, type PublicStatus } from './project-search';
 
 // The project list's filters: status tabs, the search box, type, standard and sort. Each change is a new
@@ -89,17 +90,18 @@ function StandardAndSort({ search, onSearch }: Props) {
   const sortLabel: Record<ProjectSort, string> = {
     price_asc: t`Price: low to high`,
     price_desc: t`Price: high to low`,
-    selling_soon: t`Selling time: earliest`,
-    selling_latest: t`Selling time: latest`,
+    selling_soon: t`Sales open: soonest first`,
+    selling_latest: t`Sales open: latest first`,
   };
   return (
     <div className="project-filters__row">
       <label htmlFor={ids.standard} className="sr-only">
         <Trans>Standard</Trans>
       </label>
-      <select
+      <WrapSelect
+        shown={search.standard ?? t`All standards`}
         id={ids.standard}
-        className="input project-filters__select"
+        className="project-filters__select"
         data-testid="filter-standard"
         value={search.standard ?? ''}
         onChange={(e) => onSearch({ ...search, standard: (e.target.value || undefined) as ProjectStandard | undefined })}
@@ -110,13 +112,14 @@ function StandardAndSort({ search, onSearch }: Props) {
             {std}
           </option>
         ))}
-      </select>
+      </WrapSelect>
       <label htmlFor={ids.sort} className="sr-only">
         <Trans>Sort by</Trans>
       </label>
-      <select
+      <WrapSelect
+        shown={search.sort ? sortLabel[search.sort] : t`Recommended order`}
         id={ids.sort}
-        className="input project-filters__select"
+        className="project-filters__select"
         data-testid="filter-sort"
         value={search.sort ?? ''}
         onChange={(e) => onSearch({ ...search, sort: (e.target.value || undefined) as ProjectSort | undefined })}
@@ -127,7 +130,7 @@ function StandardAndSort({ search, onSearch }: Props) {
             {sortLabel[s]}
           </option>
         ))}
-      </select>
+      </WrapSelect>
     </div>
   );
 }

@@ -1,9 +1,10 @@
 import type { ReactNode } from 'react';
 import { Link } from '@tanstack/react-router';
-import { Plural, Trans, useLingui } from '@lingui/react/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { formatDateTime, formatSgd, formatTons, formatYield, pick } from '../../lib/format';
 import { useOnline } from '../../lib/online';
 import { useUserInfo } from '../../lib/user-info';
+import { CycleText } from '../../components/cycle-text';
 import { joinBlockLabel, statusLabel, typeLabel } from '../../lib/project-labels';
 import { buybackPrice } from '../../../shared/fees';
 import type { OrderLimits } from '../../../shared/schemas/order';
@@ -20,13 +21,6 @@ export function unitPrice(p: Project): number {
 }
 
 
-
-export function CycleText({ project }: { project: Project }) {
-  const n = project.cycle_value;
-  if (project.cycle_unit === 'minutes') return <Plural value={n} one="# minute" other="# minutes" />;
-  if (project.cycle_unit === 'hours') return <Plural value={n} one="# hour" other="# hours" />;
-  return <Plural value={n} one="# day" other="# days" />;
-}
 
 export function ProjectHero({ project, image = true }: { project: Project; image?: boolean }) {
   const { t, i18n } = useLingui();
@@ -49,7 +43,7 @@ export function ProjectHero({ project, image = true }: { project: Project; image
         </div>
         <h2 className="project-hero__name">{name}</h2>
         <p className="muted project-hero__meta">
-          {project.location} · {i18n._(typeLabel[project.type])}
+          {pick(project, 'location')} · {i18n._(typeLabel[project.type])}
         </p>
         <p className="project-hero__price">
           <strong>{price}</strong>
@@ -137,13 +131,18 @@ export function OrderTerms({ project, limits }: { project: Project; limits?: Ord
         [t`Price per ton`, formatSgd(project.price)],
         [t`Pre-sale price per ton`, project.status === 'presale' && project.presale_price ? formatSgd(project.presale_price) : ''],
         [t`Per order`, `${formatTons(project.min_tons)} – ${formatTons(project.max_tons)}`],
-        [t`Deadline cycle`, <CycleText key="cycle" project={project} />],
+        [
+          t`Credits arrive`,
+          <Trans key="cycle">
+            <CycleText project={project} /> after payment
+          </Trans>,
+        ],
         [t`Membership required`, grade > 0 ? `P${grade}` : t`P0 (all members)`],
         [t`Monthly limit per member`, formatTons(project.monthly_limit)],
         [t`Total limit per member`, formatTons(project.total_limit)],
         ...own,
-        [t`Selling time`, formatDateTime(project.selling_time_ms)],
-        [t`End time`, formatDateTime(project.end_time_ms)],
+        [t`Sales open`, formatDateTime(project.selling_time_ms)],
+        [t`Sales close`, formatDateTime(project.end_time_ms)],
       ]}
       note={<Trans>Times are Singapore time (SGT).</Trans>}
     />
@@ -157,13 +156,13 @@ export function ProjectFacts({ project }: { project: Project }) {
       id="project-facts"
       title={t`Project facts`}
       rows={[
-        [t`Location`, project.location],
+        [t`Location`, pick(project, 'location')],
         [t`Type`, i18n._(typeLabel[project.type])],
         [t`Standard`, project.standard],
         [t`Registry ID`, project.registry_id],
         [t`Methodology`, project.methodology],
         [t`Vintage`, project.vintage ? String(project.vintage) : ''],
-        [t`Size`, project.size_ha ? `${project.size_ha.toLocaleString('en-US')} ha` : ''],
+        [t`Size`, project.size_ha ? t`${project.size_ha.toLocaleString('en-US')} ha` : ''],
         [t`Company`, project.company],
       ]}
     />

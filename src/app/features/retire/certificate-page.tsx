@@ -102,7 +102,7 @@ function CertificateView({ c }: { c: CertificateData }) {
         <dt>
           <Trans>Country</Trans>
         </dt>
-        <dd>{c.country}</dd>
+        <dd>{pick(c, 'country')}</dd>
         <dt>
           <Trans>Retired on</Trans>
         </dt>

@@ -1,5 +1,6 @@
 import { Trans } from '@lingui/react/macro';
 import { formatTons, pick } from '../../lib/format';
+import { WrapSelect } from '../../components/forms/wrap-select';
 import { BENEFICIARY_MAX, REASON_MAX } from '../../../shared/schemas/retire';
 import type { CreditHolding } from '../../../shared/schemas/order';
 
@@ -19,18 +20,20 @@ export function ProjectField({
   held: number;
   pendingSale: number;
 }) {
+  const chosen = holdings.find((h) => h.project_id === project);
+  const chosenLabel = chosen ? `${pick(chosen, 'project_name')} · ${formatTons(chosen.tons)}` : '';
   return (
     <div className="field">
       <label className="field__label" htmlFor="retire-project">
         <Trans>Project</Trans>
       </label>
-      <select id="retire-project" className="input" data-testid="retire-project" value={project ?? ''} onChange={(e) => onProject(Number(e.target.value))}>
+      <WrapSelect shown={chosenLabel} id="retire-project" data-testid="retire-project" value={project ?? ''} onChange={(e) => onProject(Number(e.target.value))}>
         {holdings.map((h) => (
           <option key={h.project_id} value={h.project_id}>
             {pick(h, 'project_name')} · {formatTons(h.tons)}
           </option>
         ))}
-      </select>
+      </WrapSelect>
       <p className="field__hint" data-testid="retire-held">
         {pendingSale > 0 ? (
           <Trans>

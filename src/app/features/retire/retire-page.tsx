@@ -55,6 +55,7 @@ function RetireForm({ info, projectId, onDone }: { info: UserInfo | null | undef
   return (
     <>
       <form
+        id="retire-form"
         className="section retire-form"
         noValidate
         aria-labelledby="retire-title"
@@ -80,12 +81,13 @@ function RetireForm({ info, projectId, onDone }: { info: UserInfo | null | undef
             </Trans>
           </p>
         )}
-        <div className="action-bar">
-          <SubmitButton testId="retire-submit" disabled={noPassword || (touched && !form.valid)}>
-            {Number.isInteger(tons) && tons > 0 ? <Trans>Retire {amount}</Trans> : <Trans>Retire</Trans>}
-          </SubmitButton>
-        </div>
       </form>
+      {/* A pinned footer, as on the other action screens: a child of the page, submitting the form by its id. */}
+      <div className="action-bar">
+        <SubmitButton form="retire-form" testId="retire-submit" disabled={noPassword || (touched && !form.valid)}>
+          {Number.isInteger(tons) && tons > 0 ? <Trans>Retire {amount}</Trans> : <Trans>Retire</Trans>}
+        </SubmitButton>
+      </div>
       <RetireConfirmSheet
         open={form.confirming}
         onClose={form.closeConfirm}

@@ -162,7 +162,7 @@ function ProjectRow({ p }: { p: TransparencyProject }) {
       <div className="tr-project__head">
         <strong>{pick(p, 'name')}</strong>
         <span className="muted">
-          {p.registry} {p.registry_id} · {p.vintage} · {p.country}
+          {p.registry} {p.registry_id} · {p.vintage} · {pick(p, 'country')}
         </span>
       </div>
       <div className="tr-bar" aria-hidden="true">

@@ -26,6 +26,9 @@ function toProject(p: ProjectRow, now: number): Project {
     name: p.name,
     name_cn: p.name_cn || p.name,
     location: p.location,
+    location_cn: p.location_cn || p.location,
+    country: p.country,
+    country_cn: p.country_cn || p.country,
     type: p.type as ProjectType,
     standard: p.standard,
     status: p.status,
@@ -59,6 +62,9 @@ function toProject(p: ProjectRow, now: number): Project {
   };
 }
 
+/** What a search reads: names, places and countries in both languages (docs/product.md#projects). */
+const SEARCHED = ['name', 'name_cn', 'location', 'location_cn', 'country', 'country_cn'] as const;
+
 /** The list's status order as the database stores it (projects.list_rank, migration 006): in progress
  *  first, then presale, then closed; pending review is never listed. */
 export const LIST_RANK: Record<ProjectRow['status'], number> = { in_progress: 3, presale: 2, closed: 1, pending_review: 0 };
@@ -91,7 +97,7 @@ export async function listProjects(deps: Deps, q: { status: string; type: string
     // lower() on both sides: case-insensitive on SQLite and PostgreSQL alike. No index serves a substring:
     // the list order's index is walked and rows filtered (the total is counted once per search).
     base = base.where((eb) =>
-      eb.or(['name', 'name_cn', 'location'].map((col) => sql<SqlBool>`lower(${sql.ref(col)}) like lower(${like}) escape '\\'`)),
+      eb.or(SEARCHED.map((col) => sql<SqlBool>`lower(${sql.ref(col)}) like lower(${like}) escape '\\'`)),
     );
   }
   const page = await keysetPage({

@@ -19,7 +19,9 @@ export interface RetirableProject {
   methodology: string;
   vintage: number;
   country: string;
+  country_cn: string;
   location: string;
+  location_cn: string;
   total_tons: number;
 }
 

@@ -44,7 +44,7 @@ function certificateUrl(deps: Pick<Deps, 'config'>, id: string): string {
   return `${deps.config.PUBLIC_URL ?? ''}${certificatePath(id)}`;
 }
 
-const PROJECT_COLUMNS = ['id', 'name', 'name_cn', 'status', 'registry', 'registry_id', 'standard', 'methodology', 'vintage', 'country', 'location', 'total_tons'] as const;
+const PROJECT_COLUMNS = ['id', 'name', 'name_cn', 'status', 'registry', 'registry_id', 'standard', 'methodology', 'vintage', 'country', 'country_cn', 'location', 'location_cn', 'total_tons'] as const;
 
 /** The tons of a project a user sold back whose proceeds have not settled (the sell orders in progress), from
  *  the partial index orders_selling (migration 018): side and status are written out, not parameters, so
@@ -145,7 +145,7 @@ function retirementsQuery(db: DB) {
     .selectFrom('retirements as r')
     .innerJoin('projects as p', 'p.id', 'r.project_id')
     .select(['r.id', 'r.user_id', 'r.project_id', 'r.tons', 'r.beneficiary', 'r.reason', 'r.created_at'])
-    .select(['p.name', 'p.name_cn', 'p.registry', 'p.registry_id', 'p.standard', 'p.methodology', 'p.vintage', 'p.country', 'p.location']);
+    .select(['p.name', 'p.name_cn', 'p.registry', 'p.registry_id', 'p.standard', 'p.methodology', 'p.vintage', 'p.country', 'p.country_cn', 'p.location', 'p.location_cn']);
 }
 
 /** The serial ranges of these retirements (each of its project), in order, by retirement id: what a
@@ -189,7 +189,9 @@ async function toCertificates(db: DB, deps: Pick<Deps, 'config'>, rows: Retireme
     methodology: r.methodology,
     vintage: r.vintage,
     country: r.country,
+    country_cn: r.country_cn || r.country,
     location: r.location,
+    location_cn: r.location_cn || r.location,
     retired_at: isoSgt(r.created_at),
     retired_at_ms: r.created_at,
     certificate_url: certificateUrl(deps, r.id),
@@ -288,7 +290,7 @@ async function transparency(db: DB, now: number): Promise<Transparency> {
   const [projects, booked, retired, recent, ledger] = await Promise.all([
     db
       .selectFrom('projects')
-      .select(['id', 'name', 'name_cn', 'registry', 'registry_id', 'vintage', 'country', 'status', 'total_tons', 'remaining_tons'])
+      .select(['id', 'name', 'name_cn', 'registry', 'registry_id', 'vintage', 'country', 'country_cn', 'status', 'total_tons', 'remaining_tons'])
       .where('status', '!=', 'pending_review')
       .orderBy('id')
       .execute(),
@@ -324,6 +326,7 @@ function projectFigures(p: TransparencySource, booked: number, retired: number):
     registry_id: p.registry_id,
     vintage: p.vintage,
     country: p.country,
+    country_cn: p.country_cn || p.country,
     status: p.status,
     issued: p.total_tons,
     sold: p.total_tons - p.remaining_tons,
