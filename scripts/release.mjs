@@ -3,9 +3,9 @@
 // package.json (its scripts for a built folder: start, start:cluster, ops) with package-lock.json, and the
 // production dependencies already installed (node_modules, copied from this install: the packages the lock
 // does not mark dev). Installed here, not on the target, so the target needs neither the registry nor a
-// compiler for the native modules (better-sqlite3, @node-rs/argon2, sharp); the binaries are for this
-// machine's platform and Node major, and on another one `npm ci --omit=dev` in the folder installs them
-// again from the lock (docs/operations.md, "Deploy").
+// compiler for the native modules (better-sqlite3, @node-rs/argon2, sharp); their Node-API binaries are for
+// this machine's platform, and on another one `npm ci --omit=dev` in the folder installs them again from the
+// lock (docs/operations.md, "Deploy").
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -18,6 +18,9 @@ const NAME = `canopy-${pkg.version}`;
 const OUT_DIR = path.join(ROOT, 'release');
 const TARGET = path.join(OUT_DIR, NAME);
 
+if (!process.version.startsWith(`v${fs.readFileSync(path.join(ROOT, '.nvmrc'), 'utf8').trim()}.`)) {
+  throw new Error(`release made on Node ${process.version}, not on the Node .nvmrc names: run it through npm (npm run release)`);
+}
 for (const f of ['dist/index.html', 'dist/server/main.js', 'dist/server/ops/cli.js']) {
   if (!fs.existsSync(path.join(ROOT, f))) throw new Error(`${f} is missing: run npm run build first`);
 }
@@ -37,9 +40,6 @@ const scripts = {
 fs.writeFileSync(path.join(TARGET, 'package.json'), JSON.stringify({ ...pkg, scripts }, null, 2) + '\n');
 fs.copyFileSync(path.join(ROOT, 'package-lock.json'), path.join(TARGET, 'package-lock.json'));
 fs.copyFileSync(path.join(ROOT, '.nvmrc'), path.join(TARGET, '.nvmrc'));
-if (!process.version.startsWith(`v${fs.readFileSync(path.join(ROOT, '.nvmrc'), 'utf8').trim()}.`)) {
-  throw new Error(`release built on Node ${process.version}, not on the Node .nvmrc names: run it through npm (npm run release)`);
-}
 
 // Each production package's own files (not devOptional: optional peers of production packages that only
 // tooling uses, typescript and @babel/core); the packages nested in its node_modules are entries of their own.
