@@ -1,4 +1,5 @@
 import { defineConfig } from '@lingui/cli';
+import { formatter } from '@lingui/format-po';
 
 // English is the source and default; Chinese (Simplified) is zh-Hans. On the wire lang is en / cn.
 // Two catalogs: `core` holds the texts of what the home screen draws (UI kit, home, project cards) and is
@@ -30,6 +31,6 @@ export default defineConfig({
       exclude: ['**/node_modules/**', '**/*.gen.ts', ...CORE],
     },
   ],
-  format: 'po',
+  format: formatter(),
   orderBy: 'messageId',
 });

@@ -25,7 +25,8 @@ function linguiMacro(): Plugin {
         parserOpts: { plugins: ['typescript', 'jsx'] },
         plugins: ['@lingui/babel-plugin-lingui-macro'],
       });
-      return result?.code ? { code: result.code, map: result.map } : null;
+      // Babel types its map's arrays readonly; Rolldown only reads them.
+      return result?.code ? { code: result.code, map: result.map as Rollup.ExistingRawSourceMap | null } : null;
     },
   };
 }

@@ -4,7 +4,7 @@ import zlib from 'node:zlib';
 import { pathToFileURL } from 'node:url';
 import { CHROMIUM, CHROMIUM_FLAGS, ROOT, ensureBuilt, freePort, freshDataDir, killServer, spawnServer } from '../tests/e2e/server-control';
 
-// `npm run lighthouse` (= tsx bench/lighthouse.ts): Lighthouse 12 with its default (mobile) config against
+// `npm run lighthouse` (= tsx bench/lighthouse.ts): Lighthouse 13 with its default (mobile) config against
 // the built app served by the real server on a free port with a temporary DATA_DIR, in Debian's chromium.
 // Prints the four category scores (and each run's) and the gzipped JS the page loads; exits 1 below the floors
 // or over home's JS budget.
@@ -27,7 +27,7 @@ import { CHROMIUM, CHROMIUM_FLAGS, ROOT, ensureBuilt, freePort, freshDataDir, ki
 // instead of their ES5 ones, no useSyncExternalStore shim (React 19 has it), and the app's start in one chunk.
 // Home starts after the boot shell's first paint, in steps (main.tsx), with no Intl on home, so its scripts do
 // not hold up the first paint and no single long task blocks input.
-// Lighthouse and chrome-launcher are not the app's dependencies: they and their ~160 packages live in
+// Lighthouse and chrome-launcher are not the app's dependencies: they and their ~110 packages live in
 // tools/lighthouse (own package.json and lock), installed by `npm run lighthouse:install`, so every install
 // of the app stays without them. Typed here by the little this file reads.
 interface LighthouseAudit {

@@ -46,7 +46,7 @@ async function burst(target: 'sqlite' | 'postgres', databaseUrl: string | undefi
   const lanes = hashLanes();
   const server = await startServer(`sold-out-${target}`, argon2Env(OWASP_ARGON2), { databaseUrl });
   const agent = new http.Agent({ keepAlive: false, maxSockets: BUYERS, maxTotalSockets: BUYERS });
-  let failed = false;
+  let failed: boolean;
   try {
     const setupStart = performance.now();
     const hash = await hashPassword(PASSWORD, OWASP_ARGON2);

@@ -24,7 +24,7 @@ const result = await build({
   chunkNames: 'chunks/[name]-[hash]',
   format: 'esm',
   platform: 'node',
-  target: 'node20.19',
+  target: 'node24',
   packages: 'external',
   sourcemap: 'linked',
   metafile: true,

@@ -249,7 +249,7 @@ export function runCli(
     child.on('error', reject);
     child.on('close', (code) => {
       clearTimeout(timer);
-      let json: unknown = null;
+      let json: unknown;
       try {
         json = JSON.parse(stdout);
       } catch {

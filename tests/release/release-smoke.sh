@@ -7,6 +7,9 @@
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+# The Node the release needs stands in for the target's: the repo's own (node_modules/.bin/node, the `node`
+# devDependency), whatever Node the machine has (docs/decisions/0026-node-runtime.md).
+[ -x "$ROOT/node_modules/.bin/node" ] && PATH="$ROOT/node_modules/.bin:$PATH"
 VERSION="$(node -p "require('$ROOT/package.json').version")"
 TARBALL="$(realpath "${1:-$ROOT/release/canopy-$VERSION.tgz}")"
 DRAIN_MS=1500
@@ -28,6 +31,14 @@ tar -xzf "$TARBALL" -C "$WORK"
 APP="$WORK/canopy-$VERSION"
 [ -f "$APP/dist/server/main.js" ] || fail "no dist/server/main.js in $TARBALL"
 cd "$APP"
+[ -f .nvmrc ] || fail "no .nvmrc in $TARBALL: the release does not say which Node it needs"
+NEEDS="$(cat .nvmrc)"
+node -e "
+  const [engines, needs] = process.argv.slice(1);
+  if (!engines.startsWith('^' + needs + '.')) { console.error('engines ' + engines + ' and .nvmrc ' + needs + ' disagree'); process.exit(1); }
+  if (process.versions.node.split('.')[0] !== needs) { console.error('running on Node ' + process.version + ', the release needs ' + needs); process.exit(1); }
+" "$(node -p "require('./package.json').engines.node")" "$NEEDS" || fail "not on the Node the release needs"
+echo "release smoke: on Node $(node -v), as the release asks (engines $(node -p "require('./package.json').engines.node"), .nvmrc $NEEDS)"
 
 # A port nobody listens on now (the kernel's pick, released at once).
 PORT="$(node -e "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})")"

@@ -52,7 +52,7 @@ describe('one transaction: key, effect, answer', () => {
     await failWhenDone(s.db);
     const key = newKey();
     const payload = { amount: 5000, method: 'bank', reference: 'CNPRRZZZZZZZZZZ' };
-    let firstFailed = false;
+    let firstFailed: boolean;
     try {
       const first = await write(s, PATHS.walletTopup, payload, u, { key }).catch(() => null);
       firstFailed = first === null || first.code !== 0;

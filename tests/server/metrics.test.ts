@@ -112,7 +112,7 @@ function openSocket(socketHost: string, memId: number, token: string): Promise<{
 
 /** Scrapes until `check` holds (a closing socket is counted once the server has seen the close). */
 async function until(check: (text: string) => boolean): Promise<string> {
-  let text = '';
+  let text: string;
   const end = Date.now() + 10_000;
   for (;;) {
     text = await scrape();

@@ -114,9 +114,9 @@ export async function request<T = unknown>(
 ): Promise<ApiResult<T>> {
   const payload = common(method, data);
   const quiet = opts.quiet || opts.background;
-  let status = 0;
+  let status: number;
   let raw: unknown;
-  let fromCache = false;
+  let fromCache: boolean;
   // Our own timeout signal: ofetch ignores its `timeout` option when a caller passes a signal.
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(new DOMException('The request timed out', 'TimeoutError')), REQUEST_TIMEOUT_MS);

@@ -141,7 +141,6 @@ class PostgresDialectDropSafe extends PostgresDialect {
     return {
       getSchemas: () => inner.getSchemas(),
       getTables: (options) => againIfDroppedMeanwhile(() => inner.getTables(options)),
-      getMetadata: (options) => againIfDroppedMeanwhile(() => inner.getMetadata(options)),
     };
   }
 }

@@ -1,4 +1,5 @@
-import { Migrator, sql, type Migration, type MigrationProvider } from 'kysely';
+import { sql } from 'kysely';
+import { Migrator, type Migration, type MigrationProvider } from 'kysely/migration';
 import { dialectOf, type DB } from './connection';
 import * as m001 from './migrations/001-foundation';
 import * as m002 from './migrations/002-idempotency';

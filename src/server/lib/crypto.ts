@@ -29,7 +29,7 @@ export function hashPassword(password: string, params: Argon2Params = OWASP_ARGO
 export async function checkPassword(password: string, stored: string, params: Argon2Params = OWASP_ARGON2): Promise<{ ok: boolean; rehash: boolean }> {
   if (stored.startsWith('scrypt$')) return { ok: await verifyScrypt(password, stored), rehash: true };
   if (!stored.startsWith('$argon2')) return { ok: false, rehash: false };
-  let ok = false;
+  let ok: boolean;
   try {
     ok = await argon2Verify(stored, password.normalize('NFKC'));
   } catch {

@@ -76,7 +76,7 @@ async function readAfter(db: DB, lastId: number, gapIds: number[]): Promise<Row[
 }
 
 function toEvent(row: Row): LiveEvent {
-  let message: ServerMessage | null = null;
+  let message: ServerMessage | null;
   try {
     message = JSON.parse(row.payload) as ServerMessage;
   } catch {
