@@ -2,11 +2,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Locator } from '@playwright/test';
-import { expect, loginDemo, ops, registerViaApi, shot, test, uniqueEmail } from './helpers';
+import { expect, loginDemo, ops, registerViaApi, shot, test, uniqueEmail, waitForServiceWorkerControl } from './helpers';
 
 // What a second review of the whole app found on a 390x844 phone, in English and Chinese: controls a
 // thumb can hit (44 px), cards that do not run into each other, a time that does not break across
-// lines, an avatar that is not underlined text.
+// lines, an avatar that is not underlined text, and an offline record list that does not claim to be
+// complete when nothing could be loaded.
 
 async function box(locator: Locator): Promise<{ x: number; y: number; width: number; height: number }> {
   const b = await locator.boundingBox();
@@ -20,9 +21,12 @@ async function expectTarget(locator: Locator): Promise<void> {
   expect(b.width, `${locator.toString()} width`).toBeGreaterThanOrEqual(44);
 }
 
-const LANGS = [{ lang: 'en' as const }, { lang: 'cn' as const }];
+const LANGS = [
+  { lang: 'en' as const, topupNote: 'Your top-ups show here when you are online.', end: 'That is everything.' },
+  { lang: 'cn' as const, topupNote: '联网后将在此显示您的充值记录。', end: '没有更多了。' },
+];
 
-for (const { lang } of LANGS) {
+for (const { lang, topupNote, end } of LANGS) {
   test.describe(`fresh eyes (${lang})`, () => {
     test('profile: the invitation card stands apart from the menu, its buttons and the avatar read as controls', async ({ page, context, request }) => {
       await loginDemo(context, request, lang);
@@ -83,6 +87,20 @@ for (const { lang } of LANGS) {
       const copies = page.locator('.paynow-copy__btn');
       await expect(copies.first()).toBeVisible();
       for (const b of await copies.all()) await expectTarget(b);
+    });
+
+    test('offline, top-up records never loaded: says they come online, not "that is everything"', async ({ page, context, request }) => {
+      await loginDemo(context, request, lang);
+      await page.goto('/');
+      await waitForServiceWorkerControl(page);
+      await page.waitForLoadState('networkidle');
+      await context.setOffline(true);
+      await page.goto('/pages/profile/topup');
+      await expect(page.getByTestId('topup-submit')).toBeDisabled();
+      await expect(page.getByText(topupNote)).toBeVisible();
+      await expect(page.getByText(end)).toHaveCount(0);
+      await shot(page, `fresh-${lang}-offline-topup`);
+      await context.setOffline(false);
     });
   });
 }
