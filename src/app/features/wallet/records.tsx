@@ -2,6 +2,7 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { InfiniteList } from '../../components/infinite-list';
 import { formatDateTime, formatSgd } from '../../lib/format';
 import { serverNow } from '../../lib/server-time';
+import { useOnline } from '../../lib/online';
 import type { TopupRecord, WithdrawalRecord } from '../../../shared/schemas/wallet';
 import { topupMethodLabel, topupStatusLabel, withdrawalStatusLabel } from './labels';
 import { StatusChip } from './wallet-parts';
@@ -21,7 +22,7 @@ interface ListState<T> {
 export function TopupList({ list, onShow }: { list: ListState<TopupRecord>; onShow?: (record: TopupRecord) => void }) {
   const { i18n } = useLingui();
   return (
-    <RecordList list={list} empty={<Trans>No top-ups yet.</Trans>}>
+    <RecordList list={list} empty={<Trans>No top-ups yet.</Trans>} offline={<Trans>Your top-ups show here when you are online.</Trans>}>
       <ul className="records" data-testid="topup-records">
         {list.items.map((r) => (
           <li key={r.id} className="record card" data-testid="topup-record" data-id={r.id}>
@@ -85,7 +86,7 @@ export function TopupList({ list, onShow }: { list: ListState<TopupRecord>; onSh
 export function WithdrawalList({ list }: { list: ListState<WithdrawalRecord> }) {
   const { i18n } = useLingui();
   return (
-    <RecordList list={list} empty={<Trans>No withdrawals yet.</Trans>}>
+    <RecordList list={list} empty={<Trans>No withdrawals yet.</Trans>} offline={<Trans>Your withdrawals show here when you are online.</Trans>}>
       <ul className="records" data-testid="withdrawal-records">
         {list.items.map((r) => (
           <li key={r.id} className="record card" data-testid="withdrawal-record" data-id={r.id}>
@@ -139,20 +140,22 @@ export function WithdrawalList({ list }: { list: ListState<WithdrawalRecord> }) 
   );
 }
 
-function RecordList<T>({ list, empty, children }: { list: ListState<T>; empty: React.ReactNode; children: React.ReactNode }) {
-  const notLoaded = list.total === null;
+function RecordList<T>({ list, empty, offline, children }: { list: ListState<T>; empty: React.ReactNode; offline: React.ReactNode; children: React.ReactNode }) {
+  const online = useOnline();
+  // Nothing loaded yet (offline, or the read failed): say why, not "that is everything" under no rows.
+  if (list.total === null && !list.loading) {
+    if (list.error) return <p className="notice notice--warn wallet-notice">{list.error}</p>;
+    return online ? null : <p className="empty">{offline}</p>;
+  }
   return (
-    <>
-      {notLoaded && list.error && <p className="notice notice--warn wallet-notice">{list.error}</p>}
-      <InfiniteList
-        hasMore={list.hasMore}
-        loading={list.loading}
-        onLoadMore={list.loadMore}
-        isEmpty={!notLoaded && list.items.length === 0}
-        empty={<p className="empty">{empty}</p>}
-      >
-        {children}
-      </InfiniteList>
-    </>
+    <InfiniteList
+      hasMore={list.hasMore}
+      loading={list.loading}
+      onLoadMore={list.loadMore}
+      isEmpty={list.total !== null && list.items.length === 0}
+      empty={<p className="empty">{empty}</p>}
+    >
+      {children}
+    </InfiniteList>
   );
 }
