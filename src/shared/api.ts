@@ -45,6 +45,8 @@ export const PATHS = {
   creditRetirements: '/api/credit/retirements',
   /** GET /api/public/certificate/<id>: one retirement's public certificate (no session). */
   publicCertificate: '/api/public/certificate/:id',
+  /** GET /api/public/certificate/<id>/pdf: the same certificate as an A4 PDF download (no session). */
+  publicCertificatePdf: '/api/public/certificate/:id/pdf',
   publicTransparency: '/api/public/transparency',
   openapi: '/openapi.json',
   /** GET: the interactive API reference (Swagger UI) and its files (docs/decisions/0012-api-contract.md). */

@@ -50,6 +50,7 @@ export interface RetireBody {
   tons: number | string;
   beneficiary?: unknown;
   reason?: unknown;
+  hide_beneficiary?: unknown;
   paypwd?: string;
 }
 

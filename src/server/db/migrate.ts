@@ -19,6 +19,7 @@ import * as m017 from './migrations/017-order-indexes';
 import * as m018 from './migrations/018-order-usage';
 import * as m019 from './migrations/019-server-secret';
 import * as m020 from './migrations/020-project-places-cn';
+import * as m021 from './migrations/021-retirement-privacy';
 
 // Migrations are listed here in order (no directory scanning, so the bundle and tsx agree).
 const migrations: Record<string, Migration> = {
@@ -40,6 +41,7 @@ const migrations: Record<string, Migration> = {
   '018-order-usage': m018,
   '019-server-secret': m019,
   '020-project-places-cn': m020,
+  '021-retirement-privacy': m021,
 };
 
 /** Every migration this version knows, oldest first. */

@@ -376,6 +376,7 @@ export interface RetirementsTable {
   tons: number;
   beneficiary: string;
   reason: string;
+  beneficiary_hidden: number; // 1: the public certificate shows "a Canopy customer" and no reason
   entry_id: number; // the ledger entry that moved the tons to the project's retirement account
   created_at: number;
 }

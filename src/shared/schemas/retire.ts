@@ -46,6 +46,9 @@ export const retireSchema = v.object({
   tons: v.pipe(intFromInput('retire_tons_invalid'), v.minValue(1, m('retire_tons_invalid')), v.maxValue(1_000_000_000, m('retire_tons_invalid'))),
   beneficiary: beneficiarySchema,
   reason: reasonSchema,
+  /** true: the public certificate shows the beneficiary as "a Canopy customer" and no reason
+   *  (docs/product.md#retirement); serials, project, tons and date stay public. */
+  hide_beneficiary: v.optional(v.boolean(m('retire_hide_beneficiary_invalid')), false),
   paypwd: paymentPassword,
 });
 export type RetireInput = v.InferOutput<typeof retireSchema>;
@@ -74,8 +77,9 @@ export type RetireAnswer = v.InferOutput<typeof retireAnswerSchema>;
 
 export const certificateSchema = v.strictObject({
   id: v.string(),
-  beneficiary: v.string(),
-  reason: v.string(),
+  beneficiary: v.pipe(v.string(), v.description('Empty on the public certificate when the beneficiary is hidden (shown as "a Canopy customer"); the owner\'s own list has the name')),
+  reason: v.pipe(v.string(), v.description('Empty on the public certificate when the beneficiary is hidden')),
+  beneficiary_hidden: v.pipe(v.boolean(), v.description('The beneficiary and the reason are kept off the public certificate and its PDF')),
   tons: int(),
   serials: v.array(serialRangeSchema),
   project_id: int(),

@@ -57,6 +57,17 @@ export const RETIRE_ENDPOINTS: Endpoint[] = [
   },
   {
     method: 'get',
+    path: PATHS.publicCertificatePdf,
+    operationId: 'publicCertificatePdf',
+    tag: 'Retirement',
+    summary: 'The public certificate as an A4 PDF download, attachment named by the certificate id (no session; lang=cn for Chinese)',
+    auth: 'none',
+    errors: ['certificate_not_found'],
+    bare: ['application/pdf'],
+    gives: 'application/pdf (not enveloped); a refusal is the usual envelope',
+  },
+  {
+    method: 'get',
     path: PATHS.publicTransparency,
     operationId: 'publicTransparency',
     tag: 'Retirement',

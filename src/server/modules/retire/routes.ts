@@ -6,6 +6,7 @@ import { answerPublic } from '../../lib/public-answer';
 import { requireUser } from '../session';
 import { retireSchema, retirementsQuery } from '../../../shared/schemas/retire';
 import { certificateOf, publicTransparency, retire, retirementsOf } from './service';
+import { certificatePdf } from './certificate-pdf';
 
 // Retirement (docs/product.md#retirement). Mounted twice: creditRoutes at /h5/api/api/credit (signed-in:
 // retire with an Idempotency-Key, the caller's retirements) and publicRoutes at /h5/api/api/public (no
@@ -40,6 +41,20 @@ publicRoutes.get('/certificate/:id', async (c) => {
   // A certificate never changes once written, so an answer may be kept (under its own tag) until evicted.
   const id = c.req.param('id');
   return answerPublic(c, [`certificate:${id}`], {}, async () => ({ data: await certificateOf(c.get('deps'), id) }));
+});
+
+// The certificate as an A4 PDF download in the request's language (docs/product.md#retirement): made from
+// the public certificate, so a hidden beneficiary stays hidden. Made on each request, not kept by the
+// response cache (which holds envelopes): the per-address throttle above bounds what anyone can ask for.
+publicRoutes.get('/certificate/:id/pdf', async (c) => {
+  const cert = await certificateOf(c.get('deps'), c.req.param('id'));
+  const url = cert.certificate_url.startsWith('/') ? `${new URL(c.req.url).origin}${cert.certificate_url}` : cert.certificate_url;
+  const pdf = await certificatePdf(cert, c.get('lang'), url);
+  return c.body(new Uint8Array(pdf), 200, {
+    'Content-Type': 'application/pdf',
+    'Content-Disposition': `attachment; filename="canopy-certificate-${cert.id}.pdf"`,
+    'Cache-Control': 'public, max-age=3600',
+  });
 });
 
 publicRoutes.get('/transparency', (c) => answerPublic(c, [TRANSPARENCY_TAG], {}, () => publicTransparency(c.get('deps'))));

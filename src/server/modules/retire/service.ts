@@ -124,7 +124,7 @@ async function writeRetirement(deps: Deps, w: WriteScope, userId: number, input:
   });
   await tx
     .insertInto('retirements')
-    .values({ id, user_id: userId, project_id: p.id, tons: input.tons, beneficiary: input.beneficiary, reason: input.reason, entry_id: entryId, created_at: now })
+    .values({ id, user_id: userId, project_id: p.id, tons: input.tons, beneficiary: input.beneficiary, reason: input.reason, beneficiary_hidden: input.hide_beneficiary ? 1 : 0, entry_id: entryId, created_at: now })
     .execute();
   await tx
     .insertInto('retirement_serials')
@@ -138,13 +138,13 @@ async function writeRetirement(deps: Deps, w: WriteScope, userId: number, input:
 // ---------------------------------------------------------------------------------------------------
 // Reads
 
-type RetirementRow = { id: string; user_id: number; project_id: number; tons: number; beneficiary: string; reason: string; created_at: number } & Omit<RetirableProject, 'id' | 'status' | 'total_tons'>;
+type RetirementRow = { id: string; user_id: number; project_id: number; tons: number; beneficiary: string; reason: string; beneficiary_hidden: number; created_at: number } & Omit<RetirableProject, 'id' | 'status' | 'total_tons'>;
 
 function retirementsQuery(db: DB) {
   return db
     .selectFrom('retirements as r')
     .innerJoin('projects as p', 'p.id', 'r.project_id')
-    .select(['r.id', 'r.user_id', 'r.project_id', 'r.tons', 'r.beneficiary', 'r.reason', 'r.created_at'])
+    .select(['r.id', 'r.user_id', 'r.project_id', 'r.tons', 'r.beneficiary', 'r.reason', 'r.beneficiary_hidden', 'r.created_at'])
     .select(['p.name', 'p.name_cn', 'p.registry', 'p.registry_id', 'p.standard', 'p.methodology', 'p.vintage', 'p.country', 'p.country_cn', 'p.location', 'p.location_cn']);
 }
 
@@ -171,31 +171,40 @@ export async function serialRangesOf(db: DB, rows: ReadonlyArray<{ id: string; r
   return byId;
 }
 
-async function toCertificates(db: DB, deps: Pick<Deps, 'config'>, rows: RetirementRow[]): Promise<Certificate[]> {
+/** Who reads a certificate: its owner sees the beneficiary and reason they gave; the public does not when
+ *  the owner chose to show "a Canopy customer" (docs/product.md#retirement). */
+type Reader = 'owner' | 'public';
+
+async function toCertificates(db: DB, deps: Pick<Deps, 'config'>, rows: RetirementRow[], reader: Reader): Promise<Certificate[]> {
   if (rows.length === 0) return [];
   const byId = await serialRangesOf(db, rows);
-  return rows.map((r) => ({
-    id: r.id,
-    beneficiary: r.beneficiary,
-    reason: r.reason,
-    tons: r.tons,
-    serials: byId.get(r.id) ?? [],
-    project_id: r.project_id,
-    project_name: r.name,
-    project_name_cn: r.name_cn || r.name,
-    registry: r.registry,
-    registry_id: r.registry_id,
-    standard: r.standard,
-    methodology: r.methodology,
-    vintage: r.vintage,
-    country: r.country,
-    country_cn: r.country_cn || r.country,
-    location: r.location,
-    location_cn: r.location_cn || r.location,
-    retired_at: isoSgt(r.created_at),
-    retired_at_ms: r.created_at,
-    certificate_url: certificateUrl(deps, r.id),
-  }));
+  return rows.map((r) => {
+    const hidden = r.beneficiary_hidden === 1;
+    const shown = !hidden || reader === 'owner';
+    return {
+      id: r.id,
+      beneficiary: shown ? r.beneficiary : '',
+      reason: shown ? r.reason : '',
+      beneficiary_hidden: hidden,
+      tons: r.tons,
+      serials: byId.get(r.id) ?? [],
+      project_id: r.project_id,
+      project_name: r.name,
+      project_name_cn: r.name_cn || r.name,
+      registry: r.registry,
+      registry_id: r.registry_id,
+      standard: r.standard,
+      methodology: r.methodology,
+      vintage: r.vintage,
+      country: r.country,
+      country_cn: r.country_cn || r.country,
+      location: r.location,
+      location_cn: r.location_cn || r.location,
+      retired_at: isoSgt(r.created_at),
+      retired_at_ms: r.created_at,
+      certificate_url: certificateUrl(deps, r.id),
+    };
+  });
 }
 
 /** The caller's retirements, newest first, paged as every list. */
@@ -211,7 +220,7 @@ export async function retirementsOf(deps: Deps, userId: number, q: { page: numbe
       .execute(),
     db.selectFrom('retirements').select(sql<number>`count(*)`.as('n')).where('user_id', '=', userId).executeTakeFirstOrThrow(),
   ]);
-  return { list: await toCertificates(db, deps, rows), total: Number(count.n), page: q.page, page_size: q.page_size };
+  return { list: await toCertificates(db, deps, rows, 'owner'), total: Number(count.n), page: q.page, page_size: q.page_size };
 }
 
 /** One public certificate; an id that is malformed or unknown is the same not-found refusal. */
@@ -219,7 +228,7 @@ export async function certificateOf(deps: Deps, id: string): Promise<Certificate
   if (!CERTIFICATE_ID.test(id)) throw new AppError('certificate_not_found');
   const row = await retirementsQuery(deps.db).where('r.id', '=', id).executeTakeFirst();
   if (!row) throw new AppError('certificate_not_found');
-  return (await toCertificates(deps.db, deps, [row]))[0]!;
+  return (await toCertificates(deps.db, deps, [row], 'public'))[0]!;
 }
 
 /** YYYY-MM of an instant in SGT. */
