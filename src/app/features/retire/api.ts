@@ -4,7 +4,7 @@ import { get, post, type ApiResult } from '../../lib/api';
 import { db } from '../../lib/db';
 import { useLiveRefresh } from '../../lib/live-refresh';
 import { useOnline } from '../../lib/online';
-import { PATHS, type Paged } from '../../../shared/api';
+import { API_BASE, PATHS, type Paged, type WireLang } from '../../../shared/api';
 import type { CreditHolding, Order, OrderCredits } from '../../../shared/schemas/order';
 import type { Certificate, RetireAnswer, Transparency } from '../../../shared/schemas/retire';
 
@@ -17,6 +17,7 @@ export interface RetireInput {
   tons: number;
   beneficiary: string;
   reason: string;
+  hide_beneficiary: boolean;
   paypwd: string;
 }
 
@@ -29,6 +30,8 @@ const TRANSPARENCY_KEY = 'transparency';
 
 export const certificatePath = (id: string) => `/certificate/${id}`;
 export const certificateHref = (id: string) => `${location.origin}${certificatePath(id)}`;
+/** The certificate's PDF, made by the server in the language asked for. */
+export const certificatePdfHref = (id: string, lang: WireLang) => `${API_BASE}${PATHS.publicCertificatePdf.replace(':id', encodeURIComponent(id))}?lang=${lang}`;
 
 /** What the retire form needs: the holdings (tons held per project) and the tons pending sale per project. */
 export function useRetirable(enabled: boolean) {

@@ -4,7 +4,8 @@ import { LanguageToggle } from '../../components/language-toggle';
 import { NavBar } from '../../components/nav-bar';
 import { QrSvg } from '../../components/qr-svg';
 import { formatDateTime, formatTons, pick } from '../../lib/format';
-import { certificateHref, useCertificate } from './api';
+import { localeToWire, type Locale } from '../../../shared/api';
+import { certificateHref, certificatePdfHref, useCertificate } from './api';
 import type { Certificate as CertificateData } from '../../../shared/schemas/retire';
 import './retire.css';
 import { SerialRanges } from './serial-ranges';
@@ -15,7 +16,7 @@ import { SerialRanges } from './serial-ranges';
 // seen, so it opens offline.
 
 export function CertificatePage({ id }: { id: string }) {
-  const { t } = useLingui();
+  const { t, i18n } = useLingui();
   const load = useCertificate(id);
   return (
     <div className="page certificate-page">
@@ -25,8 +26,11 @@ export function CertificatePage({ id }: { id: string }) {
       {load.state === 'ready' && (
         <div className="certificate-tools no-print">
           <button type="button" className="btn btn--ghost certificate-bar__print" onClick={() => window.print()} data-testid="certificate-print">
-            <Trans>Print / Save as PDF</Trans>
+            <Trans>Print</Trans>
           </button>
+          <a className="btn btn--ghost certificate-bar__print" href={certificatePdfHref(id, localeToWire(i18n.locale as Locale))} download data-testid="certificate-pdf">
+            <Trans>Download PDF</Trans>
+          </a>
           <Link to="/pages/project/index" className="btn btn--ghost certificate-bar__print" data-testid="certificate-explore">
             <Trans>Explore projects</Trans>
           </Link>
@@ -72,10 +76,12 @@ function CertificateView({ c }: { c: CertificateData }) {
       <p className="certificate__lead">
         <Trans>of verified carbon credits (tCO₂e) were permanently retired on behalf of</Trans>
       </p>
+      {/* The page shows what anyone sees, also to the owner whose device keeps the name from their own list
+          (docs/product.md#retirement). */}
       <p className="certificate__beneficiary" data-testid="certificate-beneficiary">
-        {c.beneficiary}
+        {c.beneficiary_hidden ? t`a Canopy customer` : c.beneficiary}
       </p>
-      {c.reason && (
+      {c.reason && !c.beneficiary_hidden && (
         <p className="certificate__reason" data-testid="certificate-reason">
           “{c.reason}”
         </p>

@@ -48,6 +48,11 @@ export function CertificatesPage() {
               <p className="muted">
                 <Trans>For {c.beneficiary}</Trans>
               </p>
+              {c.beneficiary_hidden && (
+                <p className="muted" data-testid="certificate-item-hidden">
+                  <Trans>The public certificate shows “a Canopy customer”.</Trans>
+                </p>
+              )}
               <div className="certificate-item__actions">
                 <a className="btn btn--ghost" href={certificatePath(c.id)} data-testid="certificate-open">
                   <Trans>View</Trans>

@@ -14,6 +14,7 @@ export function RetireConfirmSheet({
   tons,
   name,
   reason,
+  hidden,
 }: {
   open: boolean;
   onClose: () => void;
@@ -24,6 +25,8 @@ export function RetireConfirmSheet({
   tons: number;
   name: string;
   reason: string;
+  /** The certificate shows "a Canopy customer" instead of the name and reason. */
+  hidden: boolean;
 }) {
   const { t } = useLingui();
   return (
@@ -57,6 +60,16 @@ export function RetireConfirmSheet({
           <Trans>Beneficiary</Trans>
         </dt>
         <dd>{name.trim()}</dd>
+        {hidden && (
+          <>
+            <dt>
+              <Trans>On the certificate</Trans>
+            </dt>
+            <dd data-testid="confirm-public-name">
+              <Trans>a Canopy customer</Trans>
+            </dd>
+          </>
+        )}
         {reason.trim() && (
           <>
             <dt>

@@ -123,3 +123,33 @@ export function ReasonField({ reason, onChange, error }: { reason: string; onCha
     </div>
   );
 }
+
+/** What the certificate makes public, and the choice to show the beneficiary as "a Canopy customer"
+ *  (docs/product.md#retirement): the name and the reason then stay with the member. */
+export function PrivacyField({ hidden, onChange }: { hidden: boolean; onChange: (hidden: boolean) => void }) {
+  return (
+    <div className="field retire-privacy">
+      <p className="notice" id="retire-privacy-notice" data-testid="retire-privacy-notice">
+        <Trans>
+          The beneficiary and the reason are printed on the public certificate and its PDF: anyone with the certificate&apos;s link or QR code can read them. Serial numbers, project, tons and date are
+          always public.
+        </Trans>
+      </p>
+      <label className="check" htmlFor="retire-hide-beneficiary">
+        <span className="check__hit">
+          <input
+            id="retire-hide-beneficiary"
+            type="checkbox"
+            data-testid="retire-hide-beneficiary"
+            checked={hidden}
+            onChange={(e) => onChange(e.target.checked)}
+            aria-describedby="retire-privacy-notice"
+          />
+        </span>
+        <span>
+          <Trans>Show the beneficiary as “a Canopy customer” and keep the reason private</Trans>
+        </span>
+      </label>
+    </div>
+  );
+}

@@ -10,7 +10,7 @@ import { useUserInfo } from '../../lib/user-info';
 import type { RetireAnswer } from '../../../shared/schemas/retire';
 import type { UserInfo } from '../../../shared/schemas/user';
 import { useRetireForm } from './use-retire-form';
-import { BeneficiaryField, ProjectField, ReasonField, TonsField } from './retire-fields';
+import { BeneficiaryField, PrivacyField, ProjectField, ReasonField, TonsField } from './retire-fields';
 import { RetireConfirmSheet } from './retire-confirm';
 import { Retired } from './retired';
 import './retire.css';
@@ -74,6 +74,7 @@ function RetireForm({ info, projectId, onDone }: { info: UserInfo | null | undef
         <TonsField value={fields.tonsText} onChange={fields.setTonsText} error={show(errors.tons)} />
         <BeneficiaryField value={fields.name} onChange={fields.setBeneficiary} error={show(errors.name)} />
         <ReasonField reason={fields.reason} onChange={fields.setReason} error={errors.reason} />
+        <PrivacyField hidden={fields.hidden} onChange={fields.setHidden} />
         {noPassword && (
           <p className="notice notice--warn">
             <Trans>
@@ -98,6 +99,7 @@ function RetireForm({ info, projectId, onDone }: { info: UserInfo | null | undef
         tons={tons}
         name={fields.name}
         reason={fields.reason}
+        hidden={fields.hidden}
       />
     </>
   );

@@ -49,6 +49,7 @@ export function useRetireForm(info: UserInfo | null | undefined, projectId: numb
   const [tonsText, setTonsText] = useState('1');
   const [beneficiary, setBeneficiary] = useState<string | null>(null);
   const [reason, setReason] = useState('');
+  const [hidden, setHidden] = useState(false);
   const [touched, setTouched] = useState(false);
   const [confirming, setConfirming] = useState(false);
 
@@ -59,7 +60,7 @@ export function useRetireForm(info: UserInfo | null | undefined, projectId: numb
   const reasonError = firstMessage(reasonSchema, reason, lang);
   const valid = holding !== null && !tonsError && !nameError && !reasonError;
 
-  const input = useMemo(() => ({ project_id: project ?? 0, tons, beneficiary: name.trim(), reason: reason.trim() }), [project, tons, name, reason]);
+  const input = useMemo(() => ({ project_id: project ?? 0, tons, beneficiary: name.trim(), reason: reason.trim(), hide_beneficiary: hidden }), [project, tons, name, reason, hidden]);
   const write = useWrite<string, RetireAnswer>(
     (paypwd, key) => sendRetire({ ...input, paypwd } satisfies RetireInput, key),
     () => input,
@@ -85,7 +86,7 @@ export function useRetireForm(info: UserInfo | null | undefined, projectId: numb
 
   return {
     ...chosen,
-    fields: { tonsText, setTonsText, tons, name, setBeneficiary, reason, setReason },
+    fields: { tonsText, setTonsText, tons, name, setBeneficiary, reason, setReason, hidden, setHidden },
     errors: { tons: tonsError, name: nameError, reason: reasonError },
     touched,
     valid,
