@@ -18,6 +18,7 @@ const EN = {
   certifies: 'This certifies that',
   retired: 'of verified carbon credits (tCO2e) were permanently retired on behalf of',
   customer: 'a Canopy customer',
+  tons: 't',
   project: 'Project',
   registry: 'Registry',
   methodology: 'Methodology',
@@ -37,6 +38,7 @@ const TEXT: Record<Lang, Record<keyof typeof EN, string>> = {
     certifies: '兹证明',
     retired: '经核证的碳信用（吨二氧化碳当量）已被永久注销，受益人为',
     customer: '一位 Canopy 客户',
+    tons: '吨',
     project: '项目',
     registry: '登记处',
     methodology: '方法学',
@@ -193,7 +195,7 @@ export function certificatePdf(c: Certificate, lang: Lang, url: string): Promise
   center(t.certifies, 12);
   doc.y += 4;
   doc.fillColor(GREEN);
-  center(`${c.tons} t`, 30);
+  center(`${c.tons} ${t.tons}`, 30);
   doc.fillColor('#000');
   center(t.retired, 12);
   doc.y += 6;
