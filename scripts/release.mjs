@@ -48,6 +48,11 @@ const SKIP = /(^|\/)node_modules(\/|$)|^build\/Release\/(obj|\.deps)|^build\/(de
 // Packages that carry every platform's prebuilt binary in prebuilds/ (better-sqlite3): this platform's only.
 const HERE = new Set([`${process.platform}-${process.arch}`, `linuxmusl-${process.arch}`]);
 const otherPlatform = (rel) => /^prebuilds\/[^/]+\.node$/.test(rel) && !HERE.has(path.basename(rel, '.node'));
+// The certificate PDF reads one weight of the font package (its stylesheet and WOFF slices): the other
+// weights and formats are most of its 76 MB (docs/decisions/0031-certificate-pdf.md).
+const KEEP_ONLY = {
+  'node_modules/@fontsource/noto-sans-sc': (rel) => rel === '' || rel === 'files' || /^(package\.json|LICENSE|400\.css)$/.test(rel) || /^files\/[^/]+-400-normal\.woff$/.test(rel),
+};
 let copied = 0;
 for (const [where, entry] of Object.entries(lock.packages)) {
   if (!where.startsWith('node_modules/') || entry.dev || entry.devOptional || entry.link) continue;
@@ -60,7 +65,7 @@ for (const [where, entry] of Object.entries(lock.packages)) {
     recursive: true,
     filter: (src) => {
       const rel = path.relative(from, src).split(path.sep).join('/');
-      return !SKIP.test(rel) && !otherPlatform(rel);
+      return !SKIP.test(rel) && !otherPlatform(rel) && (KEEP_ONLY[where]?.(rel) ?? true);
     },
   });
   copied += 1;
