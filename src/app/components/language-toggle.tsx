@@ -13,7 +13,8 @@ export function LanguageToggle() {
       className="lang-toggle"
       onClick={() => void activateLocale(next)}
       lang={next}
-      aria-label={next === 'en' ? 'Switch to English' : '切换到中文'}
+      // The name holds the visible text ("EN", "中文") so a voice command of what is seen finds the button.
+      aria-label={next === 'en' ? 'Switch to English, EN' : '切换到中文'}
     >
       <span className="lang-toggle__pill">{next === 'en' ? 'EN' : '中文'}</span>
     </button>
