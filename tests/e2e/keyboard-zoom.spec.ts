@@ -16,7 +16,9 @@ async function sideways(page: Page): Promise<string | null> {
     const offenders: string[] = [];
     for (const el of Array.from(document.querySelectorAll<HTMLElement>('body *'))) {
       const r = el.getBoundingClientRect();
-      if (r.width > 0 && r.right > client + 1 && !el.closest('.swiper')) offenders.push(`${el.tagName.toLowerCase()}.${[...el.classList].join('.')}`);
+      // Fixed layers (tab bar, toasts) stretch with a widened page: they show the width, not its cause.
+      const fixed = getComputedStyle(el).position === 'fixed' || el.closest('.tabbar, .toast-layer');
+      if (r.width > 0 && r.right > client + 1 && !el.closest('.swiper') && !fixed) offenders.push(`${el.tagName.toLowerCase()}.${[...el.classList].join('.')}`);
       if (offenders.length > 5) break;
     }
     return `scrollWidth ${scroll} > ${client}: ${offenders.join(', ')}`;
