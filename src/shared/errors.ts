@@ -62,7 +62,7 @@ export const ERRORS = {
   withdraw_password_unset: { code: 1305, en: 'Please set your withdrawal password first.', cn: '请先设置提现密码。' },
 
   // Profile
-  ic_invalid: { code: 1401, en: 'IC number must be a capital letter, 7 digits and a capital letter.', cn: '身份证号格式应为：大写字母 + 7 位数字 + 大写字母。' },
+  ic_invalid: { code: 1401, en: 'Enter a valid NRIC or FIN: S, T, F, G or M, 7 digits and its check letter.', cn: '请输入有效的 NRIC 或 FIN：S、T、F、G 或 M 开头，7 位数字加校验字母。' },
   mobile_invalid: { code: 1402, en: 'Mobile number must be 8 digits.', cn: '手机号码只能为 8 位数字。' },
   holder_mismatch: { code: 1403, en: 'The holder name must match your registered name.', cn: '持卡人姓名须与注册姓名一致。' },
   name_required: { code: 1404, en: 'Please complete your name in personal information first.', cn: '请先在个人信息中填写姓名。' },

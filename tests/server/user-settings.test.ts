@@ -157,6 +157,17 @@ describe('personal information', () => {
     await expectRefused(s, 'too_long', (lang) => send({ last_name: 'x'.repeat(61) }, lang), { field: 'last_name', params: { n: 60 } });
   });
 
+  it('refuses an IC number whose check letter is wrong, with the format code, and keeps the saved one', async () => {
+    const u = await newUser(s, { ready: false });
+    const base = { first_name: 'Mei Ling', last_name: 'Tan', mobile: '91234567', ic_number: 'S1234567D' };
+    ok(await write(s, PATHS.userProfile, base, u));
+    for (const ic of ['S1234567A', 'T1234567D', 'F1234567D', 'G1234567D', 'M1234567L']) {
+      await expectRefused(s, 'ic_invalid', (lang) => write(s, PATHS.userProfile, { ...base, ic_number: ic }, u, { lang }), { field: 'ic_number' });
+    }
+    expect((await userRow(u.id)).ic_number).toBe('S1234567D');
+    for (const ic of ['T1234567J', 'F1234567N', 'G1234567X', 'M1234567K']) ok(await write(s, PATHS.userProfile, { ...base, ic_number: ic }, u));
+  });
+
   it('saves it, and user/info shows the registered name', async () => {
     const u = await newUser(s, { ready: false });
     const saved = ok(await write(s, PATHS.userProfile, { first_name: ' Mei   Ling ', last_name: 'Tan', mobile: '91234567', ic_number: 'S1234567D' }, u));
@@ -233,7 +244,7 @@ describe('bank account and PayNow', () => {
 
   it('lets a corporate user bind PayNow by UEN, held by the company', async () => {
     const u = await newUser(s, { ready: false, type: 'corporate', company: 'Green Leaf Pte Ltd', uen: '201912345K' });
-    ok(await write(s, PATHS.userProfile, { first_name: 'Wei', last_name: 'Lim', mobile: '91234567', ic_number: 'S7654321A' }, u));
+    ok(await write(s, PATHS.userProfile, { first_name: 'Wei', last_name: 'Lim', mobile: '91234567', ic_number: 'S7654321F' }, u));
     const bound = ok(await card(u, { paynow: '201912345k', holder_name: 'GREEN LEAF PTE LTD' }));
     expect(bound).toMatchObject({ paynow: '201912345K', paynow_type: 'uen', holder_name: 'GREEN LEAF PTE LTD' });
     ok(await card(u, { bank_name: 'UOB', account_no: '3456789012', holder_name: 'wei lim' }));

@@ -45,8 +45,29 @@ export const inviteCodeSchema = v.pipe(
   v.regex(/^[A-Z0-9]{6}$/, 'invite_format'),
 );
 
-/** IC number: a capital letter, 7 digits, a capital letter (e.g. S1234567D). */
-export const icNumberSchema = v.pipe(v.string('required'), v.trim(), v.nonEmpty('required'), v.regex(/^[A-Z]\d{7}[A-Z]$/, 'ic_invalid'));
+const IC_WEIGHTS = [2, 7, 6, 5, 4, 3, 2];
+/** Check letters by the weighted sum's remainder mod 11, per series; T and G add 4 to the sum, M adds 3. */
+const IC_CHECK_LETTERS: Record<string, { offset: number; letters: string }> = {
+  S: { offset: 0, letters: 'JZIHGFEDCBA' },
+  T: { offset: 4, letters: 'JZIHGFEDCBA' },
+  F: { offset: 0, letters: 'XWUTRQPNMLK' },
+  G: { offset: 4, letters: 'XWUTRQPNMLK' },
+  M: { offset: 3, letters: 'XWUTRQPNJLK' },
+};
+
+/** Whether a NRIC/FIN (S, T, F, G or M, 7 digits, a letter) carries the check letter its digits give:
+ *  docs/product.md#validation. */
+export function icCheckLetterOk(ic: string): boolean {
+  const m = /^([STFGM])(\d{7})([A-Z])$/.exec(ic);
+  const series = m && IC_CHECK_LETTERS[m[1]!];
+  if (!m || !series) return false;
+  const sum = [...m[2]!].reduce((acc, d, i) => acc + Number(d) * IC_WEIGHTS[i]!, series.offset);
+  return series.letters[sum % 11] === m[3];
+}
+
+/** IC number: S, T, F, G or M, 7 digits and the check letter (e.g. S1234567D); a wrong check letter is the
+ *  same refusal as a wrong shape, since either way the number is not one the holder has. */
+export const icNumberSchema = v.pipe(v.string('required'), v.trim(), v.nonEmpty('required'), v.regex(/^[A-Z]\d{7}[A-Z]$/, 'ic_invalid'), v.check(icCheckLetterOk, 'ic_invalid'));
 
 /** A Singapore number as people paste it from Contacts ("+65 9123 4567", "(65) 9123-4567", "9123 4567"):
  *  the digits, without the country code when one leads a ten-digit number. What is left is checked by

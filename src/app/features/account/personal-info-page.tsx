@@ -115,7 +115,7 @@ function PersonalInfoForm() {
           label={t`IC number`}
           form={FORM}
           errors={errors}
-          hint={t`A capital letter, 7 digits and a capital letter, e.g. S1234567D`}
+          hint={t`Your NRIC or FIN as on the card, e.g. S1234567D`}
           a11y={a11y('ic_number')}
           testId="profile-ic"
           autoCapitalize="characters"
