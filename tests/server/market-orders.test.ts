@@ -55,6 +55,21 @@ describe('buy by the ton', () => {
     expect((await api.detail(other, o.id)).code).toBe(refusal('not_found').code);
   });
 
+  it('names the order and its project (both languages) on each fund log of an order, so two buys can be told apart', async () => {
+    const u = await makeUser(s, { cents: 100_000 });
+    const a = await makeProject(s, { price: 1100 });
+    const b = await makeProject(s, { price: 1100 });
+    const first = (await api.buy(u, a, 3)).data;
+    const second = (await api.buy(u, b, 3)).data;
+    const logs = (await s.api('GET', PATHS.walletFundlogs, {}, { token: u.token })).data as { list: Array<Record<string, unknown>> };
+    const byKind = logs.list.map((l) => [l.kind, l.order_no, l.project_id, l.project_name, l.project_name_cn]);
+    expect(byKind).toEqual([
+      ['order_buy', second.order_no, b, second.project_name, second.project_name_cn],
+      ['order_buy', first.order_no, a, first.project_name, first.project_name_cn],
+      ['topup', null, null, null, null],
+    ]);
+  });
+
   it('completes after its cycle: credits, holdings, grade, notification — exactly once', async () => {
     const u = await makeUser(s, { cents: 200_000 });
     const pid = await makeProject(s, { price: 1000, cycle_value: 30, cycle_unit: 'minutes' });

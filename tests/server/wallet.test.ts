@@ -450,8 +450,8 @@ describe('fund logs', () => {
       ['topup', 'available', 30_000, 30_000],
     ]);
     const row = all.list[0]!;
-    expect(Object.keys(row).sort()).toEqual(['account_name', 'amount', 'balance_after', 'created_at', 'created_at_ms', 'entry_id', 'id', 'kind', 'memo', 'ref_id', 'ref_type', 'unit'].sort());
-    expect(row).toMatchObject({ unit: 'cents', ref_type: 'withdrawal', ref_id: w.id, created_at_ms: T0 + 2000, created_at: '2026-03-02T10:00:02.000+08:00' });
+    expect(Object.keys(row).sort()).toEqual(['account_name', 'amount', 'balance_after', 'created_at', 'created_at_ms', 'entry_id', 'id', 'kind', 'memo', 'order_no', 'project_id', 'project_name', 'project_name_cn', 'ref_id', 'ref_type', 'unit'].sort());
+    expect(row).toMatchObject({ order_no: null, project_name: null, unit: 'cents', ref_type: 'withdrawal', ref_id: w.id, created_at_ms: T0 + 2000, created_at: '2026-03-02T10:00:02.000+08:00' });
     expect(row.memo).toContain(`Withdrawal #${w.id} refused`);
 
     const page2 = ok(await s.api('GET', PATHS.walletFundlogs, { page: 2, page_size: 2 }, { token: u.token })) as { list: FundLogRow[] };

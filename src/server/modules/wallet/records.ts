@@ -60,7 +60,15 @@ export function withdrawalRecord(row: Selectable<WithdrawalsTable>): WithdrawalR
   };
 }
 
-export function fundLogRow(row: Selectable<FundLogsTable>): FundLogRow {
+/** The order a fund log belongs to, with its project's names in both languages. */
+export interface FundLogOrder {
+  order_no: string;
+  project_id: number;
+  project_name: string;
+  project_name_cn: string;
+}
+
+export function fundLogRow(row: Selectable<FundLogsTable>, order?: FundLogOrder): FundLogRow {
   return {
     id: row.id,
     entry_id: row.entry_id,
@@ -72,6 +80,10 @@ export function fundLogRow(row: Selectable<FundLogsTable>): FundLogRow {
     memo: row.memo,
     ref_type: row.ref_type,
     ref_id: row.ref_id,
+    order_no: order?.order_no ?? null,
+    project_id: order?.project_id ?? null,
+    project_name: order?.project_name ?? null,
+    project_name_cn: order?.project_name_cn ?? null,
     created_at: isoSgt(row.created_at),
     created_at_ms: row.created_at,
   };

@@ -340,8 +340,22 @@ export function withdrawalsOf(deps: Deps, userId: number, q: { page: number; pag
   return pageOf(base, q, (b) => b.selectAll().orderBy('id', 'desc'), withdrawalRecord);
 }
 
-export function fundLogsOf(deps: Deps, userId: number, q: { page: number; page_size: number; kind: string }): Promise<Paged<FundLogRow>> {
+/** A page of fund logs; a line of an order carries the order number and project names, since the memo is
+ *  English only and two buys of the same amount would otherwise read alike (docs/product.md#wallet-and-ledger). */
+export async function fundLogsOf(deps: Deps, userId: number, q: { page: number; page_size: number; kind: string }): Promise<Paged<FundLogRow>> {
   let base = deps.db.selectFrom('fund_logs').where('owner_id', '=', userId);
   if (q.kind) base = base.where('kind', '=', q.kind);
-  return pageOf(base, q, (b) => b.selectAll().orderBy('id', 'desc'), fundLogRow);
+  const page = await pageOf(base, q, (b) => b.selectAll().orderBy('id', 'desc'), (row) => row);
+  const orderIds = [...new Set(page.list.filter((r) => r.ref_type === 'order').map((r) => r.ref_id))];
+  const orders = orderIds.length
+    ? await deps.db
+        .selectFrom('orders')
+        .innerJoin('projects', 'projects.id', 'orders.project_id')
+        .select(['orders.id', 'orders.order_no', 'orders.project_id', 'projects.name as project_name', 'projects.name_cn as project_name_cn'])
+        .where('orders.id', 'in', orderIds)
+        .where('orders.user_id', '=', userId)
+        .execute()
+    : [];
+  const byId = new Map(orders.map(({ id, ...o }) => [id, o]));
+  return { ...page, list: page.list.map((row) => fundLogRow(row, row.ref_type === 'order' ? byId.get(row.ref_id) : undefined)) };
 }
