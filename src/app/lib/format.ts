@@ -15,6 +15,12 @@ const SGT_OFFSET_MS = 8 * 3600_000;
 // en-SG's short months (CLDR: "Sept", as Intl.DateTimeFormat('en-SG') gives).
 const EN_MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sept', 'Oct', 'Nov', 'Dec'];
 
+/** A month of the "YYYY-MM" key, short: "Mar", "3月". */
+export function formatShortMonth(month: string): string {
+  const n = Number(month.slice(5));
+  return currentLocale() === 'zh-Hans' ? `${n}月` : (EN_MONTHS[n - 1] ?? month);
+}
+
 /** A day in Singapore time: "24 Nov 2026", "2026年11月24日" (the text of Intl.DateTimeFormat's en-SG and
  *  zh-Hans-SG with a short month). Not Intl: a page's first Intl.DateTimeFormat with a time zone loads
  *  ICU's zone data (~45 ms in Chromium here, one long task), and home's news rows show dates

@@ -111,6 +111,7 @@ function ConfirmForm({
           id={field.id}
           name="password"
           testId={field.testId}
+          data-autofocus
           autoComplete="off"
           value={password}
           onChange={(value) => {

@@ -19,6 +19,8 @@ export function PasswordInput({
   autoComplete: string;
   'aria-invalid'?: boolean;
   'aria-describedby'?: string;
+  /** Focused when the sheet around it opens (components/sheet.tsx). */
+  'data-autofocus'?: boolean;
 }) {
   const { t } = useLingui();
   const [shown, setShown] = useState(false);

@@ -1,11 +1,11 @@
 import { useCallback, useRef, useState } from 'react';
 import type { ApiResult } from '../../lib/api';
 import { useIntentKey } from '../../lib/intent-key';
-import { showToast } from '../toast';
 
 /**
- * One write of a form: the intent's Idempotency-Key, busy state, the server's refusal kept as returned (it is
- * already in the user's language) and toasted; transport failures were toasted by the request layer.
+ * One write of a form: the intent's Idempotency-Key, busy state, and the server's refusal kept as returned (it
+ * is already in the user's language) for the form to show inline, next to what it refuses; a toast on top
+ * would say it twice.
  */
 export function useWrite<I, O>(send: (input: I, key: string) => Promise<ApiResult<O>>, keyPayload: (input: I) => unknown = (input) => input) {
   const { keyFor, settle } = useIntentKey();
@@ -21,10 +21,7 @@ export function useWrite<I, O>(send: (input: I, key: string) => Promise<ApiResul
       try {
         const res = await send(input, keyFor(keyPayload(input)));
         settle(res.code);
-        if (res.code !== 0) {
-          setError(res.msg);
-          if (res.code > 1000) showToast(res.msg, 'error');
-        }
+        if (res.code !== 0) setError(res.msg);
         return res;
       } finally {
         inFlight.current = false;

@@ -14,13 +14,13 @@ import { FormAlert } from '../../components/forms/form-alert';
 import { PasswordInput } from '../../components/forms/password-input';
 
 // What the register and reset forms share: the emailed-code fields with a new password twice, their submit
-// (one Idempotency-Key per intent, the server's refusal kept and toasted) and their button.
+// (one Idempotency-Key per intent, the server's refusal kept and shown once, inline) and their button.
 
 const RESEND_SECONDS = 60;
 
 /**
  * Sends the checked form to `path`. `done` takes the success (code 0); when it answers false the answer is
- * treated like a refusal. Transport failures were toasted by the request layer; business errors are toasted here.
+ * treated like a refusal, shown inline under the button; the request is quiet, so nothing is toasted as well.
  */
 export function useCodeFormSubmit<I extends Record<string, unknown>, O>(path: string, check: () => I | null, done: (res: ApiResult<O>, input: I) => boolean | void) {
   const [busy, setBusy] = useState(false);
@@ -33,10 +33,9 @@ export function useCodeFormSubmit<I extends Record<string, unknown>, O>(path: st
     if (!input || busy) return;
     setBusy(true);
     try {
-      const res = await post<O>(path, { ...input }, { idempotencyKey: intent(input) });
+      const res = await post<O>(path, { ...input }, { idempotencyKey: intent(input), quiet: true });
       if (res.code === 0 && done(res, input) !== false) return;
       setServerError(res.msg);
-      if (res.code > 1000) showToast(res.msg, 'error');
     } finally {
       setBusy(false);
     }
@@ -174,9 +173,10 @@ function EmailWithCode({
       return;
     }
     setSendError('');
+    onServerError('');
     setSending(true);
     try {
-      const res = await post(PATHS.sendcode, { ...checked.output });
+      const res = await post(PATHS.sendcode, { ...checked.output }, { quiet: true });
       if (res.code === 0) {
         const sentAt = Date.now();
         setNow(sentAt);
@@ -184,8 +184,9 @@ function EmailWithCode({
         showToast(t`Code sent. Check your inbox.`, 'success');
         document.getElementById(`${form}-code`)?.focus();
       } else {
-        onServerError(res.msg);
-        if (res.code > 1000) showToast(res.msg, 'error');
+        // The refusal is about the address (or sending to it): shown once, under the email field.
+        setSendError(res.msg);
+        document.getElementById(`${form}-email`)?.focus();
       }
     } finally {
       setSending(false);

@@ -2,7 +2,6 @@ import { useState } from 'react';
 import { Link, useRouter } from '@tanstack/react-router';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { NavBar } from '../../components/nav-bar';
-import { showToast } from '../../components/toast';
 import { post, type ApiResult } from '../../lib/api';
 import { saveLogin } from '../../lib/storage';
 import { useOnline } from '../../lib/online';
@@ -33,9 +32,8 @@ export function LoginPage({ redirect }: { redirect?: string }) {
       void router.navigate({ href: to, replace: true });
       return;
     }
+    // Shown once, inline under the button (the request is quiet, so a transport failure is not toasted too).
     setServerError(res.msg);
-    // Transport failures were already toasted by the request layer; business errors are toasted here.
-    if (res.code > 1000) showToast(res.msg, 'error');
   };
 
   const onSubmit = async (e: React.FormEvent) => {
@@ -45,7 +43,7 @@ export function LoginPage({ redirect }: { redirect?: string }) {
     if (!input || busy) return;
     setBusy('login');
     try {
-      finish(await post<LoginInfo>(PATHS.login, { ...input }), redirect ?? '/pages/profile/index');
+      finish(await post<LoginInfo>(PATHS.login, { ...input }, { quiet: true }), redirect ?? '/pages/profile/index');
     } finally {
       setBusy(null);
     }
@@ -56,7 +54,7 @@ export function LoginPage({ redirect }: { redirect?: string }) {
     setServerError('');
     setBusy('visitor');
     try {
-      finish(await post<LoginInfo>(PATHS.visitor, {}), '/');
+      finish(await post<LoginInfo>(PATHS.visitor, {}, { quiet: true }), '/');
     } finally {
       setBusy(null);
     }

@@ -10,7 +10,7 @@ import type { Order } from '../../../shared/schemas/order';
 import type { Project } from '../../../shared/schemas/content';
 import type { TonsInput, WriteOutcome } from './api';
 import { tonsBounds } from './order-calc';
-import { AccountGate, AvailableBalance, OrderCard, OrderConfirmSheet, RemainingLimits, Summary, TonsStepper, type SummaryRow } from './order-parts';
+import { AccountGate, OrderCard, OrderConfirmSheet, RemainingLimits, Summary, TonsStepper, type SummaryRow } from './order-parts';
 import { useTons } from './use-tons';
 
 // What the buy and the pre-sale booking forms share: the member, the limits and the tons they allow, the
@@ -137,8 +137,7 @@ export function OrderForm({
         )}
         <TonsStepper id={`${form}-tons`} label={tonsLabel} value={tons.text} onChange={tons.setText} bounds={bounds} error={tons.error} hint={tonsHint} />
         {limits && <RemainingLimits limits={limits} />}
-        <Summary rows={rows} label={summaryLabel} />
-        <AvailableBalance available={available} />
+        <Summary rows={rows} label={summaryLabel} available={available} />
         {short && (
           <p className="notice notice--warn" role="status">
             {shortNotice}

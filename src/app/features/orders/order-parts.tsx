@@ -110,7 +110,9 @@ export function AvailableBalance({ available }: { available: number | null }) {
   );
 }
 
-export function Summary({ rows, label, testIds = true }: { rows: SummaryRow[]; label?: string; testIds?: boolean }) {
+/** `available` (when given) closes the card with the balance the order draws on, in the same columns as the
+ *  amounts above it ("—" until it is known). */
+export function Summary({ rows, label, testIds = true, available }: { rows: SummaryRow[]; label?: string; testIds?: boolean; available?: number | null }) {
   return (
     <dl className="summary card" aria-label={label}>
       {rows.map(([l, v, o], i) => (
@@ -119,6 +121,14 @@ export function Summary({ rows, label, testIds = true }: { rows: SummaryRow[]; l
           <dd data-testid={testIds ? o?.testId : undefined}>{v}</dd>
         </div>
       ))}
+      {available !== undefined && (
+        <div className="summary__row summary__row--balance">
+          <dt>
+            <Trans>Available balance</Trans>
+          </dt>
+          <dd data-testid="available-balance">{available === null ? '—' : formatSgd(available)}</dd>
+        </div>
+      )}
     </dl>
   );
 }

@@ -54,9 +54,14 @@ export function TonsPage() {
               <Trans>Holdings by project</Trans>
             </h2>
             {credits.holdings.length === 0 ? (
-              <p className="muted">
-                <Trans>No credits yet. Credits arrive when a purchase completes its cycle.</Trans>
-              </p>
+              <div className="empty" data-testid="tons-empty">
+                <p>
+                  <Trans>No credits yet. Credits arrive when a purchase completes its cycle.</Trans>
+                </p>
+                <Link to="/pages/project/index" className="btn btn--ghost">
+                  <Trans>Browse projects</Trans>
+                </Link>
+              </div>
             ) : (
               <ul className="holdings">
                 {credits.holdings.map((h) => {

@@ -111,6 +111,9 @@ function NothingToRetire() {
       <p>
         <Trans>You hold no carbon credits yet. Credits arrive when a purchase completes its cycle.</Trans>
       </p>
+      <Link to="/pages/project/index" className="btn btn--block">
+        <Trans>Browse projects</Trans>
+      </Link>
       <Link to="/pages/profile/certificates" className="btn btn--ghost">
         <Trans>My certificates</Trans>
       </Link>

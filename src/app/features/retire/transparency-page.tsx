@@ -2,7 +2,7 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { LanguageToggle } from '../../components/language-toggle';
 import { NavBar } from '../../components/nav-bar';
 import { OfflineBar } from '../../components/offline-bar';
-import { formatDateTime, formatTons, pick } from '../../lib/format';
+import { formatDateTime, formatShortMonth, formatTons, pick } from '../../lib/format';
 import type { Transparency, TransparencyProject } from '../../../shared/schemas/retire';
 import { useTransparency } from './api';
 import './retire.css';
@@ -105,13 +105,19 @@ function Monthly({ data }: { data: Transparency }) {
   const H = 120;
   const bw = W / data.monthly.length;
   const summary = data.monthly.map((m) => `${m.month}: ${formatTons(m.tons)}`).join(', ');
+  const none = data.monthly.every((m) => m.tons === 0);
   return (
     <section className="section" aria-labelledby="tr-monthly">
       <h2 className="section-title" id="tr-monthly">
         <Trans>Retired per month</Trans>
       </h2>
       <figure className="tr-chart card">
-        <svg viewBox={`0 0 ${W} ${H + 18}`} role="img" aria-labelledby="tr-chart-desc" className="tr-chart__svg">
+        {none && (
+          <p className="tr-chart__none" data-testid="tr-monthly-none">
+            <Trans>None retired yet.</Trans>
+          </p>
+        )}
+        <svg viewBox={`0 0 ${W} ${H + 32}`} role="img" aria-labelledby="tr-chart-desc" className="tr-chart__svg">
           <desc id="tr-chart-desc">{t`Tons retired per month, last 12 months: ${summary}`}</desc>
           {data.monthly.map((m, i) => {
             const h = Math.round((m.tons / max) * (H - 14));
@@ -123,9 +129,16 @@ function Monthly({ data }: { data: Transparency }) {
                     {m.tons}
                   </text>
                 )}
+                {/* Each bar names its month; the year shows under the first bar and under every January,
+                    so the axis reads as dates, not bare numbers. */}
                 <text x={i * bw + bw / 2} y={H + 13} textAnchor="middle" className="tr-chart__label">
-                  {m.month.slice(5)}
+                  {formatShortMonth(m.month)}
                 </text>
+                {(i === 0 || m.month.endsWith('-01')) && (
+                  <text x={i * bw + bw / 2} y={H + 27} textAnchor="middle" className="tr-chart__label tr-chart__year">
+                    {m.month.slice(0, 4)}
+                  </text>
+                )}
               </g>
             );
           })}

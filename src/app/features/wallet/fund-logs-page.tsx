@@ -1,7 +1,7 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useNavigate } from '@tanstack/react-router';
 import { InfiniteList } from '../../components/infinite-list';
-import { formatAmount, formatDateTime } from '../../lib/format';
+import { formatAmount, formatDateTime, pick } from '../../lib/format';
 import { currentLocale } from '../../lib/i18n';
 import { useFundLogs, type StoredFundLog } from './api';
 import { fundLogDirection } from './amount';
@@ -64,7 +64,8 @@ function FundLogsScreen({ kind }: { kind: string }) {
 }
 
 function FundLogItem({ row }: { row: StoredFundLog }) {
-  const { i18n } = useLingui();
+  const { t, i18n } = useLingui();
+  const orderNo = row.order_no;
   const direction = fundLogDirection(row);
   const english = currentLocale() === 'en';
   const balance = balanceAfterLabel(row.account_name);
@@ -76,6 +77,13 @@ function FundLogItem({ row }: { row: StoredFundLog }) {
           <span className={`acct acct--${row.account_name}`}>{i18n._(accountNameLabel(row.account_name))}</span>
           <time dateTime={row.created_at}>{formatDateTime(row.created_at_ms)}</time>
         </p>
+        {/* The order and its project, in the reader's language, tell two lines of one amount apart. */}
+        {orderNo && (
+          <p className="fundlog__ref" data-testid="fundlog-ref">
+            {row.project_name && <span>{pick(row, 'project_name')}</span>}
+            <span>{t`Order ${orderNo}`}</span>
+          </p>
+        )}
         {/* The memo is the server's English text: shown to English readers only. */}
         {english && row.memo && <p className="fundlog__memo">{row.memo}</p>}
       </div>

@@ -2,7 +2,7 @@ import { useMemo, useState } from 'react';
 import { Trans, useLingui } from '@lingui/react/macro';
 import * as v from 'valibot';
 import { showToast } from '../../components/toast';
-import { useSchemaForm } from '../../lib/form';
+import { fieldA11y, useSchemaForm } from '../../lib/form';
 import { formatSgd } from '../../lib/format';
 import { localeToWire, type Locale } from '../../../shared/api';
 import { errorMessage } from '../../../shared/errors';
@@ -104,7 +104,7 @@ function TopupForm({ onDone }: { onDone: (record: TopupRecord) => void }) {
   // after a success the key is new.
   const write = useWrite(requestTopup);
   const [minChecked, setMinChecked] = useState(false);
-  const { values, set, errors: schemaErrors, a11y } = form;
+  const { values, set, errors: schemaErrors } = form;
 
   const min = limits?.topup_min ?? 0;
   const cents = parseAmount(values.amount);
@@ -141,7 +141,7 @@ function TopupForm({ onDone }: { onDone: (record: TopupRecord) => void }) {
         </p>
       )}
       <Field label={t`Amount`} name="amount" form={FORM} errors={errors} hint={min > 0 ? t`Minimum ${formatSgd(min)}` : undefined}>
-        <AmountInput {...a11y('amount')} testId="topup-amount" value={values.amount} onChange={(value) => set('amount', value)} />
+        <AmountInput {...fieldA11y(FORM, 'amount', errors)} testId="topup-amount" value={values.amount} onChange={(value) => set('amount', value)} />
       </Field>
 
       <div className="field">
