@@ -111,12 +111,14 @@ function NothingToRetire() {
       <p>
         <Trans>You hold no carbon credits yet. Credits arrive when a purchase completes its cycle.</Trans>
       </p>
-      <Link to="/pages/project/index" className="btn btn--block">
-        <Trans>Browse projects</Trans>
-      </Link>
-      <Link to="/pages/profile/certificates" className="btn btn--ghost">
-        <Trans>My certificates</Trans>
-      </Link>
+      <div className="retire-empty__actions">
+        <Link to="/pages/project/index" className="btn">
+          <Trans>Browse projects</Trans>
+        </Link>
+        <Link to="/pages/profile/certificates" className="btn btn--ghost">
+          <Trans>My certificates</Trans>
+        </Link>
+      </div>
     </div>
   );
 }
