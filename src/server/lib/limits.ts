@@ -49,9 +49,9 @@ export function limitTable(config: Config): Record<LimitName, { points: number; 
 }
 
 export interface Limits {
-  /** Takes one point of each named limit for its key, or throws the throttle refusal (nothing taken
-   *  from the others). */
-  consume(checks: Array<[LimitName, string]>): Promise<void>;
+  /** Takes `points` (one unless said) of each named limit for its key, or throws the throttle refusal
+   *  (nothing taken from the others). */
+  consume(checks: Array<[LimitName, string]>, points?: number): Promise<void>;
   /** Gives the points back (a successful login does not count against the failure budget). */
   reward(checks: Array<[LimitName, string]>): Promise<void>;
   close(): Promise<void>;
@@ -115,27 +115,27 @@ const normalise = (name: LimitName, key: string) => (name.endsWith('_ip') ? ipKe
 export async function createLimits(config: Config, log: Logger, metrics?: Pick<Metrics, 'throttleRefusals'>): Promise<Limits> {
   const table = limitTable(config);
   const { limiters, close } = config.DATABASE_URL ? await postgresLimiters(config, config.DATABASE_URL, table) : sqliteLimiters(config, table);
-  const giveBack = (name: LimitName, key: string) => limiters.get(name)!.reward(normalise(name, key), 1).catch(() => undefined);
+  const giveBack = (name: LimitName, key: string, points = 1) => limiters.get(name)!.reward(normalise(name, key), points).catch(() => undefined);
 
   /** A refused point: it does not count, nor do the ones `taken` before it in this call; logged, counted. */
-  async function refuse(name: LimitName, key: string, taken: Array<[LimitName, string]>, res: RateLimiterRes): Promise<never> {
-    await giveBack(name, key);
-    for (const [n, k] of taken) await giveBack(n, k);
+  async function refuse(name: LimitName, key: string, taken: Array<[LimitName, string]>, res: RateLimiterRes, points: number): Promise<never> {
+    await giveBack(name, key, points);
+    for (const [n, k] of taken) await giveBack(n, k, points);
     metrics?.throttleRefusals.inc({ limiter: name });
     log.info(`throttled ${name} ${JSON.stringify(normalise(name, key))}: over ${table[name].points}/${table[name].duration === MINUTE_S ? 'minute' : 'hour'} (${String(table[name].configKey)}), retry in ${Math.ceil(res.msBeforeNext / 1000)} s`);
     throw throttled(res.msBeforeNext, table[name].message);
   }
 
   return {
-    async consume(checks) {
+    async consume(checks, points = 1) {
       const taken: Array<[LimitName, string]> = [];
       for (const [name, key] of checks) {
         try {
-          await limiters.get(name)!.consume(normalise(name, key), 1);
+          await limiters.get(name)!.consume(normalise(name, key), points);
           taken.push([name, key]);
         } catch (err) {
           if (!(err instanceof RateLimiterRes)) throw err;
-          await refuse(name, key, taken, err);
+          await refuse(name, key, taken, err, points);
         }
       }
     },

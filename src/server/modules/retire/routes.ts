@@ -25,6 +25,11 @@ publicRoutes.use('*', async (c, next) => {
   await next();
 });
 
+/** What a certificate PDF takes of that budget, in requests: typesetting one holds the server's one thread
+ *  for a good part of a second, so an address looping on a PDF is refused long before it could keep the
+ *  server busy (docs/product.md#retirement). */
+const PDF_COST = 10;
+
 creditRoutes.post('/retire', async (c) => {
   const { user } = await requireUser(c);
   const { data, raw } = await strictBody(c, retireSchema);
@@ -45,8 +50,10 @@ publicRoutes.get('/certificate/:id', async (c) => {
 
 // The certificate as an A4 PDF download in the request's language (docs/product.md#retirement): made from
 // the public certificate, so a hidden beneficiary stays hidden. Made on each request, not kept by the
-// response cache (which holds envelopes): the per-address throttle above bounds what anyone can ask for.
+// response cache (which holds envelopes): the per-address throttle above, at PDF_COST a PDF, bounds what
+// anyone can ask for.
 publicRoutes.get('/certificate/:id/pdf', async (c) => {
+  await c.get('deps').limits.consume([['public_ip', clientIp(c)]], PDF_COST - 1); // the middleware took one
   const cert = await certificateOf(c.get('deps'), c.req.param('id'));
   const url = cert.certificate_url.startsWith('/') ? `${new URL(c.req.url).origin}${cert.certificate_url}` : cert.certificate_url;
   const pdf = await certificatePdf(cert, c.get('lang'), url);
