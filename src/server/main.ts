@@ -43,14 +43,8 @@ async function main() {
   }
   const publicUrlSet = config.PUBLIC_URL !== undefined;
   const running = await startServer(config);
-  console.log(`\nCanopy is running at ${running.url}`);
-  if (!publicUrlSet) console.log(`Open it at this machine's addresses on port ${running.port}; behind a proxy or under a domain name, set PUBLIC_URL.`);
-  console.log(`Database: ${config.DATABASE_URL ? config.DATABASE_URL.replace(/\/\/([^:@/]+):[^@/]*@/, '//$1:***@') : config.DB_FILE}`);
-  if (config.SEED_DEMO) console.log(`Demo login: ${DEMO_ACCOUNT.email} / ${DEMO_ACCOUNT.password} (withdrawal password ${DEMO_ACCOUNT.withdrawPassword})`);
-  if (config.BENCH_SKIP_PAYMENT_PASSWORD) console.error('WARNING: BENCH_SKIP_PAYMENT_PASSWORD is on: orders skip the payment password. Benchmarks only.');
-  console.log(`API document: ${running.url}/h5/api/openapi.json\n`);
-  if (await madeByThisStart(running.deps.db)) console.log(nextSteps(config).join('\n') + '\n');
-
+  // The handlers come before anything else is awaited: the server listens already, and a SIGTERM in that
+  // moment must drain, not end the process at once (Node's default).
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
@@ -67,6 +61,14 @@ async function main() {
   };
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
+  console.log(`\nCanopy is running at ${running.url}`);
+  if (!publicUrlSet) console.log(`Open it at this machine's addresses on port ${running.port}; behind a proxy or under a domain name, set PUBLIC_URL.`);
+  console.log(`Database: ${config.DATABASE_URL ? config.DATABASE_URL.replace(/\/\/([^:@/]+):[^@/]*@/, '//$1:***@') : config.DB_FILE}`);
+  if (config.SEED_DEMO) console.log(`Demo login: ${DEMO_ACCOUNT.email} / ${DEMO_ACCOUNT.password} (withdrawal password ${DEMO_ACCOUNT.withdrawPassword})`);
+  if (config.BENCH_SKIP_PAYMENT_PASSWORD) console.error('WARNING: BENCH_SKIP_PAYMENT_PASSWORD is on: orders skip the payment password. Benchmarks only.');
+  console.log(`API document: ${running.url}/h5/api/openapi.json\n`);
+  if (await madeByThisStart(running.deps.db)) console.log(nextSteps(config).join('\n') + '\n');
+
 }
 
 main().catch((err: unknown) => {
