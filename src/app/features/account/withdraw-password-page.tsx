@@ -41,7 +41,7 @@ function WithdrawPasswordDone({ done }: { done: Done }) {
     <div className="section">
       <section className="card account-card account-done" role="status" aria-labelledby="withdpwd-done-title" data-testid="withdpwd-done">
         <h2 className="account-done__title" id="withdpwd-done-title">
-          <span aria-hidden="true" className="account-done__tick">
+          <span aria-hidden="true" className="done-tick">
             ✓
           </span>{' '}
           {done === 'set' ? <Trans>Withdrawal password set</Trans> : <Trans>Withdrawal password changed</Trans>}

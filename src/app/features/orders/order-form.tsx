@@ -59,7 +59,7 @@ export function OrderPlaced({ order, title }: { order: Order; title: React.React
   return (
     <section className="section order-placed" aria-labelledby="order-placed-title" data-testid="order-placed">
       <h2 className="section-title order-placed__title" id="order-placed-title">
-        <span aria-hidden="true" className="order-placed__tick">
+        <span aria-hidden="true" className="done-tick">
           ✓
         </span>{' '}
         {title}
