@@ -16,6 +16,7 @@ import { orderRoutes } from './modules/order/routes';
 import { footprintRoutes } from './modules/footprint/routes';
 import { creditRoutes, publicRoutes } from './modules/retire/routes';
 import { avatarRoutes, avatarTooLarge } from './modules/avatar/routes';
+import { orgRoutes } from './modules/org/routes';
 import { openApiDocument } from './openapi';
 import { docsRoutes } from './modules/docs/routes';
 import { healthRoutes } from './lib/health';
@@ -61,6 +62,7 @@ const MODULES: ReadonlyArray<readonly [path: string, routes: Hono<AppEnv>]> = [
   ['/api/wallet', walletRoutes],
   ['/api/order', orderRoutes],
   ['/api/credit', creditRoutes],
+  ['/api/org', orgRoutes],
   ['/api/public', publicRoutes],
   // The interactive reference of the OpenAPI document, with a CSP of its own (modules/docs).
   ['/docs', docsRoutes],

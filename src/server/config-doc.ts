@@ -69,6 +69,7 @@ const DESCRIBE: Record<string, KeyDoc> = {
   AVATAR_MAX_BYTES: { what: 'Largest avatar upload in bytes (413)' },
   AVATAR_MAX_MEGAPIXELS: { what: "Largest avatar picture in megapixels, checked before decoding" },
   SESSION_TTL_DAYS: { what: 'Sliding session lifetime in days' },
+  ORG_INVITE_TTL_HOURS: { what: "Hours an organisation's invitation link can be used (once)" },
   ARGON2_MEMORY_KIB: { what: 'argon2id memory cost of password hashes (KiB); hashes of other parameters are replaced at the next right password' },
   ARGON2_TIME_COST: { what: 'argon2id iterations' },
   ARGON2_PARALLELISM: { what: 'argon2id lanes' },

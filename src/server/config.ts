@@ -101,6 +101,8 @@ const envSchema = v.object({
   AVATAR_MAX_BYTES: int(5 * 1024 * 1024, 1024, 64 * 1024 * 1024),
   AVATAR_MAX_MEGAPIXELS: int(40, 1, 268),
   SESSION_TTL_DAYS: int(30, 1, 365),
+  // How long an organisation's invitation link can be used (docs/product.md#organisations).
+  ORG_INVITE_TTL_HOURS: int(72, 1, 720),
   // argon2id (OWASP: m=19 MiB, t=2, p=1). Tests lower the memory for speed.
   ARGON2_MEMORY_KIB: int(19_456, 256, 4_194_304),
   ARGON2_TIME_COST: int(2, 1, 20),

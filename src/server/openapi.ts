@@ -40,6 +40,7 @@ import { PROJECT_ENDPOINTS } from './modules/project/openapi';
 import { NEWS_ENDPOINTS } from './modules/news/openapi';
 import { CONTENT_ENDPOINTS } from './modules/content/openapi';
 import { RETIRE_ENDPOINTS } from './modules/retire/openapi';
+import { ORG_ENDPOINTS } from './modules/org/openapi';
 import type { Endpoint } from './lib/openapi-endpoint';
 import type { Config } from './config';
 
@@ -63,6 +64,7 @@ export const ENDPOINTS: Endpoint[] = [
   ...AVATAR_ENDPOINTS,
   ...MEMBERSHIP_ENDPOINTS,
   ...RETIRE_ENDPOINTS,
+  ...ORG_ENDPOINTS,
   ...DOCS_ENDPOINTS,
 ];
 
@@ -116,6 +118,7 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   Orders: 'Buying, pre-sale booking, final payment, selling back; orders, credits and limits.',
   Footprint: 'Saved carbon-footprint results, recomputed by the server.',
   Notifications: "The member's notifications inbox.",
+  Organisations: 'Organisations: members, roles, invitations, the context switch and the activity log.',
   Reference: 'This document.',
 };
 
@@ -167,6 +170,8 @@ export function operationErrors(e: Endpoint): ErrorKey[] {
   if (e.schema) schemaErrorKeys(e.schema, keys);
   if (e.auth === 'session' || e.auth === 'user') keys.add('session_expired');
   if (e.auth === 'user') keys.add('guest_forbidden');
+  // A signed-in write acting for an organisation is refused when the member's role does not allow it.
+  if (e.auth === 'user' && e.method === 'post') keys.add('org_role_forbidden');
   if (e.idempotent) {
     keys.add('idempotency_mismatch');
     keys.add('idempotency_in_progress');

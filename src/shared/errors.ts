@@ -167,6 +167,15 @@ export const ERRORS = {
   certificate_not_found: { code: 2209, en: 'This certificate does not exist.', cn: '该证书不存在。' },
   retire_reason_invalid: { code: 2210, en: 'The reason contains characters that cannot be printed on the certificate.', cn: '原因中包含无法打印在证书上的字符。' },
   retire_hide_beneficiary_invalid: { code: 2211, en: 'Whether to show the beneficiary must be true or false.', cn: '是否显示受益人只能为 true 或 false。' },
+  // Organisations, members and roles (modules/org, docs/product.md#organisations)
+  org_role_forbidden: { code: 2601, en: 'Your role in this organisation does not allow this.', cn: '您在该机构中的角色无权执行此操作。' },
+  org_not_member: { code: 2602, en: 'You are not a member of this organisation.', cn: '您不是该机构的成员。' },
+  org_invite_invalid: { code: 2603, en: 'This invitation link is invalid, used or expired. Ask for a new one.', cn: '该邀请链接无效、已使用或已过期，请重新索取。' },
+  org_invite_email: { code: 2604, en: 'This invitation is for {email}. Sign in with that email to join.', cn: '该邀请发给 {email}，请使用该邮箱登录后加入。' },
+  org_member_exists: { code: 2605, en: 'This person is already a member of the organisation.', cn: '此人已是该机构的成员。' },
+  org_owner_fixed: { code: 2606, en: "The organisation's owner cannot be removed or given another role.", cn: '机构所有者不能被移除或更改角色。' },
+  org_personal_only: { code: 2607, en: 'Only a personal account can join an organisation.', cn: '只有个人账户可以加入机构。' },
+  org_member_not_found: { code: 2608, en: 'This member does not exist.', cn: '该成员不存在。' },
 } as const satisfies Record<string, CatalogueEntry>;
 
 export type ErrorKey = keyof typeof ERRORS;
