@@ -36,10 +36,12 @@ export const ORG_ENDPOINTS: Endpoint[] = [
     tag: 'Organisations',
     summary: "Act for an organisation (account_id) or as oneself (null): a new session token; this session ends",
     schema: orgSwitchSchema,
-    auth: 'user',
+    // A session operation, like login and logout: it makes a new session, so no Idempotency-Key (its
+    // stored answer would keep the token).
+    auth: 'session',
     answer: loginInfoSchema,
     answerName: 'LoginInfo',
-    errors: ['org_not_member'],
+    errors: ['guest_forbidden', 'org_not_member'],
     gives: 'LoginInfo of the new session (mem_id: the account acted as)',
   },
   {
