@@ -71,11 +71,13 @@ function ActivityContent() {
   );
 }
 
-/** The amounts an action names: tons asked for and the money it moved. */
+/** What an action names: whom it concerned, the tons asked for and the money it moved. */
 function amounts(detail: string): string {
   try {
     const d = JSON.parse(detail) as { request?: Record<string, unknown>; result?: Record<string, unknown> };
     const parts: string[] = [];
+    const email = d.request?.email;
+    if (typeof email === 'string') parts.push(email);
     const tons = d.request?.tons;
     if (typeof tons === 'number') parts.push(formatAmount(tons, 'tons'));
     const cents = d.result?.total ?? d.request?.amount;

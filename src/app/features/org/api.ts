@@ -18,14 +18,14 @@ const MINE_KEY = 'org_mine';
 const MEMBERS_KEY = 'org_members';
 const ACTIVITY_KEY = 'org_activity';
 
-function useCached<T>(key: string, load: () => Promise<ApiResult<T>>, tables: readonly string[]): T | null | undefined {
+function useCached<T>(key: string, load: () => Promise<ApiResult<T>>, tables: readonly string[], enabled = true): T | null | undefined {
   const member = useMemberId() > 0;
   const value = useLiveQuery(async () => ((await db.meta.get(key))?.value as T | undefined) ?? null, [key]);
   const refresh = useCallback(async () => {
     const res = await load();
     if (res.code === 0 && res.data) await db.meta.put({ key, value: res.data });
   }, [key, load]);
-  useLiveRefresh(refresh, tables, member);
+  useLiveRefresh(refresh, tables, member && enabled);
   return value;
 }
 
@@ -33,17 +33,18 @@ const loadMine = () => get<OrgMine>(PATHS.orgMine, {}, { quiet: true });
 const loadMembers = () => get<OrgMembers>(PATHS.orgMembers, {}, { quiet: true });
 const loadActivity = () => get<OrgActivityList>(PATHS.orgActivity, { page: 1, page_size: 50 }, { quiet: true });
 
+/** Reads the members again into the cache: after this screen's own change, without waiting for the socket. */
+export async function refreshOrgMembers(): Promise<void> {
+  const res = await loadMembers();
+  if (res.code === 0 && res.data) await db.meta.put({ key: MEMBERS_KEY, value: res.data });
+}
+
 /** The person's organisations and the one the session acts for. */
 export const useOrgMine = () => useCached<OrgMine>(MINE_KEY, loadMine, ['user', 'members']);
 /** The acting organisation's members (and pending invitations for those who manage them). */
 export const useOrgMembers = () => useCached<OrgMembers>(MEMBERS_KEY, loadMembers, ['members']);
 /** The newest activity of the acting organisation (owner and admins). */
-export const useOrgActivity = (enabled: boolean) =>
-  useCached<OrgActivityList>(enabled ? ACTIVITY_KEY : 'org_none', enabled ? loadActivity : loadNothing, ['members', 'orders', 'fundlogs', 'retirements']);
-
-function loadNothing<T>(): Promise<ApiResult<T>> {
-  return Promise.resolve({ code: 1, msg: '', data: null as T, wait: 0, time: 0 });
-}
+export const useOrgActivity = (enabled: boolean) => useCached<OrgActivityList>(ACTIVITY_KEY, loadActivity, ['members', 'orders', 'fundlogs', 'retirements'], enabled);
 
 export function sendInvite(input: { email: string; role: string }, idempotencyKey: string) {
   return post<{ id: number; email: string; role: string; expires_at: number }>(PATHS.orgInvite, { ...input }, { idempotencyKey });

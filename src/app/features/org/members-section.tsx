@@ -11,7 +11,7 @@ import { useOnline } from '../../lib/online';
 import { formatDate } from '../../lib/format';
 import { localeToWire, type Locale } from '../../../shared/api';
 import { MEMBER_ROLES, orgInviteSchema, type OrgMember, type OrgSummary } from '../../../shared/schemas/org';
-import { changeRole, removeMember, sendInvite, useOrgMembers } from './api';
+import { changeRole, refreshOrgMembers, removeMember, sendInvite, useOrgMembers } from './api';
 import { ROLE_HINTS, ROLE_LABELS } from './labels';
 
 // The members of the organisation acted for; owner and admins also invite, change roles and remove.
@@ -80,10 +80,12 @@ function MemberRow({ member, manages }: { member: OrgMember; manages: boolean })
   const onRole = async (role: string) => {
     const res = await roleWrite.run({ user_id: member.user_id, role });
     if (res && res.code !== 0) showToast(res.msg, 'error');
+    void refreshOrgMembers();
   };
   const onRemove = async () => {
     const res = await removeWrite.run({ user_id: member.user_id });
     setConfirming(false);
+    void refreshOrgMembers();
     if (res?.code === 0) showToast(t`${member.email} was removed.`, 'success');
     else if (res) showToast(res.msg, 'error');
   };
@@ -146,6 +148,7 @@ function InviteForm() {
     if (res?.code === 0) {
       showToast(t`Invitation sent to ${input.email}.`, 'success');
       set('email', '');
+      void refreshOrgMembers();
     }
   };
   return (

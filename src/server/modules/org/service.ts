@@ -64,7 +64,7 @@ export async function invite(deps: Deps, acting: Acting, input: { email: string;
   const now = deps.clock.now();
   const token = newToken();
   const expires_at = now + deps.config.ORG_INVITE_TTL_HOURS * HOUR_MS;
-  const made = await writeTx(deps.db, async (tx) => {
+  const made = await writeTx(deps.db, async (tx, w) => {
     const already = await tx
       .selectFrom('organisation_members as m')
       .innerJoin('users as u', 'u.id', 'm.user_id')
@@ -79,6 +79,7 @@ export async function invite(deps: Deps, acting: Acting, input: { email: string;
       .values({ account_id: acting.accountId, email: input.email, role: input.role, token_hash: sha256(token), invited_by: acting.member.id, created_at: now, expires_at })
       .returning('id')
       .executeTakeFirstOrThrow();
+    await publish(w, { type: 'invalidate', tables: ['members'] }, acting.accountId, now);
     return { id: row.id, email: input.email, role: input.role, expires_at };
   }, record);
   await sendInvitation(deps, acting, input.email, token, expires_at);
