@@ -260,3 +260,26 @@ describe('organisations', () => {
     for (const lang of LANGS) expect((await s.api('GET', PATHS.orgMembers, { lang }, { token: own })).code).toBe(ERRORS.org_not_member.code);
   });
 });
+
+describe('organisations under load', () => {
+  it('40 parallel buys by two buyers: each placed once from the organisation wallet, one activity row per buy, the ledger balanced', async () => {
+    const org = await makeOrg(s);
+    await topup(s, org.id, 1_000_000);
+    const pid = await makeProject(s);
+    const buyers = [await addMember(s, org, 'buyer'), await addMember(s, org, 'buyer')];
+    const viewer = await addMember(s, org, 'viewer');
+    const answers = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => write(s, PATHS.orderBuy, (i % 5 === 4 ? viewer : buyers[i % 2]!).orgToken, { project_id: pid, tons: 1, password: TRADE_PASSWORD })),
+    );
+    const placed = answers.filter((a) => a.code === 0);
+    expect(placed).toHaveLength(32);
+    expect(answers.filter((a) => a.code === FORBIDDEN)).toHaveLength(8);
+    const rows = await s.db.selectFrom('organisation_activity').selectAll().where('account_id', '=', org.id).where('action', '=', 'order.buy').execute();
+    expect(rows.map((r) => JSON.parse(r.detail).result.id).sort()).toEqual(placed.map((a) => a.data.id).sort());
+    expect(new Set(rows.map((r) => r.member_id))).toEqual(new Set(buyers.map((b) => b.id)));
+    const spent = placed.reduce((sum, a) => sum + (a.data.total as number), 0);
+    expect((await walletOf(s.db, org.id)).available).toBe(1_000_000 - spent);
+    const report = await checkLedger(s.db);
+    expect(report.ok).toBe(true);
+  });
+});

@@ -52,7 +52,6 @@ const invitationSchema = v.strictObject({
   created_at: epochMs(),
   expires_at: epochMs(),
 });
-export type OrgInvitation = v.InferOutput<typeof invitationSchema>;
 
 export const orgMembersSchema = v.strictObject({
   members: v.array(memberSchema),
