@@ -65,6 +65,7 @@ const DESCRIBE: Record<string, KeyDoc> = {
   RESETS_PER_ACCOUNT_PER_HOUR: { what: 'Password-reset attempts per email address (429)' },
   PASSWORD_CHANGES_PER_ACCOUNT_PER_HOUR: { what: 'Login- and withdrawal-password changes per account (429)' },
   AVATAR_UPLOADS_PER_ACCOUNT_PER_HOUR: { what: 'Avatar uploads per account (429)' },
+  ORG_INVITES_PER_ACCOUNT_PER_HOUR: { what: 'Invitation mails an organisation sends (429)' },
   PUBLIC_REQUESTS_PER_IP_PER_MINUTE: { what: 'Requests to the public API (certificates, transparency) per address and minute (429)' },
   AVATAR_MAX_BYTES: { what: 'Largest avatar upload in bytes (413)' },
   AVATAR_MAX_MEGAPIXELS: { what: "Largest avatar picture in megapixels, checked before decoding" },

@@ -95,6 +95,8 @@ const envSchema = v.object({
   // Avatar uploads (modules/avatar): per account and hour, the body's size cap (5 MiB) and the decoded
   // picture's size cap in megapixels (sharp's limitInputPixels, against decompression bombs).
   AVATAR_UPLOADS_PER_ACCOUNT_PER_HOUR: int(30, 1),
+  // Invitations an organisation sends an hour: each is a mail to an address its admins choose.
+  ORG_INVITES_PER_ACCOUNT_PER_HOUR: int(50, 1),
   // Requests to the public API (/api/public: certificates, transparency) per address and minute: a page
   // polling every 15 s costs 4; this stops a flood (a certificate lookup by a random id reads the database).
   PUBLIC_REQUESTS_PER_IP_PER_MINUTE: int(120, 1),

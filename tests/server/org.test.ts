@@ -283,3 +283,23 @@ describe('organisations under load', () => {
     expect(report.ok).toBe(true);
   });
 });
+
+describe('invitation throttle', () => {
+  it('an organisation sends at most ORG_INVITES_PER_ACCOUNT_PER_HOUR invitations an hour (429), counted per organisation', async () => {
+    const main = s;
+    const t = await startTestServer({ ...GENEROUS, ORG_INVITES_PER_ACCOUNT_PER_HOUR: '3' });
+    s = t;
+    try {
+      const a = await makeOrg(t);
+      const b = await makeOrg(t);
+      for (let i = 0; i < 3; i++) expect((await write(t, PATHS.orgInvite, a.owner.token, { email: `n${i}@example.sg`, role: 'viewer' })).code).toBe(0);
+      const refused = await write(t, PATHS.orgInvite, a.owner.token, { email: 'n9@example.sg', role: 'viewer' }, { lang: 'cn' });
+      expect({ code: refused.code, msg: refused.msg }).toEqual({ code: ERRORS.too_many_requests.code, msg: ERRORS.too_many_requests.cn });
+      expect(await lastMail(t.db, 'n9@example.sg')).toBeUndefined();
+      expect((await write(t, PATHS.orgInvite, b.owner.token, { email: 'n9@example.sg', role: 'viewer' })).code).toBe(0);
+    } finally {
+      s = main;
+      await t.close();
+    }
+  });
+});

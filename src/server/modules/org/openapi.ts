@@ -65,7 +65,7 @@ export const ORG_ENDPOINTS: Endpoint[] = [
     auth: 'user',
     idempotent: true,
     answer: orgInviteAnswerSchema,
-    errors: ['org_not_member', 'org_role_forbidden', 'org_member_exists'],
+    errors: ['org_not_member', 'org_role_forbidden', 'org_member_exists', 'too_many_requests'],
     gives: '{id, email, role, expires_at}',
   },
   {

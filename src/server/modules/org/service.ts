@@ -61,6 +61,8 @@ export async function switchTo(deps: Deps, session: Session, person: User, accou
 /** Invites a colleague by email: a link with a random token (kept only as its hash) that expires after
  *  ORG_INVITE_TTL_HOURS and joins once. A new invitation to the same address replaces the pending one. */
 export async function invite(deps: Deps, acting: Acting, input: { email: string; role: MemberRole }, record: EffectRecord) {
+  // Each invitation is a mail to an address the organisation chooses: bounded per organisation.
+  await deps.limits.consume([['org_invite_account', String(acting.accountId)]]);
   const now = deps.clock.now();
   const token = newToken();
   const expires_at = now + deps.config.ORG_INVITE_TTL_HOURS * HOUR_MS;
