@@ -1,7 +1,7 @@
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import type { APIRequestContext, BrowserContext } from '@playwright/test';
-import { baseUrl, dataDir, E2E_PASSWORD, expect, readCode, registerViaApi, shot, storeSession, test, uniqueEmail } from './helpers';
+import { baseUrl, dataDir, E2E_PASSWORD, expect, readCode, registerViaApi, shot, storeSession, test, uniqueEmail, waitForServiceWorkerControl } from './helpers';
 
 // docs/product.md#organisations at 390x844, in English and Chinese: the owner (the corporate registration's
 // login) invites a colleague by email from the organisation screen; she opens the mailed link, joins as
@@ -81,6 +81,19 @@ for (const lang of ['en', 'cn'] as const) {
     await expect(page.getByTestId('org-activity')).toContainText(text.joined);
     await expect(page.getByTestId('org-activity')).toContainText(email);
     await shot(page, `${tag}-org-activity`);
+
+    // Offline, the organisation screen and the activity log show the last copy this device read.
+    await page.goto('/pages/org/index');
+    await expect(page.getByTestId('org-members')).toContainText(email);
+    await waitForServiceWorkerControl(page);
+    await owner.setOffline(true);
+    await page.reload();
+    await expect(page.getByTestId('org-name')).toHaveText(company);
+    await expect(page.getByTestId('org-members')).toContainText(email);
+    await page.getByTestId('org-activity-link').click();
+    await expect(page.getByTestId('org-activity')).toContainText(email);
+    await shot(page, `${tag}-org-activity-offline`);
+    await owner.setOffline(false);
     await owner.close();
     await colleague.close();
   });
