@@ -55,7 +55,10 @@ function JoinContent({ token }: { token: string }) {
     return (
       <div className="section">
         <div className="card org-join" data-testid="org-joined">
-          <h2 className="org-heading done-tick">
+          <h2 className="org-heading org-join__done">
+            <span aria-hidden="true" className="done-tick">
+              ✓
+            </span>
             <Trans>
               You joined {joined.name} as {i18n._(ROLE_LABELS[joined.role])}.
             </Trans>
