@@ -64,6 +64,15 @@ export const passkeyOptionsSchema = v.object(
   'required',
 );
 
+/** The add form on the passkeys screen: the name it will keep and the login password the options ask. */
+export const passkeyFormSchema = v.object(
+  {
+    name: requiredText(PASSKEY_NAME_MAX_LENGTH),
+    password: v.pipe(v.string('required'), v.nonEmpty('required'), v.maxLength(140, 'too_long')),
+  },
+  'required',
+);
+
 /** POST user/passkeys/add: the device name the member gives it and what the authenticator answered. */
 export const passkeyAddSchema = v.object(
   {
