@@ -25,6 +25,9 @@ afterAll(async () => {
   await s?.close();
 });
 
+const userEvents = async (userId: number) =>
+  (await s.db.selectFrom('live_events').select('payload').where('user_id', '=', userId).orderBy('id').execute()).map((r) => JSON.parse(r.payload) as unknown);
+
 const snapshot = async () => ({ ...(await dbSnapshot(s.db)), passkeys: await s.db.selectFrom('passkeys').selectAll().orderBy('id').execute() });
 
 async function expectRefused(k: ErrorKey, call: (lang: Lang) => Promise<Envelope>, params?: MessageParams) {
@@ -59,9 +62,11 @@ describe('adding a passkey', () => {
     expect(options.data.rp.id).toBe('canopy.test');
     expect(options.data).toMatchObject({ authenticatorSelection: { residentKey: 'required', userVerification: 'required' }, attestation: 'none' });
     const auth = new SoftAuthenticator();
+    const eventsBefore = await userEvents(member.mem_id);
     const added = await add(member.token, 'Pixel 9', auth.create(options.data, ORIGIN));
     expect(added.code, added.msg).toBe(0);
     expect(added.data).toMatchObject({ name: 'Pixel 9', last_used_at: null });
+    expect((await userEvents(member.mem_id)).slice(eventsBefore.length)).toEqual([{ type: 'invalidate', tables: ['user'] }]);
     const list = await s.api('GET', PATHS.passkeys, {}, { token: member.token });
     expect(list.data.list).toEqual([added.data]);
     // The next options exclude it, so the same authenticator is not added twice.
@@ -171,8 +176,11 @@ describe('signing in with a passkey', () => {
     const { member, auth, passkeyId } = await memberWithPasskey();
     const other = await registerUser(s, email());
     await expectRefused('not_found', (lang) => s.api('POST', PATHS.passkeyRemove, { id: passkeyId }, { token: other.token, lang, idempotencyKey: key() }));
+    const eventsBefore = await userEvents(member.mem_id);
     const removed = await s.api('POST', PATHS.passkeyRemove, { id: passkeyId }, { token: member.token, idempotencyKey: key() });
     expect(removed.code).toBe(0);
+    // The member's other devices are told to refresh, in the same transaction.
+    expect((await userEvents(member.mem_id)).slice(eventsBefore.length)).toEqual([{ type: 'invalidate', tables: ['user'] }]);
     expect((await s.api('GET', PATHS.passkeys, {}, { token: member.token })).data.list).toEqual([]);
     await expectRefused('passkey_failed', async (lang) => signIn(auth.get(await requestOptions(), ORIGIN), lang));
   });

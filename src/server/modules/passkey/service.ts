@@ -5,6 +5,7 @@ import type { PasskeysTable } from '../../db/schema';
 import { writeTx, type EffectRecord } from '../../db/tx';
 import { AppError } from '../../lib/http';
 import { isoSgt } from '../../lib/clock';
+import { publish } from '../../live/events';
 import { checkLoginPassword } from '../user/settings';
 import type { User } from '../session';
 import { PASSKEY_PROMPT_TIMEOUT_MS, PASSKEYS_PER_USER_MAX } from '../../../shared/constants';
@@ -80,7 +81,7 @@ export async function addPasskey(deps: Deps, user: User, input: { name: string; 
   if (!verified.verified) throw new AppError('passkey_not_added');
   const { credential } = verified.registrationInfo;
   const now = deps.clock.now();
-  return writeTx(deps.db, async (tx) => {
+  return writeTx(deps.db, async (tx, w) => {
     const n = Number((await tx.selectFrom('passkeys').select((eb) => eb.fn.countAll().as('n')).where('user_id', '=', user.id).executeTakeFirstOrThrow()).n);
     if (n >= PASSKEYS_PER_USER_MAX) throw new AppError('passkeys_full', { n: PASSKEYS_PER_USER_MAX });
     if (await tx.selectFrom('passkeys').select('id').where('credential_id', '=', credential.id).executeTakeFirst()) throw new AppError('passkey_not_added');
@@ -99,6 +100,8 @@ export async function addPasskey(deps: Deps, user: User, input: { name: string; 
       })
       .returningAll()
       .executeTakeFirstOrThrow();
+    // The member's other devices refresh their list (the passkeys screen listens to `user`).
+    await publish(w, { type: 'invalidate', tables: ['user'] }, user.id, now);
     return passkeyItem(row);
   }, record);
 }
@@ -106,9 +109,10 @@ export async function addPasskey(deps: Deps, user: User, input: { name: string; 
 /** Removes one of the member's passkeys: a sign-in with it finds no key from then on. Another member's id
  *  is not found, as an id that never was. */
 export async function removePasskey(deps: Deps, user: User, id: number, record?: EffectRecord): Promise<null> {
-  return writeTx(deps.db, async (tx) => {
+  return writeTx(deps.db, async (tx, w) => {
     const gone = await tx.deleteFrom('passkeys').where('id', '=', id).where('user_id', '=', user.id).executeTakeFirst();
     if (Number(gone.numDeletedRows) !== 1) throw new AppError('not_found');
+    await publish(w, { type: 'invalidate', tables: ['user'] }, user.id, deps.clock.now());
     return null;
   }, record);
 }
