@@ -8,6 +8,7 @@ import { PATHS } from '../../src/shared/api';
 import type { ErrorKey, Lang, MessageParams } from '../../src/shared/errors';
 import { PASSKEYS_PER_USER_MAX } from '../../src/shared/constants';
 import { MIN, dbSnapshot, login, refusal, registerUser, startTestServer, type Envelope, type TestServer } from '../helpers/server';
+import { onPostgres } from '../helpers/database';
 import { SoftAuthenticator, type CreationOptions, type RequestOptions } from '../helpers/authenticator';
 
 const ORIGIN = 'https://canopy.test';
@@ -215,5 +216,30 @@ describe('signing in with a passkey', () => {
     await expectRefused('invalid_request', (lang) => signIn({ id: 'x', rawId: 'x', type: 'public-key', response: { clientDataJSON: '!!' } }, lang));
     const res = await s.raw('POST', PATHS.passkeyLogin, { headers: { 'Content-Type': 'application/json' }, body: '{"credential":{"__proto__":{"a":1}}}' });
     expect((await res.json()).code).toBe(refusal('invalid_request').code);
+  });
+});
+
+// Several instances behind one address share one PUBLIC_URL and one database: a challenge handed out by one
+// is checked by another, and used once across both. SQLite is one instance by design, so PostgreSQL only.
+describe.skipIf(!onPostgres)('two instances behind one address', () => {
+  let b: TestServer;
+  beforeAll(async () => {
+    // The instances' clocks agree, as servers' clocks do.
+    b = await startTestServer({ DATA_DIR: s.dataDir, PUBLIC_URL: ORIGIN, PUBLIC_REQUESTS_PER_IP_PER_MINUTE: '10000', LOGINS_PER_IP_PER_HOUR: '1000' }, { now: s.clock.now() });
+  });
+  afterAll(async () => {
+    await b?.running.close();
+  });
+
+  it('adds on one and signs in on the other; the assertion replayed on the first is refused', async () => {
+    const member = await registerUser(s, email());
+    const auth = new SoftAuthenticator();
+    const options = await creationOptions(member.token, member.password);
+    const added = await b.api('POST', PATHS.passkeyAdd, { name: 'Tablet', credential: auth.create(options.data, ORIGIN) }, { token: member.token, idempotencyKey: key() });
+    expect(added.code, added.msg).toBe(0);
+    const challenge = (await b.api<RequestOptions>('POST', PATHS.passkeyLoginOptions, {})).data;
+    const assertion = auth.get(challenge, ORIGIN);
+    expect((await signIn(assertion)).code).toBe(0);
+    expect((await b.api('POST', PATHS.passkeyLogin, { credential: assertion })).code).toBe(refusal('passkey_failed').code);
   });
 });
