@@ -30,7 +30,7 @@ const FORBIDDEN = ERRORS.org_role_forbidden.code;
 type Role = 'owner' | 'admin' | 'buyer' | 'approver' | 'viewer';
 
 /** Every write of the API, with the capability it needs (src/server/modules/session.ts ROLE_CAN). */
-function writes(pid: number, orderId: number, memberId: number): Array<{ name: string; need: 'trade' | 'manage' | 'inbox'; call: (token: string, lang: 'en' | 'cn') => Promise<Envelope> }> {
+function writes(pid: number, orderId: number, memberId: number): Array<{ name: string; need: 'trade' | 'manage' | 'inbox' | 'self'; call: (token: string, lang: 'en' | 'cn') => Promise<Envelope> }> {
   const w = (path: string, data: Record<string, unknown>) => (token: string, lang: 'en' | 'cn') => write(s, path, token, data, { lang });
   return [
     { name: 'buy', need: 'trade', call: w(PATHS.orderBuy, { project_id: pid, tons: 1, password: TRADE_PASSWORD }) },
@@ -55,15 +55,18 @@ function writes(pid: number, orderId: number, memberId: number): Array<{ name: s
     { name: 'role', need: 'manage', call: w(PATHS.orgRole, { user_id: memberId, role: 'viewer' }) },
     { name: 'remove', need: 'manage', call: w(PATHS.orgRemove, { user_id: 999_999_999 }) },
     { name: 'notices read', need: 'inbox', call: w(PATHS.notificationsRead, { all: true }) },
+    // The person's own: login and payment passwords, passkeys (every role, acting on the member's login).
+    { name: 'login password', need: 'self', call: w(PATHS.userLoginpwd, { old_password: 'wrong-Password1', password: 'Another#Pass2026', repassword: 'Another#Pass2026' }) },
+    { name: 'passkey options', need: 'self', call: w(PATHS.passkeyOptions, { password: 'wrong-Password1' }) },
   ];
 }
 
 const CAN: Record<Role, string[]> = {
-  owner: ['trade', 'manage', 'inbox'],
-  admin: ['manage', 'inbox'],
-  buyer: ['trade', 'inbox'],
-  approver: ['inbox'],
-  viewer: ['inbox'],
+  owner: ['trade', 'manage', 'inbox', 'self'],
+  admin: ['manage', 'inbox', 'self'],
+  buyer: ['trade', 'inbox', 'self'],
+  approver: ['inbox', 'self'],
+  viewer: ['inbox', 'self'],
 };
 
 describe('organisations', () => {
