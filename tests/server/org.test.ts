@@ -10,6 +10,7 @@ import { PATHS } from '../../src/shared/api';
 import { ERRORS } from '../../src/shared/errors';
 import { SOCKET_CLOSE_SESSION_ENDED } from '../../src/shared/socket-events';
 import { DAY, lastMail, registerUser, startTestServer, type Envelope, type TestServer } from '../helpers/server';
+import { createSession } from '../../src/server/modules/session';
 import { makeProject, makeUser, newKey, topup } from './market-helpers';
 import { giveCredits, makeRetirableProject } from './retire-helpers';
 import { addMember, expectOrgRefused, GENEROUS, inviteToken, LANGS, makeOrg, ORG_PASSWORD, orgSnapshot, switchInto, TRADE_PASSWORD, write, type Org } from './org-helpers';
@@ -304,5 +305,37 @@ describe('invitation throttle', () => {
       s = main;
       await t.close();
     }
+  });
+});
+
+describe('sockets of an organisation session', () => {
+  it("close at once on logout and when the member's own sessions end (their payment password locked)", async () => {
+    const org = await makeOrg(s);
+    const buyer = await addMember(s, org, 'buyer');
+    const open = async (token: string) => {
+      const ws = new WebSocket(`ws://127.0.0.1:${s.port}/h5/ws?mem_id=${org.id}&token=${encodeURIComponent(token)}&v=4`);
+      const closed = new Promise<number>((r) => ws.once('close', (code) => r(code)));
+      await new Promise<void>((ok, fail) => {
+        ws.once('open', () => ok());
+        ws.once('error', fail);
+      });
+      return { closed };
+    };
+    const first = (await open(buyer.orgToken)).closed;
+    const res = await s.api('POST', PATHS.logout, {}, { token: buyer.orgToken });
+    expect(res.code, res.msg).toBe(0);
+    expect(await first).toBe(SOCKET_CLOSE_SESSION_ENDED);
+
+    // A new organisation session (makeUser's login password is not usable: straight from the database), then
+    // five wrong payment passwords: the member's lock ends every session of theirs, this one included.
+    const { token } = await createSession(s.running.deps, buyer.id, org.id);
+    const second = (await open(token)).closed;
+    await topup(s, org.id, 10_000);
+    const pid = await makeProject(s);
+    const codes: number[] = [];
+    for (let i = 0; i < 5; i++) codes.push((await write(s, PATHS.orderBuy, token, { project_id: pid, tons: 1, password: 'Wrong#Pass2026' })).code);
+    expect(codes.at(-1)).toBe(ERRORS.balance_frozen.code);
+    expect(await second).toBe(SOCKET_CLOSE_SESSION_ENDED);
+    expect((await s.api('GET', PATHS.userInfo, {}, { token })).code).toBe(ERRORS.session_expired.code);
   });
 });

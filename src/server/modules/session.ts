@@ -177,8 +177,9 @@ export async function revokeSession(deps: Deps, sessionId: number): Promise<void
   const now = deps.clock.now();
   // Not a request's effect (no idempotency record): it commits whatever becomes of the request.
   await writeTx(deps.db, async (tx, w) => {
-    const row = await tx.updateTable('sessions').set({ revoked_at: now }).where('id', '=', sessionId).where('revoked_at', 'is', null).returning(['user_id']).executeTakeFirst();
-    if (row?.user_id != null) await publish(w, { type: 'session_end', sessions: [sessionId] }, row.user_id, now);
+    const row = await tx.updateTable('sessions').set({ revoked_at: now }).where('id', '=', sessionId).where('revoked_at', 'is', null).returning(['user_id', 'acting_for']).executeTakeFirst();
+    // A socket is filed under the account its session acts as: the organisation's for a member acting for one.
+    if (row?.user_id != null) await publish(w, { type: 'session_end', sessions: [sessionId] }, row.acting_for ?? row.user_id, now);
   });
 }
 
@@ -187,6 +188,13 @@ export async function revokeSession(deps: Deps, sessionId: number): Promise<void
 export async function endUserSessions(w: WriteScope, userId: number, now: number, exceptSessionId?: number): Promise<void> {
   let q = w.tx.updateTable('sessions').set({ revoked_at: now }).where('user_id', '=', userId).where('revoked_at', 'is', null);
   if (exceptSessionId !== undefined) q = q.where('id', '<>', exceptSessionId);
-  const ended = await q.returning(['id']).execute();
-  if (ended.length > 0) await publish(w, { type: 'session_end', sessions: ended.map((r) => r.id) }, userId, now);
+  const ended = await q.returning(['id', 'acting_for']).execute();
+  // A socket is filed under the account its session acts as: one event per account (the user's own, and each
+  // organisation they act for).
+  const byAccount = new Map<number, number[]>();
+  for (const r of ended) {
+    const account = r.acting_for ?? userId;
+    byAccount.set(account, [...(byAccount.get(account) ?? []), r.id]);
+  }
+  for (const [account, sessions] of byAccount) await publish(w, { type: 'session_end', sessions }, account, now);
 }
