@@ -1,6 +1,8 @@
 import type { Deps } from '../env';
 import { checkLedger } from '../ledger/ledger';
 import { completeCycle, expireFinalPayment, moveProjectByTime, settleSale } from '../modules/order/transitions';
+import { dueReminders, remindFinalPayment, REMINDERS } from '../modules/order/reminders';
+import { sendDuePushes } from '../live/push-sender';
 import { pruneOldRows, RETENTION_EVERY_MS } from './retention';
 
 // Time-driven work (docs/product.md#states, docs/product.md#settlement): project status by time, cycle
@@ -25,6 +27,8 @@ export interface DueWorkReport {
   completed: number;
   expired: number;
   settled: number;
+  /** Final-payment reminders sent (docs/product.md#notifications). */
+  reminded: number;
   failed: number;
   /** The earliest due time (ms) of the work this run found due, or null when nothing was due: the
    *  scheduler's lag is the run's now minus it. */
@@ -49,7 +53,7 @@ async function each(deps: Deps, ids: number[], run: (id: number) => Promise<unkn
  *  whether work is left). Tests call it directly after advancing a ManualClock. */
 export async function runDueWork(deps: Deps, maxBatches = Infinity, batch = BATCH): Promise<DueWorkReport> {
   const { db, clock, config } = deps;
-  const report: DueWorkReport = { projects: 0, completed: 0, expired: 0, settled: 0, failed: 0, oldestDueAt: null, more: false };
+  const report: DueWorkReport = { projects: 0, completed: 0, expired: 0, settled: 0, reminded: 0, failed: 0, oldestDueAt: null, more: false };
   const now = clock.now();
   // Each query below reads in due-time order, so its first row is its earliest.
   const due = (at: number | null | undefined) => {
@@ -67,7 +71,7 @@ export async function runDueWork(deps: Deps, maxBatches = Infinity, batch = BATC
   // rows (a bare ORDER BY id tempted SQLite to walk the whole table in id order instead, scanning every
   // order in progress on each tick).
   for (let n = 1; ; n++) {
-    const before = report.completed + report.expired + report.settled;
+    const before = report.completed + report.expired + report.settled + report.reminded;
     const cycles = await db.selectFrom('orders').select(['id', 'cycle_end']).where('status', 'in', ['in_progress', 'final_payment_made']).where('side', '=', 'buy').where('cycle_end', '<=', now).orderBy('cycle_end').orderBy('id').limit(batch).execute();
     due(cycles[0]?.cycle_end);
     await each(deps, cycles.map((o) => o.id), (id) => completeCycle(db, id, now, config.GRADE_THRESHOLDS_CENTS), report, 'completed');
@@ -77,10 +81,16 @@ export async function runDueWork(deps: Deps, maxBatches = Infinity, batch = BATC
     const sales = await db.selectFrom('orders').select(['id', 'settle_at']).where('status', '=', 'in_progress').where('side', '=', 'sell').where('settle_at', '<=', now).orderBy('settle_at').orderBy('id').limit(batch).execute();
     due(sales[0]?.settle_at);
     await each(deps, sales.map((o) => o.id), (id) => settleSale(db, id, now), report, 'settled');
+    let reminders = 0;
+    for (const r of REMINDERS) {
+      const rows = await dueReminders(db, r, now, batch);
+      reminders = Math.max(reminders, rows.length);
+      await each(deps, rows.map((o) => o.id), (id) => remindFinalPayment(db, id, r, now), report, 'reminded');
+    }
     // Only successes are progress: a full batch that keeps failing must not be retried in a loop.
-    const done = report.completed + report.expired + report.settled - before;
+    const done = report.completed + report.expired + report.settled + report.reminded - before;
     // Stop when a pass found less than a full batch, or made no progress (only failures left).
-    if (cycles.length < batch && deadlines.length < batch && sales.length < batch) break;
+    if (cycles.length < batch && deadlines.length < batch && sales.length < batch && reminders < batch) break;
     if (done === 0) break;
     if (n >= maxBatches) {
       report.more = true;
@@ -144,8 +154,11 @@ async function dueWorkRun(deps: Deps, state: DueWorkState, intervalMs: number, b
     state.nextDelay = more ? 0 : intervalMs;
     // Lag (docs/decisions/0013-metrics.md): how late the oldest due work was when this tick began.
     metrics?.schedulerLag.set(oldestDueAt === null ? 0 : Math.max(0, startedAt - oldestDueAt) / 1000);
-    const moved = r.projects + r.completed + r.expired + r.settled;
+    const moved = r.projects + r.completed + r.expired + r.settled + r.reminded;
     if (moved > 0 || r.failed > 0) deps.log.info(`scheduler: ${JSON.stringify(r)}`);
+    // The pushes of the notices written so far, this run's included (live/push-sender.ts).
+    const pushed = await sendDuePushes(deps);
+    if (pushed.dropped + pushed.removed + pushed.retried > 0) deps.log.info(`push: ${JSON.stringify(pushed)}`);
     if (Date.now() - state.prunedAt >= RETENTION_EVERY_MS) {
       state.prunedAt = Date.now();
       await pruneOldRows(deps);
