@@ -179,7 +179,8 @@ export interface PushSubscriptionsTable {
   endpoint: string;
   p256dh: string;
   auth: string;
-  lang: 'en' | 'zh';
+  /** The language its pushes are written in: the request's when it was turned on. */
+  lang: 'en' | 'cn';
   created_at: number;
 }
 

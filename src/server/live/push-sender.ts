@@ -118,7 +118,7 @@ async function unreadCounts(db: DB, userIds: number[]): Promise<Map<number, numb
 }
 
 export function pushPayload(row: Pick<Claimed, 'notification_id' | 'lang' | 'title' | 'title_cn' | 'body' | 'body_cn' | 'url'>, unread: number): PushPayload {
-  const zh = row.lang === 'zh';
+  const zh = row.lang === 'cn';
   return {
     id: row.notification_id,
     title: (zh && row.title_cn) || row.title,

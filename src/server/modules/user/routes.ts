@@ -82,7 +82,7 @@ userRoutes.get('/push/key', async (c) => {
 userRoutes.post('/push/subscribe', async (c) => {
   const { user } = await requireUser(c);
   const { data, raw } = await strictBody(c, pushSubscribeSchema);
-  return idempotent(c, user.id, raw, (record) => subscribePush(c.get('deps'), user, data, record));
+  return idempotent(c, user.id, raw, (record) => subscribePush(c.get('deps'), user, { ...data, lang: c.get('lang') }, record));
 });
 
 userRoutes.post('/push/unsubscribe', async (c) => {
