@@ -41,8 +41,10 @@ self.addEventListener('notificationclick', (event) => {
       const windows = await self.clients.matchAll({ type: 'window', includeUncontrolled: true });
       for (const client of windows) {
         if (new URL(client.url).origin !== self.location.origin) continue;
-        await client.focus();
-        if ('navigate' in client) return client.navigate(target);
+        // Focus needs the tap's permission; the screen opens whether or not it was given.
+        await client.focus().catch(() => undefined);
+        const opened = await client.navigate(target).catch(() => null);
+        if (opened) return opened;
       }
       return self.clients.openWindow(target);
     })(),

@@ -7,7 +7,7 @@ import { disablePush, enablePush, pushState, type PushState } from '../../lib/pu
 // asks its permission only when the member taps it; a browser that blocked notifications, or has no Web
 // Push, says so on the row instead of offering a switch that cannot work.
 
-const BELL = 'M6 16V11a6 6 0 0 1 12 0v5l2 2H4zM10 20a2 2 0 0 0 4 0';
+const BELL = 'M18 8a6 6 0 0 0-12 0c0 7-3 9-3 9h18s-3-2-3-9M13.7 21a2 2 0 0 1-3.4 0';
 
 export function PushRow() {
   const { t } = useLingui();
