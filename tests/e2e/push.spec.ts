@@ -1,7 +1,9 @@
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import type { BrowserContext, Page } from '@playwright/test';
-import { baseUrl, buyAndComplete, createProject, dataDir, expect, loginDemo, shot, test, waitForServiceWorkerControl } from './helpers';
+import { baseUrl, buyAndComplete, createProject, dataDir, expect, loginDemo, ops, shot, test, waitForServiceWorkerControl } from './helpers';
 import { pushPayload, type PushPayload } from '../../src/server/live/push-sender';
 
 // Web Push in the browser (docs/decisions/0033-web-push.md): a push delivered to the service worker (CDP
@@ -85,4 +87,27 @@ test('the profile never asks for the notification permission on load', async ({ 
   await expect(page.getByTestId('push-switch')).toBeVisible();
   await expect(page.getByTestId('push-switch')).toHaveAttribute('aria-checked', 'false');
   expect(await page.evaluate(() => Notification.permission)).toBe('default');
+});
+
+test('the app badge shows the unread count and clears when the inbox is read', async ({ context, page, request }) => {
+  // The badge calls, recorded (headless Chromium draws no icon badge to look at).
+  await context.addInitScript(() => {
+    const calls: number[] = [];
+    (window as unknown as { badgeCalls: number[] }).badgeCalls = calls;
+    Object.defineProperty(navigator, 'setAppBadge', { configurable: true, value: (n: number) => (calls.push(n), Promise.resolve()) });
+    Object.defineProperty(navigator, 'clearAppBadge', { configurable: true, value: () => (calls.push(0), Promise.resolve()) });
+  });
+  await loginDemo(context, request, 'en');
+  const file = path.join(os.tmpdir(), `canopy-e2e-badge-${Date.now()}.json`);
+  fs.writeFileSync(file, JSON.stringify({ title: 'Badge check', body: 'Counted on the icon.' }));
+  try {
+    await ops(['notice:send', 'demo@canopy.sg', file]);
+  } finally {
+    fs.rmSync(file, { force: true });
+  }
+  const lastBadge = () => page.evaluate(() => (window as unknown as { badgeCalls: number[] }).badgeCalls.at(-1) ?? null);
+  await page.goto('/pages/profile/notifications');
+  await expect.poll(lastBadge, { timeout: 15_000 }).toBeGreaterThan(0);
+  await page.getByTestId('inbox-mark-all').click();
+  await expect.poll(lastBadge, { timeout: 15_000 }).toBe(0);
 });

@@ -36,10 +36,16 @@ export function useUnreadNotices(): number {
     });
   }, [member, online]);
   const unread = useLiveQuery(async () => (await db.meta.get(NOTICES_UNREAD_KEY))?.value, []);
-  const count = member && typeof unread === 'number' ? unread : 0;
+  useAppBadge(member, unread);
+  return member && typeof unread === 'number' ? unread : 0;
+}
+
+/** Keeps the app icon's badge at the unread count (none for a visitor). Screens that show the count call it
+ *  with theirs: the tab bar's pages and the inbox, where reading clears it. */
+export function useAppBadge(member: boolean, unread: unknown): void {
   useEffect(() => {
     // Not while the count is still being read: that would clear the icon's badge for a moment.
-    if (!member || typeof unread === 'number') showAppBadge(count);
-  }, [member, unread, count]);
-  return count;
+    if (!member) showAppBadge(0);
+    else if (typeof unread === 'number') showAppBadge(unread);
+  }, [member, unread]);
 }
