@@ -11,6 +11,8 @@ import { PATHS } from '../../src/shared/api';
 import type { PushDevices, PushKey } from '../../src/shared/schemas/push';
 import { sendDuePushes, type PushPayload } from '../../src/server/live/push-sender';
 import { runDueWork } from '../../src/server/scheduler/scheduler';
+import { loadVapidKeys } from '../../src/server/lib/vapid';
+import { loadConfig } from '../../src/server/config';
 import { HOUR, MIN, startTestServer, type TestServer } from '../helpers/server';
 import { decrypt, newDevice, startPushService, vapidValid, type Device, type PushService } from '../helpers/push-service';
 import { expectRefused, newKey, newUser, ok, ops, write, type WalletUser } from './wallet-helpers';
@@ -50,6 +52,24 @@ async function notice(who: WalletUser, text: { title: string; body: string; titl
 function opened(name: string, device: Device): { payload: PushPayload; headers: Record<string, unknown> }[] {
   return push.received.filter((r) => r.path === `/push/${name}`).map((r) => ({ payload: JSON.parse(decrypt(device, r.body)) as PushPayload, headers: r.headers }));
 }
+
+describe('the VAPID key pair', () => {
+  it('is one pair for every instance of the database, or the one the environment sets', async () => {
+    const subject = 'mailto:ops@canopy.sg';
+    // Another instance starting on the same database reads the pair the first one made.
+    const again = await loadVapidKeys(s.db, { VAPID_PUBLIC_KEY: undefined, VAPID_PRIVATE_KEY: undefined, VAPID_SUBJECT: subject }, s.clock.now());
+    expect(again.publicKey).toBe(publicKey);
+    const set = { VAPID_PUBLIC_KEY: 'B'.repeat(87), VAPID_PRIVATE_KEY: 'A'.repeat(43), VAPID_SUBJECT: subject };
+    expect(await loadVapidKeys(s.db, set, s.clock.now())).toEqual({ publicKey: set.VAPID_PUBLIC_KEY, privateKey: set.VAPID_PRIVATE_KEY, subject });
+  });
+
+  it('is set whole or not at all, and PUSH_HOSTS names hosts', () => {
+    expect(() => loadConfig({ VAPID_PUBLIC_KEY: 'B'.repeat(87) })).toThrow(/set both/);
+    expect(() => loadConfig({ VAPID_PRIVATE_KEY: 'short' })).toThrow(/VAPID_PRIVATE_KEY/);
+    expect(() => loadConfig({ PUSH_HOSTS: 'https://fcm.googleapis.com/' })).toThrow(/PUSH_HOSTS/);
+    expect(loadConfig({}).PUSH_HOSTS).toContain('fcm.googleapis.com');
+  });
+});
 
 describe('web push', () => {
   const en = newDevice();
