@@ -55,12 +55,16 @@ export async function enablePush(): Promise<ApiResult<PushDevices> | 'denied' | 
   return res;
 }
 
-/** Turns notifications off for this device only. */
-export async function disablePush(): Promise<void> {
+/** Turns notifications off for this device only. False when the server could not be told (the device
+ *  keeps its subscription, so the switch stays on and a retry can tell it). */
+export async function disablePush(): Promise<boolean> {
+  if (!pushSupported()) return true;
   const sub = await currentSubscription();
-  if (!sub) return;
-  await post(PATHS.pushUnsubscribe, { endpoint: sub.endpoint }, { idempotencyKey: newIdempotencyKey() });
+  if (!sub) return true;
+  const res = await post(PATHS.pushUnsubscribe, { endpoint: sub.endpoint }, { idempotencyKey: newIdempotencyKey(), quiet: true });
+  if (res.code !== 0) return false;
   await sub.unsubscribe();
+  return true;
 }
 
 /** Tells the server this device's subscription again (after sign-in on a device that has one, or a

@@ -30,8 +30,8 @@ export function PushRow() {
     setBusy(true);
     try {
       if (on) {
-        await disablePush();
-        showToast(t`Notifications are off on this device.`);
+        if (await disablePush()) showToast(t`Notifications are off on this device.`);
+        else showToast(t`Notifications could not be changed. Please try again.`, 'error');
       } else {
         const res = await enablePush();
         if (res === 'denied') showToast(t`Notifications are blocked. Allow them for this site in the browser's settings.`, 'error');
