@@ -35,6 +35,7 @@ import { Route as PagesProfileLoginpwdRouteImport } from './routes/pages/profile
 import { Route as PagesProfileMembershipRouteImport } from './routes/pages/profile/membership'
 import { Route as PagesProfileNotificationsRouteImport } from './routes/pages/profile/notifications'
 import { Route as PagesProfileOrderRouteImport } from './routes/pages/profile/order'
+import { Route as PagesProfilePasskeysRouteImport } from './routes/pages/profile/passkeys'
 import { Route as PagesProfileProfileRouteImport } from './routes/pages/profile/profile'
 import { Route as PagesProfileResultRouteImport } from './routes/pages/profile/result'
 import { Route as PagesProfileRetireRouteImport } from './routes/pages/profile/retire'
@@ -188,6 +189,11 @@ const PagesProfileOrderRoute = PagesProfileOrderRouteImport.update({
   path: '/pages/profile/order',
   getParentRoute: () => rootRouteImport,
 } as any)
+const PagesProfilePasskeysRoute = PagesProfilePasskeysRouteImport.update({
+  id: '/pages/profile/passkeys',
+  path: '/pages/profile/passkeys',
+  getParentRoute: () => rootRouteImport,
+} as any)
 const PagesProfileProfileRoute = PagesProfileProfileRouteImport.update({
   id: '/pages/profile/profile',
   path: '/pages/profile/profile',
@@ -279,6 +285,7 @@ export interface FileRoutesByFullPath {
   '/pages/profile/membership': typeof PagesProfileMembershipRoute
   '/pages/profile/notifications': typeof PagesProfileNotificationsRoute
   '/pages/profile/order': typeof PagesProfileOrderRoute
+  '/pages/profile/passkeys': typeof PagesProfilePasskeysRoute
   '/pages/profile/profile': typeof PagesProfileProfileRoute
   '/pages/profile/result': typeof PagesProfileResultRoute
   '/pages/profile/retire': typeof PagesProfileRetireRoute
@@ -320,6 +327,7 @@ export interface FileRoutesByTo {
   '/pages/profile/membership': typeof PagesProfileMembershipRoute
   '/pages/profile/notifications': typeof PagesProfileNotificationsRoute
   '/pages/profile/order': typeof PagesProfileOrderRoute
+  '/pages/profile/passkeys': typeof PagesProfilePasskeysRoute
   '/pages/profile/profile': typeof PagesProfileProfileRoute
   '/pages/profile/result': typeof PagesProfileResultRoute
   '/pages/profile/retire': typeof PagesProfileRetireRoute
@@ -362,6 +370,7 @@ export interface FileRoutesById {
   '/pages/profile/membership': typeof PagesProfileMembershipRoute
   '/pages/profile/notifications': typeof PagesProfileNotificationsRoute
   '/pages/profile/order': typeof PagesProfileOrderRoute
+  '/pages/profile/passkeys': typeof PagesProfilePasskeysRoute
   '/pages/profile/profile': typeof PagesProfileProfileRoute
   '/pages/profile/result': typeof PagesProfileResultRoute
   '/pages/profile/retire': typeof PagesProfileRetireRoute
@@ -405,6 +414,7 @@ export interface FileRouteTypes {
     | '/pages/profile/membership'
     | '/pages/profile/notifications'
     | '/pages/profile/order'
+    | '/pages/profile/passkeys'
     | '/pages/profile/profile'
     | '/pages/profile/result'
     | '/pages/profile/retire'
@@ -446,6 +456,7 @@ export interface FileRouteTypes {
     | '/pages/profile/membership'
     | '/pages/profile/notifications'
     | '/pages/profile/order'
+    | '/pages/profile/passkeys'
     | '/pages/profile/profile'
     | '/pages/profile/result'
     | '/pages/profile/retire'
@@ -487,6 +498,7 @@ export interface FileRouteTypes {
     | '/pages/profile/membership'
     | '/pages/profile/notifications'
     | '/pages/profile/order'
+    | '/pages/profile/passkeys'
     | '/pages/profile/profile'
     | '/pages/profile/result'
     | '/pages/profile/retire'
@@ -529,6 +541,7 @@ export interface RootRouteChildren {
   PagesProfileMembershipRoute: typeof PagesProfileMembershipRoute
   PagesProfileNotificationsRoute: typeof PagesProfileNotificationsRoute
   PagesProfileOrderRoute: typeof PagesProfileOrderRoute
+  PagesProfilePasskeysRoute: typeof PagesProfilePasskeysRoute
   PagesProfileProfileRoute: typeof PagesProfileProfileRoute
   PagesProfileResultRoute: typeof PagesProfileResultRoute
   PagesProfileRetireRoute: typeof PagesProfileRetireRoute
@@ -730,6 +743,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof PagesProfileOrderRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/pages/profile/passkeys': {
+      id: '/pages/profile/passkeys'
+      path: '/pages/profile/passkeys'
+      fullPath: '/pages/profile/passkeys'
+      preLoaderRoute: typeof PagesProfilePasskeysRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/pages/profile/profile': {
       id: '/pages/profile/profile'
       path: '/pages/profile/profile'
@@ -849,6 +869,7 @@ const rootRouteChildren: RootRouteChildren = {
   PagesProfileMembershipRoute: PagesProfileMembershipRoute,
   PagesProfileNotificationsRoute: PagesProfileNotificationsRoute,
   PagesProfileOrderRoute: PagesProfileOrderRoute,
+  PagesProfilePasskeysRoute: PagesProfilePasskeysRoute,
   PagesProfileProfileRoute: PagesProfileProfileRoute,
   PagesProfileResultRoute: PagesProfileResultRoute,
   PagesProfileRetireRoute: PagesProfileRetireRoute,

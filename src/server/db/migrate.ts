@@ -21,6 +21,7 @@ import * as m019 from './migrations/019-server-secret';
 import * as m020 from './migrations/020-project-places-cn';
 import * as m021 from './migrations/021-retirement-privacy';
 import * as m023 from './migrations/023-push';
+import * as m024 from './migrations/024-passkeys';
 
 // Migrations are listed here in order (no directory scanning, so the bundle and tsx agree).
 const migrations: Record<string, Migration> = {
@@ -44,6 +45,7 @@ const migrations: Record<string, Migration> = {
   '020-project-places-cn': m020,
   '021-retirement-privacy': m021,
   '023-push': m023,
+  '024-passkeys': m024,
 };
 
 /** Every migration this version knows, oldest first. */

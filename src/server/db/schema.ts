@@ -421,7 +421,35 @@ export interface RetirementSerialsTable {
   last_seq: number;
 }
 
+/** A member's WebAuthn credential (docs/product.md#passkeys). */
+export interface PasskeysTable {
+  id: Generated<number>;
+  user_id: number;
+  /** base64url, as the browser gives it. */
+  credential_id: string;
+  /** The COSE public key, base64url. */
+  public_key: string;
+  /** The WebAuthn user handle the passkey was made for, base64url: a sign-in must carry it back. */
+  user_handle: string;
+  counter: number;
+  /** Comma-separated transports the browser named ('' when none). */
+  transports: string;
+  device_name: string;
+  created_at: number;
+  last_used_at: number | null;
+}
+
+/** A WebAuthn challenge handed out and not yet used (single use, short-lived). */
+export interface PasskeyChallengesTable {
+  challenge: string;
+  purpose: 'register' | 'login';
+  user_id: number | null;
+  expires_at: number;
+}
+
 export interface Database {
+  passkeys: PasskeysTable;
+  passkey_challenges: PasskeyChallengesTable;
   retirements: RetirementsTable;
   retirement_serials: RetirementSerialsTable;
   footprints: FootprintsTable;
