@@ -6,7 +6,8 @@ import type { Config } from '../config';
 import type { Logger } from '../lib/log';
 import type { Clock } from '../lib/clock';
 
-// The sender of Web Push (docs/decisions/0033-web-push.md). Every instance's scheduler runs it; a queue
+// The sender of Web Push (docs/decisions/0033-web-push.md). Every instance's scheduler runs it (its own
+// timer, scheduler/scheduler.ts pushLoop); a queue
 // row (live/notices.ts) is sent by the instance that claims it: the claim commits `claimed_until` (a
 // lease) before the send, so two instances never send the same row at once, and a row whose instance
 // died (kill -9) after its claim is sent again once the lease ends: none is lost. The push goes with the
@@ -19,6 +20,8 @@ import type { Clock } from '../lib/clock';
 const LEASE_MS = 60_000;
 const SEND_TIMEOUT_MS = 10_000;
 const MAX_ATTEMPTS = 8;
+/** Rows one claim takes (sent at once, in parallel). */
+export const PUSH_BATCH = 100;
 /** How long a push service keeps a push for a device that is offline. */
 const TTL_SECONDS = 24 * 3600;
 
@@ -170,7 +173,7 @@ async function settle(db: DB, row: Claimed, outcome: Outcome, now: number, retry
 }
 
 /** Sends the pushes that are due (at most `limit` per call): claim, send, record. */
-export async function sendDuePushes(deps: SenderDeps, limit = 100): Promise<PushReport> {
+export async function sendDuePushes(deps: SenderDeps, limit = PUSH_BATCH): Promise<PushReport> {
   const report: PushReport = { sent: 0, retried: 0, removed: 0, dropped: 0 };
   const keys = vapidKeys(deps.config);
   if (!keys) return report;

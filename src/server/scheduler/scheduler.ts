@@ -2,7 +2,7 @@ import type { Deps } from '../env';
 import { checkLedger } from '../ledger/ledger';
 import { completeCycle, expireFinalPayment, moveProjectByTime, settleSale } from '../modules/order/transitions';
 import { dueReminders, remindFinalPayment, REMINDERS } from '../modules/order/reminders';
-import { sendDuePushes } from '../live/push-sender';
+import { PUSH_BATCH, sendDuePushes } from '../live/push-sender';
 import { pruneOldRows, RETENTION_EVERY_MS } from './retention';
 
 // Time-driven work (docs/product.md#states, docs/product.md#settlement): project status by time, cycle
@@ -116,14 +116,16 @@ export interface Scheduler {
 export function createScheduler(deps: Deps, intervalMs = SCHEDULER_INTERVAL_MS): Scheduler {
   const due = dueWorkLoop(deps, intervalMs);
   const ledger = ledgerCheckLoop(deps);
+  const push = pushLoop(deps, intervalMs);
   return {
     start(firstBatch = BATCH) {
       const first = due.start(firstBatch);
       ledger.start();
+      push.start();
       return first;
     },
     async stop() {
-      await Promise.all([due.stop(), ledger.stop()]);
+      await Promise.all([due.stop(), ledger.stop(), push.stop()]);
     },
     checkLedger: ledger.run,
     catchingUp: due.catchingUp,
@@ -156,9 +158,6 @@ async function dueWorkRun(deps: Deps, state: DueWorkState, intervalMs: number, b
     metrics?.schedulerLag.set(oldestDueAt === null ? 0 : Math.max(0, startedAt - oldestDueAt) / 1000);
     const moved = r.projects + r.completed + r.expired + r.settled + r.reminded;
     if (moved > 0 || r.failed > 0) deps.log.info(`scheduler: ${JSON.stringify(r)}`);
-    // The pushes of the notices written so far, this run's included (live/push-sender.ts).
-    const pushed = await sendDuePushes(deps);
-    if (pushed.dropped + pushed.removed + pushed.retried > 0) deps.log.info(`push: ${JSON.stringify(pushed)}`);
     if (Date.now() - state.prunedAt >= RETENTION_EVERY_MS) {
       state.prunedAt = Date.now();
       await pruneOldRows(deps);
@@ -212,6 +211,48 @@ function dueWorkLoop(deps: Deps, intervalMs: number) {
       await running;
     },
     catchingUp: () => state.backlog,
+  };
+}
+
+/** Pushes a full claim leaves behind are sent by the runs that follow at once, up to this many. */
+const PUSH_RUNS = 10;
+
+/** The Web Push sender (live/push-sender.ts) on its own timer, every interval: a slow push service never
+ *  holds the due transitions, nor the start (whose first run of due work the server waits for). A run sends
+ *  until a claim comes back short of full (at most PUSH_RUNS claims); a failure is logged. */
+function pushLoop(deps: Deps, intervalMs: number) {
+  let timer: NodeJS.Timeout | null = null;
+  let running: Promise<void> | null = null;
+
+  async function run(): Promise<void> {
+    for (let i = 0; i < PUSH_RUNS; i++) {
+      const r = await sendDuePushes(deps, PUSH_BATCH);
+      if (r.dropped + r.removed + r.retried > 0) deps.log.info(`push: ${JSON.stringify(r)}`);
+      if (r.sent + r.retried + r.removed + r.dropped < PUSH_BATCH) break;
+    }
+  }
+
+  return {
+    start(): void {
+      if (timer) return;
+      const next = () => {
+        timer = setTimeout(() => {
+          running = run()
+            .catch((err: unknown) => deps.log.error('push sender run failed', err))
+            .finally(() => {
+              running = null;
+              if (timer) next();
+            });
+        }, intervalMs);
+        timer.unref();
+      };
+      next();
+    },
+    async stop(): Promise<void> {
+      if (timer) clearTimeout(timer);
+      timer = null;
+      await running;
+    },
   };
 }
 
