@@ -15,7 +15,7 @@ import { loadVapidKeys } from '../../src/server/lib/vapid';
 import { loadConfig } from '../../src/server/config';
 import { HOUR, MIN, startTestServer, type TestServer } from '../helpers/server';
 import { decrypt, newDevice, startPushService, vapidValid, type Device, type PushService } from '../helpers/push-service';
-import { expectRefused, newKey, newUser, ok, ops, write, type WalletUser } from './wallet-helpers';
+import { expectRefused, fund, newKey, newUser, ok, ops, write, type WalletUser } from './wallet-helpers';
 import { makeProject } from './market-helpers';
 
 let s: TestServer;
@@ -167,6 +167,22 @@ describe('web push', () => {
     const [a, b] = await Promise.all([send(), send()]);
     expect(a.sent + b.sent).toBe(10);
     expect(push.received.length - before).toBe(10);
+  });
+
+  it('pushes money notices (opening the fund logs) and an operator notice to everyone to every device', async () => {
+    await send();
+    const before = push.received.length;
+    await fund(s, u, 5000);
+    expect(await send()).toMatchObject({ sent: 2 });
+    const credited = push.received.slice(before).find((r) => r.path === '/push/u-en')!;
+    expect(JSON.parse(decrypt(en, credited.body))).toMatchObject({ title: 'Top-up credited', url: '/pages/profile/fundlogs' });
+    const file = path.join(s.dataDir, `notice-${newKey()}.json`);
+    fs.writeFileSync(file, JSON.stringify({ title: 'To everyone', body: 'Body', title_cn: '致所有人', body_cn: '正文' }));
+    await ops(s, 'notice:send', [], { all: file });
+    const devicesNow = await s.db.selectFrom('push_subscriptions').select('id').execute();
+    expect(await s.db.selectFrom('push_queue').select('id').execute()).toHaveLength(devicesNow.length);
+    expect((await send()).sent).toBe(devicesNow.length);
+    expect(push.received.slice(-devicesNow.length).map((r) => r.path).sort()).toEqual(['/push/shared', '/push/u-en', '/push/u-zh']);
   });
 
   it('reminds of a final payment 24 h and 2 h before its deadline, once each whatever runs, opening the pending orders', async () => {
