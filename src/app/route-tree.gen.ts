@@ -34,6 +34,8 @@ import { Route as PagesProfileFundlogsRouteImport } from './routes/pages/profile
 import { Route as PagesProfileLoginpwdRouteImport } from './routes/pages/profile/loginpwd'
 import { Route as PagesProfileMembershipRouteImport } from './routes/pages/profile/membership'
 import { Route as PagesProfileNotificationsRouteImport } from './routes/pages/profile/notifications'
+import { Route as PagesProfileOffsetRouteImport } from './routes/pages/profile/offset'
+import { Route as PagesProfileOffsetsRouteImport } from './routes/pages/profile/offsets'
 import { Route as PagesProfileOrderRouteImport } from './routes/pages/profile/order'
 import { Route as PagesProfileProfileRouteImport } from './routes/pages/profile/profile'
 import { Route as PagesProfileResultRouteImport } from './routes/pages/profile/result'
@@ -183,6 +185,16 @@ const PagesProfileNotificationsRoute =
     path: '/pages/profile/notifications',
     getParentRoute: () => rootRouteImport,
   } as any)
+const PagesProfileOffsetRoute = PagesProfileOffsetRouteImport.update({
+  id: '/pages/profile/offset',
+  path: '/pages/profile/offset',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const PagesProfileOffsetsRoute = PagesProfileOffsetsRouteImport.update({
+  id: '/pages/profile/offsets',
+  path: '/pages/profile/offsets',
+  getParentRoute: () => rootRouteImport,
+} as any)
 const PagesProfileOrderRoute = PagesProfileOrderRouteImport.update({
   id: '/pages/profile/order',
   path: '/pages/profile/order',
@@ -278,6 +290,8 @@ export interface FileRoutesByFullPath {
   '/pages/profile/loginpwd': typeof PagesProfileLoginpwdRoute
   '/pages/profile/membership': typeof PagesProfileMembershipRoute
   '/pages/profile/notifications': typeof PagesProfileNotificationsRoute
+  '/pages/profile/offset': typeof PagesProfileOffsetRoute
+  '/pages/profile/offsets': typeof PagesProfileOffsetsRoute
   '/pages/profile/order': typeof PagesProfileOrderRoute
   '/pages/profile/profile': typeof PagesProfileProfileRoute
   '/pages/profile/result': typeof PagesProfileResultRoute
@@ -319,6 +333,8 @@ export interface FileRoutesByTo {
   '/pages/profile/loginpwd': typeof PagesProfileLoginpwdRoute
   '/pages/profile/membership': typeof PagesProfileMembershipRoute
   '/pages/profile/notifications': typeof PagesProfileNotificationsRoute
+  '/pages/profile/offset': typeof PagesProfileOffsetRoute
+  '/pages/profile/offsets': typeof PagesProfileOffsetsRoute
   '/pages/profile/order': typeof PagesProfileOrderRoute
   '/pages/profile/profile': typeof PagesProfileProfileRoute
   '/pages/profile/result': typeof PagesProfileResultRoute
@@ -361,6 +377,8 @@ export interface FileRoutesById {
   '/pages/profile/loginpwd': typeof PagesProfileLoginpwdRoute
   '/pages/profile/membership': typeof PagesProfileMembershipRoute
   '/pages/profile/notifications': typeof PagesProfileNotificationsRoute
+  '/pages/profile/offset': typeof PagesProfileOffsetRoute
+  '/pages/profile/offsets': typeof PagesProfileOffsetsRoute
   '/pages/profile/order': typeof PagesProfileOrderRoute
   '/pages/profile/profile': typeof PagesProfileProfileRoute
   '/pages/profile/result': typeof PagesProfileResultRoute
@@ -404,6 +422,8 @@ export interface FileRouteTypes {
     | '/pages/profile/loginpwd'
     | '/pages/profile/membership'
     | '/pages/profile/notifications'
+    | '/pages/profile/offset'
+    | '/pages/profile/offsets'
     | '/pages/profile/order'
     | '/pages/profile/profile'
     | '/pages/profile/result'
@@ -445,6 +465,8 @@ export interface FileRouteTypes {
     | '/pages/profile/loginpwd'
     | '/pages/profile/membership'
     | '/pages/profile/notifications'
+    | '/pages/profile/offset'
+    | '/pages/profile/offsets'
     | '/pages/profile/order'
     | '/pages/profile/profile'
     | '/pages/profile/result'
@@ -486,6 +508,8 @@ export interface FileRouteTypes {
     | '/pages/profile/loginpwd'
     | '/pages/profile/membership'
     | '/pages/profile/notifications'
+    | '/pages/profile/offset'
+    | '/pages/profile/offsets'
     | '/pages/profile/order'
     | '/pages/profile/profile'
     | '/pages/profile/result'
@@ -528,6 +552,8 @@ export interface RootRouteChildren {
   PagesProfileLoginpwdRoute: typeof PagesProfileLoginpwdRoute
   PagesProfileMembershipRoute: typeof PagesProfileMembershipRoute
   PagesProfileNotificationsRoute: typeof PagesProfileNotificationsRoute
+  PagesProfileOffsetRoute: typeof PagesProfileOffsetRoute
+  PagesProfileOffsetsRoute: typeof PagesProfileOffsetsRoute
   PagesProfileOrderRoute: typeof PagesProfileOrderRoute
   PagesProfileProfileRoute: typeof PagesProfileProfileRoute
   PagesProfileResultRoute: typeof PagesProfileResultRoute
@@ -723,6 +749,20 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof PagesProfileNotificationsRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/pages/profile/offset': {
+      id: '/pages/profile/offset'
+      path: '/pages/profile/offset'
+      fullPath: '/pages/profile/offset'
+      preLoaderRoute: typeof PagesProfileOffsetRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/pages/profile/offsets': {
+      id: '/pages/profile/offsets'
+      path: '/pages/profile/offsets'
+      fullPath: '/pages/profile/offsets'
+      preLoaderRoute: typeof PagesProfileOffsetsRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/pages/profile/order': {
       id: '/pages/profile/order'
       path: '/pages/profile/order'
@@ -848,6 +888,8 @@ const rootRouteChildren: RootRouteChildren = {
   PagesProfileLoginpwdRoute: PagesProfileLoginpwdRoute,
   PagesProfileMembershipRoute: PagesProfileMembershipRoute,
   PagesProfileNotificationsRoute: PagesProfileNotificationsRoute,
+  PagesProfileOffsetRoute: PagesProfileOffsetRoute,
+  PagesProfileOffsetsRoute: PagesProfileOffsetsRoute,
   PagesProfileOrderRoute: PagesProfileOrderRoute,
   PagesProfileProfileRoute: PagesProfileProfileRoute,
   PagesProfileResultRoute: PagesProfileResultRoute,
