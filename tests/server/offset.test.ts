@@ -8,6 +8,7 @@ import { offsetConsentText, offsetDueAt } from '../../src/shared/offset';
 import { errorMessage, type Lang } from '../../src/shared/errors';
 import { runDueWork } from '../../src/server/scheduler/scheduler';
 import { createSession } from '../../src/server/modules/session';
+import { runOps } from '../../src/server/ops/registry';
 import { DAY, MIN, refusal, startTestServer, T0, type TestServer } from '../helpers/server';
 import { LANGS, makeProject, makeUser, marketSnapshot, newKey, topup, TRADE_PASSWORD, walletOfUser, type MarketUser } from './market-helpers';
 
@@ -268,6 +269,24 @@ describe('monthly offset', () => {
     const answers = await Promise.all(Array.from({ length: 10 }, () => api().create(u, pid, 1, 5, { key })));
     expect(new Set(answers.map((a) => JSON.stringify(a.data))).size).toBe(1);
     expect(await s.db.selectFrom('offset_plans').selectAll().where('user_id', '=', u.id).execute()).toHaveLength(1);
+  });
+});
+
+describe('offset:list', () => {
+  it("shows a month's outcome with its reason, and refuses a bad month", async () => {
+    s.clock.set(T0);
+    const u = await makeUser(s, { cents: 500 });
+    const pid = await makeProject(s, { end_time: T0 + 400 * DAY });
+    const plan = (await offsetApi(s).create(u, pid, 1, 3)).data;
+    s.clock.set(after('2026-04', 3));
+    await runDueWork(s.running.deps);
+    const ctx = { db: s.db, clock: s.clock, dataDir: s.dataDir };
+    const listed = await runOps(ctx, 'offset:list', ['--user', String(u.id), '--month', '2026-04'], 'test');
+    expect(listed).toMatchObject({ ok: true, data: [{ id: plan.id, month: '2026-04', outcome: 'refused', reason: 'insufficient_balance', status: 'active' }] });
+    expect(listed.ok && listed.text).toContain('(insufficient_balance)');
+    // March's day passed while no tick ran until April's had too: March is not bought (nor refused) late.
+    expect(await s.db.selectFrom('offset_runs').select('month').where('plan_id', '=', plan.id).execute()).toEqual([{ month: '2026-04' }]);
+    expect(await runOps(ctx, 'offset:list', ['--month', '2026-13'], 'test')).toMatchObject({ ok: false, exit: 2 });
   });
 });
 

@@ -8,7 +8,7 @@ import { commitPurchase } from '../order/purchase';
 import { notify } from '../order/repo';
 import { formatSgd } from '../../../shared/money';
 import { errorMessage, type ErrorKey, type MessageParams } from '../../../shared/errors';
-import { firstDueAt, nextMonth, offsetDueAt, sgtMonth } from '../../../shared/offset';
+import { nextMonth, offsetDueAt, sgtMonth } from '../../../shared/offset';
 import type { Order } from '../../../shared/schemas/order';
 import type { PlanRow } from './checks';
 
@@ -39,12 +39,16 @@ class MonthDecided extends Error {}
 /** The idempotency key of a plan's month: a colon keeps it out of the keys a request may send. */
 const monthKey = (planId: number, month: string) => `offset:${planId}:${month}`;
 
-/** The due time after `month`'s: the next month's, or, when the server was stopped past that too, the first
- *  one ahead of now (a month nobody ran in is not bought late). */
-function followingDue(plan: PlanRow, month: string, now: number): number {
-  const next = offsetDueAt(nextMonth(month), plan.day);
-  return next >= now ? next : firstDueAt(now, plan.day);
+/** The month a due plan buys for: its due time's, or, when the servers were stopped past a later month's
+ *  day too, the latest month whose day has come (a month nobody ran in is not bought late). */
+function monthToRun(plan: PlanRow, dueAt: number, now: number): string {
+  let month = sgtMonth(dueAt);
+  while (offsetDueAt(nextMonth(month), plan.day) <= now) month = nextMonth(month);
+  return month;
 }
+
+/** The due time after `month`'s. */
+const followingDue = (plan: PlanRow, month: string) => offsetDueAt(nextMonth(month), plan.day);
 
 /** Runs the plans due at `now`, at most `limit` of them, earliest first. One failing plan (the database
  *  away) is logged and tried again on the next tick; the others go on. */
@@ -71,11 +75,11 @@ async function runPlan(deps: Deps, planId: number, now: number): Promise<'placed
   const { db } = deps;
   const plan = await db.selectFrom('offset_plans').selectAll().where('id', '=', planId).executeTakeFirst();
   if (!plan || plan.status !== 'active' || plan.next_run_at === null || plan.next_run_at > now) return 'none';
-  const month = sgtMonth(plan.next_run_at);
+  const month = monthToRun(plan, plan.next_run_at, now);
   const decided = await db.selectFrom('offset_runs').select('plan_id').where('plan_id', '=', plan.id).where('month', '=', month).executeTakeFirst();
   if (decided) {
     // The month has its outcome (a change of day moved the due time back into it): on to the next.
-    await writeTx(db, (tx) => tx.updateTable('offset_plans').set({ next_run_at: followingDue(plan, month, now) }).where('id', '=', plan.id).where('next_run_at', '=', plan.next_run_at).where('status', '=', 'active').execute());
+    await writeTx(db, (tx) => tx.updateTable('offset_plans').set({ next_run_at: followingDue(plan, month) }).where('id', '=', plan.id).where('next_run_at', '=', plan.next_run_at).where('status', '=', 'active').execute());
     return 'none';
   }
   const user = await db.selectFrom('users').selectAll().where('id', '=', plan.user_id).executeTakeFirstOrThrow();
@@ -121,7 +125,7 @@ function mustChangeOne(r: { numAffectedRows?: bigint }): void {
 function advance(w: WriteScope, plan: PlanRow, month: string, now: number) {
   return w.tx
     .updateTable('offset_plans')
-    .set({ next_run_at: followingDue(plan, month, now), updated_at: now })
+    .set({ next_run_at: followingDue(plan, month), updated_at: now })
     .where('id', '=', plan.id)
     .where('status', '=', 'active')
     .where('next_run_at', '=', plan.next_run_at);
@@ -137,7 +141,7 @@ async function recordRefusal(deps: Deps, plan: PlanRow, month: string, err: AppE
     const row = await tx.insertInto('offset_runs').values({ plan_id: plan.id, month, outcome: 'refused', order_id: null, reason: err.key, reason_params: params, created_at: now }).onConflict((oc) => oc.columns(['plan_id', 'month']).doNothing()).returning('plan_id').executeTakeFirst();
     if (!row) return false;
     const project = await tx.selectFrom('projects').select(['name', 'name_cn']).where('id', '=', plan.project_id).executeTakeFirstOrThrow();
-    await notify(w, plan.user_id, refusedText(plan, project, month, err.key, err.params, followingDue(plan, month, now)), now);
+    await notify(w, plan.user_id, refusedText(plan, project, month, err.key, err.params, followingDue(plan, month)), now);
     await publish(w, { type: 'invalidate', tables: ['offsets'] }, plan.user_id, now);
     return true;
   });
