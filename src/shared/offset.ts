@@ -54,7 +54,7 @@ export function offsetConsentText(lang: WireLang, f: ConsentFacts): string {
   const day = f.day >= 29 ? `${f.day} (or the month's last day when it is shorter)` : String(f.day);
   if (lang === 'cn') {
     const dayCn = f.day >= 29 ? `${f.day} 日（当月不足 ${f.day} 天时为最后一天）` : `${f.day} 日`;
-    return `我授权 Canopy 在每月${dayCn}（新加坡时间）以项目当日价格，从我的可用余额购买「${f.project}」${f.tons} 吨碳信用，直至我暂停或取消本计划。每次购买按普通购买的规则检查；无法购买时当月不下单并通知我。`;
+    return `我授权 Canopy 在每月 ${dayCn}（新加坡时间）以项目当日价格，从我的可用余额购买「${f.project}」${f.tons} 吨碳信用，直至我暂停或取消本计划。每次购买按普通购买的规则检查；无法购买时当月不下单并通知我。`;
   }
   return `I authorise Canopy to buy ${f.tons} t of "${f.project}" on day ${day} of every month (Singapore time), at the project's price on that day, from my available balance, until I pause or cancel this plan. Each buy is checked like any other buy; when one cannot be placed, nothing is bought that month and I am told why.`;
 }
