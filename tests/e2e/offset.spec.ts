@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { DEMO, createProject, expect, loginDemo, memberApi, shot, test } from './helpers';
+import { DEMO, createProject, expect, loginDemo, memberApi, shot, test, waitForServiceWorkerControl } from './helpers';
 
 // A monthly offset (docs/product.md#monthly-offset) at 390x844 in both languages: set up from the
 // footprint result (a twelfth of the yearly footprint, rounded up) and from a project page, with the
@@ -98,5 +98,18 @@ for (const lang of ['en', 'cn'] as const) {
     await page.getByTestId('offset-cancel-confirm').click();
     await expect(item).toContainText(lang === 'cn' ? '已取消' : 'Cancelled');
     await shot(page, `offset-${lang}-cancelled`, { fullPage: true });
+
+    // Offline, the list reads from the device (Dexie) and its buttons say they need a connection.
+    await waitForServiceWorkerControl(page);
+    await context.setOffline(true);
+    try {
+      await page.reload();
+      await expect(page.getByTestId('offset-plan').first()).toBeVisible();
+      await expect(page.getByTestId('offset-plan').filter({ hasText: t(3) }).first()).toContainText(lang === 'cn' ? '已取消' : 'Cancelled');
+      await expect(page.getByTestId('offset-pause').first()).toBeDisabled();
+      await shot(page, `offset-${lang}-offline`);
+    } finally {
+      await context.setOffline(false);
+    }
   });
 }
