@@ -7,6 +7,7 @@ import { AppError, errorBody, jsonBody } from './lib/http';
 import type { Lang } from '../shared/errors';
 import { API_BASE, PATHS } from '../shared/api';
 import { authRoutes } from './modules/auth/routes';
+import { passkeyLoginRoutes, passkeyRoutes } from './modules/passkey/routes';
 import { userRoutes } from './modules/user/routes';
 import { projectRoutes } from './modules/project/routes';
 import { newsRoutes } from './modules/news/routes';
@@ -52,7 +53,9 @@ const BODY_MAX = 64 * 1024;
 
 /** The modules' sub-apps, in the order they are tried (a more specific path before the one it is under). */
 const MODULES: ReadonlyArray<readonly [path: string, routes: Hono<AppEnv>]> = [
+  ['/api/login/passkey', passkeyLoginRoutes],
   ['/api/login', authRoutes],
+  ['/api/user/passkeys', passkeyRoutes],
   ['/api/user/footprint', footprintRoutes],
   ['/', avatarRoutes],
   ['/api/user', userRoutes],

@@ -36,6 +36,7 @@ import { AVATAR_ENDPOINTS } from './modules/avatar/openapi';
 import { DOCS_ENDPOINTS } from './modules/docs/openapi';
 import { ACCOUNT_ENDPOINTS, MEMBERSHIP_ENDPOINTS, NOTICE_ENDPOINTS, USER_INFO_ENDPOINTS } from './modules/user/openapi';
 import { AUTH_ENDPOINTS } from './modules/auth/openapi';
+import { PASSKEY_ENDPOINTS, PASSKEY_LOGIN_ENDPOINTS } from './modules/passkey/openapi';
 import { PROJECT_ENDPOINTS } from './modules/project/openapi';
 import { NEWS_ENDPOINTS } from './modules/news/openapi';
 import { CONTENT_ENDPOINTS } from './modules/content/openapi';
@@ -52,12 +53,14 @@ import type { Config } from './config';
 
 export const ENDPOINTS: Endpoint[] = [
   ...AUTH_ENDPOINTS,
+  ...PASSKEY_LOGIN_ENDPOINTS,
   ...USER_INFO_ENDPOINTS,
   ...PROJECT_ENDPOINTS,
   ...NEWS_ENDPOINTS,
   ...CONTENT_ENDPOINTS,
   { method: 'get', path: PATHS.openapi, operationId: 'openapiDocument', tag: 'Reference', summary: 'This document', auth: 'none', bare: ['application/json'], gives: 'OpenAPI 3.1 JSON (not enveloped)' },
   ...ACCOUNT_ENDPOINTS,
+  ...PASSKEY_ENDPOINTS,
   ...WALLET_ENDPOINTS,
   ...ORDER_ENDPOINTS,
   ...FOOTPRINT_ENDPOINTS,

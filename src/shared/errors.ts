@@ -29,6 +29,9 @@ export const ERRORS = {
   password_incorrect: { code: 1102, en: 'Password incorrect.', cn: '密码错误。' },
   user_disabled: { code: 1103, en: 'The username does not exist or has been disabled.', cn: '用户名不存在或已被禁用。' },
   login_locked: { code: 1104, en: 'Exceeded maximum password attempts, contact the administrator.', cn: '密码错误次数已达上限，请联系管理员。' },
+  passkey_failed: { code: 1105, en: 'This passkey could not sign you in. Use another passkey or your password.', cn: '无法使用此通行密钥登录，请换用其他通行密钥或密码。' },
+  passkey_not_added: { code: 1106, en: 'The passkey could not be added. Please try again.', cn: '无法添加通行密钥，请重试。' },
+  passkeys_full: { code: 1107, en: 'You can keep at most {n} passkeys. Remove one first.', cn: '最多可保存 {n} 个通行密钥，请先删除一个。' },
 
   // Registration
   email_exists: { code: 1201, en: 'Email already exists.', cn: '邮箱已存在。' },
