@@ -8,405 +8,405 @@
 // You should NOT make any changes in this file as it will be overwritten.
 // Additionally, you should also exclude this file from your linter and/or formatter to prevent it from being checked or modified.
 
-import { Route as rootRouteImport } from './routes/__root';
-import { Route as IndexRouteImport } from './routes/index';
-import { Route as TransparencyRouteImport } from './routes/transparency';
-import { Route as CertificateIdRouteImport } from './routes/certificate/$id';
-import { Route as PagesAboutChar91indexChar93RouteImport } from './routes/pages/about/[index]';
-import { Route as PagesIndexChar91indexChar93RouteImport } from './routes/pages/index/[index]';
-import { Route as PagesLoginChar91indexChar93RouteImport } from './routes/pages/login/[index]';
-import { Route as PagesNewsChar91indexChar93RouteImport } from './routes/pages/news/[index]';
-import { Route as PagesProfileChar91indexChar93RouteImport } from './routes/pages/profile/[index]';
-import { Route as PagesProjectChar91indexChar93RouteImport } from './routes/pages/project/[index]';
-import { Route as PagesRegisterChar91indexChar93RouteImport } from './routes/pages/register/[index]';
-import { Route as PagesIndexFaqRouteImport } from './routes/pages/index/faq';
-import { Route as PagesIndexStartRouteImport } from './routes/pages/index/start';
-import { Route as PagesLoginResetRouteImport } from './routes/pages/login/reset';
-import { Route as PagesNewsInfoRouteImport } from './routes/pages/news/info';
-import { Route as PagesOtherPrivacyRouteImport } from './routes/pages/other/privacy';
-import { Route as PagesOtherProtocolRouteImport } from './routes/pages/other/protocol';
-import { Route as PagesProfileApplyRouteImport } from './routes/pages/profile/apply';
-import { Route as PagesProfileCardRouteImport } from './routes/pages/profile/card';
-import { Route as PagesProfileCertificatesRouteImport } from './routes/pages/profile/certificates';
-import { Route as PagesProfileCropperRouteImport } from './routes/pages/profile/cropper';
-import { Route as PagesProfileFootprintRouteImport } from './routes/pages/profile/footprint';
-import { Route as PagesProfileFundlogsRouteImport } from './routes/pages/profile/fundlogs';
-import { Route as PagesProfileLoginpwdRouteImport } from './routes/pages/profile/loginpwd';
-import { Route as PagesProfileMembershipRouteImport } from './routes/pages/profile/membership';
-import { Route as PagesProfileNotificationsRouteImport } from './routes/pages/profile/notifications';
-import { Route as PagesProfileOffsetRouteImport } from './routes/pages/profile/offset';
-import { Route as PagesProfileOffsetsRouteImport } from './routes/pages/profile/offsets';
-import { Route as PagesProfileOrderRouteImport } from './routes/pages/profile/order';
-import { Route as PagesProfilePasskeysRouteImport } from './routes/pages/profile/passkeys';
-import { Route as PagesProfileProfileRouteImport } from './routes/pages/profile/profile';
-import { Route as PagesProfileResultRouteImport } from './routes/pages/profile/result';
-import { Route as PagesProfileRetireRouteImport } from './routes/pages/profile/retire';
-import { Route as PagesProfileSettingRouteImport } from './routes/pages/profile/setting';
-import { Route as PagesProfileTonsRouteImport } from './routes/pages/profile/tons';
-import { Route as PagesProfileTopupRouteImport } from './routes/pages/profile/topup';
-import { Route as PagesProfileWithdpwdRouteImport } from './routes/pages/profile/withdpwd';
-import { Route as PagesProfileWithdrawRouteImport } from './routes/pages/profile/withdraw';
-import { Route as PagesProjectDpresaleRouteImport } from './routes/pages/project/dpresale';
-import { Route as PagesProjectDprojectRouteImport } from './routes/pages/project/dproject';
-import { Route as PagesProjectDsellRouteImport } from './routes/pages/project/dsell';
-import { Route as PagesProjectInfoRouteImport } from './routes/pages/project/info';
-import { Route as PagesProjectProjectRouteImport } from './routes/pages/project/project';
+import { Route as rootRouteImport } from './routes/__root'
+import { Route as IndexRouteImport } from './routes/index'
+import { Route as TransparencyRouteImport } from './routes/transparency'
+import { Route as CertificateIdRouteImport } from './routes/certificate/$id'
+import { Route as PagesAboutChar91indexChar93RouteImport } from './routes/pages/about/[index]'
+import { Route as PagesIndexChar91indexChar93RouteImport } from './routes/pages/index/[index]'
+import { Route as PagesLoginChar91indexChar93RouteImport } from './routes/pages/login/[index]'
+import { Route as PagesNewsChar91indexChar93RouteImport } from './routes/pages/news/[index]'
+import { Route as PagesProfileChar91indexChar93RouteImport } from './routes/pages/profile/[index]'
+import { Route as PagesProjectChar91indexChar93RouteImport } from './routes/pages/project/[index]'
+import { Route as PagesRegisterChar91indexChar93RouteImport } from './routes/pages/register/[index]'
+import { Route as PagesIndexFaqRouteImport } from './routes/pages/index/faq'
+import { Route as PagesIndexStartRouteImport } from './routes/pages/index/start'
+import { Route as PagesLoginResetRouteImport } from './routes/pages/login/reset'
+import { Route as PagesNewsInfoRouteImport } from './routes/pages/news/info'
+import { Route as PagesOtherPrivacyRouteImport } from './routes/pages/other/privacy'
+import { Route as PagesOtherProtocolRouteImport } from './routes/pages/other/protocol'
+import { Route as PagesProfileApplyRouteImport } from './routes/pages/profile/apply'
+import { Route as PagesProfileCardRouteImport } from './routes/pages/profile/card'
+import { Route as PagesProfileCertificatesRouteImport } from './routes/pages/profile/certificates'
+import { Route as PagesProfileCropperRouteImport } from './routes/pages/profile/cropper'
+import { Route as PagesProfileFootprintRouteImport } from './routes/pages/profile/footprint'
+import { Route as PagesProfileFundlogsRouteImport } from './routes/pages/profile/fundlogs'
+import { Route as PagesProfileLoginpwdRouteImport } from './routes/pages/profile/loginpwd'
+import { Route as PagesProfileMembershipRouteImport } from './routes/pages/profile/membership'
+import { Route as PagesProfileNotificationsRouteImport } from './routes/pages/profile/notifications'
+import { Route as PagesProfileOffsetRouteImport } from './routes/pages/profile/offset'
+import { Route as PagesProfileOffsetsRouteImport } from './routes/pages/profile/offsets'
+import { Route as PagesProfileOrderRouteImport } from './routes/pages/profile/order'
+import { Route as PagesProfilePasskeysRouteImport } from './routes/pages/profile/passkeys'
+import { Route as PagesProfileProfileRouteImport } from './routes/pages/profile/profile'
+import { Route as PagesProfileResultRouteImport } from './routes/pages/profile/result'
+import { Route as PagesProfileRetireRouteImport } from './routes/pages/profile/retire'
+import { Route as PagesProfileSettingRouteImport } from './routes/pages/profile/setting'
+import { Route as PagesProfileTonsRouteImport } from './routes/pages/profile/tons'
+import { Route as PagesProfileTopupRouteImport } from './routes/pages/profile/topup'
+import { Route as PagesProfileWithdpwdRouteImport } from './routes/pages/profile/withdpwd'
+import { Route as PagesProfileWithdrawRouteImport } from './routes/pages/profile/withdraw'
+import { Route as PagesProjectDpresaleRouteImport } from './routes/pages/project/dpresale'
+import { Route as PagesProjectDprojectRouteImport } from './routes/pages/project/dproject'
+import { Route as PagesProjectDsellRouteImport } from './routes/pages/project/dsell'
+import { Route as PagesProjectInfoRouteImport } from './routes/pages/project/info'
+import { Route as PagesProjectProjectRouteImport } from './routes/pages/project/project'
 
 const IndexRoute = IndexRouteImport.update({
   id: '/',
   path: '/',
   getParentRoute: () => rootRouteImport,
-} as any);
+} as any)
 const TransparencyRoute = TransparencyRouteImport.update({
   id: '/transparency',
   path: '/transparency',
   getParentRoute: () => rootRouteImport,
-} as any);
+} as any)
 const CertificateIdRoute = CertificateIdRouteImport.update({
   id: '/certificate/$id',
   path: '/certificate/$id',
   getParentRoute: () => rootRouteImport,
-} as any);
+} as any)
 const PagesAboutChar91indexChar93Route =
   PagesAboutChar91indexChar93RouteImport.update({
     id: '/pages/about/index',
     path: '/pages/about/index',
     getParentRoute: () => rootRouteImport,
-  } as any);
+  } as any)
 const PagesIndexChar91indexChar93Route =
   PagesIndexChar91indexChar93RouteImport.update({
     id: '/pages/index/index',
     path: '/pages/index/index',
     getParentRoute: () => rootRouteImport,
-  } as any);
+  } as any)
 const PagesLoginChar91indexChar93Route =
   PagesLoginChar91indexChar93RouteImport.update({
     id: '/pages/login/index',
     path: '/pages/login/index',
     getParentRoute: () => rootRouteImport,
-  } as any);
+  } as any)
 const PagesNewsChar91indexChar93Route =
   PagesNewsChar91indexChar93RouteImport.update({
     id: '/pages/news/index',
     path: '/pages/news/index',
     getParentRoute: () => rootRouteImport,
-  } as any);
+  } as any)
 const PagesProfileChar91indexChar93Route =
   PagesProfileChar91indexChar93RouteImport.update({
     id: '/pages/profile/index',
     path: '/pages/profile/index',
     getParentRoute: () => rootRouteImport,
-  } as any);
+  } as any)
 const PagesProjectChar91indexChar93Route =
   PagesProjectChar91indexChar93RouteImport.update({
     id: '/pages/project/index',
     path: '/pages/project/index',
     getParentRoute: () => rootRouteImport,
-  } as any);
+  } as any)
 const PagesRegisterChar91indexChar93Route =
   PagesRegisterChar91indexChar93RouteImport.update({
     id: '/pages/register/index',
     path: '/pages/register/index',
     getParentRoute: () => rootRouteImport,
-  } as any);
+  } as any)
 const PagesIndexFaqRoute = PagesIndexFaqRouteImport.update({
   id: '/pages/index/faq',
   path: '/pages/index/faq',
   getParentRoute: () => rootRouteImport,
-} as any);
+} as any)
 const PagesIndexStartRoute = PagesIndexStartRouteImport.update({
   id: '/pages/index/start',
   path: '/pages/index/start',
   getParentRoute: () => rootRouteImport,
-} as any);
+} as any)
 const PagesLoginResetRoute = PagesLoginResetRouteImport.update({
   id: '/pages/login/reset',
   path: '/pages/login/reset',
   getParentRoute: () => rootRouteImport,
-} as any);
+} as any)
 const PagesNewsInfoRoute = PagesNewsInfoRouteImport.update({
   id: '/pages/news/info',
   path: '/pages/news/info',
   getParentRoute: () => rootRouteImport,
-} as any);
+} as any)
 const PagesOtherPrivacyRoute = PagesOtherPrivacyRouteImport.update({
   id: '/pages/other/privacy',
   path: '/pages/other/privacy',
   getParentRoute: () => rootRouteImport,
-} as any);
+} as any)
 const PagesOtherProtocolRoute = PagesOtherProtocolRouteImport.update({
   id: '/pages/other/protocol',
   path: '/pages/other/protocol',
   getParentRoute: () => rootRouteImport,
-} as any);
+} as any)
 const PagesProfileApplyRoute = PagesProfileApplyRouteImport.update({
   id: '/pages/profile/apply',
   path: '/pages/profile/apply',
   getParentRoute: () => rootRouteImport,
-} as any);
+} as any)
 const PagesProfileCardRoute = PagesProfileCardRouteImport.update({
   id: '/pages/profile/card',
   path: '/pages/profile/card',
   getParentRoute: () => rootRouteImport,
-} as any);
+} as any)
 const PagesProfileCertificatesRoute =
   PagesProfileCertificatesRouteImport.update({
     id: '/pages/profile/certificates',
     path: '/pages/profile/certificates',
     getParentRoute: () => rootRouteImport,
-  } as any);
+  } as any)
 const PagesProfileCropperRoute = PagesProfileCropperRouteImport.update({
   id: '/pages/profile/cropper',
   path: '/pages/profile/cropper',
   getParentRoute: () => rootRouteImport,
-} as any);
+} as any)
 const PagesProfileFootprintRoute = PagesProfileFootprintRouteImport.update({
   id: '/pages/profile/footprint',
   path: '/pages/profile/footprint',
   getParentRoute: () => rootRouteImport,
-} as any);
+} as any)
 const PagesProfileFundlogsRoute = PagesProfileFundlogsRouteImport.update({
   id: '/pages/profile/fundlogs',
   path: '/pages/profile/fundlogs',
   getParentRoute: () => rootRouteImport,
-} as any);
+} as any)
 const PagesProfileLoginpwdRoute = PagesProfileLoginpwdRouteImport.update({
   id: '/pages/profile/loginpwd',
   path: '/pages/profile/loginpwd',
   getParentRoute: () => rootRouteImport,
-} as any);
+} as any)
 const PagesProfileMembershipRoute = PagesProfileMembershipRouteImport.update({
   id: '/pages/profile/membership',
   path: '/pages/profile/membership',
   getParentRoute: () => rootRouteImport,
-} as any);
+} as any)
 const PagesProfileNotificationsRoute =
   PagesProfileNotificationsRouteImport.update({
     id: '/pages/profile/notifications',
     path: '/pages/profile/notifications',
     getParentRoute: () => rootRouteImport,
-  } as any);
+  } as any)
 const PagesProfileOffsetRoute = PagesProfileOffsetRouteImport.update({
   id: '/pages/profile/offset',
   path: '/pages/profile/offset',
   getParentRoute: () => rootRouteImport,
-} as any);
+} as any)
 const PagesProfileOffsetsRoute = PagesProfileOffsetsRouteImport.update({
   id: '/pages/profile/offsets',
   path: '/pages/profile/offsets',
   getParentRoute: () => rootRouteImport,
-} as any);
+} as any)
 const PagesProfileOrderRoute = PagesProfileOrderRouteImport.update({
   id: '/pages/profile/order',
   path: '/pages/profile/order',
   getParentRoute: () => rootRouteImport,
-} as any);
+} as any)
 const PagesProfilePasskeysRoute = PagesProfilePasskeysRouteImport.update({
   id: '/pages/profile/passkeys',
   path: '/pages/profile/passkeys',
   getParentRoute: () => rootRouteImport,
-} as any);
+} as any)
 const PagesProfileProfileRoute = PagesProfileProfileRouteImport.update({
   id: '/pages/profile/profile',
   path: '/pages/profile/profile',
   getParentRoute: () => rootRouteImport,
-} as any);
+} as any)
 const PagesProfileResultRoute = PagesProfileResultRouteImport.update({
   id: '/pages/profile/result',
   path: '/pages/profile/result',
   getParentRoute: () => rootRouteImport,
-} as any);
+} as any)
 const PagesProfileRetireRoute = PagesProfileRetireRouteImport.update({
   id: '/pages/profile/retire',
   path: '/pages/profile/retire',
   getParentRoute: () => rootRouteImport,
-} as any);
+} as any)
 const PagesProfileSettingRoute = PagesProfileSettingRouteImport.update({
   id: '/pages/profile/setting',
   path: '/pages/profile/setting',
   getParentRoute: () => rootRouteImport,
-} as any);
+} as any)
 const PagesProfileTonsRoute = PagesProfileTonsRouteImport.update({
   id: '/pages/profile/tons',
   path: '/pages/profile/tons',
   getParentRoute: () => rootRouteImport,
-} as any);
+} as any)
 const PagesProfileTopupRoute = PagesProfileTopupRouteImport.update({
   id: '/pages/profile/topup',
   path: '/pages/profile/topup',
   getParentRoute: () => rootRouteImport,
-} as any);
+} as any)
 const PagesProfileWithdpwdRoute = PagesProfileWithdpwdRouteImport.update({
   id: '/pages/profile/withdpwd',
   path: '/pages/profile/withdpwd',
   getParentRoute: () => rootRouteImport,
-} as any);
+} as any)
 const PagesProfileWithdrawRoute = PagesProfileWithdrawRouteImport.update({
   id: '/pages/profile/withdraw',
   path: '/pages/profile/withdraw',
   getParentRoute: () => rootRouteImport,
-} as any);
+} as any)
 const PagesProjectDpresaleRoute = PagesProjectDpresaleRouteImport.update({
   id: '/pages/project/dpresale',
   path: '/pages/project/dpresale',
   getParentRoute: () => rootRouteImport,
-} as any);
+} as any)
 const PagesProjectDprojectRoute = PagesProjectDprojectRouteImport.update({
   id: '/pages/project/dproject',
   path: '/pages/project/dproject',
   getParentRoute: () => rootRouteImport,
-} as any);
+} as any)
 const PagesProjectDsellRoute = PagesProjectDsellRouteImport.update({
   id: '/pages/project/dsell',
   path: '/pages/project/dsell',
   getParentRoute: () => rootRouteImport,
-} as any);
+} as any)
 const PagesProjectInfoRoute = PagesProjectInfoRouteImport.update({
   id: '/pages/project/info',
   path: '/pages/project/info',
   getParentRoute: () => rootRouteImport,
-} as any);
+} as any)
 const PagesProjectProjectRoute = PagesProjectProjectRouteImport.update({
   id: '/pages/project/project',
   path: '/pages/project/project',
   getParentRoute: () => rootRouteImport,
-} as any);
+} as any)
 
 export interface FileRoutesByFullPath {
-  '/': typeof IndexRoute;
-  '/transparency': typeof TransparencyRoute;
-  '/certificate/$id': typeof CertificateIdRoute;
-  '/pages/about/index': typeof PagesAboutChar91indexChar93Route;
-  '/pages/index/faq': typeof PagesIndexFaqRoute;
-  '/pages/index/index': typeof PagesIndexChar91indexChar93Route;
-  '/pages/index/start': typeof PagesIndexStartRoute;
-  '/pages/login/index': typeof PagesLoginChar91indexChar93Route;
-  '/pages/login/reset': typeof PagesLoginResetRoute;
-  '/pages/news/index': typeof PagesNewsChar91indexChar93Route;
-  '/pages/news/info': typeof PagesNewsInfoRoute;
-  '/pages/other/privacy': typeof PagesOtherPrivacyRoute;
-  '/pages/other/protocol': typeof PagesOtherProtocolRoute;
-  '/pages/profile/apply': typeof PagesProfileApplyRoute;
-  '/pages/profile/card': typeof PagesProfileCardRoute;
-  '/pages/profile/certificates': typeof PagesProfileCertificatesRoute;
-  '/pages/profile/cropper': typeof PagesProfileCropperRoute;
-  '/pages/profile/footprint': typeof PagesProfileFootprintRoute;
-  '/pages/profile/fundlogs': typeof PagesProfileFundlogsRoute;
-  '/pages/profile/index': typeof PagesProfileChar91indexChar93Route;
-  '/pages/profile/loginpwd': typeof PagesProfileLoginpwdRoute;
-  '/pages/profile/membership': typeof PagesProfileMembershipRoute;
-  '/pages/profile/notifications': typeof PagesProfileNotificationsRoute;
-  '/pages/profile/offset': typeof PagesProfileOffsetRoute;
-  '/pages/profile/offsets': typeof PagesProfileOffsetsRoute;
-  '/pages/profile/order': typeof PagesProfileOrderRoute;
-  '/pages/profile/passkeys': typeof PagesProfilePasskeysRoute;
-  '/pages/profile/profile': typeof PagesProfileProfileRoute;
-  '/pages/profile/result': typeof PagesProfileResultRoute;
-  '/pages/profile/retire': typeof PagesProfileRetireRoute;
-  '/pages/profile/setting': typeof PagesProfileSettingRoute;
-  '/pages/profile/tons': typeof PagesProfileTonsRoute;
-  '/pages/profile/topup': typeof PagesProfileTopupRoute;
-  '/pages/profile/withdpwd': typeof PagesProfileWithdpwdRoute;
-  '/pages/profile/withdraw': typeof PagesProfileWithdrawRoute;
-  '/pages/project/dpresale': typeof PagesProjectDpresaleRoute;
-  '/pages/project/dproject': typeof PagesProjectDprojectRoute;
-  '/pages/project/dsell': typeof PagesProjectDsellRoute;
-  '/pages/project/index': typeof PagesProjectChar91indexChar93Route;
-  '/pages/project/info': typeof PagesProjectInfoRoute;
-  '/pages/project/project': typeof PagesProjectProjectRoute;
-  '/pages/register/index': typeof PagesRegisterChar91indexChar93Route;
+  '/': typeof IndexRoute
+  '/transparency': typeof TransparencyRoute
+  '/certificate/$id': typeof CertificateIdRoute
+  '/pages/about/index': typeof PagesAboutChar91indexChar93Route
+  '/pages/index/faq': typeof PagesIndexFaqRoute
+  '/pages/index/index': typeof PagesIndexChar91indexChar93Route
+  '/pages/index/start': typeof PagesIndexStartRoute
+  '/pages/login/index': typeof PagesLoginChar91indexChar93Route
+  '/pages/login/reset': typeof PagesLoginResetRoute
+  '/pages/news/index': typeof PagesNewsChar91indexChar93Route
+  '/pages/news/info': typeof PagesNewsInfoRoute
+  '/pages/other/privacy': typeof PagesOtherPrivacyRoute
+  '/pages/other/protocol': typeof PagesOtherProtocolRoute
+  '/pages/profile/apply': typeof PagesProfileApplyRoute
+  '/pages/profile/card': typeof PagesProfileCardRoute
+  '/pages/profile/certificates': typeof PagesProfileCertificatesRoute
+  '/pages/profile/cropper': typeof PagesProfileCropperRoute
+  '/pages/profile/footprint': typeof PagesProfileFootprintRoute
+  '/pages/profile/fundlogs': typeof PagesProfileFundlogsRoute
+  '/pages/profile/index': typeof PagesProfileChar91indexChar93Route
+  '/pages/profile/loginpwd': typeof PagesProfileLoginpwdRoute
+  '/pages/profile/membership': typeof PagesProfileMembershipRoute
+  '/pages/profile/notifications': typeof PagesProfileNotificationsRoute
+  '/pages/profile/offset': typeof PagesProfileOffsetRoute
+  '/pages/profile/offsets': typeof PagesProfileOffsetsRoute
+  '/pages/profile/order': typeof PagesProfileOrderRoute
+  '/pages/profile/passkeys': typeof PagesProfilePasskeysRoute
+  '/pages/profile/profile': typeof PagesProfileProfileRoute
+  '/pages/profile/result': typeof PagesProfileResultRoute
+  '/pages/profile/retire': typeof PagesProfileRetireRoute
+  '/pages/profile/setting': typeof PagesProfileSettingRoute
+  '/pages/profile/tons': typeof PagesProfileTonsRoute
+  '/pages/profile/topup': typeof PagesProfileTopupRoute
+  '/pages/profile/withdpwd': typeof PagesProfileWithdpwdRoute
+  '/pages/profile/withdraw': typeof PagesProfileWithdrawRoute
+  '/pages/project/dpresale': typeof PagesProjectDpresaleRoute
+  '/pages/project/dproject': typeof PagesProjectDprojectRoute
+  '/pages/project/dsell': typeof PagesProjectDsellRoute
+  '/pages/project/index': typeof PagesProjectChar91indexChar93Route
+  '/pages/project/info': typeof PagesProjectInfoRoute
+  '/pages/project/project': typeof PagesProjectProjectRoute
+  '/pages/register/index': typeof PagesRegisterChar91indexChar93Route
 }
 export interface FileRoutesByTo {
-  '/': typeof IndexRoute;
-  '/transparency': typeof TransparencyRoute;
-  '/certificate/$id': typeof CertificateIdRoute;
-  '/pages/about/index': typeof PagesAboutChar91indexChar93Route;
-  '/pages/index/faq': typeof PagesIndexFaqRoute;
-  '/pages/index/index': typeof PagesIndexChar91indexChar93Route;
-  '/pages/index/start': typeof PagesIndexStartRoute;
-  '/pages/login/index': typeof PagesLoginChar91indexChar93Route;
-  '/pages/login/reset': typeof PagesLoginResetRoute;
-  '/pages/news/index': typeof PagesNewsChar91indexChar93Route;
-  '/pages/news/info': typeof PagesNewsInfoRoute;
-  '/pages/other/privacy': typeof PagesOtherPrivacyRoute;
-  '/pages/other/protocol': typeof PagesOtherProtocolRoute;
-  '/pages/profile/apply': typeof PagesProfileApplyRoute;
-  '/pages/profile/card': typeof PagesProfileCardRoute;
-  '/pages/profile/certificates': typeof PagesProfileCertificatesRoute;
-  '/pages/profile/cropper': typeof PagesProfileCropperRoute;
-  '/pages/profile/footprint': typeof PagesProfileFootprintRoute;
-  '/pages/profile/fundlogs': typeof PagesProfileFundlogsRoute;
-  '/pages/profile/index': typeof PagesProfileChar91indexChar93Route;
-  '/pages/profile/loginpwd': typeof PagesProfileLoginpwdRoute;
-  '/pages/profile/membership': typeof PagesProfileMembershipRoute;
-  '/pages/profile/notifications': typeof PagesProfileNotificationsRoute;
-  '/pages/profile/offset': typeof PagesProfileOffsetRoute;
-  '/pages/profile/offsets': typeof PagesProfileOffsetsRoute;
-  '/pages/profile/order': typeof PagesProfileOrderRoute;
-  '/pages/profile/passkeys': typeof PagesProfilePasskeysRoute;
-  '/pages/profile/profile': typeof PagesProfileProfileRoute;
-  '/pages/profile/result': typeof PagesProfileResultRoute;
-  '/pages/profile/retire': typeof PagesProfileRetireRoute;
-  '/pages/profile/setting': typeof PagesProfileSettingRoute;
-  '/pages/profile/tons': typeof PagesProfileTonsRoute;
-  '/pages/profile/topup': typeof PagesProfileTopupRoute;
-  '/pages/profile/withdpwd': typeof PagesProfileWithdpwdRoute;
-  '/pages/profile/withdraw': typeof PagesProfileWithdrawRoute;
-  '/pages/project/dpresale': typeof PagesProjectDpresaleRoute;
-  '/pages/project/dproject': typeof PagesProjectDprojectRoute;
-  '/pages/project/dsell': typeof PagesProjectDsellRoute;
-  '/pages/project/index': typeof PagesProjectChar91indexChar93Route;
-  '/pages/project/info': typeof PagesProjectInfoRoute;
-  '/pages/project/project': typeof PagesProjectProjectRoute;
-  '/pages/register/index': typeof PagesRegisterChar91indexChar93Route;
+  '/': typeof IndexRoute
+  '/transparency': typeof TransparencyRoute
+  '/certificate/$id': typeof CertificateIdRoute
+  '/pages/about/index': typeof PagesAboutChar91indexChar93Route
+  '/pages/index/faq': typeof PagesIndexFaqRoute
+  '/pages/index/index': typeof PagesIndexChar91indexChar93Route
+  '/pages/index/start': typeof PagesIndexStartRoute
+  '/pages/login/index': typeof PagesLoginChar91indexChar93Route
+  '/pages/login/reset': typeof PagesLoginResetRoute
+  '/pages/news/index': typeof PagesNewsChar91indexChar93Route
+  '/pages/news/info': typeof PagesNewsInfoRoute
+  '/pages/other/privacy': typeof PagesOtherPrivacyRoute
+  '/pages/other/protocol': typeof PagesOtherProtocolRoute
+  '/pages/profile/apply': typeof PagesProfileApplyRoute
+  '/pages/profile/card': typeof PagesProfileCardRoute
+  '/pages/profile/certificates': typeof PagesProfileCertificatesRoute
+  '/pages/profile/cropper': typeof PagesProfileCropperRoute
+  '/pages/profile/footprint': typeof PagesProfileFootprintRoute
+  '/pages/profile/fundlogs': typeof PagesProfileFundlogsRoute
+  '/pages/profile/index': typeof PagesProfileChar91indexChar93Route
+  '/pages/profile/loginpwd': typeof PagesProfileLoginpwdRoute
+  '/pages/profile/membership': typeof PagesProfileMembershipRoute
+  '/pages/profile/notifications': typeof PagesProfileNotificationsRoute
+  '/pages/profile/offset': typeof PagesProfileOffsetRoute
+  '/pages/profile/offsets': typeof PagesProfileOffsetsRoute
+  '/pages/profile/order': typeof PagesProfileOrderRoute
+  '/pages/profile/passkeys': typeof PagesProfilePasskeysRoute
+  '/pages/profile/profile': typeof PagesProfileProfileRoute
+  '/pages/profile/result': typeof PagesProfileResultRoute
+  '/pages/profile/retire': typeof PagesProfileRetireRoute
+  '/pages/profile/setting': typeof PagesProfileSettingRoute
+  '/pages/profile/tons': typeof PagesProfileTonsRoute
+  '/pages/profile/topup': typeof PagesProfileTopupRoute
+  '/pages/profile/withdpwd': typeof PagesProfileWithdpwdRoute
+  '/pages/profile/withdraw': typeof PagesProfileWithdrawRoute
+  '/pages/project/dpresale': typeof PagesProjectDpresaleRoute
+  '/pages/project/dproject': typeof PagesProjectDprojectRoute
+  '/pages/project/dsell': typeof PagesProjectDsellRoute
+  '/pages/project/index': typeof PagesProjectChar91indexChar93Route
+  '/pages/project/info': typeof PagesProjectInfoRoute
+  '/pages/project/project': typeof PagesProjectProjectRoute
+  '/pages/register/index': typeof PagesRegisterChar91indexChar93Route
 }
 export interface FileRoutesById {
-  __root__: typeof rootRouteImport;
-  '/': typeof IndexRoute;
-  '/transparency': typeof TransparencyRoute;
-  '/certificate/$id': typeof CertificateIdRoute;
-  '/pages/about/index': typeof PagesAboutChar91indexChar93Route;
-  '/pages/index/faq': typeof PagesIndexFaqRoute;
-  '/pages/index/index': typeof PagesIndexChar91indexChar93Route;
-  '/pages/index/start': typeof PagesIndexStartRoute;
-  '/pages/login/index': typeof PagesLoginChar91indexChar93Route;
-  '/pages/login/reset': typeof PagesLoginResetRoute;
-  '/pages/news/index': typeof PagesNewsChar91indexChar93Route;
-  '/pages/news/info': typeof PagesNewsInfoRoute;
-  '/pages/other/privacy': typeof PagesOtherPrivacyRoute;
-  '/pages/other/protocol': typeof PagesOtherProtocolRoute;
-  '/pages/profile/apply': typeof PagesProfileApplyRoute;
-  '/pages/profile/card': typeof PagesProfileCardRoute;
-  '/pages/profile/certificates': typeof PagesProfileCertificatesRoute;
-  '/pages/profile/cropper': typeof PagesProfileCropperRoute;
-  '/pages/profile/footprint': typeof PagesProfileFootprintRoute;
-  '/pages/profile/fundlogs': typeof PagesProfileFundlogsRoute;
-  '/pages/profile/index': typeof PagesProfileChar91indexChar93Route;
-  '/pages/profile/loginpwd': typeof PagesProfileLoginpwdRoute;
-  '/pages/profile/membership': typeof PagesProfileMembershipRoute;
-  '/pages/profile/notifications': typeof PagesProfileNotificationsRoute;
-  '/pages/profile/offset': typeof PagesProfileOffsetRoute;
-  '/pages/profile/offsets': typeof PagesProfileOffsetsRoute;
-  '/pages/profile/order': typeof PagesProfileOrderRoute;
-  '/pages/profile/passkeys': typeof PagesProfilePasskeysRoute;
-  '/pages/profile/profile': typeof PagesProfileProfileRoute;
-  '/pages/profile/result': typeof PagesProfileResultRoute;
-  '/pages/profile/retire': typeof PagesProfileRetireRoute;
-  '/pages/profile/setting': typeof PagesProfileSettingRoute;
-  '/pages/profile/tons': typeof PagesProfileTonsRoute;
-  '/pages/profile/topup': typeof PagesProfileTopupRoute;
-  '/pages/profile/withdpwd': typeof PagesProfileWithdpwdRoute;
-  '/pages/profile/withdraw': typeof PagesProfileWithdrawRoute;
-  '/pages/project/dpresale': typeof PagesProjectDpresaleRoute;
-  '/pages/project/dproject': typeof PagesProjectDprojectRoute;
-  '/pages/project/dsell': typeof PagesProjectDsellRoute;
-  '/pages/project/index': typeof PagesProjectChar91indexChar93Route;
-  '/pages/project/info': typeof PagesProjectInfoRoute;
-  '/pages/project/project': typeof PagesProjectProjectRoute;
-  '/pages/register/index': typeof PagesRegisterChar91indexChar93Route;
+  __root__: typeof rootRouteImport
+  '/': typeof IndexRoute
+  '/transparency': typeof TransparencyRoute
+  '/certificate/$id': typeof CertificateIdRoute
+  '/pages/about/index': typeof PagesAboutChar91indexChar93Route
+  '/pages/index/faq': typeof PagesIndexFaqRoute
+  '/pages/index/index': typeof PagesIndexChar91indexChar93Route
+  '/pages/index/start': typeof PagesIndexStartRoute
+  '/pages/login/index': typeof PagesLoginChar91indexChar93Route
+  '/pages/login/reset': typeof PagesLoginResetRoute
+  '/pages/news/index': typeof PagesNewsChar91indexChar93Route
+  '/pages/news/info': typeof PagesNewsInfoRoute
+  '/pages/other/privacy': typeof PagesOtherPrivacyRoute
+  '/pages/other/protocol': typeof PagesOtherProtocolRoute
+  '/pages/profile/apply': typeof PagesProfileApplyRoute
+  '/pages/profile/card': typeof PagesProfileCardRoute
+  '/pages/profile/certificates': typeof PagesProfileCertificatesRoute
+  '/pages/profile/cropper': typeof PagesProfileCropperRoute
+  '/pages/profile/footprint': typeof PagesProfileFootprintRoute
+  '/pages/profile/fundlogs': typeof PagesProfileFundlogsRoute
+  '/pages/profile/index': typeof PagesProfileChar91indexChar93Route
+  '/pages/profile/loginpwd': typeof PagesProfileLoginpwdRoute
+  '/pages/profile/membership': typeof PagesProfileMembershipRoute
+  '/pages/profile/notifications': typeof PagesProfileNotificationsRoute
+  '/pages/profile/offset': typeof PagesProfileOffsetRoute
+  '/pages/profile/offsets': typeof PagesProfileOffsetsRoute
+  '/pages/profile/order': typeof PagesProfileOrderRoute
+  '/pages/profile/passkeys': typeof PagesProfilePasskeysRoute
+  '/pages/profile/profile': typeof PagesProfileProfileRoute
+  '/pages/profile/result': typeof PagesProfileResultRoute
+  '/pages/profile/retire': typeof PagesProfileRetireRoute
+  '/pages/profile/setting': typeof PagesProfileSettingRoute
+  '/pages/profile/tons': typeof PagesProfileTonsRoute
+  '/pages/profile/topup': typeof PagesProfileTopupRoute
+  '/pages/profile/withdpwd': typeof PagesProfileWithdpwdRoute
+  '/pages/profile/withdraw': typeof PagesProfileWithdrawRoute
+  '/pages/project/dpresale': typeof PagesProjectDpresaleRoute
+  '/pages/project/dproject': typeof PagesProjectDprojectRoute
+  '/pages/project/dsell': typeof PagesProjectDsellRoute
+  '/pages/project/index': typeof PagesProjectChar91indexChar93Route
+  '/pages/project/info': typeof PagesProjectInfoRoute
+  '/pages/project/project': typeof PagesProjectProjectRoute
+  '/pages/register/index': typeof PagesRegisterChar91indexChar93Route
 }
 export interface FileRouteTypes {
-  fileRoutesByFullPath: FileRoutesByFullPath;
+  fileRoutesByFullPath: FileRoutesByFullPath
   fullPaths:
     | '/'
     | '/transparency'
@@ -449,8 +449,8 @@ export interface FileRouteTypes {
     | '/pages/project/index'
     | '/pages/project/info'
     | '/pages/project/project'
-    | '/pages/register/index';
-  fileRoutesByTo: FileRoutesByTo;
+    | '/pages/register/index'
+  fileRoutesByTo: FileRoutesByTo
   to:
     | '/'
     | '/transparency'
@@ -493,7 +493,7 @@ export interface FileRouteTypes {
     | '/pages/project/index'
     | '/pages/project/info'
     | '/pages/project/project'
-    | '/pages/register/index';
+    | '/pages/register/index'
   id:
     | '__root__'
     | '/'
@@ -537,350 +537,350 @@ export interface FileRouteTypes {
     | '/pages/project/index'
     | '/pages/project/info'
     | '/pages/project/project'
-    | '/pages/register/index';
-  fileRoutesById: FileRoutesById;
+    | '/pages/register/index'
+  fileRoutesById: FileRoutesById
 }
 export interface RootRouteChildren {
-  IndexRoute: typeof IndexRoute;
-  TransparencyRoute: typeof TransparencyRoute;
-  CertificateIdRoute: typeof CertificateIdRoute;
-  PagesAboutChar91indexChar93Route: typeof PagesAboutChar91indexChar93Route;
-  PagesIndexFaqRoute: typeof PagesIndexFaqRoute;
-  PagesIndexChar91indexChar93Route: typeof PagesIndexChar91indexChar93Route;
-  PagesIndexStartRoute: typeof PagesIndexStartRoute;
-  PagesLoginChar91indexChar93Route: typeof PagesLoginChar91indexChar93Route;
-  PagesLoginResetRoute: typeof PagesLoginResetRoute;
-  PagesNewsChar91indexChar93Route: typeof PagesNewsChar91indexChar93Route;
-  PagesNewsInfoRoute: typeof PagesNewsInfoRoute;
-  PagesOtherPrivacyRoute: typeof PagesOtherPrivacyRoute;
-  PagesOtherProtocolRoute: typeof PagesOtherProtocolRoute;
-  PagesProfileApplyRoute: typeof PagesProfileApplyRoute;
-  PagesProfileCardRoute: typeof PagesProfileCardRoute;
-  PagesProfileCertificatesRoute: typeof PagesProfileCertificatesRoute;
-  PagesProfileCropperRoute: typeof PagesProfileCropperRoute;
-  PagesProfileFootprintRoute: typeof PagesProfileFootprintRoute;
-  PagesProfileFundlogsRoute: typeof PagesProfileFundlogsRoute;
-  PagesProfileChar91indexChar93Route: typeof PagesProfileChar91indexChar93Route;
-  PagesProfileLoginpwdRoute: typeof PagesProfileLoginpwdRoute;
-  PagesProfileMembershipRoute: typeof PagesProfileMembershipRoute;
-  PagesProfileNotificationsRoute: typeof PagesProfileNotificationsRoute;
-  PagesProfileOffsetRoute: typeof PagesProfileOffsetRoute;
-  PagesProfileOffsetsRoute: typeof PagesProfileOffsetsRoute;
-  PagesProfileOrderRoute: typeof PagesProfileOrderRoute;
-  PagesProfilePasskeysRoute: typeof PagesProfilePasskeysRoute;
-  PagesProfileProfileRoute: typeof PagesProfileProfileRoute;
-  PagesProfileResultRoute: typeof PagesProfileResultRoute;
-  PagesProfileRetireRoute: typeof PagesProfileRetireRoute;
-  PagesProfileSettingRoute: typeof PagesProfileSettingRoute;
-  PagesProfileTonsRoute: typeof PagesProfileTonsRoute;
-  PagesProfileTopupRoute: typeof PagesProfileTopupRoute;
-  PagesProfileWithdpwdRoute: typeof PagesProfileWithdpwdRoute;
-  PagesProfileWithdrawRoute: typeof PagesProfileWithdrawRoute;
-  PagesProjectDpresaleRoute: typeof PagesProjectDpresaleRoute;
-  PagesProjectDprojectRoute: typeof PagesProjectDprojectRoute;
-  PagesProjectDsellRoute: typeof PagesProjectDsellRoute;
-  PagesProjectChar91indexChar93Route: typeof PagesProjectChar91indexChar93Route;
-  PagesProjectInfoRoute: typeof PagesProjectInfoRoute;
-  PagesProjectProjectRoute: typeof PagesProjectProjectRoute;
-  PagesRegisterChar91indexChar93Route: typeof PagesRegisterChar91indexChar93Route;
+  IndexRoute: typeof IndexRoute
+  TransparencyRoute: typeof TransparencyRoute
+  CertificateIdRoute: typeof CertificateIdRoute
+  PagesAboutChar91indexChar93Route: typeof PagesAboutChar91indexChar93Route
+  PagesIndexFaqRoute: typeof PagesIndexFaqRoute
+  PagesIndexChar91indexChar93Route: typeof PagesIndexChar91indexChar93Route
+  PagesIndexStartRoute: typeof PagesIndexStartRoute
+  PagesLoginChar91indexChar93Route: typeof PagesLoginChar91indexChar93Route
+  PagesLoginResetRoute: typeof PagesLoginResetRoute
+  PagesNewsChar91indexChar93Route: typeof PagesNewsChar91indexChar93Route
+  PagesNewsInfoRoute: typeof PagesNewsInfoRoute
+  PagesOtherPrivacyRoute: typeof PagesOtherPrivacyRoute
+  PagesOtherProtocolRoute: typeof PagesOtherProtocolRoute
+  PagesProfileApplyRoute: typeof PagesProfileApplyRoute
+  PagesProfileCardRoute: typeof PagesProfileCardRoute
+  PagesProfileCertificatesRoute: typeof PagesProfileCertificatesRoute
+  PagesProfileCropperRoute: typeof PagesProfileCropperRoute
+  PagesProfileFootprintRoute: typeof PagesProfileFootprintRoute
+  PagesProfileFundlogsRoute: typeof PagesProfileFundlogsRoute
+  PagesProfileChar91indexChar93Route: typeof PagesProfileChar91indexChar93Route
+  PagesProfileLoginpwdRoute: typeof PagesProfileLoginpwdRoute
+  PagesProfileMembershipRoute: typeof PagesProfileMembershipRoute
+  PagesProfileNotificationsRoute: typeof PagesProfileNotificationsRoute
+  PagesProfileOffsetRoute: typeof PagesProfileOffsetRoute
+  PagesProfileOffsetsRoute: typeof PagesProfileOffsetsRoute
+  PagesProfileOrderRoute: typeof PagesProfileOrderRoute
+  PagesProfilePasskeysRoute: typeof PagesProfilePasskeysRoute
+  PagesProfileProfileRoute: typeof PagesProfileProfileRoute
+  PagesProfileResultRoute: typeof PagesProfileResultRoute
+  PagesProfileRetireRoute: typeof PagesProfileRetireRoute
+  PagesProfileSettingRoute: typeof PagesProfileSettingRoute
+  PagesProfileTonsRoute: typeof PagesProfileTonsRoute
+  PagesProfileTopupRoute: typeof PagesProfileTopupRoute
+  PagesProfileWithdpwdRoute: typeof PagesProfileWithdpwdRoute
+  PagesProfileWithdrawRoute: typeof PagesProfileWithdrawRoute
+  PagesProjectDpresaleRoute: typeof PagesProjectDpresaleRoute
+  PagesProjectDprojectRoute: typeof PagesProjectDprojectRoute
+  PagesProjectDsellRoute: typeof PagesProjectDsellRoute
+  PagesProjectChar91indexChar93Route: typeof PagesProjectChar91indexChar93Route
+  PagesProjectInfoRoute: typeof PagesProjectInfoRoute
+  PagesProjectProjectRoute: typeof PagesProjectProjectRoute
+  PagesRegisterChar91indexChar93Route: typeof PagesRegisterChar91indexChar93Route
 }
 
 declare module '@tanstack/react-router' {
   interface FileRoutesByPath {
     '/': {
-      id: '/';
-      path: '/';
-      fullPath: '/';
-      preLoaderRoute: typeof IndexRouteImport;
-      parentRoute: typeof rootRouteImport;
-    };
+      id: '/'
+      path: '/'
+      fullPath: '/'
+      preLoaderRoute: typeof IndexRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/transparency': {
-      id: '/transparency';
-      path: '/transparency';
-      fullPath: '/transparency';
-      preLoaderRoute: typeof TransparencyRouteImport;
-      parentRoute: typeof rootRouteImport;
-    };
+      id: '/transparency'
+      path: '/transparency'
+      fullPath: '/transparency'
+      preLoaderRoute: typeof TransparencyRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/certificate/$id': {
-      id: '/certificate/$id';
-      path: '/certificate/$id';
-      fullPath: '/certificate/$id';
-      preLoaderRoute: typeof CertificateIdRouteImport;
-      parentRoute: typeof rootRouteImport;
-    };
+      id: '/certificate/$id'
+      path: '/certificate/$id'
+      fullPath: '/certificate/$id'
+      preLoaderRoute: typeof CertificateIdRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/pages/about/index': {
-      id: '/pages/about/index';
-      path: '/pages/about/index';
-      fullPath: '/pages/about/index';
-      preLoaderRoute: typeof PagesAboutChar91indexChar93RouteImport;
-      parentRoute: typeof rootRouteImport;
-    };
+      id: '/pages/about/index'
+      path: '/pages/about/index'
+      fullPath: '/pages/about/index'
+      preLoaderRoute: typeof PagesAboutChar91indexChar93RouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/pages/index/index': {
-      id: '/pages/index/index';
-      path: '/pages/index/index';
-      fullPath: '/pages/index/index';
-      preLoaderRoute: typeof PagesIndexChar91indexChar93RouteImport;
-      parentRoute: typeof rootRouteImport;
-    };
+      id: '/pages/index/index'
+      path: '/pages/index/index'
+      fullPath: '/pages/index/index'
+      preLoaderRoute: typeof PagesIndexChar91indexChar93RouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/pages/login/index': {
-      id: '/pages/login/index';
-      path: '/pages/login/index';
-      fullPath: '/pages/login/index';
-      preLoaderRoute: typeof PagesLoginChar91indexChar93RouteImport;
-      parentRoute: typeof rootRouteImport;
-    };
+      id: '/pages/login/index'
+      path: '/pages/login/index'
+      fullPath: '/pages/login/index'
+      preLoaderRoute: typeof PagesLoginChar91indexChar93RouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/pages/news/index': {
-      id: '/pages/news/index';
-      path: '/pages/news/index';
-      fullPath: '/pages/news/index';
-      preLoaderRoute: typeof PagesNewsChar91indexChar93RouteImport;
-      parentRoute: typeof rootRouteImport;
-    };
+      id: '/pages/news/index'
+      path: '/pages/news/index'
+      fullPath: '/pages/news/index'
+      preLoaderRoute: typeof PagesNewsChar91indexChar93RouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/pages/profile/index': {
-      id: '/pages/profile/index';
-      path: '/pages/profile/index';
-      fullPath: '/pages/profile/index';
-      preLoaderRoute: typeof PagesProfileChar91indexChar93RouteImport;
-      parentRoute: typeof rootRouteImport;
-    };
+      id: '/pages/profile/index'
+      path: '/pages/profile/index'
+      fullPath: '/pages/profile/index'
+      preLoaderRoute: typeof PagesProfileChar91indexChar93RouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/pages/project/index': {
-      id: '/pages/project/index';
-      path: '/pages/project/index';
-      fullPath: '/pages/project/index';
-      preLoaderRoute: typeof PagesProjectChar91indexChar93RouteImport;
-      parentRoute: typeof rootRouteImport;
-    };
+      id: '/pages/project/index'
+      path: '/pages/project/index'
+      fullPath: '/pages/project/index'
+      preLoaderRoute: typeof PagesProjectChar91indexChar93RouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/pages/register/index': {
-      id: '/pages/register/index';
-      path: '/pages/register/index';
-      fullPath: '/pages/register/index';
-      preLoaderRoute: typeof PagesRegisterChar91indexChar93RouteImport;
-      parentRoute: typeof rootRouteImport;
-    };
+      id: '/pages/register/index'
+      path: '/pages/register/index'
+      fullPath: '/pages/register/index'
+      preLoaderRoute: typeof PagesRegisterChar91indexChar93RouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/pages/index/faq': {
-      id: '/pages/index/faq';
-      path: '/pages/index/faq';
-      fullPath: '/pages/index/faq';
-      preLoaderRoute: typeof PagesIndexFaqRouteImport;
-      parentRoute: typeof rootRouteImport;
-    };
+      id: '/pages/index/faq'
+      path: '/pages/index/faq'
+      fullPath: '/pages/index/faq'
+      preLoaderRoute: typeof PagesIndexFaqRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/pages/index/start': {
-      id: '/pages/index/start';
-      path: '/pages/index/start';
-      fullPath: '/pages/index/start';
-      preLoaderRoute: typeof PagesIndexStartRouteImport;
-      parentRoute: typeof rootRouteImport;
-    };
+      id: '/pages/index/start'
+      path: '/pages/index/start'
+      fullPath: '/pages/index/start'
+      preLoaderRoute: typeof PagesIndexStartRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/pages/login/reset': {
-      id: '/pages/login/reset';
-      path: '/pages/login/reset';
-      fullPath: '/pages/login/reset';
-      preLoaderRoute: typeof PagesLoginResetRouteImport;
-      parentRoute: typeof rootRouteImport;
-    };
+      id: '/pages/login/reset'
+      path: '/pages/login/reset'
+      fullPath: '/pages/login/reset'
+      preLoaderRoute: typeof PagesLoginResetRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/pages/news/info': {
-      id: '/pages/news/info';
-      path: '/pages/news/info';
-      fullPath: '/pages/news/info';
-      preLoaderRoute: typeof PagesNewsInfoRouteImport;
-      parentRoute: typeof rootRouteImport;
-    };
+      id: '/pages/news/info'
+      path: '/pages/news/info'
+      fullPath: '/pages/news/info'
+      preLoaderRoute: typeof PagesNewsInfoRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/pages/other/privacy': {
-      id: '/pages/other/privacy';
-      path: '/pages/other/privacy';
-      fullPath: '/pages/other/privacy';
-      preLoaderRoute: typeof PagesOtherPrivacyRouteImport;
-      parentRoute: typeof rootRouteImport;
-    };
+      id: '/pages/other/privacy'
+      path: '/pages/other/privacy'
+      fullPath: '/pages/other/privacy'
+      preLoaderRoute: typeof PagesOtherPrivacyRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/pages/other/protocol': {
-      id: '/pages/other/protocol';
-      path: '/pages/other/protocol';
-      fullPath: '/pages/other/protocol';
-      preLoaderRoute: typeof PagesOtherProtocolRouteImport;
-      parentRoute: typeof rootRouteImport;
-    };
+      id: '/pages/other/protocol'
+      path: '/pages/other/protocol'
+      fullPath: '/pages/other/protocol'
+      preLoaderRoute: typeof PagesOtherProtocolRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/pages/profile/apply': {
-      id: '/pages/profile/apply';
-      path: '/pages/profile/apply';
-      fullPath: '/pages/profile/apply';
-      preLoaderRoute: typeof PagesProfileApplyRouteImport;
-      parentRoute: typeof rootRouteImport;
-    };
+      id: '/pages/profile/apply'
+      path: '/pages/profile/apply'
+      fullPath: '/pages/profile/apply'
+      preLoaderRoute: typeof PagesProfileApplyRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/pages/profile/card': {
-      id: '/pages/profile/card';
-      path: '/pages/profile/card';
-      fullPath: '/pages/profile/card';
-      preLoaderRoute: typeof PagesProfileCardRouteImport;
-      parentRoute: typeof rootRouteImport;
-    };
+      id: '/pages/profile/card'
+      path: '/pages/profile/card'
+      fullPath: '/pages/profile/card'
+      preLoaderRoute: typeof PagesProfileCardRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/pages/profile/certificates': {
-      id: '/pages/profile/certificates';
-      path: '/pages/profile/certificates';
-      fullPath: '/pages/profile/certificates';
-      preLoaderRoute: typeof PagesProfileCertificatesRouteImport;
-      parentRoute: typeof rootRouteImport;
-    };
+      id: '/pages/profile/certificates'
+      path: '/pages/profile/certificates'
+      fullPath: '/pages/profile/certificates'
+      preLoaderRoute: typeof PagesProfileCertificatesRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/pages/profile/cropper': {
-      id: '/pages/profile/cropper';
-      path: '/pages/profile/cropper';
-      fullPath: '/pages/profile/cropper';
-      preLoaderRoute: typeof PagesProfileCropperRouteImport;
-      parentRoute: typeof rootRouteImport;
-    };
+      id: '/pages/profile/cropper'
+      path: '/pages/profile/cropper'
+      fullPath: '/pages/profile/cropper'
+      preLoaderRoute: typeof PagesProfileCropperRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/pages/profile/footprint': {
-      id: '/pages/profile/footprint';
-      path: '/pages/profile/footprint';
-      fullPath: '/pages/profile/footprint';
-      preLoaderRoute: typeof PagesProfileFootprintRouteImport;
-      parentRoute: typeof rootRouteImport;
-    };
+      id: '/pages/profile/footprint'
+      path: '/pages/profile/footprint'
+      fullPath: '/pages/profile/footprint'
+      preLoaderRoute: typeof PagesProfileFootprintRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/pages/profile/fundlogs': {
-      id: '/pages/profile/fundlogs';
-      path: '/pages/profile/fundlogs';
-      fullPath: '/pages/profile/fundlogs';
-      preLoaderRoute: typeof PagesProfileFundlogsRouteImport;
-      parentRoute: typeof rootRouteImport;
-    };
+      id: '/pages/profile/fundlogs'
+      path: '/pages/profile/fundlogs'
+      fullPath: '/pages/profile/fundlogs'
+      preLoaderRoute: typeof PagesProfileFundlogsRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/pages/profile/loginpwd': {
-      id: '/pages/profile/loginpwd';
-      path: '/pages/profile/loginpwd';
-      fullPath: '/pages/profile/loginpwd';
-      preLoaderRoute: typeof PagesProfileLoginpwdRouteImport;
-      parentRoute: typeof rootRouteImport;
-    };
+      id: '/pages/profile/loginpwd'
+      path: '/pages/profile/loginpwd'
+      fullPath: '/pages/profile/loginpwd'
+      preLoaderRoute: typeof PagesProfileLoginpwdRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/pages/profile/membership': {
-      id: '/pages/profile/membership';
-      path: '/pages/profile/membership';
-      fullPath: '/pages/profile/membership';
-      preLoaderRoute: typeof PagesProfileMembershipRouteImport;
-      parentRoute: typeof rootRouteImport;
-    };
+      id: '/pages/profile/membership'
+      path: '/pages/profile/membership'
+      fullPath: '/pages/profile/membership'
+      preLoaderRoute: typeof PagesProfileMembershipRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/pages/profile/notifications': {
-      id: '/pages/profile/notifications';
-      path: '/pages/profile/notifications';
-      fullPath: '/pages/profile/notifications';
-      preLoaderRoute: typeof PagesProfileNotificationsRouteImport;
-      parentRoute: typeof rootRouteImport;
-    };
+      id: '/pages/profile/notifications'
+      path: '/pages/profile/notifications'
+      fullPath: '/pages/profile/notifications'
+      preLoaderRoute: typeof PagesProfileNotificationsRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/pages/profile/offset': {
-      id: '/pages/profile/offset';
-      path: '/pages/profile/offset';
-      fullPath: '/pages/profile/offset';
-      preLoaderRoute: typeof PagesProfileOffsetRouteImport;
-      parentRoute: typeof rootRouteImport;
-    };
+      id: '/pages/profile/offset'
+      path: '/pages/profile/offset'
+      fullPath: '/pages/profile/offset'
+      preLoaderRoute: typeof PagesProfileOffsetRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/pages/profile/offsets': {
-      id: '/pages/profile/offsets';
-      path: '/pages/profile/offsets';
-      fullPath: '/pages/profile/offsets';
-      preLoaderRoute: typeof PagesProfileOffsetsRouteImport;
-      parentRoute: typeof rootRouteImport;
-    };
+      id: '/pages/profile/offsets'
+      path: '/pages/profile/offsets'
+      fullPath: '/pages/profile/offsets'
+      preLoaderRoute: typeof PagesProfileOffsetsRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/pages/profile/order': {
-      id: '/pages/profile/order';
-      path: '/pages/profile/order';
-      fullPath: '/pages/profile/order';
-      preLoaderRoute: typeof PagesProfileOrderRouteImport;
-      parentRoute: typeof rootRouteImport;
-    };
+      id: '/pages/profile/order'
+      path: '/pages/profile/order'
+      fullPath: '/pages/profile/order'
+      preLoaderRoute: typeof PagesProfileOrderRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/pages/profile/passkeys': {
-      id: '/pages/profile/passkeys';
-      path: '/pages/profile/passkeys';
-      fullPath: '/pages/profile/passkeys';
-      preLoaderRoute: typeof PagesProfilePasskeysRouteImport;
-      parentRoute: typeof rootRouteImport;
-    };
+      id: '/pages/profile/passkeys'
+      path: '/pages/profile/passkeys'
+      fullPath: '/pages/profile/passkeys'
+      preLoaderRoute: typeof PagesProfilePasskeysRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/pages/profile/profile': {
-      id: '/pages/profile/profile';
-      path: '/pages/profile/profile';
-      fullPath: '/pages/profile/profile';
-      preLoaderRoute: typeof PagesProfileProfileRouteImport;
-      parentRoute: typeof rootRouteImport;
-    };
+      id: '/pages/profile/profile'
+      path: '/pages/profile/profile'
+      fullPath: '/pages/profile/profile'
+      preLoaderRoute: typeof PagesProfileProfileRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/pages/profile/result': {
-      id: '/pages/profile/result';
-      path: '/pages/profile/result';
-      fullPath: '/pages/profile/result';
-      preLoaderRoute: typeof PagesProfileResultRouteImport;
-      parentRoute: typeof rootRouteImport;
-    };
+      id: '/pages/profile/result'
+      path: '/pages/profile/result'
+      fullPath: '/pages/profile/result'
+      preLoaderRoute: typeof PagesProfileResultRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/pages/profile/retire': {
-      id: '/pages/profile/retire';
-      path: '/pages/profile/retire';
-      fullPath: '/pages/profile/retire';
-      preLoaderRoute: typeof PagesProfileRetireRouteImport;
-      parentRoute: typeof rootRouteImport;
-    };
+      id: '/pages/profile/retire'
+      path: '/pages/profile/retire'
+      fullPath: '/pages/profile/retire'
+      preLoaderRoute: typeof PagesProfileRetireRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/pages/profile/setting': {
-      id: '/pages/profile/setting';
-      path: '/pages/profile/setting';
-      fullPath: '/pages/profile/setting';
-      preLoaderRoute: typeof PagesProfileSettingRouteImport;
-      parentRoute: typeof rootRouteImport;
-    };
+      id: '/pages/profile/setting'
+      path: '/pages/profile/setting'
+      fullPath: '/pages/profile/setting'
+      preLoaderRoute: typeof PagesProfileSettingRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/pages/profile/tons': {
-      id: '/pages/profile/tons';
-      path: '/pages/profile/tons';
-      fullPath: '/pages/profile/tons';
-      preLoaderRoute: typeof PagesProfileTonsRouteImport;
-      parentRoute: typeof rootRouteImport;
-    };
+      id: '/pages/profile/tons'
+      path: '/pages/profile/tons'
+      fullPath: '/pages/profile/tons'
+      preLoaderRoute: typeof PagesProfileTonsRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/pages/profile/topup': {
-      id: '/pages/profile/topup';
-      path: '/pages/profile/topup';
-      fullPath: '/pages/profile/topup';
-      preLoaderRoute: typeof PagesProfileTopupRouteImport;
-      parentRoute: typeof rootRouteImport;
-    };
+      id: '/pages/profile/topup'
+      path: '/pages/profile/topup'
+      fullPath: '/pages/profile/topup'
+      preLoaderRoute: typeof PagesProfileTopupRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/pages/profile/withdpwd': {
-      id: '/pages/profile/withdpwd';
-      path: '/pages/profile/withdpwd';
-      fullPath: '/pages/profile/withdpwd';
-      preLoaderRoute: typeof PagesProfileWithdpwdRouteImport;
-      parentRoute: typeof rootRouteImport;
-    };
+      id: '/pages/profile/withdpwd'
+      path: '/pages/profile/withdpwd'
+      fullPath: '/pages/profile/withdpwd'
+      preLoaderRoute: typeof PagesProfileWithdpwdRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/pages/profile/withdraw': {
-      id: '/pages/profile/withdraw';
-      path: '/pages/profile/withdraw';
-      fullPath: '/pages/profile/withdraw';
-      preLoaderRoute: typeof PagesProfileWithdrawRouteImport;
-      parentRoute: typeof rootRouteImport;
-    };
+      id: '/pages/profile/withdraw'
+      path: '/pages/profile/withdraw'
+      fullPath: '/pages/profile/withdraw'
+      preLoaderRoute: typeof PagesProfileWithdrawRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/pages/project/dpresale': {
-      id: '/pages/project/dpresale';
-      path: '/pages/project/dpresale';
-      fullPath: '/pages/project/dpresale';
-      preLoaderRoute: typeof PagesProjectDpresaleRouteImport;
-      parentRoute: typeof rootRouteImport;
-    };
+      id: '/pages/project/dpresale'
+      path: '/pages/project/dpresale'
+      fullPath: '/pages/project/dpresale'
+      preLoaderRoute: typeof PagesProjectDpresaleRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/pages/project/dproject': {
-      id: '/pages/project/dproject';
-      path: '/pages/project/dproject';
-      fullPath: '/pages/project/dproject';
-      preLoaderRoute: typeof PagesProjectDprojectRouteImport;
-      parentRoute: typeof rootRouteImport;
-    };
+      id: '/pages/project/dproject'
+      path: '/pages/project/dproject'
+      fullPath: '/pages/project/dproject'
+      preLoaderRoute: typeof PagesProjectDprojectRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/pages/project/dsell': {
-      id: '/pages/project/dsell';
-      path: '/pages/project/dsell';
-      fullPath: '/pages/project/dsell';
-      preLoaderRoute: typeof PagesProjectDsellRouteImport;
-      parentRoute: typeof rootRouteImport;
-    };
+      id: '/pages/project/dsell'
+      path: '/pages/project/dsell'
+      fullPath: '/pages/project/dsell'
+      preLoaderRoute: typeof PagesProjectDsellRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/pages/project/info': {
-      id: '/pages/project/info';
-      path: '/pages/project/info';
-      fullPath: '/pages/project/info';
-      preLoaderRoute: typeof PagesProjectInfoRouteImport;
-      parentRoute: typeof rootRouteImport;
-    };
+      id: '/pages/project/info'
+      path: '/pages/project/info'
+      fullPath: '/pages/project/info'
+      preLoaderRoute: typeof PagesProjectInfoRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/pages/project/project': {
-      id: '/pages/project/project';
-      path: '/pages/project/project';
-      fullPath: '/pages/project/project';
-      preLoaderRoute: typeof PagesProjectProjectRouteImport;
-      parentRoute: typeof rootRouteImport;
-    };
+      id: '/pages/project/project'
+      path: '/pages/project/project'
+      fullPath: '/pages/project/project'
+      preLoaderRoute: typeof PagesProjectProjectRouteImport
+      parentRoute: typeof rootRouteImport
+    }
   }
 }
 
@@ -927,7 +927,7 @@ const rootRouteChildren: RootRouteChildren = {
   PagesProjectInfoRoute: PagesProjectInfoRoute,
   PagesProjectProjectRoute: PagesProjectProjectRoute,
   PagesRegisterChar91indexChar93Route: PagesRegisterChar91indexChar93Route,
-};
+}
 export const routeTree = rootRouteImport
   ._addFileChildren(rootRouteChildren)
-  ._addFileTypes<FileRouteTypes>();
+  ._addFileTypes<FileRouteTypes>()
