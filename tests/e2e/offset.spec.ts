@@ -75,6 +75,20 @@ for (const lang of ['en', 'cn'] as const) {
     const plans = await memberApi<{ list: Array<{ project_id: number; tons: number; day: number; consent_text: string; status: string }> }>(request, token, 'GET', '/api/offset/lists');
     expect(plans.data.list[0]).toMatchObject({ project_id: projectId, tons: monthly, day: 31, status: 'active' });
     expect(plans.data.list[0]!.consent_text).toContain(name);
+
+    // Change: the form opens on the plan, a new consent and the password again.
+    await item.getByTestId('offset-change').click();
+    await expect(page).toHaveURL(/\/pages\/profile\/offset\?id=\d+$/);
+    await expect(page.getByTestId('offset-tons')).toHaveValue(String(monthly));
+    await expect(page.getByTestId('offset-project')).toBeDisabled();
+    await page.getByTestId('offset-tons').fill(String(monthly + 1));
+    await page.getByTestId('offset-day').selectOption('7');
+    await expect(page.getByTestId('offset-consent')).toContainText(t(monthly + 1));
+    await page.getByTestId('offset-submit').click();
+    await confirmWithPassword(page);
+    const changed = page.getByTestId('offset-plan').first();
+    await expect(changed).toContainText(t(monthly + 1));
+    await expect(changed).toContainText(lang === 'cn' ? '每月 7 日' : 'day 7');
   });
 
   test(`from a project page: set up, pause, cancel (${lang})`, async ({ page, context, request }) => {
