@@ -78,21 +78,7 @@ function PlanForm({ memId, projectId, tons, plan }: { memId: number; projectId?:
             ))}
           </WrapSelect>
         </div>
-        <div className="field">
-          <label className="field__label" htmlFor="offset-tons">
-            <Trans>Tons each month</Trans>
-          </label>
-          <input id="offset-tons" className="input" inputMode="numeric" value={fields.tonsText} onChange={(e) => fields.setTonsText(e.target.value.replace(/\D/g, ''))} aria-invalid={form.tonsError ? true : undefined} aria-describedby={form.tonsError ? 'offset-tons-error' : 'offset-tons-hint'} data-testid="offset-tons" />
-          {form.tonsError ? (
-            <p className="field__error" id="offset-tons-error">
-              {form.tonsError}
-            </p>
-          ) : (
-            <p className="field__hint" id="offset-tons-hint">
-              {Number.isInteger(fields.tons) && fields.tons > 0 ? <Trans>About {formatSgd(fields.tons * project.price)} a month at today's price.</Trans> : null}
-            </p>
-          )}
-        </div>
+        <TonsField text={fields.tonsText} setText={fields.setTonsText} tons={fields.tons} price={project.price} error={form.tonsError} />
         <DayField day={fields.day} setDay={fields.setDay} first={form.first} />
         <div className="field">
           <p className="field__label" id="offset-consent-label">
@@ -115,28 +101,58 @@ function PlanForm({ memId, projectId, tons, plan }: { memId: number; projectId?:
           {plan ? <Trans>Save changes</Trans> : <Trans>Agree and set up</Trans>}
         </SubmitButton>
       </div>
-      <ConfirmSheet
-        open={form.confirming}
-        onClose={form.closeConfirm}
-        title={plan ? <Trans>Confirm the change</Trans> : <Trans>Confirm your monthly offset</Trans>}
-        password={{ id: 'offset-password', testId: 'payment-password', label: <Trans>Payment password</Trans>, hint: <Trans>Asked once now, not every month.</Trans>, missing: t`Enter your payment password.` }}
-        busy={form.write.busy}
-        error={form.write.error}
-        confirmLabel={<Trans>Confirm</Trans>}
-        busyLabel={<Trans>Processing…</Trans>}
-        onConfirm={form.confirm}
-        testId="confirm-sheet"
-        submitTestId="confirm-submit"
-        closeTestId="confirm-close"
-      >
-        <p className="sheet__what">{pick(project, 'name')}</p>
-        <p data-testid="confirm-summary">
-          <Trans>
-            {formatTons(Number.isInteger(fields.tons) ? fields.tons : 0)} on day {fields.day} of each month, first on {formatDate(form.first)}.
-          </Trans>
-        </p>
-      </ConfirmSheet>
+      <PlanConfirm form={form} changing={Boolean(plan)} />
     </>
+  );
+}
+
+function TonsField({ text, setText, tons, price, error }: { text: string; setText: (t: string) => void; tons: number; price: number; error: string }) {
+  return (
+    <div className="field">
+      <label className="field__label" htmlFor="offset-tons">
+        <Trans>Tons each month</Trans>
+      </label>
+      <input id="offset-tons" className="input" inputMode="numeric" value={text} onChange={(e) => setText(e.target.value.replace(/\D/g, ''))} aria-invalid={error ? true : undefined} aria-describedby={error ? 'offset-tons-error' : 'offset-tons-hint'} data-testid="offset-tons" />
+      {error ? (
+        <p className="field__error" id="offset-tons-error">
+          {error}
+        </p>
+      ) : (
+        <p className="field__hint" id="offset-tons-hint">
+          {Number.isInteger(tons) && tons > 0 ? <Trans>About {formatSgd(tons * price)} a month at today's price.</Trans> : null}
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** The last step: what is set up, and the payment password, asked this once. */
+function PlanConfirm({ form, changing }: { form: ReturnType<typeof usePlanForm>; changing: boolean }) {
+  const { t } = useLingui();
+  const { project, fields } = form;
+  if (!project) return null;
+  return (
+    <ConfirmSheet
+      open={form.confirming}
+      onClose={form.closeConfirm}
+      title={changing ? <Trans>Confirm the change</Trans> : <Trans>Confirm your monthly offset</Trans>}
+      password={{ id: 'offset-password', testId: 'payment-password', label: <Trans>Payment password</Trans>, hint: <Trans>Asked once now, not every month.</Trans>, missing: t`Enter your payment password.` }}
+      busy={form.write.busy}
+      error={form.write.error}
+      confirmLabel={<Trans>Confirm</Trans>}
+      busyLabel={<Trans>Processing…</Trans>}
+      onConfirm={form.confirm}
+      testId="confirm-sheet"
+      submitTestId="confirm-submit"
+      closeTestId="confirm-close"
+    >
+      <p className="sheet__what">{pick(project, 'name')}</p>
+      <p data-testid="confirm-summary">
+        <Trans>
+          {formatTons(Number.isInteger(fields.tons) ? fields.tons : 0)} on day {fields.day} of each month, first on {formatDate(form.first)}.
+        </Trans>
+      </p>
+    </ConfirmSheet>
   );
 }
 
