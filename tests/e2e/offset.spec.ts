@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { DEMO, createProject, expect, loginDemo, memberApi, shot, test, waitForServiceWorkerControl } from './helpers';
 
@@ -33,6 +34,12 @@ async function fillFootprint(page: Page): Promise<void> {
   await page.locator('#footprint-household_goods_cents_month').fill('50');
 }
 
+/** What axe finds on the page as it stands (the a11y suite's check, on these screens). */
+async function axeViolations(page: Page): Promise<string[]> {
+  const result = await new AxeBuilder({ page }).analyze();
+  return result.violations.map((v) => `${page.url()} [${v.impact}] ${v.id}: ${v.help}\n    ${v.nodes.map((n) => n.target.join(' ')).slice(0, 5).join('\n    ')}`);
+}
+
 async function confirmWithPassword(page: Page): Promise<void> {
   const sheet = page.getByTestId('confirm-sheet');
   await expect(sheet).toBeVisible();
@@ -65,6 +72,8 @@ for (const lang of ['en', 'cn'] as const) {
     await expect(page.getByTestId('offset-consent')).toContainText(name);
     await expect(page.getByTestId('offset-consent')).toContainText(lang === 'cn' ? `${monthly} 吨` : `${monthly} t`);
     await shot(page, `offset-${lang}-subscribe`, { fullPage: true });
+    const onForm = await axeViolations(page);
+    expect(onForm, onForm.join('\n')).toEqual([]);
     await page.getByTestId('offset-submit').click();
     await shot(page, `offset-${lang}-confirm`);
     await confirmWithPassword(page);
@@ -72,6 +81,8 @@ for (const lang of ['en', 'cn'] as const) {
     await expect(item).toContainText(t(monthly));
     await expect(item.getByTestId('offset-next')).toBeVisible();
     await shot(page, `offset-${lang}-list`);
+    const onList = await axeViolations(page);
+    expect(onList, onList.join('\n')).toEqual([]);
     const plans = await memberApi<{ list: Array<{ project_id: number; tons: number; day: number; consent_text: string; status: string }> }>(request, token, 'GET', '/api/offset/lists');
     expect(plans.data.list[0]).toMatchObject({ project_id: projectId, tons: monthly, day: 31, status: 'active' });
     expect(plans.data.list[0]!.consent_text).toContain(name);

@@ -81,10 +81,10 @@ function PlanForm({ memId, projectId, tons, plan }: { memId: number; projectId?:
         <TonsField text={fields.tonsText} setText={fields.setTonsText} tons={fields.tons} price={project.price} error={form.tonsError} />
         <DayField day={fields.day} setDay={fields.setDay} first={form.first} />
         <div className="field">
-          <p className="field__label" id="offset-consent-label">
+          <p className="field__label">
             <Trans>Your consent</Trans>
           </p>
-          <p className="offset-consent" aria-labelledby="offset-consent-label" data-testid="offset-consent">
+          <p className="offset-consent" data-testid="offset-consent">
             {form.consent}
           </p>
         </div>
