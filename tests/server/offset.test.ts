@@ -14,8 +14,14 @@ import { LANGS, makeProject, makeUser, marketSnapshot, newKey, topup, TRADE_PASS
 
 let s: TestServer;
 beforeAll(async () => {
-  s = await startTestServer({ HASH_MAX_WAIT_MS: '60000', HASH_JOBS_PER_CLIENT: '1000' });
+  s = await startTestServer({ HASH_MAX_WAIT_MS: '60000', HASH_JOBS_PER_CLIENT: '1000', METRICS_TOKEN: 'offset-test-metrics-token' });
 });
+
+/** canopy_orders_total{kind="offset", code} as the server counts it now. */
+async function offsetsCounted(code: string): Promise<number> {
+  const { values } = await s.running.deps.metrics!.orders.get();
+  return values.find((v) => v.labels.kind === 'offset' && v.labels.code === code)?.value ?? 0;
+}
 afterAll(async () => {
   await s.close();
 });
@@ -111,6 +117,7 @@ describe('monthly offset', () => {
     expect(await walletOfUser(s, u.id)).toEqual(before);
     const notes = await s.db.selectFrom('notifications').selectAll().where('user_id', '=', u.id).execute();
     expect(notes).toHaveLength(1);
+    expect(await offsetsCounted(String(refusal('insufficient_balance').code))).toBeGreaterThanOrEqual(1);
     expect(notes[0]).toMatchObject({ title: 'Monthly offset not bought', title_cn: '每月碳抵消未购买' });
     expect(notes[0]!.body).toContain(errorMessage('insufficient_balance', 'en'));
     expect(notes[0]!.body).toContain('2026-04-10');
@@ -156,8 +163,10 @@ describe('monthly offset', () => {
     const pid = await makeProject(s, { end_time: T0 + 400 * DAY });
     for (const u of users) await api().create(u, pid, 1, 20);
     s.clock.set(after('2026-03', 20));
+    const counted = await offsetsCounted('0');
     await Promise.all(Array.from({ length: 40 }, () => runDueWork(s.running.deps)));
     for (const u of users) expect((await ordersOf(u.id)).length).toBe(1);
+    expect(await offsetsCounted('0')).toBe(counted + users.length);
     const notes = await s.db.selectFrom('notifications').select('user_id').where('user_id', 'in', users.map((u) => u.id)).execute();
     expect(notes).toHaveLength(3);
   });

@@ -7,7 +7,7 @@ import { publish } from '../../live/events';
 import { commitPurchase } from '../order/purchase';
 import { notify } from '../order/repo';
 import { formatSgd } from '../../../shared/money';
-import { errorMessage, type ErrorKey, type MessageParams } from '../../../shared/errors';
+import { ERRORS, errorMessage, type ErrorKey, type MessageParams } from '../../../shared/errors';
 import { nextMonth, offsetDueAt, sgtMonth } from '../../../shared/offset';
 import type { Order } from '../../../shared/schemas/order';
 import type { PlanRow } from './checks';
@@ -86,11 +86,16 @@ async function runPlan(deps: Deps, planId: number, now: number): Promise<'placed
   try {
     if (user.disabled) throw new AppError('user_disabled');
     await commitPurchase(deps, user, { project_id: plan.project_id, tons: plan.tons, password: '' }, monthRecord(deps, plan, month));
+    // Counted with the order writes (canopy_orders_total), once a plan and month: a month another writer
+    // decided is not counted here.
+    deps.metrics?.orders.inc({ kind: 'offset', code: '0' });
     return 'placed';
   } catch (err) {
     if (err instanceof KeyTaken || err instanceof MonthDecided) return 'none';
-    if (err instanceof AppError) return (await recordRefusal(deps, plan, month, err)) ? 'refused' : 'none';
-    throw err;
+    if (!(err instanceof AppError)) throw err;
+    if (!(await recordRefusal(deps, plan, month, err))) return 'none';
+    deps.metrics?.orders.inc({ kind: 'offset', code: String(ERRORS[err.key].code) });
+    return 'refused';
   }
 }
 
