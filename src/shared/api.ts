@@ -50,6 +50,10 @@ export const PATHS = {
   faqLists: '/api/content/faq',
   page: '/api/content/page',
   banners: '/api/content/banners',
+  offsetCreate: '/api/offset/create',
+  offsetChange: '/api/offset/change',
+  offsetStatus: '/api/offset/status',
+  offsetLists: '/api/offset/lists',
   creditRetire: '/api/credit/retire',
   creditRetirements: '/api/credit/retirements',
   /** GET /api/public/certificate/<id>: one retirement's public certificate (no session). */

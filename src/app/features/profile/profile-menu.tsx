@@ -63,6 +63,9 @@ export function MemberMenus() {
         <MenuItem to="/pages/profile/tons" icon="leaf">
           <Trans>Carbon credits</Trans>
         </MenuItem>
+        <MenuItem to="/pages/profile/offsets" icon="leaf">
+          <Trans>Monthly offsets</Trans>
+        </MenuItem>
         <MenuItem to="/pages/profile/membership" icon="star">
           <Trans>Membership</Trans>
         </MenuItem>
