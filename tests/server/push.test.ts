@@ -13,6 +13,8 @@ import { sendDuePushes, type PushPayload } from '../../src/server/live/push-send
 import { runDueWork } from '../../src/server/scheduler/scheduler';
 import { loadVapidKeys } from '../../src/server/lib/vapid';
 import { loadConfig } from '../../src/server/config';
+import { writeTx } from '../../src/server/db/tx';
+import { notify } from '../../src/server/live/notices';
 import { HOUR, MIN, startTestServer, type TestServer } from '../helpers/server';
 import { decrypt, newDevice, startPushService, vapidValid, type Device, type PushService } from '../helpers/push-service';
 import { expectRefused, fund, newKey, newUser, ok, ops, write, type WalletUser } from './wallet-helpers';
@@ -143,6 +145,25 @@ describe('web push', () => {
     expect(bad.code).toBe(1003);
     const shortKey = await write(s, PATHS.pushSubscribe, { endpoint: push.endpoint('x'), keys: { p256dh: 'AAAA', auth: 'AAAA' } }, u);
     expect(shortKey.code).toBe(1003);
+  });
+
+  it('a notice whose transaction rolls back is neither kept nor pushed', async () => {
+    const notices = async () => (await s.db.selectFrom('notifications').select('id').where('user_id', '=', u.id).execute()).length;
+    const before = await notices();
+    await expect(
+      writeTx(s.db, async (_tx, w) => {
+        await notify(w, u.id, { title: 'Never', title_cn: '从未', body: 'Rolled back', body_cn: '已回滚' }, s.clock.now());
+        throw new Error('the event fails after its notice');
+      }),
+    ).rejects.toThrow(/the event fails/);
+    expect(await notices()).toBe(before);
+    expect(await s.db.selectFrom('push_queue').select('id').execute()).toEqual([]);
+  });
+
+  it('refuses a body with __proto__ or an unknown field', async () => {
+    const body = JSON.parse(`{"__proto__": {"admin": true}, "endpoint": "${push.endpoint('proto')}", "keys": ${JSON.stringify(en.subscription('x').keys)}}`) as Record<string, unknown>;
+    expect((await write(s, PATHS.pushSubscribe, body, u)).code).toBe(1003);
+    expect(await devices(u)).not.toContain('proto');
   });
 
   it('one row per device, however many times it is turned on at once; a shared device moves with none of the pending pushes', async () => {
