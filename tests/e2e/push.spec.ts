@@ -56,7 +56,8 @@ for (const lang of ['en', 'cn'] as const) {
     await waitForServiceWorkerControl(page);
     await expect(page.getByTestId('push-switch')).toBeVisible();
     await expect(page.getByTestId('push-switch')).toContainText(lang === 'en' ? 'Notifications on this device' : '此设备的通知');
-    await page.getByTestId('push-switch').scrollIntoViewIfNeeded();
+    // Into the middle of the screen: the tab bar covers the bottom.
+    await page.getByTestId('push-switch').evaluate((el) => el.scrollIntoView({ block: 'center' }));
     await shot(page, `push-profile-${lang}`);
 
     await deliverPush(context, page, payload);
