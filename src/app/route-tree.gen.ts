@@ -37,6 +37,8 @@ import { Route as PagesProfileFundlogsRouteImport } from './routes/pages/profile
 import { Route as PagesProfileLoginpwdRouteImport } from './routes/pages/profile/loginpwd'
 import { Route as PagesProfileMembershipRouteImport } from './routes/pages/profile/membership'
 import { Route as PagesProfileNotificationsRouteImport } from './routes/pages/profile/notifications'
+import { Route as PagesProfileOffsetRouteImport } from './routes/pages/profile/offset'
+import { Route as PagesProfileOffsetsRouteImport } from './routes/pages/profile/offsets'
 import { Route as PagesProfileOrderRouteImport } from './routes/pages/profile/order'
 import { Route as PagesProfilePasskeysRouteImport } from './routes/pages/profile/passkeys'
 import { Route as PagesProfileProfileRouteImport } from './routes/pages/profile/profile'
@@ -203,6 +205,16 @@ const PagesProfileNotificationsRoute =
     path: '/pages/profile/notifications',
     getParentRoute: () => rootRouteImport,
   } as any)
+const PagesProfileOffsetRoute = PagesProfileOffsetRouteImport.update({
+  id: '/pages/profile/offset',
+  path: '/pages/profile/offset',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const PagesProfileOffsetsRoute = PagesProfileOffsetsRouteImport.update({
+  id: '/pages/profile/offsets',
+  path: '/pages/profile/offsets',
+  getParentRoute: () => rootRouteImport,
+} as any)
 const PagesProfileOrderRoute = PagesProfileOrderRouteImport.update({
   id: '/pages/profile/order',
   path: '/pages/profile/order',
@@ -306,6 +318,8 @@ export interface FileRoutesByFullPath {
   '/pages/profile/loginpwd': typeof PagesProfileLoginpwdRoute
   '/pages/profile/membership': typeof PagesProfileMembershipRoute
   '/pages/profile/notifications': typeof PagesProfileNotificationsRoute
+  '/pages/profile/offset': typeof PagesProfileOffsetRoute
+  '/pages/profile/offsets': typeof PagesProfileOffsetsRoute
   '/pages/profile/order': typeof PagesProfileOrderRoute
   '/pages/profile/passkeys': typeof PagesProfilePasskeysRoute
   '/pages/profile/profile': typeof PagesProfileProfileRoute
@@ -351,6 +365,8 @@ export interface FileRoutesByTo {
   '/pages/profile/loginpwd': typeof PagesProfileLoginpwdRoute
   '/pages/profile/membership': typeof PagesProfileMembershipRoute
   '/pages/profile/notifications': typeof PagesProfileNotificationsRoute
+  '/pages/profile/offset': typeof PagesProfileOffsetRoute
+  '/pages/profile/offsets': typeof PagesProfileOffsetsRoute
   '/pages/profile/order': typeof PagesProfileOrderRoute
   '/pages/profile/passkeys': typeof PagesProfilePasskeysRoute
   '/pages/profile/profile': typeof PagesProfileProfileRoute
@@ -397,6 +413,8 @@ export interface FileRoutesById {
   '/pages/profile/loginpwd': typeof PagesProfileLoginpwdRoute
   '/pages/profile/membership': typeof PagesProfileMembershipRoute
   '/pages/profile/notifications': typeof PagesProfileNotificationsRoute
+  '/pages/profile/offset': typeof PagesProfileOffsetRoute
+  '/pages/profile/offsets': typeof PagesProfileOffsetsRoute
   '/pages/profile/order': typeof PagesProfileOrderRoute
   '/pages/profile/passkeys': typeof PagesProfilePasskeysRoute
   '/pages/profile/profile': typeof PagesProfileProfileRoute
@@ -444,6 +462,8 @@ export interface FileRouteTypes {
     | '/pages/profile/loginpwd'
     | '/pages/profile/membership'
     | '/pages/profile/notifications'
+    | '/pages/profile/offset'
+    | '/pages/profile/offsets'
     | '/pages/profile/order'
     | '/pages/profile/passkeys'
     | '/pages/profile/profile'
@@ -489,6 +509,8 @@ export interface FileRouteTypes {
     | '/pages/profile/loginpwd'
     | '/pages/profile/membership'
     | '/pages/profile/notifications'
+    | '/pages/profile/offset'
+    | '/pages/profile/offsets'
     | '/pages/profile/order'
     | '/pages/profile/passkeys'
     | '/pages/profile/profile'
@@ -534,6 +556,8 @@ export interface FileRouteTypes {
     | '/pages/profile/loginpwd'
     | '/pages/profile/membership'
     | '/pages/profile/notifications'
+    | '/pages/profile/offset'
+    | '/pages/profile/offsets'
     | '/pages/profile/order'
     | '/pages/profile/passkeys'
     | '/pages/profile/profile'
@@ -580,6 +604,8 @@ export interface RootRouteChildren {
   PagesProfileLoginpwdRoute: typeof PagesProfileLoginpwdRoute
   PagesProfileMembershipRoute: typeof PagesProfileMembershipRoute
   PagesProfileNotificationsRoute: typeof PagesProfileNotificationsRoute
+  PagesProfileOffsetRoute: typeof PagesProfileOffsetRoute
+  PagesProfileOffsetsRoute: typeof PagesProfileOffsetsRoute
   PagesProfileOrderRoute: typeof PagesProfileOrderRoute
   PagesProfilePasskeysRoute: typeof PagesProfilePasskeysRoute
   PagesProfileProfileRoute: typeof PagesProfileProfileRoute
@@ -797,6 +823,20 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof PagesProfileNotificationsRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/pages/profile/offset': {
+      id: '/pages/profile/offset'
+      path: '/pages/profile/offset'
+      fullPath: '/pages/profile/offset'
+      preLoaderRoute: typeof PagesProfileOffsetRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/pages/profile/offsets': {
+      id: '/pages/profile/offsets'
+      path: '/pages/profile/offsets'
+      fullPath: '/pages/profile/offsets'
+      preLoaderRoute: typeof PagesProfileOffsetsRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/pages/profile/order': {
       id: '/pages/profile/order'
       path: '/pages/profile/order'
@@ -932,6 +972,8 @@ const rootRouteChildren: RootRouteChildren = {
   PagesProfileLoginpwdRoute: PagesProfileLoginpwdRoute,
   PagesProfileMembershipRoute: PagesProfileMembershipRoute,
   PagesProfileNotificationsRoute: PagesProfileNotificationsRoute,
+  PagesProfileOffsetRoute: PagesProfileOffsetRoute,
+  PagesProfileOffsetsRoute: PagesProfileOffsetsRoute,
   PagesProfileOrderRoute: PagesProfileOrderRoute,
   PagesProfilePasskeysRoute: PagesProfilePasskeysRoute,
   PagesProfileProfileRoute: PagesProfileProfileRoute,

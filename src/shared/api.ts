@@ -36,6 +36,9 @@ export const PATHS = {
   orderLimits: '/api/order/limits',
   notifications: '/api/user/notifications',
   notificationsRead: '/api/user/notifications/read',
+  pushKey: '/api/user/push/key',
+  pushSubscribe: '/api/user/push/subscribe',
+  pushUnsubscribe: '/api/user/push/unsubscribe',
   userFootprint: '/api/user/footprint',
   userAvatar: '/api/user/avatar',
   /** GET /avatar/<sha256>.webp: a stored avatar (the URL the user's `avatar` field holds). */
@@ -47,6 +50,10 @@ export const PATHS = {
   faqLists: '/api/content/faq',
   page: '/api/content/page',
   banners: '/api/content/banners',
+  offsetCreate: '/api/offset/create',
+  offsetChange: '/api/offset/change',
+  offsetStatus: '/api/offset/status',
+  offsetLists: '/api/offset/lists',
   creditRetire: '/api/credit/retire',
   creditRetirements: '/api/credit/retirements',
   /** GET /api/public/certificate/<id>: one retirement's public certificate (no session). */

@@ -133,6 +133,8 @@ export const ERRORS = {
 
   // Notifications inbox (modules/user/notifications.ts)
   notice_not_found: { code: 2101, en: 'This notice does not exist.', cn: '该通知不存在。' },
+  // Web Push: a subscription whose address is not a push service the server sends to (docs/decisions/0033-web-push.md)
+  push_endpoint_refused: { code: 2102, en: "Notifications cannot be sent to this browser's push service.", cn: '无法向此浏览器的推送服务发送通知。' },
 
   // PayNow top-ups and reconciliation (modules/wallet, src/shared/paynow.ts)
   topup_reference_invalid: {
@@ -170,6 +172,14 @@ export const ERRORS = {
   certificate_not_found: { code: 2209, en: 'This certificate does not exist.', cn: '该证书不存在。' },
   retire_reason_invalid: { code: 2210, en: 'The reason contains characters that cannot be printed on the certificate.', cn: '原因中包含无法打印在证书上的字符。' },
   retire_hide_beneficiary_invalid: { code: 2211, en: 'Whether to show the beneficiary must be true or false.', cn: '是否显示受益人只能为 true 或 false。' },
+
+  // Monthly offset plans (modules/offset). The buy each month refuses with the buy's own entries.
+  offset_plan_not_found: { code: 2801, en: 'This monthly offset does not exist.', cn: '该每月碳抵消计划不存在。' },
+  offset_day_invalid: { code: 2802, en: 'Choose a day of the month from 1 to 31.', cn: '请选择每月 1 至 31 日中的一天。' },
+  offset_tons_invalid: { code: 2803, en: 'Please enter a whole number of tons, at least 1.', cn: '请输入至少为 1 的整数吨数。' },
+  offset_cancelled: { code: 2804, en: 'This monthly offset is cancelled and cannot be changed.', cn: '该每月碳抵消计划已取消，无法更改。' },
+  offset_plans_limit: { code: 2805, en: 'You can have at most {n} monthly offsets.', cn: '您最多可设置 {n} 个每月碳抵消计划。' },
+
   // Organisations, members and roles (modules/org, docs/product.md#organisations)
   org_role_forbidden: { code: 2601, en: 'Your role in this organisation does not allow this.', cn: '您在该机构中的角色无权执行此操作。' },
   org_not_member: { code: 2602, en: 'You are not a member of this organisation.', cn: '您不是该机构的成员。' },

@@ -56,6 +56,9 @@ function writes(pid: number, orderId: number, memberId: number): Array<{ name: s
     { name: 'role', need: 'manage', call: w(PATHS.orgRole, { user_id: memberId, role: 'viewer' }) },
     { name: 'remove', need: 'manage', call: w(PATHS.orgRemove, { user_id: 999_999_999 }) },
     { name: 'notices read', need: 'inbox', call: w(PATHS.notificationsRead, { all: true }) },
+    { name: 'push off', need: 'inbox', call: w(PATHS.pushUnsubscribe, { endpoint: 'https://fcm.googleapis.com/fcm/send/abc' }) },
+    { name: 'offset create', need: 'trade', call: w(PATHS.offsetCreate, { project_id: pid, tons: 1, day: 5, password: TRADE_PASSWORD }) },
+    { name: 'offset status', need: 'trade', call: w(PATHS.offsetStatus, { id: 999_999, status: 'paused' }) },
     // The person's own: login and payment passwords, passkeys (every role, acting on the member's login).
     { name: 'login password', need: 'self', call: w(PATHS.userLoginpwd, { old_password: 'wrong-Password1', password: 'Another#Pass2026', repassword: 'Another#Pass2026' }) },
     { name: 'passkey options', need: 'self', call: w(PATHS.passkeyOptions, { password: 'wrong-Password1' }) },

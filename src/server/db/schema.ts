@@ -216,6 +216,38 @@ export interface NotificationsTable {
   body_cn: string;
   created_at: number;
   read_at: number | null;
+  /** The app screen the notice opens (inbox and push), e.g. /pages/order/detail?id=12; null: the inbox. */
+  url: Generated<string | null>;
+}
+
+/** A device that turned notifications on (migration 023, docs/decisions/0033-web-push.md). */
+export interface PushSubscriptionsTable {
+  id: Generated<number>;
+  user_id: number;
+  endpoint: string;
+  p256dh: string;
+  auth: string;
+  /** The language its pushes are written in: the request's when it was turned on. */
+  lang: 'en' | 'cn';
+  created_at: number;
+}
+
+/** A notice still to push to one device, written with the notice (live/notices.ts, live/push-sender.ts). */
+export interface PushQueueTable {
+  id: Generated<number>;
+  subscription_id: number;
+  notification_id: number;
+  attempts: Generated<number>;
+  next_at: number;
+  claimed_until: Generated<number>;
+  created_at: number;
+}
+
+/** Each reminder the scheduler sent, once per order and kind (final payment due in 24 h, in 2 h). */
+export interface NoticeRemindersTable {
+  order_id: number;
+  kind: string;
+  created_at: number;
 }
 
 /** Events for the live socket: written by the server or by the operator CLI, pushed by the hub. */
@@ -463,9 +495,38 @@ export interface PasskeyChallengesTable {
   expires_at: number;
 }
 
+/** A monthly offset plan (migration 025, docs/product.md#monthly-offset). `day` 1-31 (29-31 fall on a short
+ *  month's last day); `next_run_at` is when the next month's buy is due, null unless active. */
+export interface OffsetPlansTable {
+  id: Generated<number>;
+  user_id: number;
+  project_id: number;
+  tons: number;
+  day: number;
+  status: 'active' | 'paused' | 'cancelled';
+  consent_text: string; // the consent she confirmed with her payment password, as shown to her
+  consent_at: number;
+  next_run_at: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+/** One month's outcome of a plan: the order placed, or the catalogue key of why none was. */
+export interface OffsetRunsTable {
+  plan_id: number;
+  month: string; // SGT month, YYYY-MM
+  outcome: 'placed' | 'refused';
+  order_id: number | null;
+  reason: string | null; // catalogue key of why nothing was bought
+  reason_params: string | null; // its message's {n} values, JSON
+  created_at: number;
+}
+
 export interface Database {
   passkeys: PasskeysTable;
   passkey_challenges: PasskeyChallengesTable;
+  offset_plans: OffsetPlansTable;
+  offset_runs: OffsetRunsTable;
   retirements: RetirementsTable;
   retirement_serials: RetirementSerialsTable;
   footprints: FootprintsTable;
@@ -493,6 +554,9 @@ export interface Database {
   pages: PagesTable;
   banners: BannersTable;
   notifications: NotificationsTable;
+  push_subscriptions: PushSubscriptionsTable;
+  push_queue: PushQueueTable;
+  notice_reminders: NoticeRemindersTable;
   live_events: LiveEventsTable;
   operator_log: OperatorLogTable;
   ledger_accounts: LedgerAccountsTable;
