@@ -9,6 +9,7 @@
 const MODULE_IMPORTS = {
   auth: ['user'], // sign-in counts wrong passwords the way the payment password does (user/attempts.ts)
   order: ['user', 'project'], // a write checks the payment password; a buy reads the project it buys
+  receipt: ['retire'], // a retirement's receipt shows its serials and certificate link, its PDF the certificate's type
   retire: ['user', 'order'], // a retirement checks the payment password and takes the credit holdings orders keep
   wallet: ['user'], // a withdrawal checks the payment password and pays out to the bound card
 };

@@ -40,6 +40,8 @@ import { PROJECT_ENDPOINTS } from './modules/project/openapi';
 import { NEWS_ENDPOINTS } from './modules/news/openapi';
 import { CONTENT_ENDPOINTS } from './modules/content/openapi';
 import { RETIRE_ENDPOINTS } from './modules/retire/openapi';
+import { RECEIPT_ENDPOINTS } from './modules/receipt/openapi';
+import { receiptPageSchema, receiptSchema } from '../shared/schemas/receipt';
 import type { Endpoint } from './lib/openapi-endpoint';
 import type { Config } from './config';
 
@@ -63,6 +65,7 @@ export const ENDPOINTS: Endpoint[] = [
   ...AVATAR_ENDPOINTS,
   ...MEMBERSHIP_ENDPOINTS,
   ...RETIRE_ENDPOINTS,
+  ...RECEIPT_ENDPOINTS,
   ...DOCS_ENDPOINTS,
 ];
 
@@ -103,6 +106,8 @@ const NAMED_SCHEMAS: Record<string, v.GenericSchema> = {
   FootprintBreakdown: footprintBreakdownSchema,
   FootprintRecord: footprintRecordSchema,
   FootprintPage: footprintPageSchema,
+  Receipt: receiptSchema,
+  ReceiptPage: receiptPageSchema,
 };
 
 /** One line per tag in the reference; a tag without a line here gets a generic one. */
@@ -116,6 +121,7 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   Orders: 'Buying, pre-sale booking, final payment, selling back; orders, credits and limits.',
   Footprint: 'Saved carbon-footprint results, recomputed by the server.',
   Notifications: "The member's notifications inbox.",
+  Receipts: "The account's receipts, one per money event, as data and as PDF.",
   Reference: 'This document.',
 };
 

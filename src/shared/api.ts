@@ -48,6 +48,10 @@ export const PATHS = {
   /** GET /api/public/certificate/<id>/pdf: the same certificate as an A4 PDF download (no session). */
   publicCertificatePdf: '/api/public/certificate/:id/pdf',
   publicTransparency: '/api/public/transparency',
+  receiptLists: '/api/receipt/lists',
+  receiptDetail: '/api/receipt/detail',
+  /** GET /api/receipt/pdf?id=<id>: one of the caller's receipts as an A4 PDF download. */
+  receiptPdf: '/api/receipt/pdf',
   openapi: '/openapi.json',
   /** GET: the interactive API reference (Swagger UI) and its files (docs/decisions/0012-api-contract.md). */
   docs: '/docs',

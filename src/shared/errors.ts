@@ -166,6 +166,7 @@ export const ERRORS = {
   retire_tons_invalid: { code: 2208, en: 'Please enter a whole number of tons, at least 1.', cn: '请输入至少为 1 的整数吨数。' },
   certificate_not_found: { code: 2209, en: 'This certificate does not exist.', cn: '该证书不存在。' },
   retire_reason_invalid: { code: 2210, en: 'The reason contains characters that cannot be printed on the certificate.', cn: '原因中包含无法打印在证书上的字符。' },
+  receipt_not_found: { code: 2801, en: 'This receipt does not exist.', cn: '该收据不存在。' },
   retire_hide_beneficiary_invalid: { code: 2211, en: 'Whether to show the beneficiary must be true or false.', cn: '是否显示受益人只能为 true 或 false。' },
 } as const satisfies Record<string, CatalogueEntry>;
 

@@ -2,6 +2,7 @@ import type { Deps } from '../env';
 import { checkLedger } from '../ledger/ledger';
 import { completeCycle, expireFinalPayment, moveProjectByTime, settleSale } from '../modules/order/transitions';
 import { pruneOldRows, RETENTION_EVERY_MS } from './retention';
+import { receiptMailLoop } from './receipt-mail';
 
 // Time-driven work (docs/product.md#states, docs/product.md#settlement): project status by time, cycle
 // completions, pre-sale deadline expiries and sale settlements. Due work is always found FROM THE DATABASE
@@ -106,14 +107,16 @@ export interface Scheduler {
 export function createScheduler(deps: Deps, intervalMs = SCHEDULER_INTERVAL_MS): Scheduler {
   const due = dueWorkLoop(deps, intervalMs);
   const ledger = ledgerCheckLoop(deps);
+  const mail = receiptMailLoop(deps);
   return {
     start(firstBatch = BATCH) {
       const first = due.start(firstBatch);
       ledger.start();
+      mail.start();
       return first;
     },
     async stop() {
-      await Promise.all([due.stop(), ledger.stop()]);
+      await Promise.all([due.stop(), ledger.stop(), mail.stop()]);
     },
     checkLedger: ledger.run,
     catchingUp: due.catchingUp,

@@ -1,0 +1,94 @@
+import type { Tx } from '../db/tx';
+import { prepared } from '../db/prepared';
+import type { ReceiptsTable } from '../db/schema';
+
+// A receipt for every money event an account holder is told about (docs/product.md#receipts), written by
+// the ledger with the event's entry, so no use case (alone, batched, operator or scheduler) can commit the
+// event without it: the entry's kind names the event, the entry's postings give the total and the fee.
+// Numbers run 1, 2, 3... per ledger account owner (a person, or an organisation's account) from a counter
+// row moved in the same transaction (docs/decisions/0036-receipts.md).
+
+export type ReceiptKind = ReceiptsTable['kind'];
+
+const RECEIPT_OF_ENTRY: Readonly<Record<string, ReceiptKind>> = {
+  order_buy: 'purchase',
+  presale_booking: 'booking',
+  presale_final_payment: 'final_payment',
+  credit_sell: 'sale',
+  credit_retire: 'retirement',
+  topup: 'topup',
+  withdrawal_complete: 'withdrawal',
+};
+
+const CENTS_ACCOUNTS = new Set(['available', 'frozen', 'presale', 'unavailable']);
+
+export interface ReceiptDraft {
+  owner: number;
+  kind: ReceiptKind;
+  ref_type: string;
+  ref_id: number;
+  total: number;
+  fee: number;
+  tons: number;
+  created_at: number;
+}
+
+interface EntryLike {
+  kind: string;
+  postings: readonly { owner: number; account: string; amount: number }[];
+  ref_type?: string;
+  ref_id?: number;
+  now: number;
+}
+
+/** The receipt an entry gives, or null. Total: what the holder paid or received, the net of their money
+ *  accounts (a booking fee only moves between two of them: then the larger move); fee: what the platform's
+ *  fee account took; tons: the credits that left or came. */
+export function receiptOf(entry: EntryLike): ReceiptDraft | null {
+  const kind = Object.hasOwn(RECEIPT_OF_ENTRY, entry.kind) ? RECEIPT_OF_ENTRY[entry.kind] : undefined;
+  const holder = entry.postings.find((p) => p.owner !== 0);
+  if (!kind || !holder) return null;
+  const byAccount = new Map<string, number>();
+  let fee = 0;
+  let tons = 0;
+  for (const p of entry.postings) {
+    if (p.owner === 0 && p.account === 'fees') fee += p.amount;
+    if (p.owner !== holder.owner) continue;
+    if (CENTS_ACCOUNTS.has(p.account)) byAccount.set(p.account, (byAccount.get(p.account) ?? 0) + p.amount);
+    if (p.account === 'credits') tons += p.amount;
+  }
+  const moves = [...byAccount.values()];
+  const net = Math.abs(moves.reduce((a, b) => a + b, 0));
+  const total = net > 0 ? net : Math.max(0, ...moves.map(Math.abs));
+  return { owner: holder.owner, kind, ref_type: entry.ref_type ?? '', ref_id: entry.ref_id ?? 0, total, fee: Math.abs(fee), tons: Math.abs(tons), created_at: entry.now };
+}
+
+const nextNumber = prepared((db, p: { owner: number }) =>
+  db
+    .insertInto('receipt_counters')
+    .values({ owner_id: p.owner, last: 1 })
+    .onConflict((oc) => oc.column('owner_id').doUpdateSet((eb) => ({ last: eb('receipt_counters.last', '+', 1) })))
+    .returning('last'),
+);
+
+/** SQLite: the receipt of one entry (its number from the owner's counter) and its mail, when the owner has
+ *  an address. PostgreSQL writes the same within the ledger's one statement (ledger.ts entriesInsert). */
+export async function writeReceipt(tx: Tx, entryId: number, r: ReceiptDraft): Promise<void> {
+  const number = Number((await nextNumber.execute(tx, { owner: r.owner })).rows[0]!.last);
+  const row = await tx
+    .insertInto('receipts')
+    .values({ owner_id: r.owner, number, entry_id: entryId, kind: r.kind, ref_type: r.ref_type, ref_id: r.ref_id, total: r.total, fee: r.fee, tons: r.tons, created_at: r.created_at })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  await tx
+    .insertInto('outbox')
+    .columns(['to_email', 'subject', 'body', 'created_at', 'receipt_id'])
+    .expression((eb) =>
+      eb
+        .selectFrom('users')
+        .select((s) => ['email', s.val('').as('subject'), s.val('').as('body'), s.val(r.created_at).as('created_at'), s.val(row.id).as('receipt_id')])
+        .where('id', '=', r.owner)
+        .where('email', '<>', ''),
+    )
+    .execute();
+}
