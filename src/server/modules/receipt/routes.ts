@@ -28,6 +28,6 @@ receiptRoutes.get('/pdf', async (c) => {
   return c.body(new Uint8Array(pdf), 200, {
     'Content-Type': 'application/pdf',
     'Content-Disposition': `attachment; filename="canopy-receipt-${receipt.number}.pdf"`,
-    'Cache-Control': 'private, no-store',
+    'Cache-Control': 'no-store',
   });
 });
