@@ -36,6 +36,7 @@ import { Route as PagesProfileMembershipRouteImport } from './routes/pages/profi
 import { Route as PagesProfileNotificationsRouteImport } from './routes/pages/profile/notifications'
 import { Route as PagesProfileOrderRouteImport } from './routes/pages/profile/order'
 import { Route as PagesProfileProfileRouteImport } from './routes/pages/profile/profile'
+import { Route as PagesProfileReceiptsRouteImport } from './routes/pages/profile/receipts'
 import { Route as PagesProfileResultRouteImport } from './routes/pages/profile/result'
 import { Route as PagesProfileRetireRouteImport } from './routes/pages/profile/retire'
 import { Route as PagesProfileSettingRouteImport } from './routes/pages/profile/setting'
@@ -193,6 +194,11 @@ const PagesProfileProfileRoute = PagesProfileProfileRouteImport.update({
   path: '/pages/profile/profile',
   getParentRoute: () => rootRouteImport,
 } as any)
+const PagesProfileReceiptsRoute = PagesProfileReceiptsRouteImport.update({
+  id: '/pages/profile/receipts',
+  path: '/pages/profile/receipts',
+  getParentRoute: () => rootRouteImport,
+} as any)
 const PagesProfileResultRoute = PagesProfileResultRouteImport.update({
   id: '/pages/profile/result',
   path: '/pages/profile/result',
@@ -280,6 +286,7 @@ export interface FileRoutesByFullPath {
   '/pages/profile/notifications': typeof PagesProfileNotificationsRoute
   '/pages/profile/order': typeof PagesProfileOrderRoute
   '/pages/profile/profile': typeof PagesProfileProfileRoute
+  '/pages/profile/receipts': typeof PagesProfileReceiptsRoute
   '/pages/profile/result': typeof PagesProfileResultRoute
   '/pages/profile/retire': typeof PagesProfileRetireRoute
   '/pages/profile/setting': typeof PagesProfileSettingRoute
@@ -321,6 +328,7 @@ export interface FileRoutesByTo {
   '/pages/profile/notifications': typeof PagesProfileNotificationsRoute
   '/pages/profile/order': typeof PagesProfileOrderRoute
   '/pages/profile/profile': typeof PagesProfileProfileRoute
+  '/pages/profile/receipts': typeof PagesProfileReceiptsRoute
   '/pages/profile/result': typeof PagesProfileResultRoute
   '/pages/profile/retire': typeof PagesProfileRetireRoute
   '/pages/profile/setting': typeof PagesProfileSettingRoute
@@ -363,6 +371,7 @@ export interface FileRoutesById {
   '/pages/profile/notifications': typeof PagesProfileNotificationsRoute
   '/pages/profile/order': typeof PagesProfileOrderRoute
   '/pages/profile/profile': typeof PagesProfileProfileRoute
+  '/pages/profile/receipts': typeof PagesProfileReceiptsRoute
   '/pages/profile/result': typeof PagesProfileResultRoute
   '/pages/profile/retire': typeof PagesProfileRetireRoute
   '/pages/profile/setting': typeof PagesProfileSettingRoute
@@ -406,6 +415,7 @@ export interface FileRouteTypes {
     | '/pages/profile/notifications'
     | '/pages/profile/order'
     | '/pages/profile/profile'
+    | '/pages/profile/receipts'
     | '/pages/profile/result'
     | '/pages/profile/retire'
     | '/pages/profile/setting'
@@ -447,6 +457,7 @@ export interface FileRouteTypes {
     | '/pages/profile/notifications'
     | '/pages/profile/order'
     | '/pages/profile/profile'
+    | '/pages/profile/receipts'
     | '/pages/profile/result'
     | '/pages/profile/retire'
     | '/pages/profile/setting'
@@ -488,6 +499,7 @@ export interface FileRouteTypes {
     | '/pages/profile/notifications'
     | '/pages/profile/order'
     | '/pages/profile/profile'
+    | '/pages/profile/receipts'
     | '/pages/profile/result'
     | '/pages/profile/retire'
     | '/pages/profile/setting'
@@ -530,6 +542,7 @@ export interface RootRouteChildren {
   PagesProfileNotificationsRoute: typeof PagesProfileNotificationsRoute
   PagesProfileOrderRoute: typeof PagesProfileOrderRoute
   PagesProfileProfileRoute: typeof PagesProfileProfileRoute
+  PagesProfileReceiptsRoute: typeof PagesProfileReceiptsRoute
   PagesProfileResultRoute: typeof PagesProfileResultRoute
   PagesProfileRetireRoute: typeof PagesProfileRetireRoute
   PagesProfileSettingRoute: typeof PagesProfileSettingRoute
@@ -737,6 +750,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof PagesProfileProfileRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/pages/profile/receipts': {
+      id: '/pages/profile/receipts'
+      path: '/pages/profile/receipts'
+      fullPath: '/pages/profile/receipts'
+      preLoaderRoute: typeof PagesProfileReceiptsRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/pages/profile/result': {
       id: '/pages/profile/result'
       path: '/pages/profile/result'
@@ -850,6 +870,7 @@ const rootRouteChildren: RootRouteChildren = {
   PagesProfileNotificationsRoute: PagesProfileNotificationsRoute,
   PagesProfileOrderRoute: PagesProfileOrderRoute,
   PagesProfileProfileRoute: PagesProfileProfileRoute,
+  PagesProfileReceiptsRoute: PagesProfileReceiptsRoute,
   PagesProfileResultRoute: PagesProfileResultRoute,
   PagesProfileRetireRoute: PagesProfileRetireRoute,
   PagesProfileSettingRoute: PagesProfileSettingRoute,

@@ -1,6 +1,7 @@
 import type { Tx } from '../db/tx';
 import { prepared } from '../db/prepared';
 import type { ReceiptsTable } from '../db/schema';
+import { RECEIPT_OF_ENTRY } from '../../shared/schemas/receipt';
 
 // A receipt for every money event an account holder is told about (docs/product.md#receipts), written by
 // the ledger with the event's entry, so no use case (alone, batched, operator or scheduler) can commit the
@@ -10,15 +11,6 @@ import type { ReceiptsTable } from '../db/schema';
 
 export type ReceiptKind = ReceiptsTable['kind'];
 
-const RECEIPT_OF_ENTRY: Readonly<Record<string, ReceiptKind>> = {
-  order_buy: 'purchase',
-  presale_booking: 'booking',
-  presale_final_payment: 'final_payment',
-  credit_sell: 'sale',
-  credit_retire: 'retirement',
-  topup: 'topup',
-  withdrawal_complete: 'withdrawal',
-};
 
 const CENTS_ACCOUNTS = new Set(['available', 'frozen', 'presale', 'unavailable']);
 

@@ -60,7 +60,7 @@ export function receiptMailLoop(deps: Deps) {
       .catch((err: unknown) => deps.log.error('receipt mail run failed', err))
       .finally(() => {
         running = null;
-        if (!stopped) timer = setTimeout(run, deps.config.RECEIPT_MAIL_EVERY_MS).unref();
+        if (!stopped) timer = setTimeout(() => void run(), deps.config.RECEIPT_MAIL_EVERY_MS).unref();
       });
     return running;
   };

@@ -7,6 +7,18 @@ import { epochMs, idSchema, int, isoTime, paged, pageSchema } from './common';
 export const RECEIPT_KINDS = ['purchase', 'booking', 'final_payment', 'sale', 'retirement', 'topup', 'withdrawal'] as const;
 export type ReceiptKindName = (typeof RECEIPT_KINDS)[number];
 
+/** The ledger entries that give a receipt, and the receipt's kind: the ledger writes it with the entry
+ *  (src/server/ledger/receipts.ts); the fund log links these entries to their receipt. */
+export const RECEIPT_OF_ENTRY: Readonly<Record<string, ReceiptKindName>> = {
+  order_buy: 'purchase',
+  presale_booking: 'booking',
+  presale_final_payment: 'final_payment',
+  credit_sell: 'sale',
+  credit_retire: 'retirement',
+  topup: 'topup',
+  withdrawal_complete: 'withdrawal',
+};
+
 export const PAYMENT_METHODS = ['wallet', 'paynow', 'bank', 'none'] as const;
 
 export const receiptSchema = v.strictObject({
