@@ -25,6 +25,8 @@ for (const lang of ['en', 'cn'] as const) {
 
     await page.goto('/pages/profile/order');
     const card = page.locator(`[data-order-id="${bought.data.id}"]`);
+    await card.getByTestId('order-receipt').scrollIntoViewIfNeeded();
+    await shot(page, `receipts-${lang}-order`);
     await card.getByTestId('order-receipt').click();
     await expect(page).toHaveURL(new RegExp(`/pages/profile/receipts\\?order_id=${bought.data.id}$`));
     const receipt = page.getByTestId('receipt');

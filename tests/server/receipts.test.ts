@@ -181,6 +181,38 @@ describe('one receipt per money event', () => {
   });
 });
 
+describe('the operator and the outbox', () => {
+  it('outbox:resend queues again only a receipt mail claimed and never sent', async () => {
+    const buyer = await makeUser(s, { cents: 50_000 });
+    const row = await s.db.selectFrom('outbox').select(['id']).where('to_email', '=', buyer.email).executeTakeFirstOrThrow();
+    // Not claimed yet: nothing to resend.
+    await expect(ops(s, 'outbox:resend', [String(row.id)])).rejects.toThrow(/not a receipt mail claimed and unsent/);
+    // Claimed by a job that died before the SMTP server answered.
+    await s.db.updateTable('outbox').set({ attempted_at: s.clock.now() }).where('id', '=', row.id).execute();
+    expect((await ops(s, 'outbox', [], { to: buyer.email })).text).toContain('claimed, not sent');
+    const { mailer, sent } = capture();
+    await sendReceiptMail({ ...s.running.deps, mailer });
+    expect(sent.filter((m) => m.to === buyer.email)).toEqual([]); // at most once: a claimed mail is not sent again by itself
+    expect((await ops(s, 'outbox:resend', [String(row.id)])).text).toContain('queued again');
+    await sendReceiptMail({ ...s.running.deps, mailer });
+    expect(sent.filter((m) => m.to === buyer.email).map((m) => m.subject)).toEqual(['Your Canopy receipt no. 1']);
+    expect((await ops(s, 'outbox', [], { to: buyer.email })).text).toContain('(sent)');
+    // Sent: never again from here.
+    await expect(ops(s, 'outbox:resend', [String(row.id)])).rejects.toThrow(/not a receipt mail claimed and unsent/);
+    const code = await s.db.insertInto('outbox').values({ to_email: buyer.email, subject: 'code', body: 'x', created_at: s.clock.now(), sent_at: null, error: null }).returning('id').executeTakeFirstOrThrow();
+    await expect(ops(s, 'outbox:resend', [String(code.id)])).rejects.toThrow(/not a receipt mail/);
+  });
+
+  it('a mail server refusing a mail: the error kept, the mail not sent again by itself', async () => {
+    const buyer = await makeUser(s, { cents: 20_000 });
+    const failing: Mailer = { send: () => Promise.resolve(), deliver: () => Promise.reject(new Error('550 mailbox unavailable')) };
+    await sendReceiptMail({ ...s.running.deps, mailer: failing });
+    const row = await s.db.selectFrom('outbox').select(['error', 'sent_at', 'attempted_at']).where('to_email', '=', buyer.email).executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ error: expect.stringContaining('550'), sent_at: null, attempted_at: expect.anything() });
+    expect((await ops(s, 'outbox', [], { to: buyer.email })).text).toContain('not sent: Error: 550');
+  });
+});
+
 describe('numbers under load', () => {
   it('40 purchases in parallel by one account are numbered 1..40 without gaps or repeats', async () => {
     const buyer = await makeUser(s, { cents: 1_000_000 });
