@@ -42,5 +42,10 @@ for (const lang of ['en', 'cn'] as const) {
     const [download] = await Promise.all([page.waitForEvent('download'), receipt.getByTestId('receipt-pdf').click()]);
     expect(download.suggestedFilename()).toBe(`canopy-receipt-${number}.pdf`);
     expect(fs.readFileSync(await download.path()).subarray(0, 5).toString()).toBe('%PDF-');
+
+    // The same receipt from the purchase's line in the fund log.
+    await page.goto('/pages/profile/fundlogs?kind=order_buy');
+    await page.getByTestId('fundlog-row').first().getByTestId('fundlog-receipt').click();
+    await expect(page.getByTestId('receipt')).toContainText(lang === 'cn' ? `收据编号 ${number}` : `Receipt no. ${number}`);
   });
 }
