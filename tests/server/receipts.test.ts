@@ -176,6 +176,9 @@ describe('one receipt per money event', () => {
     for (const id of ['__proto__', '-1', '0', '1e3', 'x'.repeat(5000)]) {
       expect((await receiptsApi.detail(u, id)).code).toBe(refusal('invalid_request').code);
     }
+    for (const q of [{ order_id: '__proto__' }, { entry_id: '-5' }, { retirement_id: 'x'.repeat(65) }, { page_size: '100000' }]) {
+      expect((await receiptsApi.lists(u, q)).code, JSON.stringify(q).slice(0, 40)).toBe(refusal('invalid_request').code);
+    }
     const res = await s.raw('GET', PATHS.receiptDetail, { query: 'id=1' });
     expect(((await res.json()) as { code: number }).code).toBeLessThan(0); // no session
     expect(API_BASE).toBe('/h5/api');
