@@ -14,7 +14,8 @@ export type ReceiptKind = ReceiptsTable['kind'];
 
 const CENTS_ACCOUNTS = new Set(['available', 'frozen', 'presale', 'unavailable']);
 
-export interface ReceiptDraft {
+/** A type, not an interface: a prepared query's parameters are a record (db/prepared.ts). */
+export type ReceiptDraft = {
   owner: number;
   kind: ReceiptKind;
   ref_type: string;
@@ -23,7 +24,7 @@ export interface ReceiptDraft {
   fee: number;
   tons: number;
   created_at: number;
-}
+};
 
 interface EntryLike {
   kind: string;
@@ -63,24 +64,31 @@ const nextNumber = prepared((db, p: { owner: number }) =>
     .returning('last'),
 );
 
-/** SQLite: the receipt of one entry (its number from the owner's counter) and its mail, when the owner has
- *  an address. PostgreSQL writes the same within the ledger's one statement (ledger.ts entriesInsert). */
-export async function writeReceipt(tx: Tx, entryId: number, r: ReceiptDraft): Promise<void> {
-  const number = Number((await nextNumber.execute(tx, { owner: r.owner })).rows[0]!.last);
-  const row = await tx
+const receiptInsert = prepared((db, p: ReceiptDraft & { number: number; entryId: number }) =>
+  db
     .insertInto('receipts')
-    .values({ owner_id: r.owner, number, entry_id: entryId, kind: r.kind, ref_type: r.ref_type, ref_id: r.ref_id, total: r.total, fee: r.fee, tons: r.tons, created_at: r.created_at })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  await tx
+    .values({ owner_id: p.owner, number: p.number, entry_id: p.entryId, kind: p.kind, ref_type: p.ref_type, ref_id: p.ref_id, total: p.total, fee: p.fee, tons: p.tons, created_at: p.created_at })
+    .returning('id'),
+);
+
+const mailQueued = prepared((db, p: { owner: number; receiptId: number; now: number }) =>
+  db
     .insertInto('outbox')
     .columns(['to_email', 'subject', 'body', 'created_at', 'receipt_id'])
     .expression((eb) =>
       eb
         .selectFrom('users')
-        .select((s) => ['email', s.val('').as('subject'), s.val('').as('body'), s.val(r.created_at).as('created_at'), s.val(row.id).as('receipt_id')])
-        .where('id', '=', r.owner)
+        .select((s) => ['email', s.val('').as('subject'), s.val('').as('body'), s.val(p.now).as('created_at'), s.val(p.receiptId).as('receipt_id')])
+        .where('id', '=', p.owner)
         .where('email', '<>', ''),
-    )
-    .execute();
+    ),
+);
+
+/** SQLite: the receipt of one entry (its number from the owner's counter) and its mail, when the owner has
+ *  an address; built once each (db/prepared.ts), as the entry's own statements. PostgreSQL writes the same
+ *  within the ledger's one statement (ledger.ts entriesInsert). */
+export async function writeReceipt(tx: Tx, entryId: number, r: ReceiptDraft): Promise<void> {
+  const number = Number((await nextNumber.execute(tx, { owner: r.owner })).rows[0]!.last);
+  const receiptId = Number((await receiptInsert.execute(tx, { ...r, number, entryId })).rows[0]!.id);
+  await mailQueued.execute(tx, { owner: r.owner, receiptId, now: r.created_at });
 }
