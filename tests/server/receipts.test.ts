@@ -207,6 +207,15 @@ describe('the operator and the outbox', () => {
     await expect(ops(s, 'outbox:resend', [String(code.id)])).rejects.toThrow(/not a receipt mail/);
   });
 
+  it('three mail jobs at once (three instances): each mail sent by exactly one of them', async () => {
+    const users = await Promise.all(Array.from({ length: 20 }, () => makeUser(s, { cents: 1_000 })));
+    const jobs = [capture(), capture(), capture()];
+    await Promise.all(jobs.map(({ mailer }) => sendReceiptMail({ ...s.running.deps, mailer })));
+    const all = jobs.flatMap(({ sent }) => sent.map((m) => m.to)).filter((to) => users.some((u) => u.email === to));
+    expect(all.sort()).toEqual(users.map((u) => u.email).sort());
+    expect(jobs.filter(({ sent }) => sent.length > 0).length).toBeGreaterThan(0);
+  });
+
   it('a mail server refusing a mail: the error kept, the mail not sent again by itself', async () => {
     const buyer = await makeUser(s, { cents: 20_000 });
     const failing: Mailer = { send: () => Promise.resolve(), deliver: () => Promise.reject(new Error('550 mailbox unavailable')) };
