@@ -34,7 +34,10 @@ import { Route as PagesProfileFundlogsRouteImport } from './routes/pages/profile
 import { Route as PagesProfileLoginpwdRouteImport } from './routes/pages/profile/loginpwd'
 import { Route as PagesProfileMembershipRouteImport } from './routes/pages/profile/membership'
 import { Route as PagesProfileNotificationsRouteImport } from './routes/pages/profile/notifications'
+import { Route as PagesProfileOffsetRouteImport } from './routes/pages/profile/offset'
+import { Route as PagesProfileOffsetsRouteImport } from './routes/pages/profile/offsets'
 import { Route as PagesProfileOrderRouteImport } from './routes/pages/profile/order'
+import { Route as PagesProfilePasskeysRouteImport } from './routes/pages/profile/passkeys'
 import { Route as PagesProfileProfileRouteImport } from './routes/pages/profile/profile'
 import { Route as PagesProfileReceiptsRouteImport } from './routes/pages/profile/receipts'
 import { Route as PagesProfileResultRouteImport } from './routes/pages/profile/result'
@@ -184,9 +187,24 @@ const PagesProfileNotificationsRoute =
     path: '/pages/profile/notifications',
     getParentRoute: () => rootRouteImport,
   } as any)
+const PagesProfileOffsetRoute = PagesProfileOffsetRouteImport.update({
+  id: '/pages/profile/offset',
+  path: '/pages/profile/offset',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const PagesProfileOffsetsRoute = PagesProfileOffsetsRouteImport.update({
+  id: '/pages/profile/offsets',
+  path: '/pages/profile/offsets',
+  getParentRoute: () => rootRouteImport,
+} as any)
 const PagesProfileOrderRoute = PagesProfileOrderRouteImport.update({
   id: '/pages/profile/order',
   path: '/pages/profile/order',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const PagesProfilePasskeysRoute = PagesProfilePasskeysRouteImport.update({
+  id: '/pages/profile/passkeys',
+  path: '/pages/profile/passkeys',
   getParentRoute: () => rootRouteImport,
 } as any)
 const PagesProfileProfileRoute = PagesProfileProfileRouteImport.update({
@@ -284,7 +302,10 @@ export interface FileRoutesByFullPath {
   '/pages/profile/loginpwd': typeof PagesProfileLoginpwdRoute
   '/pages/profile/membership': typeof PagesProfileMembershipRoute
   '/pages/profile/notifications': typeof PagesProfileNotificationsRoute
+  '/pages/profile/offset': typeof PagesProfileOffsetRoute
+  '/pages/profile/offsets': typeof PagesProfileOffsetsRoute
   '/pages/profile/order': typeof PagesProfileOrderRoute
+  '/pages/profile/passkeys': typeof PagesProfilePasskeysRoute
   '/pages/profile/profile': typeof PagesProfileProfileRoute
   '/pages/profile/receipts': typeof PagesProfileReceiptsRoute
   '/pages/profile/result': typeof PagesProfileResultRoute
@@ -326,7 +347,10 @@ export interface FileRoutesByTo {
   '/pages/profile/loginpwd': typeof PagesProfileLoginpwdRoute
   '/pages/profile/membership': typeof PagesProfileMembershipRoute
   '/pages/profile/notifications': typeof PagesProfileNotificationsRoute
+  '/pages/profile/offset': typeof PagesProfileOffsetRoute
+  '/pages/profile/offsets': typeof PagesProfileOffsetsRoute
   '/pages/profile/order': typeof PagesProfileOrderRoute
+  '/pages/profile/passkeys': typeof PagesProfilePasskeysRoute
   '/pages/profile/profile': typeof PagesProfileProfileRoute
   '/pages/profile/receipts': typeof PagesProfileReceiptsRoute
   '/pages/profile/result': typeof PagesProfileResultRoute
@@ -369,7 +393,10 @@ export interface FileRoutesById {
   '/pages/profile/loginpwd': typeof PagesProfileLoginpwdRoute
   '/pages/profile/membership': typeof PagesProfileMembershipRoute
   '/pages/profile/notifications': typeof PagesProfileNotificationsRoute
+  '/pages/profile/offset': typeof PagesProfileOffsetRoute
+  '/pages/profile/offsets': typeof PagesProfileOffsetsRoute
   '/pages/profile/order': typeof PagesProfileOrderRoute
+  '/pages/profile/passkeys': typeof PagesProfilePasskeysRoute
   '/pages/profile/profile': typeof PagesProfileProfileRoute
   '/pages/profile/receipts': typeof PagesProfileReceiptsRoute
   '/pages/profile/result': typeof PagesProfileResultRoute
@@ -413,7 +440,10 @@ export interface FileRouteTypes {
     | '/pages/profile/loginpwd'
     | '/pages/profile/membership'
     | '/pages/profile/notifications'
+    | '/pages/profile/offset'
+    | '/pages/profile/offsets'
     | '/pages/profile/order'
+    | '/pages/profile/passkeys'
     | '/pages/profile/profile'
     | '/pages/profile/receipts'
     | '/pages/profile/result'
@@ -455,7 +485,10 @@ export interface FileRouteTypes {
     | '/pages/profile/loginpwd'
     | '/pages/profile/membership'
     | '/pages/profile/notifications'
+    | '/pages/profile/offset'
+    | '/pages/profile/offsets'
     | '/pages/profile/order'
+    | '/pages/profile/passkeys'
     | '/pages/profile/profile'
     | '/pages/profile/receipts'
     | '/pages/profile/result'
@@ -497,7 +530,10 @@ export interface FileRouteTypes {
     | '/pages/profile/loginpwd'
     | '/pages/profile/membership'
     | '/pages/profile/notifications'
+    | '/pages/profile/offset'
+    | '/pages/profile/offsets'
     | '/pages/profile/order'
+    | '/pages/profile/passkeys'
     | '/pages/profile/profile'
     | '/pages/profile/receipts'
     | '/pages/profile/result'
@@ -540,7 +576,10 @@ export interface RootRouteChildren {
   PagesProfileLoginpwdRoute: typeof PagesProfileLoginpwdRoute
   PagesProfileMembershipRoute: typeof PagesProfileMembershipRoute
   PagesProfileNotificationsRoute: typeof PagesProfileNotificationsRoute
+  PagesProfileOffsetRoute: typeof PagesProfileOffsetRoute
+  PagesProfileOffsetsRoute: typeof PagesProfileOffsetsRoute
   PagesProfileOrderRoute: typeof PagesProfileOrderRoute
+  PagesProfilePasskeysRoute: typeof PagesProfilePasskeysRoute
   PagesProfileProfileRoute: typeof PagesProfileProfileRoute
   PagesProfileReceiptsRoute: typeof PagesProfileReceiptsRoute
   PagesProfileResultRoute: typeof PagesProfileResultRoute
@@ -736,11 +775,32 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof PagesProfileNotificationsRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/pages/profile/offset': {
+      id: '/pages/profile/offset'
+      path: '/pages/profile/offset'
+      fullPath: '/pages/profile/offset'
+      preLoaderRoute: typeof PagesProfileOffsetRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/pages/profile/offsets': {
+      id: '/pages/profile/offsets'
+      path: '/pages/profile/offsets'
+      fullPath: '/pages/profile/offsets'
+      preLoaderRoute: typeof PagesProfileOffsetsRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/pages/profile/order': {
       id: '/pages/profile/order'
       path: '/pages/profile/order'
       fullPath: '/pages/profile/order'
       preLoaderRoute: typeof PagesProfileOrderRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/pages/profile/passkeys': {
+      id: '/pages/profile/passkeys'
+      path: '/pages/profile/passkeys'
+      fullPath: '/pages/profile/passkeys'
+      preLoaderRoute: typeof PagesProfilePasskeysRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/pages/profile/profile': {
@@ -868,7 +928,10 @@ const rootRouteChildren: RootRouteChildren = {
   PagesProfileLoginpwdRoute: PagesProfileLoginpwdRoute,
   PagesProfileMembershipRoute: PagesProfileMembershipRoute,
   PagesProfileNotificationsRoute: PagesProfileNotificationsRoute,
+  PagesProfileOffsetRoute: PagesProfileOffsetRoute,
+  PagesProfileOffsetsRoute: PagesProfileOffsetsRoute,
   PagesProfileOrderRoute: PagesProfileOrderRoute,
+  PagesProfilePasskeysRoute: PagesProfilePasskeysRoute,
   PagesProfileProfileRoute: PagesProfileProfileRoute,
   PagesProfileReceiptsRoute: PagesProfileReceiptsRoute,
   PagesProfileResultRoute: PagesProfileResultRoute,
