@@ -20,6 +20,7 @@ import * as m018 from './migrations/018-order-usage';
 import * as m019 from './migrations/019-server-secret';
 import * as m020 from './migrations/020-project-places-cn';
 import * as m021 from './migrations/021-retirement-privacy';
+import * as m023 from './migrations/023-push';
 import * as m024 from './migrations/024-passkeys';
 import * as m025 from './migrations/025-offset-plans';
 import * as m026 from './migrations/026-receipts';
@@ -45,6 +46,7 @@ const migrations: Record<string, Migration> = {
   '019-server-secret': m019,
   '020-project-places-cn': m020,
   '021-retirement-privacy': m021,
+  '023-push': m023,
   '024-passkeys': m024,
   '025-offset-plans': m025,
   '026-receipts': m026,
