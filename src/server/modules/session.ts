@@ -29,7 +29,7 @@ export interface Session {
   acting: Acting | null;
 }
 
-/** What a role may write (docs/product.md#roles-in-an-organisation): `trade` top-up, buy, book, pay, sell,
+/** What a role may write (docs/product.md#organisations): `trade` top-up, buy, book, pay, sell,
  *  retire, withdraw; `manage` members, settings, the payout account and profile; `approve` decide others'
  *  requests; `inbox` mark notices read. Reads are open to every member. */
 export type Capability = 'trade' | 'manage' | 'approve' | 'inbox';
