@@ -20,6 +20,7 @@ import * as m018 from './migrations/018-order-usage';
 import * as m019 from './migrations/019-server-secret';
 import * as m020 from './migrations/020-project-places-cn';
 import * as m021 from './migrations/021-retirement-privacy';
+import * as m022 from './migrations/022-project-icc';
 
 // Migrations are listed here in order (no directory scanning, so the bundle and tsx agree).
 const migrations: Record<string, Migration> = {
@@ -42,6 +43,7 @@ const migrations: Record<string, Migration> = {
   '019-server-secret': m019,
   '020-project-places-cn': m020,
   '021-retirement-privacy': m021,
+  '022-project-icc': m022,
 };
 
 /** Every migration this version knows, oldest first. */

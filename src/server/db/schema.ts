@@ -1,4 +1,5 @@
 import type { ColumnType, Generated } from 'kysely';
+import type { IccStatus } from '../../shared/icc/values';
 
 // Table types for Kysely. Times are epoch milliseconds (INTEGER); money integer cents; quantities whole tons.
 
@@ -100,6 +101,18 @@ export interface ProjectsTable {
   /** Migration 020: the place and the country in Chinese ('' when not given: the English is shown). */
   location_cn: ColumnType<string, string | undefined, string>;
   country_cn: ColumnType<string, string | undefined, string>;
+  /** Migration 022: the facts the Singapore carbon tax judges credits by ('' or 'unknown' when not known;
+   *  docs/product.md#singapore-carbon-tax). */
+  host_country: ColumnType<string, string | undefined, string>;
+  programme: ColumnType<string, string | undefined, string>;
+  methodology_id: ColumnType<string, string | undefined, string>;
+  methodology_date: ColumnType<string, string | undefined, string>;
+  reduction_start: ColumnType<number | null, number | null | undefined, number | null>;
+  reduction_end: ColumnType<number | null, number | null | undefined, number | null>;
+  authorisation: ColumnType<IccStatus, IccStatus | undefined, IccStatus>;
+  authorisation_ref: ColumnType<string, string | undefined, string>;
+  adjustment: ColumnType<IccStatus, IccStatus | undefined, IccStatus>;
+  adjustment_ref: ColumnType<string, string | undefined, string>;
   size_ha: number;
   image: string;
   intro: string;
