@@ -1,0 +1,59 @@
+import * as v from 'valibot';
+import { ICC_REASON_CODES, ICC_STATUSES, ICC_VERDICTS } from '../icc/values';
+
+// The Singapore carbon-tax facts of a project and its verdict (docs/product.md#singapore-carbon-tax).
+
+const year = v.pipe(v.number(), v.integer(), v.minValue(1990), v.maxValue(2100));
+
+/** A project's facts as an operator's file or a seed file gives them: every one required, '' or
+ *  'unknown' when not known. */
+export const iccFactsEntries = {
+  host_country: v.pipe(v.string(), v.regex(/^([A-Z]{2})?$/, 'host_country: an ISO 3166-1 alpha-2 code such as GH, or empty')),
+  programme: v.pipe(v.string(), v.maxLength(40)),
+  methodology_id: v.pipe(v.string(), v.maxLength(60)),
+  methodology_date: v.union([v.literal(''), v.pipe(v.string(), v.isoDate('methodology_date: a date such as 2021-07-01, or empty'))]),
+  reduction_start: v.nullable(year),
+  reduction_end: v.nullable(year),
+  authorisation: v.picklist(ICC_STATUSES),
+  authorisation_ref: v.pipe(v.string(), v.maxLength(120)),
+  adjustment: v.picklist(ICC_STATUSES),
+  adjustment_ref: v.pipe(v.string(), v.maxLength(120)),
+};
+
+/** What an operator's project:create file may leave out: unknown until known. */
+export const iccFactsOptional = {
+  host_country: v.optional(iccFactsEntries.host_country, ''),
+  programme: v.optional(iccFactsEntries.programme, ''),
+  methodology_id: v.optional(iccFactsEntries.methodology_id, ''),
+  methodology_date: v.optional(iccFactsEntries.methodology_date, ''),
+  reduction_start: v.optional(iccFactsEntries.reduction_start, null),
+  reduction_end: v.optional(iccFactsEntries.reduction_end, null),
+  authorisation: v.optional(iccFactsEntries.authorisation, 'unknown'),
+  authorisation_ref: v.optional(iccFactsEntries.authorisation_ref, ''),
+  adjustment: v.optional(iccFactsEntries.adjustment, 'unknown'),
+  adjustment_ref: v.optional(iccFactsEntries.adjustment_ref, ''),
+};
+
+/** The verdict as answers carry it: every reason that applies with the source line of its rule, and the
+ *  version of the rules file that gave it. */
+export const iccJudgementSchema = v.strictObject({
+  verdict: v.picklist(ICC_VERDICTS),
+  reasons: v.array(v.strictObject({ code: v.picklist(ICC_REASON_CODES), source: v.string() })),
+  rules_version: v.string(),
+});
+
+/** The facts and the verdict on a project answer. */
+export const projectIccSchema = v.strictObject({
+  host_country: v.string(),
+  programme: v.string(),
+  methodology_id: v.string(),
+  methodology_date: v.string(),
+  reduction_start: v.nullable(v.number()),
+  reduction_end: v.nullable(v.number()),
+  authorisation: v.picklist(ICC_STATUSES),
+  authorisation_ref: v.string(),
+  adjustment: v.picklist(ICC_STATUSES),
+  adjustment_ref: v.string(),
+  ...iccJudgementSchema.entries,
+});
+export type ProjectIcc = v.InferOutput<typeof projectIccSchema>;
