@@ -101,7 +101,8 @@ export async function cachedProjects(query: Pick<ProjectQuery, 'status' | 'type'
       (p) =>
         p.status !== 'pending_review' &&
         (!query.type || p.type === query.type) &&
-        (!query.icc || p.icc.verdict === query.icc) &&
+        // A row cached by an older app has no verdict: it is not shown as eligible until refetched.
+        (!query.icc || (p as Partial<Project>).icc?.verdict === query.icc) &&
         (!needle || [p.name, p.name_cn, p.location, p.location_cn, p.country, p.country_cn].some((s) => s?.toLowerCase().includes(needle))),
     )
     .sort(compareProjects);
