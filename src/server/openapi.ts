@@ -40,6 +40,7 @@ import { PROJECT_ENDPOINTS } from './modules/project/openapi';
 import { NEWS_ENDPOINTS } from './modules/news/openapi';
 import { CONTENT_ENDPOINTS } from './modules/content/openapi';
 import { RETIRE_ENDPOINTS } from './modules/retire/openapi';
+import { ICC_ENDPOINTS } from './modules/icc/openapi';
 import type { Endpoint } from './lib/openapi-endpoint';
 import type { Config } from './config';
 
@@ -63,6 +64,7 @@ export const ENDPOINTS: Endpoint[] = [
   ...AVATAR_ENDPOINTS,
   ...MEMBERSHIP_ENDPOINTS,
   ...RETIRE_ENDPOINTS,
+  ...ICC_ENDPOINTS,
   ...DOCS_ENDPOINTS,
 ];
 
@@ -117,6 +119,7 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   Footprint: 'Saved carbon-footprint results, recomputed by the server.',
   Notifications: "The member's notifications inbox.",
   Reference: 'This document.',
+  'Carbon tax': "Singapore carbon tax: the account's 5% cap per compliance year, evidence packs and their public check.",
 };
 
 const COMPONENT_PREFIX = '#/components/schemas/';

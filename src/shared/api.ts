@@ -41,6 +41,8 @@ export const PATHS = {
   faqLists: '/api/content/faq',
   page: '/api/content/page',
   banners: '/api/content/banners',
+  iccCap: '/api/icc/cap',
+  iccEmissions: '/api/icc/emissions',
   creditRetire: '/api/credit/retire',
   creditRetirements: '/api/credit/retirements',
   /** GET /api/public/certificate/<id>: one retirement's public certificate (no session). */

@@ -392,6 +392,29 @@ export interface RetirementsTable {
   beneficiary_hidden: number; // 1: the public certificate shows "a Canopy customer" and no reason
   entry_id: number; // the ledger entry that moved the tons to the project's retirement account
   created_at: number;
+  /** Migration 029: the Singapore carbon-tax compliance year it is surrendered for (null: none), and the
+   *  rules version that found its credits eligible then. */
+  icc_year: ColumnType<number | null, number | null | undefined, never>;
+  icc_rules_version: ColumnType<string, string | undefined, never>;
+}
+
+/** Migration 029: an account's taxable emissions per compliance year (docs/product.md#singapore-carbon-tax). */
+export interface IccEmissionsTable {
+  user_id: number;
+  year: number;
+  taxable_tons: number;
+  updated_at: number;
+}
+
+/** Migration 029: every evidence pack issued, by the SHA-256 of its bytes (hex). */
+export interface IccPacksTable {
+  hash: string;
+  user_id: number;
+  format: 'pdf' | 'csv';
+  period_from: string;
+  period_to: string;
+  lang: string;
+  created_at: number;
 }
 
 /** A range of a project's serial sequences (1..total_tons) that one retirement took. */
@@ -405,6 +428,8 @@ export interface RetirementSerialsTable {
 export interface Database {
   retirements: RetirementsTable;
   retirement_serials: RetirementSerialsTable;
+  icc_emissions: IccEmissionsTable;
+  icc_packs: IccPacksTable;
   footprints: FootprintsTable;
   bank_accounts: BankAccountsTable;
   topups: TopupsTable;

@@ -18,6 +18,23 @@ export interface IccFacts {
   adjustment: IccStatus;
 }
 
+/** The facts as the engine reads them, from a row that has at least those columns (and maybe more). */
+export function iccFactsOf(p: IccFacts): IccFacts {
+  const { host_country, programme, type, methodology_id, methodology_date, reduction_start, reduction_end, authorisation, adjustment } = p;
+  return { host_country, programme, type, methodology_id, methodology_date, reduction_start, reduction_end, authorisation, adjustment };
+}
+
+/** The project columns the facts are read from. */
+export const ICC_COLUMNS = ['host_country', 'programme', 'type', 'methodology_id', 'methodology_date', 'reduction_start', 'reduction_end', 'authorisation', 'adjustment'] as const;
+
+/** The share of its taxable emissions a company may cover with eligible credits, in percent. */
+export const ICC_CAP_PERCENT = 5;
+
+/** The tons a company may count for a year: 5% of its taxable emissions, rounded down to whole tons. */
+export function capTons(taxableTons: number): number {
+  return Math.floor((taxableTons * ICC_CAP_PERCENT) / 100);
+}
+
 export interface IccReason {
   code: IccReasonCode;
   source: string;

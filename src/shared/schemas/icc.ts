@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { ICC_REASON_CODES, ICC_STATUSES, ICC_VERDICTS } from '../icc/values';
+import { int, intFromInput } from './common';
 
 // The Singapore carbon-tax facts of a project and its verdict (docs/product.md#singapore-carbon-tax).
 
@@ -57,3 +58,30 @@ export const projectIccSchema = v.strictObject({
   ...iccJudgementSchema.entries,
 });
 export type ProjectIcc = v.InferOutput<typeof projectIccSchema>;
+
+// ---- The account's cap per compliance year (docs/product.md#singapore-carbon-tax)
+
+/** A compliance year: the tax lets eligible credits count from 2024. */
+export const iccYearSchema = v.pipe(intFromInput('icc_year_invalid'), v.minValue(2024, 'icc_year_invalid'), v.maxValue(2100, 'icc_year_invalid'));
+
+/** GET icc/cap. */
+export const iccCapQuery = v.object({ year: iccYearSchema });
+
+/** POST icc/emissions: the taxable emissions of a compliance year, whole tCO2e. */
+export const iccEmissionsSchema = v.object({
+  year: iccYearSchema,
+  taxable_tons: v.pipe(intFromInput('icc_emissions_invalid'), v.minValue(0, 'icc_emissions_invalid'), v.maxValue(1_000_000_000, 'icc_emissions_invalid')),
+});
+export type IccEmissionsInput = v.InferOutput<typeof iccEmissionsSchema>;
+
+export const iccCapSchema = v.strictObject({
+  year: int(),
+  taxable_tons: v.pipe(v.nullable(int()), v.description('Taxable emissions the account entered for the year; null when none')),
+  cap_tons: v.pipe(int(), v.description('5% of the taxable emissions, rounded down to whole tons')),
+  held_eligible_tons: v.pipe(int(), v.description('Tons the account holds of projects eligible now')),
+  retired_tons: v.pipe(int(), v.description('Tons retired for Singapore carbon tax for this year')),
+  room_tons: v.pipe(int(), v.description('cap_tons - retired_tons, never below 0')),
+  over_tons: v.pipe(int(), v.description('Tons retired for the year beyond the cap (they do not count)')),
+  rules_version: v.string(),
+});
+export type IccCap = v.InferOutput<typeof iccCapSchema>;

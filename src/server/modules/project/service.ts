@@ -9,7 +9,7 @@ import { AppError } from '../../lib/http';
 import type { PublicAnswer } from '../../lib/response-cache';
 import type { JoinBlock, Project, ProjectListQuery, ProjectType } from '../../../shared/schemas/content';
 import type { ProjectIcc } from '../../../shared/schemas/icc';
-import { judgeIcc, type IccFacts } from '../../../shared/icc/engine';
+import { ICC_COLUMNS, iccFactsOf, judgeIcc } from '../../../shared/icc/engine';
 import { ICC_RULES } from '../../../shared/icc/current-rules';
 
 export type ProjectRow = Selectable<ProjectsTable>;
@@ -21,15 +21,6 @@ export function joinBlock(p: ProjectRow, now: number): JoinBlock {
   if (p.status === 'closed' || now >= p.end_time) return 'ended';
   if (now < p.selling_time || p.status === 'pending_review') return 'not_started';
   return null;
-}
-
-/** The columns the Singapore carbon-tax verdict is computed from (docs/product.md#singapore-carbon-tax). */
-const ICC_COLUMNS = ['host_country', 'programme', 'type', 'methodology_id', 'methodology_date', 'reduction_start', 'reduction_end', 'authorisation', 'adjustment'] as const;
-
-/** The facts as the engine reads them, from a row that has at least those columns. */
-export function iccFactsOf(p: Pick<ProjectRow, (typeof ICC_COLUMNS)[number]>): IccFacts {
-  const { host_country, programme, type, methodology_id, methodology_date, reduction_start, reduction_end, authorisation, adjustment } = p;
-  return { host_country, programme, type, methodology_id, methodology_date, reduction_start, reduction_end, authorisation, adjustment };
 }
 
 /** A project's facts with the verdict of the rules file this build carries: judged on every read, so a new
