@@ -9,7 +9,8 @@
 const MODULE_IMPORTS = {
   auth: ['user'], // sign-in counts wrong passwords the way the payment password does (user/attempts.ts)
   order: ['user', 'project'], // a write checks the payment password; a buy reads the project it buys
-  retire: ['user', 'order', 'icc'], // a retirement checks the payment password, takes the credit holdings orders keep, and counts a carbon-tax surrender against the cap
+  retire: ['user', 'order'], // a retirement checks the payment password and takes the credit holdings orders keep
+  icc: ['retire'], // the cap counts the retirements surrendered for the tax; the evidence pack lists them with their serials
   wallet: ['user'], // a withdrawal checks the payment password and pays out to the bound card
 };
 

@@ -35,6 +35,12 @@ export function capTons(taxableTons: number): number {
   return Math.floor((taxableTons * ICC_CAP_PERCENT) / 100);
 }
 
+/** The cap figures of a year: room = cap - retired (not below 0); over = retired beyond the cap. */
+export function capFigures(taxable: number | null, retired: number): { cap_tons: number; room_tons: number; over_tons: number } {
+  const cap = capTons(taxable ?? 0);
+  return { cap_tons: cap, room_tons: Math.max(0, cap - retired), over_tons: Math.max(0, retired - cap) };
+}
+
 export interface IccReason {
   code: IccReasonCode;
   source: string;

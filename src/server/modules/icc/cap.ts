@@ -2,29 +2,13 @@ import { sql } from 'kysely';
 import type { DB } from '../../db/connection';
 import type { Tx } from '../../db/tx';
 import { ICC_RULES } from '../../../shared/icc/current-rules';
-import { capTons, iccFactsOf, judgeIcc } from '../../../shared/icc/engine';
+import { capFigures, iccFactsOf, judgeIcc } from '../../../shared/icc/engine';
+import { retiredForYear, taxableFor } from '../retire/icc-count';
 import type { IccCap } from '../../../shared/schemas/icc';
 
 // An account's Singapore carbon-tax cap for a compliance year (docs/product.md#singapore-carbon-tax): 5% of
 // the taxable emissions it entered, the eligible tons it holds, the tons it retired for the year, and what
 // room is left. Read by the cap screen and, inside a retirement's write transaction, for its warning.
-
-/** The tons an account retired for Singapore carbon tax for a year (each found eligible when retired). */
-export async function retiredForYear(db: DB | Tx, userId: number, year: number): Promise<number> {
-  const row = await db
-    .selectFrom('retirements')
-    .select(sql<number>`coalesce(sum(tons), 0)`.as('n'))
-    .where('user_id', '=', userId)
-    .where('icc_year', '=', year)
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
-}
-
-/** The taxable emissions entered for a year, or null. */
-export async function taxableFor(db: DB | Tx, userId: number, year: number): Promise<number | null> {
-  const row = await db.selectFrom('icc_emissions').select('taxable_tons').where('user_id', '=', userId).where('year', '=', year).executeTakeFirst();
-  return row ? Number(row.taxable_tons) : null;
-}
 
 /** The tons the account holds of projects the rules find eligible now. */
 async function heldEligible(db: DB | Tx, userId: number): Promise<number> {
@@ -37,12 +21,6 @@ async function heldEligible(db: DB | Tx, userId: number): Promise<number> {
     .groupBy(['p.id', 'p.host_country', 'p.programme', 'p.type', 'p.methodology_id', 'p.methodology_date', 'p.reduction_start', 'p.reduction_end', 'p.authorisation', 'p.adjustment'])
     .execute();
   return rows.filter((r) => judgeIcc(iccFactsOf(r), ICC_RULES).verdict === 'eligible').reduce((sum, r) => sum + Number(r.tons), 0);
-}
-
-/** The cap figures: room = cap - retired (not below 0); over = retired beyond the cap. */
-export function capFigures(taxable: number | null, retired: number): { cap_tons: number; room_tons: number; over_tons: number } {
-  const cap = capTons(taxable ?? 0);
-  return { cap_tons: cap, room_tons: Math.max(0, cap - retired), over_tons: Math.max(0, retired - cap) };
 }
 
 export async function capOf(db: DB | Tx, userId: number, year: number): Promise<IccCap> {

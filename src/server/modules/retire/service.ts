@@ -14,7 +14,7 @@ import type { User } from '../session';
 import { CERTIFICATE_ID, type Certificate, type RetireAnswer, type RetireInput, type SerialRange, type Transparency, type TransparencyProject } from '../../../shared/schemas/retire';
 import { takeHolding } from '../order/repo';
 import { freshUser } from '../order/facts';
-import { capFigures, retiredForYear, taxableFor } from '../icc/cap';
+import { iccCount } from './icc-count';
 import { ICC_COLUMNS } from '../../../shared/icc/engine';
 import { checkRetirement, freeSerialRanges, type RetirableProject, type RetirementFacts, type SeqRange } from './checks';
 
@@ -148,14 +148,6 @@ async function writeRetirement(deps: Deps, w: WriteScope, userId: number, input:
   await publish(w, { type: 'invalidate', tables: ['retirements'], ids: [p.id] }, null, now);
   const icc = input.icc_year === null ? null : await iccCount(tx, userId, input.icc_year);
   return { id, tons: input.tons, serials: ranges.map((r) => ({ from: serialOf(p, r.first), to: serialOf(p, r.last) })), certificate_url: certificateUrl(deps, id), icc };
-}
-
-/** A carbon-tax surrender's place under the year's cap, this one counted: over_tons > 0 is the warning that
- *  the tons retired for the year pass the cap (docs/product.md#singapore-carbon-tax). */
-async function iccCount(tx: Tx, userId: number, year: number): Promise<RetireAnswer['icc']> {
-  const [taxable, retired] = await Promise.all([taxableFor(tx, userId, year), retiredForYear(tx, userId, year)]);
-  const { cap_tons, over_tons } = capFigures(taxable, retired);
-  return { year, cap_tons, retired_tons: retired, over_tons };
 }
 
 // ---------------------------------------------------------------------------------------------------
