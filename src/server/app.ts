@@ -15,7 +15,7 @@ import { walletRoutes } from './modules/wallet/routes';
 import { orderRoutes } from './modules/order/routes';
 import { footprintRoutes } from './modules/footprint/routes';
 import { creditRoutes, publicRoutes } from './modules/retire/routes';
-import { iccRoutes } from './modules/icc/routes';
+import { iccRoutes, verifyRoutes } from './modules/icc/routes';
 import { avatarRoutes, avatarTooLarge } from './modules/avatar/routes';
 import { openApiDocument } from './openapi';
 import { docsRoutes } from './modules/docs/routes';
@@ -63,6 +63,7 @@ const MODULES: ReadonlyArray<readonly [path: string, routes: Hono<AppEnv>]> = [
   ['/api/order', orderRoutes],
   ['/api/credit', creditRoutes],
   ['/api/icc', iccRoutes],
+  ['/api/verify', verifyRoutes],
   ['/api/public', publicRoutes],
   // The interactive reference of the OpenAPI document, with a CSP of its own (modules/docs).
   ['/docs', docsRoutes],

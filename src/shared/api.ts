@@ -43,6 +43,10 @@ export const PATHS = {
   banners: '/api/content/banners',
   iccCap: '/api/icc/cap',
   iccEmissions: '/api/icc/emissions',
+  /** GET: the account's evidence pack (PDF or CSV, not enveloped); its SHA-256 in X-Canopy-Pack-Sha256. */
+  iccPack: '/api/icc/pack',
+  /** GET /api/verify/pack/<sha256>: whether Canopy issued a pack with that hash (no session). */
+  verifyPack: '/api/verify/pack/:hash',
   creditRetire: '/api/credit/retire',
   creditRetirements: '/api/credit/retirements',
   /** GET /api/public/certificate/<id>: one retirement's public certificate (no session). */

@@ -182,6 +182,11 @@ export const ERRORS = {
     en: 'Please choose a period of at most 3 years whose start is not after its end.',
     cn: '请选择不超过 3 年、且开始日期不晚于结束日期的期间。',
   },
+  icc_pack_not_issued: {
+    code: 2605,
+    en: 'Not issued by Canopy: no evidence pack with this fingerprint was issued, or the file was changed.',
+    cn: '并非 Canopy 签发：没有具有此指纹的证明文件包，或文件已被更改。',
+  },
 } as const satisfies Record<string, CatalogueEntry>;
 
 export type ErrorKey = keyof typeof ERRORS;

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { ICC_REASON_CODES, ICC_STATUSES, ICC_VERDICTS } from '../icc/values';
-import { int, intFromInput } from './common';
+import { epochMs, int, intFromInput, isoTime } from './common';
 
 // The Singapore carbon-tax facts of a project and its verdict (docs/product.md#singapore-carbon-tax).
 
@@ -85,3 +85,29 @@ export const iccCapSchema = v.strictObject({
   rules_version: v.string(),
 });
 export type IccCap = v.InferOutput<typeof iccCapSchema>;
+
+// ---- The evidence pack and its public check
+
+const isoDay = v.pipe(v.string('icc_period_invalid'), v.isoDate('icc_period_invalid'));
+
+/** GET icc/pack: the period in SGT calendar days, both included; the file's format and language. */
+export const iccPackQuery = v.object({
+  from: isoDay,
+  to: isoDay,
+  format: v.picklist(['pdf', 'csv'], 'invalid_request'),
+});
+export type IccPackQuery = v.InferOutput<typeof iccPackQuery>;
+
+/** GET verify/pack/:hash: a SHA-256 in hex. */
+export const PACK_HASH = /^[0-9a-f]{64}$/;
+
+export const packVerdictSchema = v.strictObject({
+  hash: v.string(),
+  issued_at: isoTime(),
+  issued_at_ms: epochMs(),
+  account: v.pipe(v.string(), v.description('The account the pack was issued for: its company, or its holder\'s first name and initial, and its number')),
+  format: v.picklist(['pdf', 'csv']),
+  period_from: v.string(),
+  period_to: v.string(),
+});
+export type PackVerdict = v.InferOutput<typeof packVerdictSchema>;

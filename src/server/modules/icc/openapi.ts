@@ -1,6 +1,6 @@
 import type { Endpoint } from '../../lib/openapi-endpoint';
 import { PATHS } from '../../../shared/api';
-import { iccCapQuery, iccCapSchema, iccEmissionsSchema } from '../../../shared/schemas/icc';
+import { iccCapQuery, iccCapSchema, iccEmissionsSchema, iccPackQuery, packVerdictSchema } from '../../../shared/schemas/icc';
 
 // The Singapore carbon-tax endpoints (routes.ts), for ENDPOINTS in src/server/openapi.ts.
 export const ICC_ENDPOINTS: Endpoint[] = [
@@ -28,5 +28,28 @@ export const ICC_ENDPOINTS: Endpoint[] = [
     answer: iccCapSchema,
     errors: ['icc_year_invalid', 'icc_emissions_invalid', 'idempotency_mismatch'],
     gives: 'IccCap',
+  },
+  {
+    method: 'get',
+    path: PATHS.iccPack,
+    operationId: 'iccPack',
+    tag: 'Carbon tax',
+    summary: "The account's evidence pack for a period of SGT days: every purchase and retirement, verdicts, serials, totals, GST; PDF (A4) or CSV (UTF-8 with BOM), lang=cn for Chinese",
+    schema: iccPackQuery,
+    auth: 'user',
+    errors: ['icc_period_invalid'],
+    bare: ['application/pdf', 'text/csv'],
+    gives: 'the file (not enveloped), its SHA-256 in the X-Canopy-Pack-Sha256 header; a refusal is the usual envelope',
+  },
+  {
+    method: 'get',
+    path: PATHS.verifyPack,
+    operationId: 'verifyPack',
+    tag: 'Carbon tax',
+    summary: 'Whether Canopy issued an evidence pack with this SHA-256 (hex): when, for which account, which period (no session)',
+    auth: 'none',
+    answer: packVerdictSchema,
+    errors: ['icc_pack_not_issued'],
+    gives: 'PackVerdict',
   },
 ];
