@@ -63,16 +63,26 @@ function parseCsv(text: string): string[][] {
   let row: string[] = [];
   let cell = '';
   let quoted = false;
+  const endCell = () => {
+    row.push(cell);
+    cell = '';
+  };
   for (let i = 0; i < text.length; i++) {
     const ch = text[i]!;
     if (quoted) {
-      if (ch === '"' && text[i + 1] === '"') (cell += '"'), i++;
-      else if (ch === '"') quoted = false;
+      if (ch === '"' && text[i + 1] === '"') {
+        cell += '"';
+        i++;
+      } else if (ch === '"') quoted = false;
       else cell += ch;
     } else if (ch === '"') quoted = true;
-    else if (ch === ',') row.push(cell), (cell = '');
-    else if (ch === '\r' && text[i + 1] === '\n') row.push(cell), rows.push(row), (row = []), (cell = ''), i++;
-    else cell += ch;
+    else if (ch === ',') endCell();
+    else if (ch === '\r' && text[i + 1] === '\n') {
+      endCell();
+      rows.push(row);
+      row = [];
+      i++;
+    } else cell += ch;
   }
   return rows;
 }
@@ -131,7 +141,7 @@ describe('the CSV pack', () => {
     expect(ok.code, ok.msg).toBe(0);
     expect(ok.data).toMatchObject({ hash, format: 'csv', period_from: '2026-03-01', period_to: '2026-03-31', account: `Test B. (#${u.id})` });
     const changed = bytes.slice();
-    changed[bytes.length - 5] ^= 1;
+    changed[bytes.length - 5] = bytes[bytes.length - 5]! ^ 1;
     for (const lang of ['en', 'cn'] as const) {
       const bad = await verify(sha(changed), lang);
       expect({ code: bad.code, msg: bad.msg }).toEqual(refusal('icc_pack_not_issued', lang));
