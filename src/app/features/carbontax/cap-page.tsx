@@ -34,9 +34,9 @@ function CapFigures({ cap }: { cap: IccCap }) {
     [t`Room left`, formatTons(cap.room_tons), 'room'],
   ];
   return (
-    <dl className="facts card icc-cap" data-testid="icc-cap">
+    <dl className="card icc-cap" data-testid="icc-cap">
       {rows.map(([label, value, id]) => (
-        <div className="facts__row" key={id}>
+        <div className="icc-cap__row" key={id}>
           <dt>{label}</dt>
           <dd data-testid={`icc-cap-${id}`}>{value}</dd>
         </div>
