@@ -8,10 +8,12 @@
  *  each other: what two modules share goes to the lower one (here user/) or below the modules. */
 const MODULE_IMPORTS = {
   auth: ['user'], // sign-in counts wrong passwords the way the payment password does (user/attempts.ts)
+  passkey: ['user', 'auth'], // adding one re-checks the login password; a passkey sign-in opens the session a login opens
   order: ['user', 'project'], // a write checks the payment password; a buy reads the project it buys
   retire: ['user', 'order'], // a retirement checks the payment password and takes the credit holdings orders keep
   icc: ['retire'], // the cap counts the retirements surrendered for the tax; the evidence pack lists them with their serials
   wallet: ['user'], // a withdrawal checks the payment password and pays out to the bound card
+  offset: ['order', 'user', 'project'], // each month's buy is the buy use case's; a plan checks the payment password and reads its project
 };
 
 function modulesNotEachOther() {

@@ -37,7 +37,10 @@ import { Route as PagesProfileFundlogsRouteImport } from './routes/pages/profile
 import { Route as PagesProfileLoginpwdRouteImport } from './routes/pages/profile/loginpwd'
 import { Route as PagesProfileMembershipRouteImport } from './routes/pages/profile/membership'
 import { Route as PagesProfileNotificationsRouteImport } from './routes/pages/profile/notifications'
+import { Route as PagesProfileOffsetRouteImport } from './routes/pages/profile/offset'
+import { Route as PagesProfileOffsetsRouteImport } from './routes/pages/profile/offsets'
 import { Route as PagesProfileOrderRouteImport } from './routes/pages/profile/order'
+import { Route as PagesProfilePasskeysRouteImport } from './routes/pages/profile/passkeys'
 import { Route as PagesProfileProfileRouteImport } from './routes/pages/profile/profile'
 import { Route as PagesProfileResultRouteImport } from './routes/pages/profile/result'
 import { Route as PagesProfileRetireRouteImport } from './routes/pages/profile/retire'
@@ -201,9 +204,24 @@ const PagesProfileNotificationsRoute =
     path: '/pages/profile/notifications',
     getParentRoute: () => rootRouteImport,
   } as any)
+const PagesProfileOffsetRoute = PagesProfileOffsetRouteImport.update({
+  id: '/pages/profile/offset',
+  path: '/pages/profile/offset',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const PagesProfileOffsetsRoute = PagesProfileOffsetsRouteImport.update({
+  id: '/pages/profile/offsets',
+  path: '/pages/profile/offsets',
+  getParentRoute: () => rootRouteImport,
+} as any)
 const PagesProfileOrderRoute = PagesProfileOrderRouteImport.update({
   id: '/pages/profile/order',
   path: '/pages/profile/order',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const PagesProfilePasskeysRoute = PagesProfilePasskeysRouteImport.update({
+  id: '/pages/profile/passkeys',
+  path: '/pages/profile/passkeys',
   getParentRoute: () => rootRouteImport,
 } as any)
 const PagesProfileProfileRoute = PagesProfileProfileRouteImport.update({
@@ -299,7 +317,10 @@ export interface FileRoutesByFullPath {
   '/pages/profile/loginpwd': typeof PagesProfileLoginpwdRoute
   '/pages/profile/membership': typeof PagesProfileMembershipRoute
   '/pages/profile/notifications': typeof PagesProfileNotificationsRoute
+  '/pages/profile/offset': typeof PagesProfileOffsetRoute
+  '/pages/profile/offsets': typeof PagesProfileOffsetsRoute
   '/pages/profile/order': typeof PagesProfileOrderRoute
+  '/pages/profile/passkeys': typeof PagesProfilePasskeysRoute
   '/pages/profile/profile': typeof PagesProfileProfileRoute
   '/pages/profile/result': typeof PagesProfileResultRoute
   '/pages/profile/retire': typeof PagesProfileRetireRoute
@@ -343,7 +364,10 @@ export interface FileRoutesByTo {
   '/pages/profile/loginpwd': typeof PagesProfileLoginpwdRoute
   '/pages/profile/membership': typeof PagesProfileMembershipRoute
   '/pages/profile/notifications': typeof PagesProfileNotificationsRoute
+  '/pages/profile/offset': typeof PagesProfileOffsetRoute
+  '/pages/profile/offsets': typeof PagesProfileOffsetsRoute
   '/pages/profile/order': typeof PagesProfileOrderRoute
+  '/pages/profile/passkeys': typeof PagesProfilePasskeysRoute
   '/pages/profile/profile': typeof PagesProfileProfileRoute
   '/pages/profile/result': typeof PagesProfileResultRoute
   '/pages/profile/retire': typeof PagesProfileRetireRoute
@@ -388,7 +412,10 @@ export interface FileRoutesById {
   '/pages/profile/loginpwd': typeof PagesProfileLoginpwdRoute
   '/pages/profile/membership': typeof PagesProfileMembershipRoute
   '/pages/profile/notifications': typeof PagesProfileNotificationsRoute
+  '/pages/profile/offset': typeof PagesProfileOffsetRoute
+  '/pages/profile/offsets': typeof PagesProfileOffsetsRoute
   '/pages/profile/order': typeof PagesProfileOrderRoute
+  '/pages/profile/passkeys': typeof PagesProfilePasskeysRoute
   '/pages/profile/profile': typeof PagesProfileProfileRoute
   '/pages/profile/result': typeof PagesProfileResultRoute
   '/pages/profile/retire': typeof PagesProfileRetireRoute
@@ -434,7 +461,10 @@ export interface FileRouteTypes {
     | '/pages/profile/loginpwd'
     | '/pages/profile/membership'
     | '/pages/profile/notifications'
+    | '/pages/profile/offset'
+    | '/pages/profile/offsets'
     | '/pages/profile/order'
+    | '/pages/profile/passkeys'
     | '/pages/profile/profile'
     | '/pages/profile/result'
     | '/pages/profile/retire'
@@ -478,7 +508,10 @@ export interface FileRouteTypes {
     | '/pages/profile/loginpwd'
     | '/pages/profile/membership'
     | '/pages/profile/notifications'
+    | '/pages/profile/offset'
+    | '/pages/profile/offsets'
     | '/pages/profile/order'
+    | '/pages/profile/passkeys'
     | '/pages/profile/profile'
     | '/pages/profile/result'
     | '/pages/profile/retire'
@@ -522,7 +555,10 @@ export interface FileRouteTypes {
     | '/pages/profile/loginpwd'
     | '/pages/profile/membership'
     | '/pages/profile/notifications'
+    | '/pages/profile/offset'
+    | '/pages/profile/offsets'
     | '/pages/profile/order'
+    | '/pages/profile/passkeys'
     | '/pages/profile/profile'
     | '/pages/profile/result'
     | '/pages/profile/retire'
@@ -567,7 +603,10 @@ export interface RootRouteChildren {
   PagesProfileLoginpwdRoute: typeof PagesProfileLoginpwdRoute
   PagesProfileMembershipRoute: typeof PagesProfileMembershipRoute
   PagesProfileNotificationsRoute: typeof PagesProfileNotificationsRoute
+  PagesProfileOffsetRoute: typeof PagesProfileOffsetRoute
+  PagesProfileOffsetsRoute: typeof PagesProfileOffsetsRoute
   PagesProfileOrderRoute: typeof PagesProfileOrderRoute
+  PagesProfilePasskeysRoute: typeof PagesProfilePasskeysRoute
   PagesProfileProfileRoute: typeof PagesProfileProfileRoute
   PagesProfileResultRoute: typeof PagesProfileResultRoute
   PagesProfileRetireRoute: typeof PagesProfileRetireRoute
@@ -783,11 +822,32 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof PagesProfileNotificationsRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/pages/profile/offset': {
+      id: '/pages/profile/offset'
+      path: '/pages/profile/offset'
+      fullPath: '/pages/profile/offset'
+      preLoaderRoute: typeof PagesProfileOffsetRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/pages/profile/offsets': {
+      id: '/pages/profile/offsets'
+      path: '/pages/profile/offsets'
+      fullPath: '/pages/profile/offsets'
+      preLoaderRoute: typeof PagesProfileOffsetsRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/pages/profile/order': {
       id: '/pages/profile/order'
       path: '/pages/profile/order'
       fullPath: '/pages/profile/order'
       preLoaderRoute: typeof PagesProfileOrderRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/pages/profile/passkeys': {
+      id: '/pages/profile/passkeys'
+      path: '/pages/profile/passkeys'
+      fullPath: '/pages/profile/passkeys'
+      preLoaderRoute: typeof PagesProfilePasskeysRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/pages/profile/profile': {
@@ -911,7 +971,10 @@ const rootRouteChildren: RootRouteChildren = {
   PagesProfileLoginpwdRoute: PagesProfileLoginpwdRoute,
   PagesProfileMembershipRoute: PagesProfileMembershipRoute,
   PagesProfileNotificationsRoute: PagesProfileNotificationsRoute,
+  PagesProfileOffsetRoute: PagesProfileOffsetRoute,
+  PagesProfileOffsetsRoute: PagesProfileOffsetsRoute,
   PagesProfileOrderRoute: PagesProfileOrderRoute,
+  PagesProfilePasskeysRoute: PagesProfilePasskeysRoute,
   PagesProfileProfileRoute: PagesProfileProfileRoute,
   PagesProfileResultRoute: PagesProfileResultRoute,
   PagesProfileRetireRoute: PagesProfileRetireRoute,

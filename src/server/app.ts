@@ -7,6 +7,7 @@ import { AppError, errorBody, jsonBody } from './lib/http';
 import type { Lang } from '../shared/errors';
 import { API_BASE, PATHS } from '../shared/api';
 import { authRoutes } from './modules/auth/routes';
+import { passkeyLoginRoutes, passkeyRoutes } from './modules/passkey/routes';
 import { userRoutes } from './modules/user/routes';
 import { projectRoutes } from './modules/project/routes';
 import { newsRoutes } from './modules/news/routes';
@@ -16,6 +17,7 @@ import { orderRoutes } from './modules/order/routes';
 import { footprintRoutes } from './modules/footprint/routes';
 import { creditRoutes, publicRoutes } from './modules/retire/routes';
 import { iccRoutes, verifyRoutes } from './modules/icc/routes';
+import { offsetRoutes } from './modules/offset/routes';
 import { avatarRoutes, avatarTooLarge } from './modules/avatar/routes';
 import { openApiDocument } from './openapi';
 import { docsRoutes } from './modules/docs/routes';
@@ -52,7 +54,9 @@ const BODY_MAX = 64 * 1024;
 
 /** The modules' sub-apps, in the order they are tried (a more specific path before the one it is under). */
 const MODULES: ReadonlyArray<readonly [path: string, routes: Hono<AppEnv>]> = [
+  ['/api/login/passkey', passkeyLoginRoutes],
   ['/api/login', authRoutes],
+  ['/api/user/passkeys', passkeyRoutes],
   ['/api/user/footprint', footprintRoutes],
   ['/', avatarRoutes],
   ['/api/user', userRoutes],
@@ -64,6 +68,7 @@ const MODULES: ReadonlyArray<readonly [path: string, routes: Hono<AppEnv>]> = [
   ['/api/credit', creditRoutes],
   ['/api/icc', iccRoutes],
   ['/api/verify', verifyRoutes],
+  ['/api/offset', offsetRoutes],
   ['/api/public', publicRoutes],
   // The interactive reference of the OpenAPI document, with a CSP of its own (modules/docs).
   ['/docs', docsRoutes],

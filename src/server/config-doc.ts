@@ -37,7 +37,7 @@ const DESCRIBE: Record<string, KeyDoc> = {
     shown: '`PUBLIC_URL` as ws(s) + `/h5/ws`',
   },
   PUBLIC_URL: {
-    what: 'The origin people open the app at: gives baseconfig its socket URL, certificates their address, and the Origin sockets may come from. Set it behind a proxy',
+    what: 'The origin people open the app at: gives baseconfig its socket URL, certificates their address, the Origin sockets may come from, and passkeys their RP ID (its host name) and origin. Set it behind a proxy; every instance behind one address sets the same',
     allowed: '`http(s)://host[:port]`',
     shown: 'the address the server listens on',
   },

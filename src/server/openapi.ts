@@ -36,11 +36,14 @@ import { AVATAR_ENDPOINTS } from './modules/avatar/openapi';
 import { DOCS_ENDPOINTS } from './modules/docs/openapi';
 import { ACCOUNT_ENDPOINTS, MEMBERSHIP_ENDPOINTS, NOTICE_ENDPOINTS, USER_INFO_ENDPOINTS } from './modules/user/openapi';
 import { AUTH_ENDPOINTS } from './modules/auth/openapi';
+import { PASSKEY_ENDPOINTS, PASSKEY_LOGIN_ENDPOINTS } from './modules/passkey/openapi';
 import { PROJECT_ENDPOINTS } from './modules/project/openapi';
 import { NEWS_ENDPOINTS } from './modules/news/openapi';
 import { CONTENT_ENDPOINTS } from './modules/content/openapi';
 import { RETIRE_ENDPOINTS } from './modules/retire/openapi';
 import { ICC_ENDPOINTS } from './modules/icc/openapi';
+import { OFFSET_ENDPOINTS } from './modules/offset/openapi';
+import { offsetPlanPageSchema, offsetPlanSchema } from '../shared/schemas/offset';
 import type { Endpoint } from './lib/openapi-endpoint';
 import type { Config } from './config';
 
@@ -51,12 +54,14 @@ import type { Config } from './config';
 
 export const ENDPOINTS: Endpoint[] = [
   ...AUTH_ENDPOINTS,
+  ...PASSKEY_LOGIN_ENDPOINTS,
   ...USER_INFO_ENDPOINTS,
   ...PROJECT_ENDPOINTS,
   ...NEWS_ENDPOINTS,
   ...CONTENT_ENDPOINTS,
   { method: 'get', path: PATHS.openapi, operationId: 'openapiDocument', tag: 'Reference', summary: 'This document', auth: 'none', bare: ['application/json'], gives: 'OpenAPI 3.1 JSON (not enveloped)' },
   ...ACCOUNT_ENDPOINTS,
+  ...PASSKEY_ENDPOINTS,
   ...WALLET_ENDPOINTS,
   ...ORDER_ENDPOINTS,
   ...FOOTPRINT_ENDPOINTS,
@@ -65,6 +70,7 @@ export const ENDPOINTS: Endpoint[] = [
   ...MEMBERSHIP_ENDPOINTS,
   ...RETIRE_ENDPOINTS,
   ...ICC_ENDPOINTS,
+  ...OFFSET_ENDPOINTS,
   ...DOCS_ENDPOINTS,
 ];
 
@@ -105,6 +111,8 @@ const NAMED_SCHEMAS: Record<string, v.GenericSchema> = {
   FootprintBreakdown: footprintBreakdownSchema,
   FootprintRecord: footprintRecordSchema,
   FootprintPage: footprintPageSchema,
+  OffsetPlan: offsetPlanSchema,
+  OffsetPlanPage: offsetPlanPageSchema,
 };
 
 /** One line per tag in the reference; a tag without a line here gets a generic one. */
@@ -118,6 +126,7 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   Orders: 'Buying, pre-sale booking, final payment, selling back; orders, credits and limits.',
   Footprint: 'Saved carbon-footprint results, recomputed by the server.',
   Notifications: "The member's notifications inbox.",
+  Offsets: 'Monthly offset plans: a buy of the same tons on a day of each month, placed by the server.',
   Reference: 'This document.',
   'Carbon tax': "Singapore carbon tax: the account's 5% cap per compliance year, evidence packs and their public check.",
 };

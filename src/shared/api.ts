@@ -9,6 +9,12 @@ export const PATHS = {
   visitor: '/api/login/visitor',
   reset: '/api/login/reset',
   logout: '/api/login/logout',
+  passkeyLoginOptions: '/api/login/passkey/options',
+  passkeyLogin: '/api/login/passkey',
+  passkeys: '/api/user/passkeys',
+  passkeyOptions: '/api/user/passkeys/options',
+  passkeyAdd: '/api/user/passkeys/add',
+  passkeyRemove: '/api/user/passkeys/remove',
   userInfo: '/api/user/info',
   userMembership: '/api/user/membership',
   userWithdpwd: '/api/user/withdpwd',
@@ -47,6 +53,10 @@ export const PATHS = {
   iccPack: '/api/icc/pack',
   /** GET /api/verify/pack/<sha256>: whether Canopy issued a pack with that hash (no session). */
   verifyPack: '/api/verify/pack/:hash',
+  offsetCreate: '/api/offset/create',
+  offsetChange: '/api/offset/change',
+  offsetStatus: '/api/offset/status',
+  offsetLists: '/api/offset/lists',
   creditRetire: '/api/credit/retire',
   creditRetirements: '/api/credit/retirements',
   /** GET /api/public/certificate/<id>: one retirement's public certificate (no session). */

@@ -24,3 +24,10 @@ export const VERIFICATION_CODE_TTL_MS = 10 * 60_000;
 export const VERIFICATION_CODE_TRIES = 5;
 export const PAGE_SIZE = 10;
 export const PAGE_SIZE_MAX = 50;
+
+// Passkeys (docs/product.md#passkeys): a challenge is good for two minutes (the browser's own prompt times
+// out after one), a member keeps at most ten, and a device name is short enough for one line of the list.
+export const PASSKEY_CHALLENGE_TTL_MS = 2 * 60_000;
+export const PASSKEY_PROMPT_TIMEOUT_MS = 60_000;
+export const PASSKEYS_PER_USER_MAX = 10;
+export const PASSKEY_NAME_MAX_LENGTH = 40;

@@ -29,6 +29,9 @@ export const ERRORS = {
   password_incorrect: { code: 1102, en: 'Password incorrect.', cn: '密码错误。' },
   user_disabled: { code: 1103, en: 'The username does not exist or has been disabled.', cn: '用户名不存在或已被禁用。' },
   login_locked: { code: 1104, en: 'Exceeded maximum password attempts, contact the administrator.', cn: '密码错误次数已达上限，请联系管理员。' },
+  passkey_failed: { code: 1105, en: 'This passkey could not sign you in. Use another passkey or your password.', cn: '无法使用此通行密钥登录，请换用其他通行密钥或密码。' },
+  passkey_not_added: { code: 1106, en: 'The passkey could not be added. Please try again.', cn: '无法添加通行密钥，请重试。' },
+  passkeys_full: { code: 1107, en: 'You can keep at most {n} passkeys. Remove one first.', cn: '最多可保存 {n} 个通行密钥，请先删除一个。' },
 
   // Registration
   email_exists: { code: 1201, en: 'Email already exists.', cn: '邮箱已存在。' },
@@ -187,6 +190,12 @@ export const ERRORS = {
     en: 'Not issued by Canopy: no evidence pack with this fingerprint was issued, or the file was changed.',
     cn: '并非 Canopy 签发：没有具有此指纹的证明文件包，或文件已被更改。',
   },
+  // Monthly offset plans (modules/offset). The buy each month refuses with the buy's own entries.
+  offset_plan_not_found: { code: 2801, en: 'This monthly offset does not exist.', cn: '该每月碳抵消计划不存在。' },
+  offset_day_invalid: { code: 2802, en: 'Choose a day of the month from 1 to 31.', cn: '请选择每月 1 至 31 日中的一天。' },
+  offset_tons_invalid: { code: 2803, en: 'Please enter a whole number of tons, at least 1.', cn: '请输入至少为 1 的整数吨数。' },
+  offset_cancelled: { code: 2804, en: 'This monthly offset is cancelled and cannot be changed.', cn: '该每月碳抵消计划已取消，无法更改。' },
+  offset_plans_limit: { code: 2805, en: 'You can have at most {n} monthly offsets.', cn: '您最多可设置 {n} 个每月碳抵消计划。' },
 } as const satisfies Record<string, CatalogueEntry>;
 
 export type ErrorKey = keyof typeof ERRORS;

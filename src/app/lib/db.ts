@@ -63,6 +63,8 @@ export const CREDITS_KEY = 'order_credits';
 export const MEMBERSHIP_KEY = 'membership';
 /** The signed-in member's unread notice count (a number), from GET user/notifications. */
 export const NOTICES_UNREAD_KEY = 'notices_unread';
+/** The signed-in member's passkeys (GET user/passkeys), for reading the list offline. */
+export const PASSKEYS_KEY = 'passkeys';
 
 /** Every schema version, oldest first: the stores (Dexie syntax) as of that version. */
 export const SCHEMA: ReadonlyArray<Record<string, string>> = [

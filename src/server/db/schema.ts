@@ -425,7 +425,64 @@ export interface RetirementSerialsTable {
   last_seq: number;
 }
 
+/** A member's WebAuthn credential (docs/product.md#passkeys). */
+export interface PasskeysTable {
+  id: Generated<number>;
+  user_id: number;
+  /** base64url, as the browser gives it. */
+  credential_id: string;
+  /** The COSE public key, base64url. */
+  public_key: string;
+  /** The WebAuthn user handle the passkey was made for, base64url: a sign-in must carry it back. */
+  user_handle: string;
+  counter: number;
+  /** Comma-separated transports the browser named ('' when none). */
+  transports: string;
+  device_name: string;
+  created_at: number;
+  last_used_at: number | null;
+}
+
+/** A WebAuthn challenge handed out and not yet used (single use, short-lived). */
+export interface PasskeyChallengesTable {
+  challenge: string;
+  purpose: 'register' | 'login';
+  user_id: number | null;
+  expires_at: number;
+}
+
+/** A monthly offset plan (migration 025, docs/product.md#monthly-offset). `day` 1-31 (29-31 fall on a short
+ *  month's last day); `next_run_at` is when the next month's buy is due, null unless active. */
+export interface OffsetPlansTable {
+  id: Generated<number>;
+  user_id: number;
+  project_id: number;
+  tons: number;
+  day: number;
+  status: 'active' | 'paused' | 'cancelled';
+  consent_text: string; // the consent she confirmed with her payment password, as shown to her
+  consent_at: number;
+  next_run_at: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+/** One month's outcome of a plan: the order placed, or the catalogue key of why none was. */
+export interface OffsetRunsTable {
+  plan_id: number;
+  month: string; // SGT month, YYYY-MM
+  outcome: 'placed' | 'refused';
+  order_id: number | null;
+  reason: string | null; // catalogue key of why nothing was bought
+  reason_params: string | null; // its message's {n} values, JSON
+  created_at: number;
+}
+
 export interface Database {
+  passkeys: PasskeysTable;
+  passkey_challenges: PasskeyChallengesTable;
+  offset_plans: OffsetPlansTable;
+  offset_runs: OffsetRunsTable;
   retirements: RetirementsTable;
   retirement_serials: RetirementSerialsTable;
   icc_emissions: IccEmissionsTable;

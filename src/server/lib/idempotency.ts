@@ -91,7 +91,17 @@ export function canonical(value: unknown): string {
 }
 
 /** Raised inside the effect transaction when the key is already taken: rolls the attempt back. */
-class KeyTaken extends Error {}
+export class KeyTaken extends Error {}
+
+/** Claims a key the server derives itself for a write no request carries a key for (a monthly offset's
+ *  buy, docs/decisions/0035-monthly-offset.md), in the write transaction of its effect, as a request's key
+ *  is claimed: when another instance claimed it first, KeyTaken rolls this effect back. */
+export async function claimDerivedKey(w: WriteScope, secret: Buffer, p: { userId: number; key: string; endpoint: string; payload: Record<string, unknown>; response: unknown; now: number }): Promise<void> {
+  const claim = { userId: p.userId, key: p.key, endpoint: p.endpoint, hash: hmac(secret, `${p.endpoint}\n${canonical(p.payload)}`), response: JSON.stringify(p.response ?? null), now: p.now };
+  await w.ahead(claimKey.compile(w.tx, claim), (inserted) => {
+    if (Number(inserted.numAffectedRows ?? 0) === 0) throw new KeyTaken();
+  });
+}
 
 /** Requests of this process per user and key, chained: a duplicate waits for the one before it to end,
  *  then finds its stored answer (another instance's duplicates meet at the key's row instead). */

@@ -137,7 +137,7 @@ export function createMetrics(): Metrics {
     }),
     idempotencyReplays: new Counter({ name: 'canopy_idempotency_replays_total', help: 'Writes answered with a stored answer (a retried Idempotency-Key)', registers }),
     throttleRefusals: new Counter({ name: 'canopy_throttle_refusals_total', help: 'Requests and socket handshakes refused by a throttle, by limiter name', labelNames: ['limiter'], registers }),
-    orders: new Counter({ name: 'canopy_orders_total', help: 'Order writes (buy, book, finalpay, sell) by kind and catalogue code of the answer: 0 placed, else the refusal', labelNames: ['kind', 'code'], registers }),
+    orders: new Counter({ name: 'canopy_orders_total', help: 'Order writes (buy, book, finalpay, sell, offset: a monthly offset\'s buy) by kind and catalogue code of the answer: 0 placed, else the refusal', labelNames: ['kind', 'code'], registers }),
     schedulerTick: new Histogram({ name: 'canopy_scheduler_tick_duration_seconds', help: 'One scheduler tick (due transitions and pruning)', buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30], registers }),
     schedulerLag: new Gauge({ name: 'canopy_scheduler_lag_seconds', help: "At the last tick's start: now minus the earliest due time of the work due (0 when nothing was due)", registers }),
     schedulerLastTick: new Gauge({ name: 'canopy_scheduler_last_tick_timestamp_seconds', help: 'When the last scheduler tick ended (clock time, seconds)', registers }),

@@ -1,10 +1,11 @@
 import type { Deps } from '../env';
 import { checkLedger } from '../ledger/ledger';
 import { completeCycle, expireFinalPayment, moveProjectByTime, settleSale } from '../modules/order/transitions';
+import { runDueOffsets } from '../modules/offset/run';
 import { pruneOldRows, RETENTION_EVERY_MS } from './retention';
 
 // Time-driven work (docs/product.md#states, docs/product.md#settlement): project status by time, cycle
-// completions, pre-sale deadline expiries and sale settlements. Due work is always found FROM THE DATABASE
+// completions, pre-sale deadline expiries, sale settlements and monthly offsets (docs/product.md#monthly-offset). Due work is always found FROM THE DATABASE
 // (never from in-memory timers), so after a restart whatever fell due while the server was down is done on
 // the first run, and each transition's conditional status update makes it happen exactly once.
 
@@ -25,6 +26,8 @@ export interface DueWorkReport {
   completed: number;
   expired: number;
   settled: number;
+  /** Monthly offset plans whose month was decided: an order placed, or refused with a notice. */
+  offsets: number;
   failed: number;
   /** The earliest due time (ms) of the work this run found due, or null when nothing was due: the
    *  scheduler's lag is the run's now minus it. */
@@ -49,7 +52,7 @@ async function each(deps: Deps, ids: number[], run: (id: number) => Promise<unkn
  *  whether work is left). Tests call it directly after advancing a ManualClock. */
 export async function runDueWork(deps: Deps, maxBatches = Infinity, batch = BATCH): Promise<DueWorkReport> {
   const { db, clock, config } = deps;
-  const report: DueWorkReport = { projects: 0, completed: 0, expired: 0, settled: 0, failed: 0, oldestDueAt: null, more: false };
+  const report: DueWorkReport = { projects: 0, completed: 0, expired: 0, settled: 0, offsets: 0, failed: 0, oldestDueAt: null, more: false };
   const now = clock.now();
   // Each query below reads in due-time order, so its first row is its earliest.
   const due = (at: number | null | undefined) => {
@@ -87,7 +90,22 @@ export async function runDueWork(deps: Deps, maxBatches = Infinity, batch = BATC
       break;
     }
   }
+  await offsetsDue(deps, now, report, due, Number.isFinite(maxBatches) ? maxBatches * batch : Infinity, batch);
   return report;
+}
+
+/** The monthly offsets due at `now` (modules/offset/run.ts), after the orders' transitions: at most
+ *  `limit` plans, in runs of `batch`. */
+async function offsetsDue(deps: Deps, now: number, report: DueWorkReport, due: (at: number | null) => void, limit: number, batch: number): Promise<void> {
+  for (let done = 0; done < limit; done += batch) {
+    const r = await runDueOffsets(deps, now, Math.min(batch, limit - done));
+    due(r.oldestDueAt);
+    report.offsets += r.placed + r.refused;
+    report.failed += r.failed;
+    if (!r.more) return;
+    if (r.placed + r.refused === 0) return;
+  }
+  report.more = true;
 }
 
 export interface Scheduler {
@@ -144,7 +162,7 @@ async function dueWorkRun(deps: Deps, state: DueWorkState, intervalMs: number, b
     state.nextDelay = more ? 0 : intervalMs;
     // Lag (docs/decisions/0013-metrics.md): how late the oldest due work was when this tick began.
     metrics?.schedulerLag.set(oldestDueAt === null ? 0 : Math.max(0, startedAt - oldestDueAt) / 1000);
-    const moved = r.projects + r.completed + r.expired + r.settled;
+    const moved = r.projects + r.completed + r.expired + r.settled + r.offsets;
     if (moved > 0 || r.failed > 0) deps.log.info(`scheduler: ${JSON.stringify(r)}`);
     if (Date.now() - state.prunedAt >= RETENTION_EVERY_MS) {
       state.prunedAt = Date.now();

@@ -13,6 +13,7 @@ import { PasswordInput } from '../../components/forms/password-input';
 import { LanguageToggle } from '../../components/language-toggle';
 import { loginSchema, type LoginInfo } from '../../../shared/schemas/auth';
 import { TEXT_MAX_LENGTH } from '../../../shared/constants';
+import { passkeysSupported, signInWithPasskey } from './passkey-sign-in';
 import './auth.css';
 
 type AccountType = 'personal' | 'corporate';
@@ -23,7 +24,7 @@ export function LoginPage({ redirect }: { redirect?: string }) {
   const online = useOnline();
   const lang = localeToWire(i18n.locale as Locale);
   const form = useSchemaForm('login', loginSchema, { email: '', password: '', type: 'personal' as AccountType, agree: true }, lang);
-  const [busy, setBusy] = useState<'login' | 'visitor' | null>(null);
+  const [busy, setBusy] = useState<'login' | 'passkey' | 'visitor' | null>(null);
   const [serverError, setServerError] = useState('');
 
   const finish = (res: ApiResult<LoginInfo>, to: string) => {
@@ -44,6 +45,17 @@ export function LoginPage({ redirect }: { redirect?: string }) {
     setBusy('login');
     try {
       finish(await post<LoginInfo>(PATHS.login, { ...input }, { quiet: true }), redirect ?? '/pages/profile/index');
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  const withPasskey = async () => {
+    if (busy) return;
+    setServerError('');
+    setBusy('passkey');
+    try {
+      finish(await signInWithPasskey(), redirect ?? '/pages/profile/index');
     } finally {
       setBusy(null);
     }
@@ -113,6 +125,11 @@ export function LoginPage({ redirect }: { redirect?: string }) {
         <button type="submit" className="btn btn--block" data-testid="login-submit" disabled={!online || busy !== null}>
           {!online ? <Trans>Needs a connection</Trans> : busy === 'login' ? <Trans>Logging in…</Trans> : <Trans>Log in</Trans>}
         </button>
+        {passkeysSupported() && (
+          <button type="button" className="btn btn--ghost btn--block auth-passkey" data-testid="login-passkey" onClick={() => void withPasskey()} disabled={!online || busy !== null}>
+            {busy === 'passkey' ? <Trans>Waiting for your device…</Trans> : <Trans>Sign in with a passkey</Trans>}
+          </button>
+        )}
         <FormAlert id="login-alert" message={serverError} />
 
         <p className="auth-switch">

@@ -11,6 +11,7 @@ import { formatDateTime, formatTons, pick } from '../../lib/format';
 import { useOnline } from '../../lib/online';
 import { useSession } from '../../lib/storage';
 import { FOOTPRINT_FACTORS, tonsToOffset } from '../../../shared/footprint/compute';
+import { suggestedMonthlyTons } from '../../../shared/offset';
 import { FOOTPRINT_CATEGORIES } from '../../../shared/schemas/footprint';
 import { FootprintChart } from './footprint-chart';
 import { categoryColour, categoryLabel, tonnes, tonnesWithUnit } from './labels';
@@ -205,6 +206,7 @@ function Offset({ totalKg }: { totalKg: number }) {
   const project = projects?.find((p) => p.id === chosen) ?? projects?.[0];
   const tons = project ? tonsToOffset(totalKg, project) : 0;
   const needed = Math.ceil(Math.max(0, totalKg) / 1000);
+  const monthly = suggestedMonthlyTons(totalKg);
   return (
     <section className="section fp-section" aria-labelledby="fp-offset">
       <h2 id="fp-offset" className="section-title">
@@ -255,6 +257,18 @@ function Offset({ totalKg }: { totalKg: number }) {
               aria-label={t`Offset it: buy ${formatTons(tons)} of ${pick(project, 'name')}`}
             >
               <Trans>Offset it</Trans>
+            </Link>
+            <p className="field__hint fp-offset__monthly">
+              <Trans>Or a twelfth of it each month: {formatTons(monthly)} bought for you on a day you choose.</Trans>
+            </p>
+            <Link
+              to="/pages/profile/offset"
+              search={{ project_id: project.id, tons: monthly }}
+              className="btn btn--ghost btn--block"
+              data-testid="footprint-offset-monthly"
+              aria-label={t`Offset every month: ${formatTons(monthly)} of ${pick(project, 'name')}`}
+            >
+              <Trans>Offset every month</Trans>
             </Link>
           </>
         )}

@@ -35,6 +35,9 @@ export function MemberMenus() {
         <MenuItem to="/pages/profile/loginpwd" icon="lock">
           <Trans>Login password</Trans>
         </MenuItem>
+        <MenuItem to="/pages/profile/passkeys" icon="key">
+          <Trans>Passkeys</Trans>
+        </MenuItem>
         <MenuItem to="/pages/profile/card" icon="card">
           <Trans>Bank card / PayNow</Trans>
         </MenuItem>
@@ -57,6 +60,9 @@ export function MemberMenus() {
         </MenuItem>
         <MenuItem to="/pages/profile/tons" icon="leaf">
           <Trans>Carbon credits</Trans>
+        </MenuItem>
+        <MenuItem to="/pages/profile/offsets" icon="leaf">
+          <Trans>Monthly offsets</Trans>
         </MenuItem>
         <MenuItem to="/pages/profile/membership" icon="star">
           <Trans>Membership</Trans>
@@ -89,6 +95,7 @@ export function PublicMenu() {
 const icons = {
   user: 'M12 12a4 4 0 1 0 0-8 4 4 0 0 0 0 8zm-8 9a8 8 0 0 1 16 0',
   lock: 'M6 11h12v10H6zM8 11V8a4 4 0 0 1 8 0v3',
+  key: 'M8 15a4 4 0 1 0 0-8 4 4 0 0 0 0 8zM12 11h9M18 11v3M21 11v2',
   card: 'M3 6h18v12H3zM3 10h18M7 15h4',
   plus: 'M12 5v14M5 12h14',
   out: 'M12 19V5M6 11l6-6 6 6',

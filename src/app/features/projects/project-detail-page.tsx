@@ -9,7 +9,7 @@ import { useLimits } from '../../lib/order-limits';
 import { useProject } from '../../lib/project';
 import { ProjectLoadState } from '../../components/project-load-state';
 import { SaleCountdown } from '../../components/sale-countdown';
-import { BuybackOffer, OrderTerms, ProjectAction, ProjectFacts, ProjectHero, ProjectIntro } from './project-parts';
+import { BuybackOffer, MonthlyOffset, OrderTerms, ProjectAction, ProjectFacts, ProjectHero, ProjectIntro } from './project-parts';
 import { ProjectIcc } from './project-icc';
 import './projects.css';
 
@@ -45,6 +45,7 @@ export function ProjectDetailPage({ id }: { id: number }) {
           <ProjectFacts project={project} />
           <ProjectIcc project={project} />
           <ProjectIntro project={project} />
+          <MonthlyOffset project={project} />
           <ProjectAction project={project} />
         </>
       ) : null}

@@ -199,6 +199,23 @@ export function ProjectIntro({ project }: { project: Project }) {
   );
 }
 
+/** A project in progress that can be joined offers a monthly offset of it (docs/product.md#monthly-offset). */
+export function MonthlyOffset({ project }: { project: Project }) {
+  if (project.status !== 'in_progress' || project.join_block) return null;
+  return (
+    <section className="section section--tight">
+      <div className="card project-monthly">
+        <p>
+          <Trans>Offset every month: choose the tons and a day, and the buy is placed for you from your balance.</Trans>
+        </p>
+        <Link to="/pages/profile/offset" search={{ project_id: project.id }} className="btn btn--ghost btn--block" data-testid="project-offset-monthly">
+          <Trans>Offset every month</Trans>
+        </Link>
+      </div>
+    </section>
+  );
+}
+
 /**
  * The primary action: buy (in progress) or book (pre-sale, while its booking window before the selling time is
  * open). Disabled, with the reason shown, when the project cannot be joined now or the device is offline.

@@ -170,7 +170,7 @@ export async function register(deps: Deps, input: RegisterData, ip: string): Pro
     await openUserAccounts(tx, created.id);
     return created;
   });
-  return loginInfo(user, await createSession(deps, user.id));
+  return signedIn(deps, user);
 }
 
 /** Login. Throttled per address and per account (only failures count: a right password gives its point
@@ -195,8 +195,8 @@ export async function login(deps: Deps, input: { email: string; password: string
     await checkIn(deps.config, 'anon', input.password, await dummyHash(deps), { owner: `ip:${ipKey(ip)}` }).catch(refund);
     throw new AppError('login_incorrect');
   }
-  if (user.disabled) await refund(new AppError('user_disabled'));
-  if (user.login_locked) await refund(new AppError('login_locked'));
+  const refused = signInRefusal(user);
+  if (refused) await refund(new AppError(refused));
   const result = await checkCounted(deps, {
     userId: user.id,
     counter: 'login',
@@ -208,6 +208,20 @@ export async function login(deps: Deps, input: { email: string; password: string
   if (result.outcome === 'locked' && result.fresh) throw new AppError('login_locked');
   if (result.outcome !== 'ok') await refund(new AppError('login_locked'));
   await deps.limits.reward(checks);
+  return signedIn(deps, user);
+}
+
+/** Why a member may not sign in at all, whatever proves who she is (password or passkey), or null: a
+ *  disabled account, and a login lock, which holds until an operator lifts it (docs/product.md#accounts). */
+export function signInRefusal(user: User): 'user_disabled' | 'login_locked' | null {
+  if (user.disabled) return 'user_disabled';
+  if (user.login_locked) return 'login_locked';
+  return null;
+}
+
+/** The session every sign-in of a member opens, by password or by passkey: one path, so each rule on
+ *  sessions (expiry, revocation on a password change, reset or lock) holds for both. */
+export async function signedIn(deps: Deps, user: User): Promise<LoginInfo> {
   return loginInfo(user, await createSession(deps, user.id));
 }
 

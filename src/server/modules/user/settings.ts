@@ -17,7 +17,8 @@ import type { ProfileView } from '../../../shared/schemas/wallet';
 // docs/product.md#accounts). Re-entering the login password inside the app counts toward the same 5-attempt
 // login lock as the login form, so a stolen session cannot be used to guess the password without limit.
 
-async function checkLoginPassword(deps: Deps, user: User, password: string, wrongKey: ErrorKey): Promise<void> {
+/** The login password typed inside a session (counted toward the login lock; the lock ends every session). */
+export async function checkLoginPassword(deps: Deps, user: User, password: string, wrongKey: ErrorKey): Promise<void> {
   if (user.login_locked) throw new AppError('login_locked');
   const result = await checkCounted(deps, {
     userId: user.id,
