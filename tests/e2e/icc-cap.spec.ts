@@ -65,6 +65,38 @@ test('the cap screen, the pack download and its public check', async ({ page, co
   await expect(page.getByTestId('verify-result')).toContainText('Not issued by Canopy');
 });
 
+test('the retire form surrenders for the tax: refused for credits that are not eligible, warned past the cap', async ({ page, context, request }) => {
+  const token = await loginDemo(context, request);
+  const all = (await (await request.get(`${baseUrl()}/h5/api/api/project/lists`, { params: { page_size: '50' } })).json()) as { data: { list: Listed[] } };
+  const ghana = all.data.list.find((p) => p.icc.verdict === 'eligible')!;
+  const notEligible = all.data.list.find((p) => p.icc.verdict === 'not_eligible' && p.status === 'in_progress')!;
+  await buyAndComplete(request, token, notEligible.id, 2);
+  const year = String(new Date().getFullYear());
+
+  const surrender = async (projectId: number) => {
+    await page.goto(`/pages/profile/retire?project_id=${projectId}`);
+    await expect(page.getByTestId('retire-project')).toHaveValue(String(projectId));
+    await page.getByTestId('retire-tons').fill('1');
+    await page.getByTestId('retire-beneficiary').fill('Demo Pte Ltd');
+    await page.getByTestId('retire-icc').check();
+    await page.getByTestId('retire-icc-year').selectOption(year);
+    await page.getByTestId('retire-submit').click();
+    const sheet = page.getByTestId('confirm-sheet');
+    await sheet.getByTestId('payment-password').fill(DEMO.pay);
+    await sheet.getByTestId('confirm-submit').click();
+    return sheet;
+  };
+  const refused = await surrender(notEligible.id);
+  await expect(refused).toContainText('These credits cannot be counted against Singapore carbon tax');
+  await shot(page, 'icc-en-retire-refused');
+
+  // The demo's year is already past its cap (the test before): the surrender is made, and warned.
+  await surrender(ghana.id);
+  await expect(page.getByTestId('retire-done')).toBeVisible();
+  await expect(page.getByTestId('retire-icc-warning')).toBeVisible();
+  await shot(page, 'icc-en-retire-warned');
+});
+
 test('the cap screen in Chinese', async ({ page, context, request }) => {
   await loginDemo(context, request, 'cn');
   await page.goto('/pages/profile/carbontax');
