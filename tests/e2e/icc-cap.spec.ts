@@ -13,7 +13,7 @@ import { baseUrl, buyAndComplete, DEMO, expect, loginDemo, memberApi, shot, test
 //                             icc-pack-verify
 //   /verify, /verify/<sha256> verify-file, verify-hash, verify-result (data-issued), verify-unchanged
 
-type Listed = { id: number; icc: { verdict: string } };
+type Listed = { id: number; status: string; icc: { verdict: string } };
 
 test.describe.configure({ mode: 'serial' });
 

@@ -31,11 +31,16 @@ function verifyUrl(c: Context<AppEnv>): string {
   return `${c.get('deps').config.PUBLIC_URL ?? new URL(c.req.url).origin}/verify`;
 }
 
+/** What a pack takes of the per-address budget, in requests: a PDF's typesetting holds the server's one
+ *  thread like a certificate's (and longer with many rows), so a loop on it is refused early. */
+const PACK_COST = { pdf: 10, csv: 2 } as const;
+
 // The pack as a download in the request's language; its SHA-256 in X-Canopy-Pack-Sha256. Made on each
 // request (each one recorded) and never cached.
 iccRoutes.get('/pack', async (c) => {
   const { user } = await requireUser(c);
   const q = parse(iccPackQuery, await input(c));
+  await c.get('deps').limits.consume([['public_ip', clientIp(c)]], PACK_COST[q.format]);
   const pack = await issuePack(c.get('deps'), user, q, c.get('lang'), verifyUrl(c));
   return c.body(new Uint8Array(pack.bytes), 200, {
     'Content-Type': pack.contentType,
