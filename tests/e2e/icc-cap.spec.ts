@@ -82,6 +82,7 @@ test('the retire form surrenders for the tax: refused for credits that are not e
     await page.getByTestId('retire-icc-year').selectOption(year);
     await page.getByTestId('retire-submit').click();
     const sheet = page.getByTestId('confirm-sheet');
+    await expect(sheet.getByTestId('confirm-icc-year')).toHaveText(`For ${year}`);
     await sheet.getByTestId('payment-password').fill(DEMO.pay);
     await sheet.getByTestId('confirm-submit').click();
     return sheet;

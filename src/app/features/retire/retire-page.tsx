@@ -101,6 +101,7 @@ function RetireForm({ info, projectId, onDone }: { info: UserInfo | null | undef
         name={fields.name}
         reason={fields.reason}
         hidden={fields.hidden}
+        iccYear={fields.iccYear}
       />
     </>
   );
