@@ -85,8 +85,8 @@ export const PACK_TEXT: Record<Lang, PackWords> = {
 /** The verdict and every reason in one line, in the pack's language. */
 export function verdictText(j: IccJudgement, lang: Lang): string {
   const t = PACK_TEXT[lang];
-  const reasons = j.reasons.map((r) => ICC_REASONS[r.code][lang]).join(' ');
-  return reasons ? `${t[j.verdict]}: ${reasons}` : t[j.verdict];
+  const reasons = j.reasons.map((r) => ICC_REASONS[r.code][lang]).join(lang === 'cn' ? '' : ' ');
+  return reasons ? `${t[j.verdict]}${lang === 'cn' ? '：' : ': '}${reasons}` : t[j.verdict];
 }
 
 /** Integer cents as a plain decimal (1234 -> "12.34"), for the CSV and the PDF's figures. */

@@ -59,7 +59,7 @@ function isRetirable(p: RetirableProject): boolean {
 function checkIccEligible(p: RetirableProject): string {
   const j = judgeIcc(iccFactsOf(p), ICC_RULES);
   if (j.verdict === 'eligible') return j.rules_version;
-  const text = (lang: 'en' | 'cn') => j.reasons.map((r) => ICC_REASONS[r.code][lang]).join(' ');
+  const text = (lang: 'en' | 'cn') => j.reasons.map((r) => ICC_REASONS[r.code][lang]).join(lang === 'cn' ? '' : ' ');
   throw new AppError('icc_not_eligible', { reasons: { en: text('en'), cn: text('cn') } }, { reasons: j.reasons.map((r) => r.code), rules_version: j.rules_version });
 }
 
