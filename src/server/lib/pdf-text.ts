@@ -36,9 +36,18 @@ function fontSlices(): Slice[] {
 }
 
 /** The slice that holds a code point; one without any (an emoji the font lacks) takes the slice of the space. */
+const sliceByCodePoint = new Map<number, Slice>();
+const MAX_KNOWN = 30_000;
+
 function sliceOf(cp: number): Slice {
+  // Remembered per code point (up to MAX_KNOWN of them, so text from members cannot grow it without end):
+  // the search walks about a hundred slices, and a long document asks for the same characters again and again.
+  const known = sliceByCodePoint.get(cp);
+  if (known) return known;
   const all = fontSlices();
-  return all.find((s) => s.ranges.some(([a, b]) => cp >= a && cp <= b)) ?? (cp === 0x20 ? all[0]! : sliceOf(0x20));
+  const found = all.find((s) => s.ranges.some(([a, b]) => cp >= a && cp <= b)) ?? (cp === 0x20 ? all[0]! : sliceOf(0x20));
+  if (sliceByCodePoint.size < MAX_KNOWN) sliceByCodePoint.set(cp, found);
+  return found;
 }
 
 /** Splits text into runs that one slice can set. */
@@ -85,20 +94,36 @@ export function typesetter(doc: Doc) {
     }
     doc.font(slice.file).fontSize(size);
   };
-  const measure = (text: string, size: number) =>
-    runs(text).reduce((w, r) => {
-      use(r.slice, size);
-      return w + doc.widthOfString(r.text);
-    }, 0);
+  // Widths are remembered per text and size: a line is measured as the sum of its pieces, each measured once.
+  const widths = new Map<string, number>();
+  const measure = (text: string, size: number) => {
+    const key = `${size}\u0000${text}`;
+    let w = widths.get(key);
+    if (w === undefined) {
+      w = runs(text).reduce((sum, r) => {
+        use(r.slice, size);
+        return sum + doc.widthOfString(r.text);
+      }, 0);
+      widths.set(key, w);
+    }
+    return w;
+  };
   const wrap = (text: string, size: number, width: number): string[] => {
     const tokens = (text.match(TOKENS) ?? []).flatMap((tok) => (measure(tok, size) > width ? [...tok] : [tok]));
     const lines: string[] = [];
     let line = '';
+    let lineWidth = 0;
     for (const tok of tokens) {
-      if (line.trim() && measure((line + tok).trimEnd(), size) > width) {
+      const w = measure(tok, size);
+      // A space never starts a new line: it is dropped at the break.
+      if (line.trim() && !/^\s+$/.test(tok) && lineWidth + w > width) {
         lines.push(line.trimEnd());
         line = tok.trimStart();
-      } else line += tok;
+        lineWidth = measure(line, size);
+      } else {
+        line += tok;
+        lineWidth += w;
+      }
     }
     if (line.trim() || lines.length === 0) lines.push(line.trimEnd());
     return lines;
