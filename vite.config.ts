@@ -196,6 +196,8 @@ export default defineConfig({
         // The API and the socket are never answered by the app shell.
         navigateFallbackDenylist: [/^\/h5\//],
         cleanupOutdatedCaches: true,
+        // Web Push (public/push-sw.js): generateSW's documented way to add code to the worker it writes.
+        importScripts: ['/push-sw.js'],
         runtimeCaching: [
           // Public API reads, stale-while-revalidate split between the worker and the page (docs/decisions/
           // 0015-scale.md, "Offline reads"): a plain read is answered from this cache when it holds the URL

@@ -85,6 +85,18 @@ const DESCRIBE: Record<string, KeyDoc> = {
     allowed: 'at least 32 characters',
     shown: 'random, made by the first instance and kept in the database (`server_secret`), shared by every instance of it',
   },
+  VAPID_PUBLIC_KEY: {
+    what: 'Public half of the VAPID key pair that signs Web Push messages; set with `VAPID_PRIVATE_KEY` or not at all',
+    allowed: 'base64url P-256 public key (87 characters, `npx web-push generate-vapid-keys`)',
+    shown: 'made by the first instance and kept in the database (`server_secret`), shared by every instance of it',
+  },
+  VAPID_PRIVATE_KEY: { what: 'Private half of the VAPID key pair', allowed: 'base64url P-256 private key (43 characters)', shown: 'with `VAPID_PUBLIC_KEY`' },
+  VAPID_SUBJECT: { what: 'The contact push services are given with every push', allowed: '`mailto:` address or `https://` URL' },
+  PUSH_HOSTS: {
+    what: "Push services a device's subscription may point at (each host with its subdomains); the server sends to no other address",
+    allowed: 'comma-separated host names',
+  },
+  PUSH_RETRY_MS: { what: 'First wait before a push the push service refused with a 5xx (or could not be reached for) is tried again; doubles each time, at most 8 tries' },
   WITHDRAW_MIN_CENTS: { what: 'Smallest withdrawal (cents received); not above `WITHDRAW_MAX_CENTS`' },
   WITHDRAW_MAX_CENTS: { what: 'Largest withdrawal (cents received)' },
   WITHDRAW_FEE_CENTS: { what: 'Fixed part of the withdrawal handling fee (cents)' },

@@ -124,6 +124,23 @@ const envSchema = v.object({
   // Keys the fingerprints of idempotent requests (secrets in them are never stored in clear). Unset: a
   // random key kept in DATA_DIR/secret.key. Several instances must share one.
   SECRET_KEY: v.optional(v.pipe(v.string(), v.minLength(32, 'must be at least 32 characters'))),
+  // Web Push (docs/decisions/0033-web-push.md): the VAPID key pair that signs every push (base64url, as
+  // `web-push generate-vapid-keys` prints it; both or neither: unset, the first instance makes a pair and the
+  // database keeps it for every instance), the contact push services may write to, the push services a
+  // device's subscription may point at (host names, each with its subdomains; only these are ever sent to),
+  // and the first wait before a push refused with a 5xx is tried again (doubling each time).
+  VAPID_PUBLIC_KEY: v.optional(v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{87}$/, 'must be a P-256 public key, base64url (87 characters)'))),
+  VAPID_PRIVATE_KEY: v.optional(v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{43}$/, 'must be a P-256 private key, base64url (43 characters)'))),
+  VAPID_SUBJECT: v.optional(v.pipe(v.string(), v.regex(/^(mailto:[^\s@]+@[^\s@]+|https:\/\/[^\s]+)$/, 'must be a mailto: address or an https:// URL')), 'mailto:ops@canopy.sg'),
+  PUSH_HOSTS: v.optional(
+    v.pipe(
+      v.string(),
+      v.transform((x) => x.split(',').map((h) => h.trim().toLowerCase()).filter(Boolean)),
+      v.check((xs) => xs.length > 0 && xs.every((h) => /^[a-z0-9.-]+$/.test(h)), 'must be a comma-separated list of host names'),
+    ),
+    'fcm.googleapis.com,push.services.mozilla.com,notify.windows.com,push.apple.com',
+  ),
+  PUSH_RETRY_MS: int(30_000, 10, 86_400_000),
   WITHDRAW_MIN_CENTS: int(5000, 1),
   WITHDRAW_MAX_CENTS: int(5_000_000, 1),
   WITHDRAW_FEE_CENTS: int(200, 0),
@@ -199,6 +216,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   if (out.BENCH_SKIP_PAYMENT_PASSWORD && env.NODE_ENV !== 'benchmark') {
     throw new ConfigError(['BENCH_SKIP_PAYMENT_PASSWORD=true: only for benchmarks, and refused unless NODE_ENV=benchmark']);
+  }
+  if ((out.VAPID_PUBLIC_KEY === undefined) !== (out.VAPID_PRIVATE_KEY === undefined)) {
+    throw new ConfigError(['VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY: set both (a key pair) or neither']);
   }
   // PUBLIC_URL unset: the server fills in the address it listens on once it knows its port.
   const DB_FILE = path.resolve(out.DATA_DIR, 'canopy.db');

@@ -16,6 +16,7 @@ import { createResponseCache } from './lib/response-cache';
 import { createLimits } from './lib/limits';
 import { createMetrics } from './lib/metrics';
 import { loadServerSecret } from './lib/secret';
+import { loadVapidKeys } from './lib/vapid';
 import { createHub, type Hub } from './live/hub';
 import { createEventFeed, type EventFeed } from './live/feed';
 import { findSession } from './modules/session';
@@ -88,6 +89,7 @@ async function openMigrated(config: Config, clock: Clock): Promise<DB> {
   try {
     await migrateToLatest(db);
     await loadServerSecret(db, config, clock.now());
+    await loadVapidKeys(db, config, clock.now());
   } catch (err) {
     await db.destroy();
     throw err;

@@ -36,6 +36,9 @@ export const PATHS = {
   orderLimits: '/api/order/limits',
   notifications: '/api/user/notifications',
   notificationsRead: '/api/user/notifications/read',
+  pushKey: '/api/user/push/key',
+  pushSubscribe: '/api/user/push/subscribe',
+  pushUnsubscribe: '/api/user/push/unsubscribe',
   userFootprint: '/api/user/footprint',
   userAvatar: '/api/user/avatar',
   /** GET /avatar/<sha256>.webp: a stored avatar (the URL the user's `avatar` field holds). */

@@ -133,6 +133,8 @@ export const ERRORS = {
 
   // Notifications inbox (modules/user/notifications.ts)
   notice_not_found: { code: 2101, en: 'This notice does not exist.', cn: '该通知不存在。' },
+  // Web Push: a subscription whose address is not a push service the server sends to (docs/decisions/0033-web-push.md)
+  push_endpoint_refused: { code: 2102, en: "Notifications cannot be sent to this browser's push service.", cn: '无法向此浏览器的推送服务发送通知。' },
 
   // PayNow top-ups and reconciliation (modules/wallet, src/shared/paynow.ts)
   topup_reference_invalid: {

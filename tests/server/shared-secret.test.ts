@@ -67,7 +67,8 @@ describe('the key kept in the database', () => {
     fs.writeFileSync(path.join(dataDir, 'secret.key'), fileKey + '\n', { mode: 0o600 });
     const s = await startTestServer({ DATA_DIR: dataDir });
     try {
-      const row = await sql<{ key: string | null }>`select key from server_secret`.execute(s.db);
+      // The table keeps other shared keys beside it (the VAPID pair, lib/vapid.ts).
+      const row = await sql<{ key: string | null }>`select key from server_secret where name = 'fingerprints'`.execute(s.db);
       expect(row.rows).toEqual([{ key: fileKey }]);
       fs.rmSync(path.join(dataDir, 'secret.key'));
       expect(await loadServerSecret(s.db, { DATA_DIR: makeTmpDir(), SECRET_KEY: undefined }, 0)).toEqual(Buffer.from(fileKey, 'base64url'));

@@ -181,6 +181,38 @@ export interface NotificationsTable {
   body_cn: string;
   created_at: number;
   read_at: number | null;
+  /** The app screen the notice opens (inbox and push), e.g. /pages/order/detail?id=12; null: the inbox. */
+  url: Generated<string | null>;
+}
+
+/** A device that turned notifications on (migration 023, docs/decisions/0033-web-push.md). */
+export interface PushSubscriptionsTable {
+  id: Generated<number>;
+  user_id: number;
+  endpoint: string;
+  p256dh: string;
+  auth: string;
+  /** The language its pushes are written in: the request's when it was turned on. */
+  lang: 'en' | 'cn';
+  created_at: number;
+}
+
+/** A notice still to push to one device, written with the notice (live/notices.ts, live/push-sender.ts). */
+export interface PushQueueTable {
+  id: Generated<number>;
+  subscription_id: number;
+  notification_id: number;
+  attempts: Generated<number>;
+  next_at: number;
+  claimed_until: Generated<number>;
+  created_at: number;
+}
+
+/** Each reminder the scheduler sent, once per order and kind (final payment due in 24 h, in 2 h). */
+export interface NoticeRemindersTable {
+  order_id: number;
+  kind: string;
+  created_at: number;
 }
 
 /** Events for the live socket: written by the server or by the operator CLI, pushed by the hub. */
@@ -508,6 +540,9 @@ export interface Database {
   pages: PagesTable;
   banners: BannersTable;
   notifications: NotificationsTable;
+  push_subscriptions: PushSubscriptionsTable;
+  push_queue: PushQueueTable;
+  notice_reminders: NoticeRemindersTable;
   live_events: LiveEventsTable;
   operator_log: OperatorLogTable;
   ledger_accounts: LedgerAccountsTable;

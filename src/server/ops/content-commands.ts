@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import { sql, type Updateable } from 'kysely';
 import { writeTx } from '../db/tx';
 import { publish } from '../live/events';
+import { notify, queuePushes } from '../live/notices';
 import type { NewsTable, ProjectsTable } from '../db/schema';
 import { newsPublishSchema, projectCreateSchema } from '../../shared/schemas/content';
 import { checkReductionPeriod, OpsError, readJsonFile, userByEmail, validate, type Command } from './commands';
@@ -154,6 +155,7 @@ export const CONTENT_COMMANDS: Record<string, Command> = {
             )
             .returning('id')
             .execute();
+          await queuePushes(w, rows.map((r) => r.id), now);
           // One message for every open app (id 0: each user's own row is read from the list).
           await publish(w, { type: 'notification', id: 0, ...notice, created_at: now }, null, now);
           await publish(w, { type: 'invalidate', tables: ['user'] }, null, now);
@@ -162,15 +164,10 @@ export const CONTENT_COMMANDS: Record<string, Command> = {
         return { data: { to: 'all', users: sent }, text: `notice sent to ${sent} user(s)`, audit: { target: 'notice:all', before: null, after: { ...notice, users: sent } } };
       }
       const user = await userByEmail(db, arg(args, 0, 'EMAIL'));
-      const id = await writeTx(db, async (tx, w) => {
-        const row = await tx
-          .insertInto('notifications')
-          .values({ user_id: user.id, ...notice, created_at: now, read_at: null })
-          .returning('id')
-          .executeTakeFirstOrThrow();
-        await publish(w, { type: 'notification', id: row.id, ...notice, created_at: now }, user.id, now);
+      const id = await writeTx(db, async (_tx, w) => {
+        const noticeId = await notify(w, user.id, notice, now);
         await publish(w, { type: 'invalidate', tables: ['user'] }, user.id, now);
-        return row.id;
+        return noticeId;
       });
       return { data: { to: user.email, id }, text: `notice #${id} sent to ${user.email}`, audit: { target: `user:${user.id}`, before: null, after: { notice: id, ...notice } } };
     },

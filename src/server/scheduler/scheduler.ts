@@ -1,6 +1,8 @@
 import type { Deps } from '../env';
 import { checkLedger } from '../ledger/ledger';
 import { completeCycle, expireFinalPayment, moveProjectByTime, settleSale } from '../modules/order/transitions';
+import { dueReminders, remindFinalPayment, REMINDERS } from '../modules/order/reminders';
+import { PUSH_BATCH, sendDuePushes } from '../live/push-sender';
 import { runDueOffsets } from '../modules/offset/run';
 import { pruneOldRows, RETENTION_EVERY_MS } from './retention';
 
@@ -26,6 +28,8 @@ export interface DueWorkReport {
   completed: number;
   expired: number;
   settled: number;
+  /** Final-payment reminders sent (docs/product.md#notifications). */
+  reminded: number;
   /** Monthly offset plans whose month was decided: an order placed, or refused with a notice. */
   offsets: number;
   failed: number;
@@ -52,7 +56,7 @@ async function each(deps: Deps, ids: number[], run: (id: number) => Promise<unkn
  *  whether work is left). Tests call it directly after advancing a ManualClock. */
 export async function runDueWork(deps: Deps, maxBatches = Infinity, batch = BATCH): Promise<DueWorkReport> {
   const { db, clock, config } = deps;
-  const report: DueWorkReport = { projects: 0, completed: 0, expired: 0, settled: 0, offsets: 0, failed: 0, oldestDueAt: null, more: false };
+  const report: DueWorkReport = { projects: 0, completed: 0, expired: 0, settled: 0, reminded: 0, offsets: 0, failed: 0, oldestDueAt: null, more: false };
   const now = clock.now();
   // Each query below reads in due-time order, so its first row is its earliest.
   const due = (at: number | null | undefined) => {
@@ -70,7 +74,7 @@ export async function runDueWork(deps: Deps, maxBatches = Infinity, batch = BATC
   // rows (a bare ORDER BY id tempted SQLite to walk the whole table in id order instead, scanning every
   // order in progress on each tick).
   for (let n = 1; ; n++) {
-    const before = report.completed + report.expired + report.settled;
+    const before = report.completed + report.expired + report.settled + report.reminded;
     const cycles = await db.selectFrom('orders').select(['id', 'cycle_end']).where('status', 'in', ['in_progress', 'final_payment_made']).where('side', '=', 'buy').where('cycle_end', '<=', now).orderBy('cycle_end').orderBy('id').limit(batch).execute();
     due(cycles[0]?.cycle_end);
     await each(deps, cycles.map((o) => o.id), (id) => completeCycle(db, id, now, config.GRADE_THRESHOLDS_CENTS), report, 'completed');
@@ -80,10 +84,16 @@ export async function runDueWork(deps: Deps, maxBatches = Infinity, batch = BATC
     const sales = await db.selectFrom('orders').select(['id', 'settle_at']).where('status', '=', 'in_progress').where('side', '=', 'sell').where('settle_at', '<=', now).orderBy('settle_at').orderBy('id').limit(batch).execute();
     due(sales[0]?.settle_at);
     await each(deps, sales.map((o) => o.id), (id) => settleSale(db, id, now), report, 'settled');
+    let reminders = 0;
+    for (const r of REMINDERS) {
+      const rows = await dueReminders(db, r, now, batch);
+      reminders = Math.max(reminders, rows.length);
+      await each(deps, rows.map((o) => o.id), (id) => remindFinalPayment(db, id, r, now), report, 'reminded');
+    }
     // Only successes are progress: a full batch that keeps failing must not be retried in a loop.
-    const done = report.completed + report.expired + report.settled - before;
+    const done = report.completed + report.expired + report.settled + report.reminded - before;
     // Stop when a pass found less than a full batch, or made no progress (only failures left).
-    if (cycles.length < batch && deadlines.length < batch && sales.length < batch) break;
+    if (cycles.length < batch && deadlines.length < batch && sales.length < batch && reminders < batch) break;
     if (done === 0) break;
     if (n >= maxBatches) {
       report.more = true;
@@ -124,14 +134,16 @@ export interface Scheduler {
 export function createScheduler(deps: Deps, intervalMs = SCHEDULER_INTERVAL_MS): Scheduler {
   const due = dueWorkLoop(deps, intervalMs);
   const ledger = ledgerCheckLoop(deps);
+  const push = pushLoop(deps, intervalMs);
   return {
     start(firstBatch = BATCH) {
       const first = due.start(firstBatch);
       ledger.start();
+      push.start();
       return first;
     },
     async stop() {
-      await Promise.all([due.stop(), ledger.stop()]);
+      await Promise.all([due.stop(), ledger.stop(), push.stop()]);
     },
     checkLedger: ledger.run,
     catchingUp: due.catchingUp,
@@ -162,7 +174,7 @@ async function dueWorkRun(deps: Deps, state: DueWorkState, intervalMs: number, b
     state.nextDelay = more ? 0 : intervalMs;
     // Lag (docs/decisions/0013-metrics.md): how late the oldest due work was when this tick began.
     metrics?.schedulerLag.set(oldestDueAt === null ? 0 : Math.max(0, startedAt - oldestDueAt) / 1000);
-    const moved = r.projects + r.completed + r.expired + r.settled + r.offsets;
+    const moved = r.projects + r.completed + r.expired + r.settled + r.reminded + r.offsets;
     if (moved > 0 || r.failed > 0) deps.log.info(`scheduler: ${JSON.stringify(r)}`);
     if (Date.now() - state.prunedAt >= RETENTION_EVERY_MS) {
       state.prunedAt = Date.now();
@@ -217,6 +229,48 @@ function dueWorkLoop(deps: Deps, intervalMs: number) {
       await running;
     },
     catchingUp: () => state.backlog,
+  };
+}
+
+/** Pushes a full claim leaves behind are sent by the runs that follow at once, up to this many. */
+const PUSH_RUNS = 10;
+
+/** The Web Push sender (live/push-sender.ts) on its own timer, every interval: a slow push service never
+ *  holds the due transitions, nor the start (whose first run of due work the server waits for). A run sends
+ *  until a claim comes back short of full (at most PUSH_RUNS claims); a failure is logged. */
+function pushLoop(deps: Deps, intervalMs: number) {
+  let timer: NodeJS.Timeout | null = null;
+  let running: Promise<void> | null = null;
+
+  async function run(): Promise<void> {
+    for (let i = 0; i < PUSH_RUNS; i++) {
+      const r = await sendDuePushes(deps, PUSH_BATCH);
+      if (r.dropped + r.removed + r.retried > 0) deps.log.info(`push: ${JSON.stringify(r)}`);
+      if (r.sent + r.retried + r.removed + r.dropped < PUSH_BATCH) break;
+    }
+  }
+
+  return {
+    start(): void {
+      if (timer) return;
+      const next = () => {
+        timer = setTimeout(() => {
+          running = run()
+            .catch((err: unknown) => deps.log.error('push sender run failed', err))
+            .finally(() => {
+              running = null;
+              if (timer) next();
+            });
+        }, intervalMs);
+        timer.unref();
+      };
+      next();
+    },
+    async stop(): Promise<void> {
+      if (timer) clearTimeout(timer);
+      timer = null;
+      await running;
+    },
   };
 }
 

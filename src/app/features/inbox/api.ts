@@ -4,6 +4,7 @@ import { post } from '../../lib/api';
 import { db, NOTICES_UNREAD_KEY } from '../../lib/db';
 import { useIntentKey } from '../../lib/intent-key';
 import { useLiveRefresh } from '../../lib/live-refresh';
+import { useAppBadge } from '../../lib/notice-badge';
 import { NOTICE_TABLES, refreshNotices } from '../../lib/notices';
 import { useOnline } from '../../lib/online';
 import { useMemberId } from '../../lib/user-info';
@@ -34,6 +35,7 @@ export function useInbox(): InboxState {
   const [loading, setLoading] = useState(false);
   const notices = useLiveQuery(() => db.notices.reverse().limit(shown).toArray(), [shown]);
   const unread = useLiveQuery(async () => (await db.meta.get(NOTICES_UNREAD_KEY))?.value, []);
+  useAppBadge(member, unread);
   useLiveRefresh(
     async () => {
       const page = await refreshNotices(1);

@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { Link, type LinkProps } from '@tanstack/react-router';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useUnreadNotices } from '../../lib/notice-badge';
+import { PushRow } from './push-row';
 
 // The profile tab's menus: the member's account and money screens, and help and settings for everyone.
 
@@ -26,6 +27,7 @@ export function MemberMenus() {
         >
           <Trans>Notifications</Trans>
         </MenuItem>
+        <PushRow />
         <MenuItem to="/pages/profile/profile" icon="user">
           <Trans>Personal information</Trans>
         </MenuItem>

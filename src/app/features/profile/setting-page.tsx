@@ -29,6 +29,8 @@ export function SettingPage() {
     setSwitching(locale);
     try {
       await activateLocale(locale);
+      // Pushes come in the language of the request that turned them on: tell the server the new one.
+      if (member) void import('../../lib/push').then((m) => m.resyncPush());
     } finally {
       setSwitching(null);
     }

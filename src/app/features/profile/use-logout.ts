@@ -7,7 +7,7 @@ import { clearPrivateCache } from '../../lib/db';
 import { clearSession } from '../../lib/storage';
 import { PATHS } from '../../../shared/api';
 
-/** Log out: the server revokes the token, then the device forgets the session and goes to the login page. */
+/** Log out: this device's notifications off, the server revokes the token, then the device forgets the session and goes to the login page. */
 export function useLogout() {
   const router = useRouter();
   const { t } = useLingui();
@@ -15,6 +15,8 @@ export function useLogout() {
   const logout = useCallback(async () => {
     setBusy(true);
     try {
+      // This device's notifications belong to the account leaving it: turned off while the token still works.
+      await import('../../lib/push').then((m) => m.disablePush()).catch(() => undefined);
       const res = await post(PATHS.logout, {});
       // Only a transport failure keeps the session (the request layer already said "Network error");
       // any answer from the server means the token is gone or no longer good.

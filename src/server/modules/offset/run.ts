@@ -5,7 +5,7 @@ import { claimDerivedKey, KeyTaken } from '../../lib/idempotency';
 import { serverSecret } from '../../lib/secret';
 import { publish } from '../../live/events';
 import { commitPurchase } from '../order/purchase';
-import { notify } from '../order/repo';
+import { notify } from '../../live/notices';
 import { formatSgd } from '../../../shared/money';
 import { ERRORS, errorMessage, type ErrorKey, type MessageParams } from '../../../shared/errors';
 import { nextMonth, offsetDueAt, sgtMonth } from '../../../shared/offset';
@@ -159,6 +159,8 @@ function placedText(order: Order, plan: PlanRow, month: string) {
     title_cn: '每月碳抵消已购买',
     body: `Order ${order.order_no} for ${month}: ${plan.tons} t of ${order.project_name}, ${paid} from your available balance.`,
     body_cn: `${month} 的订单 ${order.order_no}：「${order.project_name_cn}」${plan.tons} 吨，已从可用余额支付 ${paid}。`,
+    // The push opens the order among those in progress.
+    url: '/pages/profile/order?tab=in_progress',
   };
 }
 
@@ -169,5 +171,7 @@ function refusedText(plan: PlanRow, p: { name: string; name_cn: string }, month:
     title_cn: '每月碳抵消未购买',
     body: `Nothing was bought for ${month} (${plan.tons} t of ${p.name}): ${errorMessage(key, 'en', params)} We will try again on ${on}.`,
     body_cn: `${month} 未能购买（「${p.name_cn || p.name}」${plan.tons} 吨）：${errorMessage(key, 'cn', params)}我们将于 ${on} 再次尝试。`,
+    // The push opens the member's monthly offsets, where the plan can be changed.
+    url: '/pages/profile/offsets',
   };
 }

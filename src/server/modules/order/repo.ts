@@ -3,11 +3,11 @@ import type { DB } from '../../db/connection';
 import type { Tx, WriteScope } from '../../db/tx';
 import type { OrdersTable } from '../../db/schema';
 import { isoSgt } from '../../lib/clock';
-import { publish, publishAll } from '../../live/events';
+import { publishAll } from '../../live/events';
 import type { InvalidationTable, ServerMessage } from '../../../shared/socket-events';
 import type { Order } from '../../../shared/schemas/order';
 
-// Order rows, their wire shape, and the notifications/invalidations every order change sends.
+// Order rows, their wire shape, and the invalidations every order change sends (its notices: live/notices.ts).
 
 export type OrderRow = Selectable<OrdersTable>;
 export interface ProjectBits {
@@ -64,23 +64,6 @@ export async function loadOrder(db: DB | Tx, id: number): Promise<Order | undefi
     .where('o.id', '=', id)
     .executeTakeFirst();
   return row && toOrder(row, { name: row.p_name, name_cn: row.p_name_cn, image: row.p_image });
-}
-
-export interface NoticeText {
-  title: string;
-  title_cn: string;
-  body: string;
-  body_cn: string;
-}
-
-/** A notification row for the user plus its socket message (the notifications screen, docs/product.md#screens-and-routes). */
-export async function notify(w: WriteScope, userId: number, text: NoticeText, now: number): Promise<void> {
-  const row = await w.tx
-    .insertInto('notifications')
-    .values({ user_id: userId, ...text, created_at: now, read_at: null })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  await publish(w, { type: 'notification', id: row.id, title: text.title, body: text.body, title_cn: text.title_cn, body_cn: text.body_cn, created_at: now }, userId, now);
 }
 
 /** What an order change makes stale: the owner's orders, wallet and fund logs (one message: the client

@@ -4,7 +4,9 @@ import { writeTx, type WriteScope } from '../../db/tx';
 import { PLATFORM, post } from '../../ledger/ledger';
 import { publish } from '../../live/events';
 import { allocate, gradeForPurchases } from './calc';
-import { invalidateOrder, notify, type OrderRow } from './repo';
+import { invalidateOrder, type OrderRow } from './repo';
+import { notify } from '../../live/notices';
+import { ORDER_URLS } from './reminders';
 import type { ProjectRow } from '../project/service';
 import { completedPurchaseCents } from '../user/membership';
 
@@ -56,6 +58,7 @@ export async function completeCycle(db: DB, orderId: number, now: number, gradeT
         title_cn: '订单已完成',
         body: `Order ${order.order_no} is complete: ${fmtTons(tons)} of ${project.name} added to your carbon credits.`,
         body_cn: `订单 ${order.order_no} 已完成：${tons} 吨 ${project.name_cn || project.name} 已计入您的碳信用。`,
+        url: ORDER_URLS.completed,
       },
       now,
     );
@@ -70,7 +73,7 @@ async function raiseGrade(w: WriteScope, userId: number, now: number, thresholds
   const grade = gradeForPurchases(await completedPurchaseCents(tx, userId), thresholds);
   const res = await tx.updateTable('users').set({ grade, updated_at: now }).where('id', '=', userId).where('grade', '<', grade).executeTakeFirst();
   if (Number(res.numUpdatedRows) === 1) {
-    await notify(w, userId, { title: `Membership upgraded to P${grade}`, title_cn: `会员等级已升至 P${grade}`, body: `Your completed purchases reached membership grade P${grade}.`, body_cn: `您的累计购买已达到会员等级 P${grade}。` }, now);
+    await notify(w, userId, { title: `Membership upgraded to P${grade}`, title_cn: `会员等级已升至 P${grade}`, body: `Your completed purchases reached membership grade P${grade}.`, body_cn: `您的累计购买已达到会员等级 P${grade}。`, url: '/pages/profile/membership' }, now);
   }
 }
 
@@ -100,6 +103,7 @@ export async function expireFinalPayment(db: DB, orderId: number, now: number): 
         title_cn: '尾款支付期限已过',
         body: `The final payment of pre-sale order ${order.order_no} was not made before its deadline; the booking fee is forfeited.`,
         body_cn: `预售订单 ${order.order_no} 未在截止时间前支付尾款，预订费已被没收。`,
+        url: ORDER_URLS.all,
       },
       now,
     );
@@ -179,6 +183,7 @@ export async function settleSale(db: DB, orderId: number, now: number): Promise<
         title_cn: '出售款项已到账',
         body: `The proceeds of sell order ${order.order_no} are now in your available balance.`,
         body_cn: `出售订单 ${order.order_no} 的款项已转入您的可用余额。`,
+        url: ORDER_URLS.sell,
       },
       now,
     );
@@ -296,7 +301,7 @@ async function refundUnallocated(w: WriteScope, b: OrderRow, price: number, now:
       ],
     });
   }
-  await notify(w, b.user_id, { title: 'Pre-sale allocated', title_cn: '预售已分配', body: `Pre-sale ${b.order_no} was oversubscribed and received no tons; your booking fee is returned.`, body_cn: `预售订单 ${b.order_no} 超额认购，未获分配；预订费已退回。` }, now);
+  await notify(w, b.user_id, { title: 'Pre-sale allocated', title_cn: '预售已分配', body: `Pre-sale ${b.order_no} was oversubscribed and received no tons; your booking fee is returned.`, body_cn: `预售订单 ${b.order_no} 超额认购，未获分配；预订费已退回。`, url: ORDER_URLS.all }, now);
   return { id: b.id, order_no: b.order_no, user_id: b.user_id, booked: b.tons, final_tons: 0, final_amount: 0, status: 'completed' };
 }
 
@@ -316,6 +321,7 @@ async function askFinalPayment(w: WriteScope, b: OrderRow, finalTons: number, pr
       title_cn: '请支付尾款',
       body: `Pre-sale ${b.order_no}: ${finalTons} t allocated at S$${(price / 100).toFixed(2)}/t. Pay the final balance before the deadline.`,
       body_cn: `预售订单 ${b.order_no}：已分配 ${finalTons} 吨，单价 S$${(price / 100).toFixed(2)}/吨，请在截止时间前支付尾款。`,
+      url: ORDER_URLS.pending,
     },
     now,
   );

@@ -5,6 +5,7 @@ import { PATHS } from '../../../shared/api';
 import { pageSchema } from '../../../shared/schemas/common';
 import { noticePageSchema, noticeReadResultSchema, noticeReadSchema } from '../../../shared/schemas/inbox';
 import { membershipSchema, userInfoSchema } from '../../../shared/schemas/user';
+import { pushDevicesSchema, pushKeySchema, pushSubscribeSchema, pushUnsubscribeSchema } from '../../../shared/schemas/push';
 import { bankCardSchema, bankCardViewSchema, loginPasswordChangeSchema, profileSchema, profileViewSchema, withdrawPasswordSetSchema } from '../../../shared/schemas/wallet';
 
 // The user module's endpoints, for ENDPOINTS in src/server/openapi.ts. In four lists because the document
@@ -106,6 +107,41 @@ export const NOTICE_ENDPOINTS: Endpoint[] = [
     answer: noticeReadResultSchema,
     errors: ['notice_not_found'],
     gives: '{marked, unread}',
+  },
+  {
+    method: 'get',
+    path: PATHS.pushKey,
+    operationId: 'userPushKey',
+    tag: 'Notifications',
+    summary: 'The public VAPID key a browser subscribes to Web Push with (applicationServerKey)',
+    auth: 'user',
+    answer: pushKeySchema,
+    gives: '{public_key}',
+  },
+  {
+    method: 'post',
+    path: PATHS.pushSubscribe,
+    operationId: 'userPushSubscribe',
+    tag: 'Notifications',
+    summary: "Turn notifications on for this device: its PushSubscription (endpoint, keys) and the language it reads; again, updates them",
+    schema: pushSubscribeSchema,
+    auth: 'user',
+    idempotent: true,
+    answer: pushDevicesSchema,
+    errors: ['push_endpoint_refused'],
+    gives: '{devices}',
+  },
+  {
+    method: 'post',
+    path: PATHS.pushUnsubscribe,
+    operationId: 'userPushUnsubscribe',
+    tag: 'Notifications',
+    summary: "Turn notifications off for this device (the caller's other devices keep them)",
+    schema: pushUnsubscribeSchema,
+    auth: 'user',
+    idempotent: true,
+    answer: pushDevicesSchema,
+    gives: '{devices}',
   },
 ];
 

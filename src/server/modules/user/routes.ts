@@ -11,6 +11,8 @@ import { markRead, noticesOf } from './notifications';
 import { pageSchema } from '../../../shared/schemas/common';
 import { noticeReadSchema } from '../../../shared/schemas/inbox';
 import { membershipOf } from './membership';
+import { pushKey, subscribePush, unsubscribePush } from './push';
+import { pushSubscribeSchema, pushUnsubscribeSchema } from '../../../shared/schemas/push';
 
 export const userRoutes = new Hono<AppEnv>();
 
@@ -68,4 +70,23 @@ userRoutes.post('/notifications/read', async (c) => {
   const { user } = await requireUser(c);
   const { data, raw } = await strictBody(c, noticeReadSchema);
   return idempotent(c, user.id, raw, (record) => markRead(c.get('deps'), user, data.id ?? null, record));
+});
+
+// ---- Web Push on this device (push.ts): the key to subscribe with, turn on, turn off.
+
+userRoutes.get('/push/key', async (c) => {
+  await requireUser(c);
+  return ok(c, pushKey(c.get('deps')));
+});
+
+userRoutes.post('/push/subscribe', async (c) => {
+  const { user } = await requireUser(c);
+  const { data, raw } = await strictBody(c, pushSubscribeSchema);
+  return idempotent(c, user.id, raw, (record) => subscribePush(c.get('deps'), user, { ...data, lang: c.get('lang') }, record));
+});
+
+userRoutes.post('/push/unsubscribe', async (c) => {
+  const { user } = await requireUser(c);
+  const { data, raw } = await strictBody(c, pushUnsubscribeSchema);
+  return idempotent(c, user.id, raw, (record) => unsubscribePush(c.get('deps'), user, data.endpoint, record));
 });

@@ -8,6 +8,7 @@ import { AppError } from '../../lib/http';
 import { sgtDay } from '../../lib/clock';
 import { post, walletOf, PLATFORM, type Posting } from '../../ledger/ledger';
 import { publish } from '../../live/events';
+import { notify as writeNotice, type NoticeText } from '../../live/notices';
 import { formatSgd } from '../../../shared/money';
 import type { FundLogRow, TopupRecord, WithdrawalRecord } from '../../../shared/schemas/wallet';
 import { pageOf } from '../../db/paging';
@@ -39,16 +40,10 @@ export async function postMoney(tx: Tx, entry: Parameters<typeof post>[1]): Prom
   }
 }
 
-export async function notify(w: WriteScope, userId: number, text: { title: string; title_cn: string; body: string; body_cn: string }, now: number): Promise<void> {
-  const tx = w.tx;
-  const { id } = await tx
-    .insertInto('notifications')
-    .values({ user_id: userId, ...text, created_at: now, read_at: null })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  // The socket message carries the English text the type names, plus the Chinese text beside it.
-  const message = { type: 'notification' as const, id, title: text.title, body: text.body, created_at: now, title_cn: text.title_cn, body_cn: text.body_cn };
-  await publish(w, message, userId, now);
+/** A money notice (live/notices.ts: the notice, its socket message and its pushes; it opens the fund
+ *  logs) and the wallet screens it makes stale. */
+export async function notify(w: WriteScope, userId: number, text: NoticeText, now: number): Promise<void> {
+  await writeNotice(w, userId, { url: '/pages/profile/fundlogs', ...text }, now);
   await publish(w, { type: 'invalidate', tables: ['user', 'fundlogs'] }, userId, now);
 }
 

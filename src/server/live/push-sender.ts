@@ -1,0 +1,201 @@
+import webpush from 'web-push';
+import { dialectOf, type DB } from '../db/connection';
+import { writeTx } from '../db/tx';
+import { vapidKeys, type VapidKeys } from '../lib/vapid';
+import type { Config } from '../config';
+import type { Logger } from '../lib/log';
+import type { Clock } from '../lib/clock';
+
+// The sender of Web Push (docs/decisions/0033-web-push.md). Every instance's scheduler runs it (its own
+// timer, scheduler/scheduler.ts pushLoop); a queue
+// row (live/notices.ts) is sent by the instance that claims it: the claim commits `claimed_until` (a
+// lease) before the send, so two instances never send the same row at once, and a row whose instance
+// died (kill -9) after its claim is sent again once the lease ends: none is lost. The push goes with the
+// notice's id as its Topic and the notification's tag, so the rare second delivery of a row whose answer
+// was lost replaces the first on the push service and on the device instead of showing twice.
+// Answers: 2xx sent (row gone); 404/410 the device unsubscribed (its subscription and rows gone); 5xx,
+// 429 or no answer: tried again after PUSH_RETRY_MS, doubling, at most MAX_ATTEMPTS times; another 4xx
+// is a push the service will never take (row gone, logged).
+
+const LEASE_MS = 60_000;
+const SEND_TIMEOUT_MS = 10_000;
+const MAX_ATTEMPTS = 8;
+/** Rows one claim takes (sent at once, in parallel). */
+export const PUSH_BATCH = 100;
+/** How long a push service keeps a push for a device that is offline. */
+const TTL_SECONDS = 24 * 3600;
+
+interface SenderDeps {
+  db: DB;
+  config: Config;
+  clock: Clock;
+  log: Logger;
+}
+
+export interface PushReport {
+  sent: number;
+  retried: number;
+  removed: number;
+  dropped: number;
+}
+
+/** What a device is sent: the notice in the device's language, the screen to open, the unread count. */
+export interface PushPayload {
+  id: number;
+  title: string;
+  body: string;
+  url: string;
+  unread: number;
+}
+
+interface Claimed {
+  id: number;
+  attempts: number;
+  subscription_id: number;
+  endpoint: string;
+  p256dh: string;
+  auth: string;
+  lang: string;
+  notification_id: number;
+  user_id: number;
+  title: string;
+  title_cn: string;
+  body: string;
+  body_cn: string;
+  url: string | null;
+}
+
+/** Whether the server may send to this endpoint: https to a listed push service (a listed host or its
+ *  subdomain); plain http only to a listed loopback host (a push service on the same machine). */
+export function pushEndpointAllowed(endpoint: string, hosts: readonly string[]): boolean {
+  let u: URL;
+  try {
+    u = new URL(endpoint);
+  } catch {
+    return false;
+  }
+  if (u.username || u.password) return false;
+  const host = u.hostname.toLowerCase();
+  const listed = hosts.some((h) => host === h || host.endsWith(`.${h}`));
+  if (!listed) return false;
+  if (u.protocol === 'https:') return true;
+  return u.protocol === 'http:' && (host === '127.0.0.1' || host === 'localhost');
+}
+
+/** Claims up to `limit` due rows for this instance (the lease commits before anything is sent). */
+async function claim(db: DB, now: number, limit: number): Promise<number[]> {
+  return writeTx(db, async (tx) => {
+    const due = tx.selectFrom('push_queue').select('id').where('next_at', '<=', now).where('claimed_until', '<=', now).orderBy('next_at').orderBy('id').limit(limit);
+    const rows = await tx
+      .updateTable('push_queue')
+      .set((eb) => ({ claimed_until: now + LEASE_MS, attempts: eb('attempts', '+', 1) }))
+      .where('id', 'in', dialectOf(tx) === 'postgres' ? due.forUpdate().skipLocked() : due)
+      // Checked again on the row as it stands (PostgreSQL re-reads a row another claim changed).
+      .where('claimed_until', '<=', now)
+      .returning('id')
+      .execute();
+    return rows.map((r) => r.id);
+  });
+}
+
+async function claimedRows(db: DB, ids: number[]): Promise<Claimed[]> {
+  return db
+    .selectFrom('push_queue as q')
+    .innerJoin('push_subscriptions as s', 's.id', 'q.subscription_id')
+    .innerJoin('notifications as n', 'n.id', 'q.notification_id')
+    .select(['q.id', 'q.attempts', 'q.subscription_id', 's.endpoint', 's.p256dh', 's.auth', 's.lang', 'q.notification_id', 'n.user_id', 'n.title', 'n.title_cn', 'n.body', 'n.body_cn', 'n.url'])
+    .where('q.id', 'in', ids)
+    .execute();
+}
+
+async function unreadCounts(db: DB, userIds: number[]): Promise<Map<number, number>> {
+  if (userIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('notifications')
+    .select((eb) => ['user_id', eb.fn.countAll<number | string>().as('n')])
+    .where('user_id', 'in', userIds)
+    .where('read_at', 'is', null)
+    .groupBy('user_id')
+    .execute();
+  return new Map(rows.map((r) => [r.user_id, Number(r.n)]));
+}
+
+export function pushPayload(row: Pick<Claimed, 'notification_id' | 'lang' | 'title' | 'title_cn' | 'body' | 'body_cn' | 'url'>, unread: number): PushPayload {
+  const zh = row.lang === 'cn';
+  return {
+    id: row.notification_id,
+    title: (zh && row.title_cn) || row.title,
+    body: (zh && row.body_cn) || row.body,
+    url: row.url ?? '/pages/profile/notifications',
+    unread,
+  };
+}
+
+type Outcome = 'sent' | 'gone' | 'retry' | 'drop';
+
+/** One push over HTTP: the body encrypted for the device (RFC 8291, aes128gcm) and signed with VAPID. */
+async function sendOne(row: Claimed, payload: PushPayload, keys: VapidKeys, hosts: readonly string[]): Promise<{ outcome: Outcome; status: number }> {
+  if (!pushEndpointAllowed(row.endpoint, hosts)) return { outcome: 'gone', status: 0 };
+  const req = webpush.generateRequestDetails({ endpoint: row.endpoint, keys: { p256dh: row.p256dh, auth: row.auth } }, JSON.stringify(payload), {
+    vapidDetails: { subject: keys.subject, publicKey: keys.publicKey, privateKey: keys.privateKey },
+    TTL: TTL_SECONDS,
+    contentEncoding: 'aes128gcm',
+    urgency: 'high',
+    topic: `n${row.notification_id}`,
+  });
+  const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, String(v)]));
+  try {
+    const res = await fetch(req.endpoint, { method: 'POST', headers, body: new Uint8Array(req.body as Buffer), redirect: 'manual', signal: AbortSignal.timeout(SEND_TIMEOUT_MS) });
+    await res.body?.cancel();
+    if (res.status >= 200 && res.status < 300) return { outcome: 'sent', status: res.status };
+    if (res.status === 404 || res.status === 410) return { outcome: 'gone', status: res.status };
+    if (res.status >= 500 || res.status === 429) return { outcome: 'retry', status: res.status };
+    return { outcome: 'drop', status: res.status };
+  } catch {
+    return { outcome: 'retry', status: 0 };
+  }
+}
+
+/** Records one send's outcome: the row gone, the device gone, or the row back in the queue for later. */
+async function settle(db: DB, row: Claimed, outcome: Outcome, now: number, retryMs: number): Promise<Outcome> {
+  const result = outcome === 'retry' && row.attempts >= MAX_ATTEMPTS ? 'drop' : outcome;
+  await writeTx(db, async (tx) => {
+    if (result === 'gone') {
+      await tx.deleteFrom('push_queue').where('subscription_id', '=', row.subscription_id).execute();
+      await tx.deleteFrom('push_subscriptions').where('id', '=', row.subscription_id).execute();
+    } else if (result === 'retry') {
+      await tx.updateTable('push_queue').set({ next_at: now + retryMs * 2 ** (row.attempts - 1), claimed_until: 0 }).where('id', '=', row.id).execute();
+    } else {
+      await tx.deleteFrom('push_queue').where('id', '=', row.id).execute();
+    }
+  });
+  return result;
+}
+
+/** Sends the pushes that are due (at most `limit` per call): claim, send, record. */
+export async function sendDuePushes(deps: SenderDeps, limit = PUSH_BATCH): Promise<PushReport> {
+  const report: PushReport = { sent: 0, retried: 0, removed: 0, dropped: 0 };
+  const keys = vapidKeys(deps.config);
+  if (!keys) return report;
+  const ids = await claim(deps.db, deps.clock.now(), limit);
+  if (ids.length === 0) return report;
+  const rows = await claimedRows(deps.db, ids);
+  const unread = await unreadCounts(deps.db, [...new Set(rows.map((r) => r.user_id))]);
+  await Promise.all(
+    rows.map(async (row) => {
+      const { outcome, status } = await sendOne(row, pushPayload(row, unread.get(row.user_id) ?? 0), keys, deps.config.PUSH_HOSTS);
+      const result = await settle(deps.db, row, outcome, deps.clock.now(), deps.config.PUSH_RETRY_MS);
+      if (result === 'sent') report.sent++;
+      else if (result === 'retry') report.retried++;
+      else if (result === 'gone') report.removed++;
+      else {
+        report.dropped++;
+        deps.log.error(`push: notice #${row.notification_id} to subscription #${row.subscription_id} dropped (status ${status}, attempt ${row.attempts})`);
+      }
+    }),
+  );
+  // Rows claimed whose subscription or notice is gone meanwhile: nothing to send.
+  const orphans = ids.filter((id) => !rows.some((r) => r.id === id));
+  if (orphans.length > 0) await writeTx(deps.db, (tx) => tx.deleteFrom('push_queue').where('id', 'in', orphans).execute());
+  return report;
+}
