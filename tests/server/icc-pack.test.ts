@@ -180,16 +180,19 @@ describe('what a pack covers', () => {
     expect(april.filter((r) => r[1] === 'purchase' || r[1] === 'retirement')).toEqual([]);
   });
 
-  it('refuses a period that ends before it starts, runs past three years, or is not a date; and a guest', async () => {
-    for (const q of [{ from: '2026-03-31', to: '2026-03-01' }, { from: '2020-01-01', to: '2026-01-01' }, { from: '2026-02-30', to: '2026-03-01' }, { from: 'x', to: '2026-03-01' }]) {
-      const { bytes } = await pack({ ...q, format: 'csv' });
-      const env = JSON.parse(new TextDecoder().decode(bytes)) as { code: number };
-      expect(env.code, JSON.stringify(q)).toBe(refusal('icc_period_invalid').code);
+  it('refuses a period that ends before it starts, runs past three years, or is not a date, in both languages, recording nothing; and a guest', async () => {
+    const packs = async () => Number((await s.db.selectFrom('icc_packs').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+    const before = await packs();
+    for (const lang of ['en', 'cn'] as const) {
+      for (const q of [{ from: '2026-03-31', to: '2026-03-01' }, { from: '2020-01-01', to: '2026-01-01' }, { from: '2026-02-30', to: '2026-03-01' }, { from: 'x', to: '2026-03-01' }]) {
+        const { bytes } = await pack({ ...q, format: 'csv', lang });
+        const env = JSON.parse(new TextDecoder().decode(bytes)) as { code: number; msg: string };
+        expect({ code: env.code, msg: env.msg }, JSON.stringify(q)).toEqual(refusal('icc_period_invalid', lang));
+      }
     }
     const guest = await s.api('GET', PATHS.iccPack, { ...MARCH, format: 'csv' });
     expect(guest.code).not.toBe(0);
-    const count = await s.db.selectFrom('icc_packs').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-    expect(Number(count.n)).toBeGreaterThan(0);
+    expect(await packs()).toBe(before);
     expect(API_BASE).toBe('/h5/api');
   });
 });
