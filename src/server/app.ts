@@ -19,6 +19,7 @@ import { creditRoutes, publicRoutes } from './modules/retire/routes';
 import { iccRoutes, verifyRoutes } from './modules/icc/routes';
 import { offsetRoutes } from './modules/offset/routes';
 import { avatarRoutes, avatarTooLarge } from './modules/avatar/routes';
+import { orgRoutes } from './modules/org/routes';
 import { openApiDocument } from './openapi';
 import { docsRoutes } from './modules/docs/routes';
 import { healthRoutes } from './lib/health';
@@ -69,6 +70,7 @@ const MODULES: ReadonlyArray<readonly [path: string, routes: Hono<AppEnv>]> = [
   ['/api/icc', iccRoutes],
   ['/api/verify', verifyRoutes],
   ['/api/offset', offsetRoutes],
+  ['/api/org', orgRoutes],
   ['/api/public', publicRoutes],
   // The interactive reference of the OpenAPI document, with a CSP of its own (modules/docs).
   ['/docs', docsRoutes],

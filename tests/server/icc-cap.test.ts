@@ -9,6 +9,7 @@ import type { IccCap } from '../../src/shared/schemas/icc';
 import { refusal, startTestServer, type TestServer } from '../helpers/server';
 import { expectRetireRefused, holder, newKey, retireApi, retireSnapshot } from './retire-helpers';
 import type { MarketUser } from './market-helpers';
+import { addMember, expectOrgRefused, makeOrg, switchInto } from './org-helpers';
 
 let s: TestServer;
 beforeAll(async () => {
@@ -121,5 +122,26 @@ describe('a retirement for Singapore carbon tax', () => {
     expect(res.code, res.msg).toBe(0);
     const row = await s.db.selectFrom('retirements').select(['icc_year', 'icc_rules_version']).where('id', '=', res.data.id).executeTakeFirstOrThrow();
     expect(row).toEqual({ icc_year: 2026, icc_rules_version: expect.stringMatching(/\S/) });
+  });
+});
+
+describe('an organisation', () => {
+  it("keeps its cap on its own account: managers enter the emissions, any member reads them, a buyer may not enter them", async () => {
+    const org = await makeOrg(s, 'Lion City Cement Pte Ltd');
+    const admin = await addMember(s, org, 'admin');
+    const buyer = await addMember(s, org, 'buyer');
+    const viewer = await addMember(s, org, 'viewer');
+    const entered = await s.api<IccCap>('POST', PATHS.iccEmissions, { year: 2026, taxable_tons: 200_000 }, { token: admin.orgToken, idempotencyKey: newKey() });
+    expect(entered.code, entered.msg).toBe(0);
+    expect(entered.data).toMatchObject({ cap_tons: 10_000 });
+    const row = await s.db.selectFrom('icc_emissions').selectAll().where('year', '=', 2026).where('user_id', '=', org.id).executeTakeFirst();
+    expect(row).toMatchObject({ taxable_tons: 200_000 });
+    await expectOrgRefused(s, 'org_role_forbidden', (lang) => s.api('POST', PATHS.iccEmissions, { year: 2026, taxable_tons: 1 }, { token: buyer.orgToken, lang, idempotencyKey: newKey() }));
+    expect((await s.db.selectFrom('icc_emissions').select('taxable_tons').where('user_id', '=', org.id).where('year', '=', 2026).executeTakeFirstOrThrow()).taxable_tons).toBe(200_000);
+    const read = await s.api<IccCap>('GET', PATHS.iccCap, { year: 2026 }, { token: viewer.orgToken });
+    expect(read.data).toMatchObject({ taxable_tons: 200_000, cap_tons: 10_000 });
+    // Back in their own account, the member has no cap of the organisation's.
+    const own = await switchInto(s, viewer.orgToken, null);
+    expect((await s.api<IccCap>('GET', PATHS.iccCap, { year: 2026 }, { token: own })).data).toMatchObject({ taxable_tons: null });
   });
 });

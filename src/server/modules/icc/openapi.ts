@@ -26,7 +26,7 @@ export const ICC_ENDPOINTS: Endpoint[] = [
     auth: 'user',
     idempotent: true,
     answer: iccCapSchema,
-    errors: ['icc_year_invalid', 'icc_emissions_invalid', 'idempotency_mismatch'],
+    errors: ['icc_year_invalid', 'icc_emissions_invalid', 'idempotency_mismatch', 'org_role_forbidden'],
     gives: 'IccCap',
   },
   {

@@ -20,8 +20,9 @@ iccRoutes.get('/cap', async (c) => {
   return ok(c, await capOf(c.get('deps').db, user.id, year));
 });
 
+// An organisation's taxable emissions are its settings: members who manage it enter them (owner, admin).
 iccRoutes.post('/emissions', async (c) => {
-  const { user } = await requireUser(c);
+  const { user } = await requireUser(c, 'manage');
   const { data, raw } = await strictBody(c, iccEmissionsSchema);
   return idempotent(c, user.id, raw, (record) => saveEmissions(c.get('deps'), user, data, record));
 });
