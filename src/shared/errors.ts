@@ -176,19 +176,19 @@ export const ERRORS = {
   // Singapore carbon tax (modules/icc; docs/product.md#singapore-carbon-tax). The reasons a project is not
   // eligible have their own catalogue (shared/icc/reasons.ts); icc_not_eligible names them.
   icc_not_eligible: {
-    code: 2601,
+    code: 2901,
     en: 'These credits cannot be counted against Singapore carbon tax: {reasons}',
     cn: '这些碳信用不能用于抵扣新加坡碳税：{reasons}',
   },
-  icc_year_invalid: { code: 2602, en: 'Please choose a compliance year from 2024 to 2100.', cn: '请选择 2024 至 2100 年之间的履约年度。' },
-  icc_emissions_invalid: { code: 2603, en: 'Please enter the taxable emissions in whole tons.', cn: '请以整吨输入应税排放量。' },
+  icc_year_invalid: { code: 2902, en: 'Please choose a compliance year from 2024 to 2100.', cn: '请选择 2024 至 2100 年之间的履约年度。' },
+  icc_emissions_invalid: { code: 2903, en: 'Please enter the taxable emissions in whole tons.', cn: '请以整吨输入应税排放量。' },
   icc_period_invalid: {
-    code: 2604,
+    code: 2904,
     en: 'Please choose a period of at most 3 years whose start is not after its end.',
     cn: '请选择不超过 3 年、且开始日期不晚于结束日期的期间。',
   },
   icc_pack_not_issued: {
-    code: 2605,
+    code: 2905,
     en: 'Not issued by Canopy: no evidence pack with this fingerprint was issued, or the file was changed.',
     cn: '并非 Canopy 签发：没有具有此指纹的证明文件包，或文件已被更改。',
   },
