@@ -17,6 +17,7 @@ import { orderRoutes } from './modules/order/routes';
 import { footprintRoutes } from './modules/footprint/routes';
 import { creditRoutes, publicRoutes } from './modules/retire/routes';
 import { iccRoutes, verifyRoutes } from './modules/icc/routes';
+import { receiptRoutes } from './modules/receipt/routes';
 import { offsetRoutes } from './modules/offset/routes';
 import { avatarRoutes, avatarTooLarge } from './modules/avatar/routes';
 import { orgRoutes } from './modules/org/routes';
@@ -72,6 +73,7 @@ const MODULES: ReadonlyArray<readonly [path: string, routes: Hono<AppEnv>]> = [
   ['/api/offset', offsetRoutes],
   ['/api/org', orgRoutes],
   ['/api/public', publicRoutes],
+  ['/api/receipt', receiptRoutes],
   // The interactive reference of the OpenAPI document, with a CSP of its own (modules/docs).
   ['/docs', docsRoutes],
 ];

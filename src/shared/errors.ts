@@ -176,19 +176,19 @@ export const ERRORS = {
   // Singapore carbon tax (modules/icc; docs/product.md#singapore-carbon-tax). The reasons a project is not
   // eligible have their own catalogue (shared/icc/reasons.ts); icc_not_eligible names them.
   icc_not_eligible: {
-    code: 2901,
+    code: 2701,
     en: 'These credits cannot be counted against Singapore carbon tax: {reasons}',
     cn: '这些碳信用不能用于抵扣新加坡碳税：{reasons}',
   },
-  icc_year_invalid: { code: 2902, en: 'Please choose a compliance year from 2024 to 2100.', cn: '请选择 2024 至 2100 年之间的履约年度。' },
-  icc_emissions_invalid: { code: 2903, en: 'Please enter the taxable emissions in whole tons.', cn: '请以整吨输入应税排放量。' },
+  icc_year_invalid: { code: 2702, en: 'Please choose a compliance year from 2024 to 2100.', cn: '请选择 2024 至 2100 年之间的履约年度。' },
+  icc_emissions_invalid: { code: 2703, en: 'Please enter the taxable emissions in whole tons.', cn: '请以整吨输入应税排放量。' },
   icc_period_invalid: {
-    code: 2904,
+    code: 2704,
     en: 'Please choose a period of at most 3 years whose start is not after its end.',
     cn: '请选择不超过 3 年、且开始日期不晚于结束日期的期间。',
   },
   icc_pack_not_issued: {
-    code: 2905,
+    code: 2705,
     en: 'Not issued by Canopy: no evidence pack with this fingerprint was issued, or the file was changed.',
     cn: '并非 Canopy 签发：没有具有此指纹的证明文件包，或文件已被更改。',
   },
@@ -198,6 +198,9 @@ export const ERRORS = {
   offset_tons_invalid: { code: 2803, en: 'Please enter a whole number of tons, at least 1.', cn: '请输入至少为 1 的整数吨数。' },
   offset_cancelled: { code: 2804, en: 'This monthly offset is cancelled and cannot be changed.', cn: '该每月碳抵消计划已取消，无法更改。' },
   offset_plans_limit: { code: 2805, en: 'You can have at most {n} monthly offsets.', cn: '您最多可设置 {n} 个每月碳抵消计划。' },
+
+  // Receipts (docs/product.md#receipts)
+  receipt_not_found: { code: 2901, en: 'This receipt does not exist.', cn: '该收据不存在。' },
 
   // Organisations, members and roles (modules/org, docs/product.md#organisations)
   org_role_forbidden: { code: 2601, en: 'Your role in this organisation does not allow this.', cn: '您在该机构中的角色无权执行此操作。' },

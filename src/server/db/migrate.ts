@@ -24,6 +24,7 @@ import * as m022 from './migrations/022-project-icc';
 import * as m023 from './migrations/023-push';
 import * as m024 from './migrations/024-passkeys';
 import * as m025 from './migrations/025-offset-plans';
+import * as m026 from './migrations/026-receipts';
 import * as m027 from './migrations/027-organisations';
 import * as m029 from './migrations/029-icc-cap';
 
@@ -52,6 +53,7 @@ const migrations: Record<string, Migration> = {
   '023-push': m023,
   '024-passkeys': m024,
   '025-offset-plans': m025,
+  '026-receipts': m026,
   '027-organisations': m027,
   '029-icc-cap': m029,
 };
