@@ -7,7 +7,7 @@
  *  named here imports no other module folder. user/ and project/ import none, so no two modules import
  *  each other: what two modules share goes to the lower one (here user/) or below the modules. */
 const MODULE_IMPORTS = {
-  auth: ['user'], // sign-in counts wrong passwords the way the payment password does (user/attempts.ts)
+  auth: ['user', 'org'], // sign-in counts wrong passwords the way the payment password does (user/attempts.ts); a corporate registration founds its organisation
   passkey: ['user', 'auth'], // adding one re-checks the login password; a passkey sign-in opens the session a login opens
   order: ['user', 'project'], // a write checks the payment password; a buy reads the project it buys
   retire: ['user', 'order'], // a retirement checks the payment password and takes the credit holdings orders keep

@@ -16,6 +16,7 @@ import { Route as PagesAboutChar91indexChar93RouteImport } from './routes/pages/
 import { Route as PagesIndexChar91indexChar93RouteImport } from './routes/pages/index/[index]'
 import { Route as PagesLoginChar91indexChar93RouteImport } from './routes/pages/login/[index]'
 import { Route as PagesNewsChar91indexChar93RouteImport } from './routes/pages/news/[index]'
+import { Route as PagesOrgChar91indexChar93RouteImport } from './routes/pages/org/[index]'
 import { Route as PagesProfileChar91indexChar93RouteImport } from './routes/pages/profile/[index]'
 import { Route as PagesProjectChar91indexChar93RouteImport } from './routes/pages/project/[index]'
 import { Route as PagesRegisterChar91indexChar93RouteImport } from './routes/pages/register/[index]'
@@ -23,6 +24,8 @@ import { Route as PagesIndexFaqRouteImport } from './routes/pages/index/faq'
 import { Route as PagesIndexStartRouteImport } from './routes/pages/index/start'
 import { Route as PagesLoginResetRouteImport } from './routes/pages/login/reset'
 import { Route as PagesNewsInfoRouteImport } from './routes/pages/news/info'
+import { Route as PagesOrgActivityRouteImport } from './routes/pages/org/activity'
+import { Route as PagesOrgJoinRouteImport } from './routes/pages/org/join'
 import { Route as PagesOtherPrivacyRouteImport } from './routes/pages/other/privacy'
 import { Route as PagesOtherProtocolRouteImport } from './routes/pages/other/protocol'
 import { Route as PagesProfileApplyRouteImport } from './routes/pages/profile/apply'
@@ -91,6 +94,12 @@ const PagesNewsChar91indexChar93Route =
     path: '/pages/news/index',
     getParentRoute: () => rootRouteImport,
   } as any)
+const PagesOrgChar91indexChar93Route =
+  PagesOrgChar91indexChar93RouteImport.update({
+    id: '/pages/org/index',
+    path: '/pages/org/index',
+    getParentRoute: () => rootRouteImport,
+  } as any)
 const PagesProfileChar91indexChar93Route =
   PagesProfileChar91indexChar93RouteImport.update({
     id: '/pages/profile/index',
@@ -127,6 +136,16 @@ const PagesLoginResetRoute = PagesLoginResetRouteImport.update({
 const PagesNewsInfoRoute = PagesNewsInfoRouteImport.update({
   id: '/pages/news/info',
   path: '/pages/news/info',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const PagesOrgActivityRoute = PagesOrgActivityRouteImport.update({
+  id: '/pages/org/activity',
+  path: '/pages/org/activity',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const PagesOrgJoinRoute = PagesOrgJoinRouteImport.update({
+  id: '/pages/org/join',
+  path: '/pages/org/join',
   getParentRoute: () => rootRouteImport,
 } as any)
 const PagesOtherPrivacyRoute = PagesOtherPrivacyRouteImport.update({
@@ -284,6 +303,9 @@ export interface FileRoutesByFullPath {
   '/pages/login/reset': typeof PagesLoginResetRoute
   '/pages/news/index': typeof PagesNewsChar91indexChar93Route
   '/pages/news/info': typeof PagesNewsInfoRoute
+  '/pages/org/activity': typeof PagesOrgActivityRoute
+  '/pages/org/index': typeof PagesOrgChar91indexChar93Route
+  '/pages/org/join': typeof PagesOrgJoinRoute
   '/pages/other/privacy': typeof PagesOtherPrivacyRoute
   '/pages/other/protocol': typeof PagesOtherProtocolRoute
   '/pages/profile/apply': typeof PagesProfileApplyRoute
@@ -328,6 +350,9 @@ export interface FileRoutesByTo {
   '/pages/login/reset': typeof PagesLoginResetRoute
   '/pages/news/index': typeof PagesNewsChar91indexChar93Route
   '/pages/news/info': typeof PagesNewsInfoRoute
+  '/pages/org/activity': typeof PagesOrgActivityRoute
+  '/pages/org/index': typeof PagesOrgChar91indexChar93Route
+  '/pages/org/join': typeof PagesOrgJoinRoute
   '/pages/other/privacy': typeof PagesOtherPrivacyRoute
   '/pages/other/protocol': typeof PagesOtherProtocolRoute
   '/pages/profile/apply': typeof PagesProfileApplyRoute
@@ -373,6 +398,9 @@ export interface FileRoutesById {
   '/pages/login/reset': typeof PagesLoginResetRoute
   '/pages/news/index': typeof PagesNewsChar91indexChar93Route
   '/pages/news/info': typeof PagesNewsInfoRoute
+  '/pages/org/activity': typeof PagesOrgActivityRoute
+  '/pages/org/index': typeof PagesOrgChar91indexChar93Route
+  '/pages/org/join': typeof PagesOrgJoinRoute
   '/pages/other/privacy': typeof PagesOtherPrivacyRoute
   '/pages/other/protocol': typeof PagesOtherProtocolRoute
   '/pages/profile/apply': typeof PagesProfileApplyRoute
@@ -419,6 +447,9 @@ export interface FileRouteTypes {
     | '/pages/login/reset'
     | '/pages/news/index'
     | '/pages/news/info'
+    | '/pages/org/activity'
+    | '/pages/org/index'
+    | '/pages/org/join'
     | '/pages/other/privacy'
     | '/pages/other/protocol'
     | '/pages/profile/apply'
@@ -463,6 +494,9 @@ export interface FileRouteTypes {
     | '/pages/login/reset'
     | '/pages/news/index'
     | '/pages/news/info'
+    | '/pages/org/activity'
+    | '/pages/org/index'
+    | '/pages/org/join'
     | '/pages/other/privacy'
     | '/pages/other/protocol'
     | '/pages/profile/apply'
@@ -507,6 +541,9 @@ export interface FileRouteTypes {
     | '/pages/login/reset'
     | '/pages/news/index'
     | '/pages/news/info'
+    | '/pages/org/activity'
+    | '/pages/org/index'
+    | '/pages/org/join'
     | '/pages/other/privacy'
     | '/pages/other/protocol'
     | '/pages/profile/apply'
@@ -552,6 +589,9 @@ export interface RootRouteChildren {
   PagesLoginResetRoute: typeof PagesLoginResetRoute
   PagesNewsChar91indexChar93Route: typeof PagesNewsChar91indexChar93Route
   PagesNewsInfoRoute: typeof PagesNewsInfoRoute
+  PagesOrgActivityRoute: typeof PagesOrgActivityRoute
+  PagesOrgChar91indexChar93Route: typeof PagesOrgChar91indexChar93Route
+  PagesOrgJoinRoute: typeof PagesOrgJoinRoute
   PagesOtherPrivacyRoute: typeof PagesOtherPrivacyRoute
   PagesOtherProtocolRoute: typeof PagesOtherProtocolRoute
   PagesProfileApplyRoute: typeof PagesProfileApplyRoute
@@ -636,6 +676,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof PagesNewsChar91indexChar93RouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/pages/org/index': {
+      id: '/pages/org/index'
+      path: '/pages/org/index'
+      fullPath: '/pages/org/index'
+      preLoaderRoute: typeof PagesOrgChar91indexChar93RouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/pages/profile/index': {
       id: '/pages/profile/index'
       path: '/pages/profile/index'
@@ -683,6 +730,20 @@ declare module '@tanstack/react-router' {
       path: '/pages/news/info'
       fullPath: '/pages/news/info'
       preLoaderRoute: typeof PagesNewsInfoRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/pages/org/activity': {
+      id: '/pages/org/activity'
+      path: '/pages/org/activity'
+      fullPath: '/pages/org/activity'
+      preLoaderRoute: typeof PagesOrgActivityRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/pages/org/join': {
+      id: '/pages/org/join'
+      path: '/pages/org/join'
+      fullPath: '/pages/org/join'
+      preLoaderRoute: typeof PagesOrgJoinRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/pages/other/privacy': {
@@ -896,6 +957,9 @@ const rootRouteChildren: RootRouteChildren = {
   PagesLoginResetRoute: PagesLoginResetRoute,
   PagesNewsChar91indexChar93Route: PagesNewsChar91indexChar93Route,
   PagesNewsInfoRoute: PagesNewsInfoRoute,
+  PagesOrgActivityRoute: PagesOrgActivityRoute,
+  PagesOrgChar91indexChar93Route: PagesOrgChar91indexChar93Route,
+  PagesOrgJoinRoute: PagesOrgJoinRoute,
   PagesOtherPrivacyRoute: PagesOtherPrivacyRoute,
   PagesOtherProtocolRoute: PagesOtherProtocolRoute,
   PagesProfileApplyRoute: PagesProfileApplyRoute,

@@ -95,12 +95,16 @@ const envSchema = v.object({
   // Avatar uploads (modules/avatar): per account and hour, the body's size cap (5 MiB) and the decoded
   // picture's size cap in megapixels (sharp's limitInputPixels, against decompression bombs).
   AVATAR_UPLOADS_PER_ACCOUNT_PER_HOUR: int(30, 1),
+  // Invitations an organisation sends an hour: each is a mail to an address its admins choose.
+  ORG_INVITES_PER_ACCOUNT_PER_HOUR: int(50, 1),
   // Requests to the public API (/api/public: certificates, transparency) per address and minute: a page
   // polling every 15 s costs 4; this stops a flood (a certificate lookup by a random id reads the database).
   PUBLIC_REQUESTS_PER_IP_PER_MINUTE: int(120, 1),
   AVATAR_MAX_BYTES: int(5 * 1024 * 1024, 1024, 64 * 1024 * 1024),
   AVATAR_MAX_MEGAPIXELS: int(40, 1, 268),
   SESSION_TTL_DAYS: int(30, 1, 365),
+  // How long an organisation's invitation link can be used (docs/product.md#organisations).
+  ORG_INVITE_TTL_HOURS: int(72, 1, 720),
   // argon2id (OWASP: m=19 MiB, t=2, p=1). Tests lower the memory for speed.
   ARGON2_MEMORY_KIB: int(19_456, 256, 4_194_304),
   ARGON2_TIME_COST: int(2, 1, 20),

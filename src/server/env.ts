@@ -34,5 +34,7 @@ export interface Deps {
 
 /** The Hono environment of every router: the dependencies and the request's language. */
 export interface AppEnv {
-  Variables: { deps: Deps; lang: Lang };
+  /** `acting`: set when the request acts for an organisation (modules/session.ts requireUser): its
+   *  account and the member, for the organisation's activity log. */
+  Variables: { deps: Deps; lang: Lang; acting?: { accountId: number; memberId: number } };
 }

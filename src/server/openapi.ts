@@ -43,6 +43,7 @@ import { CONTENT_ENDPOINTS } from './modules/content/openapi';
 import { RETIRE_ENDPOINTS } from './modules/retire/openapi';
 import { OFFSET_ENDPOINTS } from './modules/offset/openapi';
 import { offsetPlanPageSchema, offsetPlanSchema } from '../shared/schemas/offset';
+import { ORG_ENDPOINTS } from './modules/org/openapi';
 import type { Endpoint } from './lib/openapi-endpoint';
 import type { Config } from './config';
 
@@ -69,6 +70,7 @@ export const ENDPOINTS: Endpoint[] = [
   ...MEMBERSHIP_ENDPOINTS,
   ...RETIRE_ENDPOINTS,
   ...OFFSET_ENDPOINTS,
+  ...ORG_ENDPOINTS,
   ...DOCS_ENDPOINTS,
 ];
 
@@ -125,6 +127,7 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   Footprint: 'Saved carbon-footprint results, recomputed by the server.',
   Notifications: "The member's notifications inbox.",
   Offsets: 'Monthly offset plans: a buy of the same tons on a day of each month, placed by the server.',
+  Organisations: 'Organisations: members, roles, invitations, the context switch and the activity log.',
   Reference: 'This document.',
 };
 
@@ -176,6 +179,8 @@ export function operationErrors(e: Endpoint): ErrorKey[] {
   if (e.schema) schemaErrorKeys(e.schema, keys);
   if (e.auth === 'session' || e.auth === 'user') keys.add('session_expired');
   if (e.auth === 'user') keys.add('guest_forbidden');
+  // A signed-in write acting for an organisation is refused when the member's role does not allow it.
+  if (e.auth === 'user' && e.method === 'post') keys.add('org_role_forbidden');
   if (e.idempotent) {
     keys.add('idempotency_mismatch');
     keys.add('idempotency_in_progress');

@@ -61,6 +61,17 @@ export const PATHS = {
   /** GET /api/public/certificate/<id>/pdf: the same certificate as an A4 PDF download (no session). */
   publicCertificatePdf: '/api/public/certificate/:id/pdf',
   publicTransparency: '/api/public/transparency',
+  /** Organisations (docs/product.md#organisations): the caller's organisations and the context switch. */
+  orgMine: '/api/org/mine',
+  orgSwitch: '/api/org/switch',
+  orgMembers: '/api/org/members',
+  orgInvite: '/api/org/invite',
+  orgJoin: '/api/org/join',
+  orgRole: '/api/org/role',
+  orgRemove: '/api/org/remove',
+  orgActivity: '/api/org/activity',
+  /** GET: the activity log as CSV (owner and admins). */
+  orgActivityCsv: '/api/org/activity.csv',
   openapi: '/openapi.json',
   /** GET: the interactive API reference (Swagger UI) and its files (docs/decisions/0012-api-contract.md). */
   docs: '/docs',

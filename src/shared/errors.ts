@@ -179,6 +179,16 @@ export const ERRORS = {
   offset_tons_invalid: { code: 2803, en: 'Please enter a whole number of tons, at least 1.', cn: '请输入至少为 1 的整数吨数。' },
   offset_cancelled: { code: 2804, en: 'This monthly offset is cancelled and cannot be changed.', cn: '该每月碳抵消计划已取消，无法更改。' },
   offset_plans_limit: { code: 2805, en: 'You can have at most {n} monthly offsets.', cn: '您最多可设置 {n} 个每月碳抵消计划。' },
+
+  // Organisations, members and roles (modules/org, docs/product.md#organisations)
+  org_role_forbidden: { code: 2601, en: 'Your role in this organisation does not allow this.', cn: '您在该机构中的角色无权执行此操作。' },
+  org_not_member: { code: 2602, en: 'You are not a member of this organisation.', cn: '您不是该机构的成员。' },
+  org_invite_invalid: { code: 2603, en: 'This invitation link is invalid, used or expired. Ask for a new one.', cn: '该邀请链接无效、已使用或已过期，请重新索取。' },
+  org_invite_email: { code: 2604, en: 'This invitation is for {email}. Sign in with that email to join.', cn: '该邀请发给 {email}，请使用该邮箱登录后加入。' },
+  org_member_exists: { code: 2605, en: 'This person is already a member of the organisation.', cn: '此人已是该机构的成员。' },
+  org_owner_fixed: { code: 2606, en: "The organisation's owner cannot be removed or given another role.", cn: '机构所有者不能被移除或更改角色。' },
+  org_personal_only: { code: 2607, en: 'Only a personal account can join an organisation.', cn: '只有个人账户可以加入机构。' },
+  org_member_not_found: { code: 2608, en: 'This member does not exist.', cn: '该成员不存在。' },
 } as const satisfies Record<string, CatalogueEntry>;
 
 export type ErrorKey = keyof typeof ERRORS;

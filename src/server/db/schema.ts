@@ -37,6 +37,54 @@ export interface SessionsTable {
   expires_at: number;
   last_seen_at: number;
   revoked_at: number | null;
+  /** The organisation's account the session acts for (a member's organisation context); null: the
+   *  login's own account. Each request checks the membership again (modules/session.ts). */
+  acting_for: ColumnType<number | null, number | null | undefined, number | null>;
+}
+
+export type OrgRole = 'owner' | 'admin' | 'buyer' | 'approver' | 'viewer';
+
+/** An organisation: 1:1 with its corporate account (users.id), which holds its ledger accounts. */
+export interface OrganisationsTable {
+  account_id: number;
+  name: string;
+  uen: string;
+  /** JSON of the organisation's settings. */
+  settings: string;
+  created_at: number;
+}
+
+export interface OrganisationMembersTable {
+  account_id: number;
+  user_id: number;
+  role: OrgRole;
+  created_at: number;
+}
+
+export interface OrganisationInvitationsTable {
+  id: Generated<number>;
+  account_id: number;
+  email: string;
+  role: Exclude<OrgRole, 'owner'>;
+  /** SHA-256 of the link's token: the token itself is only in the mail. */
+  token_hash: string;
+  invited_by: number;
+  created_at: number;
+  expires_at: number;
+  accepted_at: number | null;
+  accepted_by: number | null;
+  revoked_at: number | null;
+}
+
+export interface OrganisationActivityTable {
+  id: Generated<number>;
+  account_id: number;
+  member_id: number;
+  /** The endpoint's action name ('order.buy', 'wallet.withdraw', 'org.invite'...). */
+  action: string;
+  /** JSON: the request's fields (secrets dropped) and what it made. */
+  detail: string;
+  created_at: number;
 }
 
 export interface VerificationCodesTable {
@@ -492,6 +540,10 @@ export interface Database {
   idempotency_keys: IdempotencyKeysTable;
   users: UsersTable;
   sessions: SessionsTable;
+  organisations: OrganisationsTable;
+  organisation_members: OrganisationMembersTable;
+  organisation_invitations: OrganisationInvitationsTable;
+  organisation_activity: OrganisationActivityTable;
   verification_codes: VerificationCodesTable;
   outbox: OutboxTable;
   rate_events: RateEventsTable;

@@ -6,6 +6,7 @@ import { sql } from 'kysely';
 import type { EffectRecord, WriteScope } from '../db/tx';
 import { prepared } from '../db/prepared';
 import { dialectOf } from '../db/connection';
+import { activityOf, insertActivity, type Activity } from './activity';
 
 // docs/product.md#writes-and-retries: every write carries an Idempotency-Key chosen per user intent.
 // - The key, the effect and the answer commit in ONE transaction (the request's effect transaction, see
@@ -59,6 +60,8 @@ interface KeyRecord extends EffectRecord {
   claim(result: unknown): KeyClaim;
   /** The claim was inserted: the request's answer is `result`. */
   claimed(result: unknown): void;
+  /** The organisation's activity row this request leaves with its key (lib/activity.ts), or null. */
+  readonly activity: Activity | null;
 }
 
 /** The end of a batch's key records (db/tx.ts EffectRecord.endMany): every claim in one statement on
@@ -77,6 +80,8 @@ async function endKeyRecords(w: WriteScope, ends: readonly { record: EffectRecor
     if (inserted.length !== list.length) throw new KeyTaken();
     for (const { record, result } of list) record.claimed(result);
   });
+  const done = list.flatMap(({ record, result, claim }) => (record.activity ? [{ activity: record.activity, result, now: claim.now }] : []));
+  if (done.length > 0) await w.ahead(insertActivity(w.tx, done, done[0]!.now));
 }
 
 export function canonical(value: unknown): string {
@@ -150,7 +155,8 @@ async function runOnce<T>(c: Context<AppEnv>, userId: number, key: string, paylo
   if (earlier) return earlier;
 
   // 2. Run, with the key record its effect transaction claims the key with (keyRecord).
-  const effect = keyRecord(req, () => clock.now());
+  const activity = activityOf(c, payload);
+  const effect = keyRecord(req, () => clock.now(), activity);
   let data: T;
   try {
     data = await run(effect.record);
@@ -165,6 +171,7 @@ async function runOnce<T>(c: Context<AppEnv>, userId: number, key: string, paylo
     const first = await storedAnswer(c, req);
     if (first) return first;
   }
+  if (activity) await insertActivity(db, [{ activity, result: data }], clock.now()).execute();
   return ok(c, data);
 }
 
@@ -203,11 +210,12 @@ async function refusedAnswer(c: Context<AppEnv>, req: KeyedRequest, err: unknown
  *  so claiming at the end is as safe as at the start and costs one statement instead of two: when the key
  *  is taken by then (a duplicate on another instance committed first), the insert adds nothing, the effect
  *  is rolled back to its savepoint and the first answer is replayed. */
-function keyRecord(req: KeyedRequest, now: () => number) {
+function keyRecord(req: KeyedRequest, now: () => number, activity: Activity | null) {
   let recorded = false;
   let answer: unknown;
   const record: KeyRecord = {
     begin: () => (recorded ? Promise.reject(new Error('an idempotent request may commit only one effect transaction')) : Promise.resolve()),
+    activity,
     claim: (result) => ({ ...req, response: JSON.stringify(result ?? null), now: now() }),
     claimed: (result) => {
       recorded = true;
@@ -220,6 +228,7 @@ function keyRecord(req: KeyedRequest, now: () => number) {
         if (Number(inserted.numAffectedRows ?? 0) === 0) throw new KeyTaken();
         record.claimed(result);
       });
+      if (activity) await w.ahead(insertActivity(w.tx, [{ activity, result }], now()));
     },
     endMany: endKeyRecords,
     undo: () => {

@@ -28,6 +28,9 @@ export function MemberMenus() {
           <Trans>Notifications</Trans>
         </MenuItem>
         <PushRow />
+        <MenuItem to="/pages/org/index" icon="team">
+          <Trans>Organisation</Trans>
+        </MenuItem>
         <MenuItem to="/pages/profile/profile" icon="user">
           <Trans>Personal information</Trans>
         </MenuItem>
@@ -93,6 +96,7 @@ export function PublicMenu() {
 
 const icons = {
   user: 'M12 12a4 4 0 1 0 0-8 4 4 0 0 0 0 8zm-8 9a8 8 0 0 1 16 0',
+  team: 'M9 11a3.5 3.5 0 1 0 0-7 3.5 3.5 0 0 0 0 7zm-7 9a7 7 0 0 1 14 0M16 4.5a3.5 3.5 0 0 1 0 6.5M18 13.5a7 7 0 0 1 4 6.5',
   lock: 'M6 11h12v10H6zM8 11V8a4 4 0 0 1 8 0v3',
   key: 'M8 15a4 4 0 1 0 0-8 4 4 0 0 0 0 8zM12 11h9M18 11v3M21 11v2',
   card: 'M3 6h18v12H3zM3 10h18M7 15h4',

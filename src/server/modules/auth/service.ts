@@ -1,3 +1,4 @@
+import { foundOrganisation } from '../org/service';
 import type { Deps } from '../../env';
 import { AppError, ipKey } from '../../lib/http';
 import { hashPassword, inviteCode, sha256, sixDigitCode } from '../../lib/crypto';
@@ -168,6 +169,7 @@ export async function register(deps: Deps, input: RegisterData, ip: string): Pro
       .returningAll()
       .executeTakeFirstOrThrow();
     await openUserAccounts(tx, created.id);
+    if (created.type === 'corporate') await foundOrganisation(tx, created, now);
     return created;
   });
   return signedIn(deps, user);

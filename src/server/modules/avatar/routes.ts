@@ -12,7 +12,7 @@ import { PATHS } from '../../../shared/api';
 // decide, not the declared type), `lang` in the query, Idempotency-Key in a header. The body limit of this
 // one route is AVATAR_MAX_BYTES (app.ts), every other route keeps its 64 KiB.
 async function avatarUploadRoute(c: Context<AppEnv>): Promise<Response> {
-  const { user } = await requireUser(c);
+  const { user } = await requireUser(c, 'manage');
   const deps = c.get('deps');
   await deps.limits.consume([['avatar_account', String(user.id)]]);
   const input = Buffer.from(await c.req.arrayBuffer());

@@ -13,7 +13,7 @@ import { listFootprints, saveFootprint } from './service';
 export const footprintRoutes = new Hono<AppEnv>();
 
 footprintRoutes.post('/', async (c) => {
-  const { user } = await requireUser(c);
+  const { user } = await requireUser(c, 'trade');
   // Unknown fields are refused (a misspelt answer would otherwise count as 0); the client's own total
   // is accepted by the schema and dropped here.
   const { data, raw } = await strictBody(c, footprintSaveSchema);

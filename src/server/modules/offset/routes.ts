@@ -11,19 +11,19 @@ import { changePlan, createPlan, plansOf, setPlanStatus } from './service';
 export const offsetRoutes = new Hono<AppEnv>();
 
 offsetRoutes.post('/create', async (c) => {
-  const { user } = await requireUser(c);
+  const { user } = await requireUser(c, 'trade');
   const { data, raw } = await strictBody(c, offsetCreateSchema);
   return idempotent(c, user.id, raw, (record) => createPlan(c.get('deps'), user, data, c.get('lang'), record));
 });
 
 offsetRoutes.post('/change', async (c) => {
-  const { user } = await requireUser(c);
+  const { user } = await requireUser(c, 'trade');
   const { data, raw } = await strictBody(c, offsetChangeSchema);
   return idempotent(c, user.id, raw, (record) => changePlan(c.get('deps'), user, data, c.get('lang'), record));
 });
 
 offsetRoutes.post('/status', async (c) => {
-  const { user } = await requireUser(c);
+  const { user } = await requireUser(c, 'trade');
   const { data, raw } = await strictBody(c, offsetStatusSchema);
   return idempotent(c, user.id, raw, (record) => setPlanStatus(c.get('deps'), user, data, record));
 });

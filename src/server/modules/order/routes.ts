@@ -45,25 +45,25 @@ function counted<T>(metrics: Metrics | undefined, kind: 'buy' | 'book' | 'finalp
 }
 
 orderRoutes.post('/buy', async (c) => {
-  const { user } = await requireUser(c);
+  const { user } = await requireUser(c, 'trade');
   const { data, raw } = await strictBody(c, orderBuySchema);
   return idempotent(c, user.id, raw, counted(c.get('deps').metrics, 'buy', (record) => placePurchase(c.get('deps'), user, data, record)));
 });
 
 orderRoutes.post('/book', async (c) => {
-  const { user } = await requireUser(c);
+  const { user } = await requireUser(c, 'trade');
   const { data, raw } = await strictBody(c, orderBookSchema);
   return idempotent(c, user.id, raw, counted(c.get('deps').metrics, 'book', (record) => placeBooking(c.get('deps'), user, data, record)));
 });
 
 orderRoutes.post('/finalpay', async (c) => {
-  const { user } = await requireUser(c);
+  const { user } = await requireUser(c, 'trade');
   const { data, raw } = await strictBody(c, orderFinalpaySchema);
   return idempotent(c, user.id, raw, counted(c.get('deps').metrics, 'finalpay', (record) => payFinal(c.get('deps'), user, data, record)));
 });
 
 orderRoutes.post('/sell', async (c) => {
-  const { user } = await requireUser(c);
+  const { user } = await requireUser(c, 'trade');
   const { data, raw } = await strictBody(c, orderSellSchema);
   return idempotent(c, user.id, raw, counted(c.get('deps').metrics, 'sell', (record) => placeSale(c.get('deps'), user, data, record)));
 });

@@ -31,7 +31,7 @@ publicRoutes.use('*', async (c, next) => {
 const PDF_COST = 10;
 
 creditRoutes.post('/retire', async (c) => {
-  const { user } = await requireUser(c);
+  const { user } = await requireUser(c, 'trade');
   const { data, raw } = await strictBody(c, retireSchema);
   return idempotent(c, user.id, raw, (record) => retire(c.get('deps'), user, data, record));
 });

@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import type { AppEnv } from '../../env';
 import { input, ok, parse, strictBody } from '../../lib/http';
 import { idempotent } from '../../lib/idempotency';
-import { requireSession, requireUser } from '../session';
+import { requirePerson, requireSession, requireUser } from '../session';
 import { bankCardSchema, loginPasswordChangeSchema, profileSchema, withdrawPasswordSetSchema } from '../../../shared/schemas/wallet';
 import { bindPayoutAccount } from './card';
 import { payoutCard, userInfo } from './service';
@@ -30,20 +30,21 @@ userRoutes.get('/membership', async (c) => {
 // known fields. The key's fingerprint covers every field, passwords included (keyed hash, see
 // lib/idempotency.ts).
 
+// The login and payment passwords are the person's own, also while acting for an organisation.
 userRoutes.post('/withdpwd', async (c) => {
-  const { user } = await requireUser(c);
+  const { person } = await requirePerson(c);
   const { data, raw } = await strictBody(c, withdrawPasswordSetSchema);
-  return idempotent(c, user.id, raw, (record) => setWithdrawPassword(c.get('deps'), user, data, record));
+  return idempotent(c, person.id, raw, (record) => setWithdrawPassword(c.get('deps'), person, data, record));
 });
 
 userRoutes.post('/loginpwd', async (c) => {
-  const { user, session } = await requireUser(c);
+  const { person, session } = await requirePerson(c);
   const { data, raw } = await strictBody(c, loginPasswordChangeSchema);
-  return idempotent(c, user.id, raw, (record) => changeLoginPassword(c.get('deps'), user, session.id, data, record));
+  return idempotent(c, person.id, raw, (record) => changeLoginPassword(c.get('deps'), person, session.id, data, record));
 });
 
 userRoutes.post('/profile', async (c) => {
-  const { user } = await requireUser(c);
+  const { user } = await requireUser(c, 'manage');
   const { data, raw } = await strictBody(c, profileSchema);
   return idempotent(c, user.id, raw, (record) => updateProfile(c.get('deps'), user, data, record));
 });
@@ -54,7 +55,7 @@ userRoutes.get('/card', async (c) => {
 });
 
 userRoutes.post('/card', async (c) => {
-  const { user } = await requireUser(c);
+  const { user } = await requireUser(c, 'manage');
   const { data, raw } = await strictBody(c, bankCardSchema);
   return idempotent(c, user.id, raw, (record) => bindPayoutAccount(c.get('deps'), user, data, record));
 });
@@ -67,7 +68,7 @@ userRoutes.get('/notifications', async (c) => {
 });
 
 userRoutes.post('/notifications/read', async (c) => {
-  const { user } = await requireUser(c);
+  const { user } = await requireUser(c, 'inbox');
   const { data, raw } = await strictBody(c, noticeReadSchema);
   return idempotent(c, user.id, raw, (record) => markRead(c.get('deps'), user, data.id ?? null, record));
 });
@@ -80,13 +81,13 @@ userRoutes.get('/push/key', async (c) => {
 });
 
 userRoutes.post('/push/subscribe', async (c) => {
-  const { user } = await requireUser(c);
+  const { user } = await requireUser(c, 'inbox');
   const { data, raw } = await strictBody(c, pushSubscribeSchema);
   return idempotent(c, user.id, raw, (record) => subscribePush(c.get('deps'), user, { ...data, lang: c.get('lang') }, record));
 });
 
 userRoutes.post('/push/unsubscribe', async (c) => {
-  const { user } = await requireUser(c);
+  const { user } = await requireUser(c, 'inbox');
   const { data, raw } = await strictBody(c, pushUnsubscribeSchema);
   return idempotent(c, user.id, raw, (record) => unsubscribePush(c.get('deps'), user, data.endpoint, record));
 });

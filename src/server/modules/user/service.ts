@@ -1,6 +1,6 @@
 import type { Deps } from '../../env';
 import { walletOf } from '../../ledger/ledger';
-import type { User } from '../session';
+import { payerOf, type User } from '../session';
 import type { UserInfo } from '../../../shared/schemas/user';
 import type { BankCard } from '../../../shared/schemas/wallet';
 import { bankCardView, payoutAccountOf } from './card';
@@ -29,9 +29,10 @@ export async function userInfo(deps: Deps, u: User | null): Promise<UserInfo> {
     grade: u.grade,
     credit_score: u.credit_score,
     risk: u.risk === 1,
-    locked: u.trade_locked === 1,
+    // Acting for an organisation, the payment password and its lock are the member's own.
+    locked: payerOf(u).trade_locked === 1,
     login_locked: u.login_locked === 1,
-    has_withdraw_password: u.withdraw_password_hash !== null,
+    has_withdraw_password: payerOf(u).withdraw_password_hash !== null,
     joined_at: u.created_at,
     wallet: await walletOf(deps.db, u.id),
   };

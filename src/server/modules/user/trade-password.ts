@@ -2,7 +2,7 @@ import type { Deps } from '../../env';
 import { AppError } from '../../lib/http';
 import { type Tx } from '../../db/tx';
 import { checkCounted } from './attempts';
-import { endUserSessions } from '../session';
+import { endUserSessions, payerOf } from '../session';
 import { post, walletOf } from '../../ledger/ledger';
 import { publish } from '../../live/events';
 import type { ErrorKey } from '../../../shared/errors';
@@ -21,7 +21,9 @@ export function assertNotRisk(user: Pick<User, 'risk'>): void {
  *  `beforeStart` re-runs the request's cheap checks once a hash slot is free (a project sold out while
  *  the request queued is refused in milliseconds, at no attempt). The 5th wrong attempt locks trading,
  *  freezes the available balance and ends every session of the user (their sockets close). */
-export async function verifyTradePassword(deps: Deps, user: User, password: string, wrongKey: ErrorKey, beforeStart?: () => Promise<void>): Promise<void> {
+export async function verifyTradePassword(deps: Deps, account: User, password: string, wrongKey: ErrorKey, beforeStart?: () => Promise<void>): Promise<void> {
+  // A member acting for an organisation types their own payment password; its attempts and lock are theirs.
+  const user = payerOf(account);
   if (user.trade_locked) throw new AppError('account_locked');
   if (!user.withdraw_password_hash) throw new AppError('withdraw_password_unset');
   // Benchmarks only (Deps.skipPaymentPassword): no hash, and with it no recheck once a hash slot frees.

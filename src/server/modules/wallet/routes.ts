@@ -12,13 +12,13 @@ import { fundLogsOf, requestTopup, requestWithdrawal, topupsOf, withdrawalsOf } 
 export const walletRoutes = new Hono<AppEnv>();
 
 walletRoutes.post('/topup', async (c) => {
-  const { user } = await requireUser(c);
+  const { user } = await requireUser(c, 'trade');
   const { data, raw } = await strictBody(c, topupSchema);
   return idempotent(c, user.id, raw, (record) => requestTopup(c.get('deps'), user, data, record));
 });
 
 walletRoutes.post('/withdraw', async (c) => {
-  const { user } = await requireUser(c);
+  const { user } = await requireUser(c, 'trade');
   const { data, raw } = await strictBody(c, withdrawSchema);
   return idempotent(c, user.id, raw, (record) => requestWithdrawal(c.get('deps'), user, data, record));
 });

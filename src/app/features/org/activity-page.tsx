@@ -1,0 +1,106 @@
+import { useState } from 'react';
+import { Trans, useLingui } from '@lingui/react/macro';
+import { MemberPage } from '../../components/member-page';
+import { LoadingState } from '../../components/empty-state';
+import { showToast } from '../../components/toast';
+import { formatAmount, formatDateTime } from '../../lib/format';
+import { useOnline } from '../../lib/online';
+import type { OrgActivity } from '../../../shared/schemas/org';
+import { downloadActivityCsv, useOrgActivity, useOrgMine } from './api';
+import { ACTION_LABELS } from './labels';
+import './org.css';
+
+// /pages/org/activity: who did what, when and for how much, for owner and admins, newest first (the last
+// copy is kept for offline reading); the whole log downloads as CSV.
+
+export function ActivityPage() {
+  const { t } = useLingui();
+  return (
+    <MemberPage title={t`Activity log`} className="org-page" prompt={<Trans>Log in to see your organisation.</Trans>}>
+      <ActivityContent />
+    </MemberPage>
+  );
+}
+
+function ActivityContent() {
+  const mine = useOrgMine();
+  const allowed = !!mine?.acting && (mine.acting.role === 'owner' || mine.acting.role === 'admin');
+  const page = useOrgActivity(allowed);
+  const online = useOnline();
+  const { t } = useLingui();
+  const [busy, setBusy] = useState(false);
+  if (mine === undefined || (allowed && page === undefined)) return <LoadingState />;
+  if (!allowed) {
+    return (
+      <div className="section">
+        <p className="card org-empty">
+          <Trans>Only the owner and admins of an organisation see its activity log.</Trans>
+        </p>
+      </div>
+    );
+  }
+  const exportCsv = async () => {
+    setBusy(true);
+    try {
+      const blob = await downloadActivityCsv();
+      if (!blob) return showToast(t`The export failed. Please try again.`, 'error');
+      const a = document.createElement('a');
+      a.href = URL.createObjectURL(blob);
+      a.download = 'canopy-activity.csv';
+      a.click();
+      URL.revokeObjectURL(a.href);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <div className="section org">
+      <button type="button" className="btn btn--ghost btn--block" disabled={!online || busy} onClick={() => void exportCsv()} data-testid="org-activity-csv">
+        <Trans>Export CSV</Trans>
+      </button>
+      {!page || page.list.length === 0 ? (
+        <p className="card org-empty">{page ? <Trans>Nothing yet.</Trans> : <Trans>No saved activity on this device. Connect to the internet to load it.</Trans>}</p>
+      ) : (
+        <ul className="card org-list" data-testid="org-activity">
+          {page.list.map((a) => (
+            <ActivityRow key={a.id} item={a} />
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
+/** What an action names: whom it concerned, the tons asked for and the money it moved. */
+function amounts(detail: string): string {
+  try {
+    const d = JSON.parse(detail) as { request?: Record<string, unknown>; result?: Record<string, unknown> };
+    const parts: string[] = [];
+    const email = d.request?.email;
+    if (typeof email === 'string') parts.push(email);
+    const tons = d.request?.tons;
+    if (typeof tons === 'number') parts.push(formatAmount(tons, 'tons'));
+    const cents = d.result?.total ?? d.request?.amount;
+    if (typeof cents === 'number') parts.push(formatAmount(cents, 'cents'));
+    return parts.join(' · ');
+  } catch {
+    return '';
+  }
+}
+
+function ActivityRow({ item }: { item: OrgActivity }) {
+  const { i18n } = useLingui();
+  const label = ACTION_LABELS[item.action];
+  return (
+    <li className="org-row" data-testid="org-activity-item">
+      <span className="org-row__main">
+        <span className="org-row__name">{label ? i18n._(label) : item.action}</span>
+        <span className="muted org-row__meta">{item.member_email}</span>
+        <time className="muted org-row__meta" dateTime={new Date(item.created_at).toISOString()}>
+          {formatDateTime(item.created_at)}
+        </time>
+      </span>
+      <span className="org-row__amount">{amounts(item.detail)}</span>
+    </li>
+  );
+}

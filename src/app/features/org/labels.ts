@@ -1,0 +1,41 @@
+import { msg } from '@lingui/core/macro';
+import type { MessageDescriptor } from '@lingui/core';
+import type { OrgRole } from '../../../shared/schemas/org';
+
+// Names of roles and of the activity log's actions, in the reader's language.
+
+export const ROLE_LABELS: Record<OrgRole, MessageDescriptor> = {
+  owner: msg`Owner`,
+  admin: msg`Admin`,
+  buyer: msg`Buyer`,
+  approver: msg`Approver`,
+  viewer: msg`Viewer`,
+};
+
+/** What each role may do, one line each (docs/product.md#organisations). */
+export const ROLE_HINTS: Record<OrgRole, MessageDescriptor> = {
+  owner: msg`Everything, and the organisation is theirs`,
+  admin: msg`Members and settings`,
+  buyer: msg`Top up, buy, book, pay, sell, retire, withdraw`,
+  approver: msg`Approve or decline requests`,
+  viewer: msg`Read only`,
+};
+
+export const ACTION_LABELS: Record<string, MessageDescriptor> = {
+  'order.buy': msg`Bought credits`,
+  'order.book': msg`Booked a pre-sale`,
+  'order.finalpay': msg`Paid a final payment`,
+  'order.sell': msg`Sold credits`,
+  'wallet.topup': msg`Requested a top-up`,
+  'wallet.withdraw': msg`Requested a withdrawal`,
+  'credit.retire': msg`Retired credits`,
+  'user.card': msg`Changed the payout account`,
+  'user.profile': msg`Changed the profile`,
+  'user.avatar': msg`Changed the picture`,
+  'user.footprint': msg`Saved a footprint`,
+  'user.notifications.read': msg`Read notices`,
+  'org.invite': msg`Invited a member`,
+  'org.join': msg`Joined`,
+  'org.role': msg`Changed a role`,
+  'org.remove': msg`Removed a member`,
+};

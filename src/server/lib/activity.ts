@@ -1,0 +1,63 @@
+import type { Context } from 'hono';
+import type { AppEnv } from '../env';
+import type { Tx } from '../db/tx';
+import { API_BASE } from '../../shared/api';
+
+// The organisation's activity log (docs/product.md#organisations): every write a member makes for an
+// organisation (and its owner's own) leaves a row with who, what, when and the amounts. It is written by the
+// idempotent write with the request's key, in the same transaction as the effect, so a row exists exactly
+// when the effect does, and a replayed key adds none.
+
+/** What a request's activity row says before its answer is known. */
+export interface Activity {
+  accountId: number;
+  memberId: number;
+  action: string;
+  fields: Record<string, unknown>;
+}
+
+/** Fields never kept: secrets and the request's language. */
+const DROPPED = /pass|pwd|^lang$/i;
+/** Digits of an account or card number beyond the last four are masked. */
+const LONG_NUMBER = /^\d{8,}$/;
+/** At most this many fields of the request and of the answer, each at most this long. */
+const MAX_FIELDS = 20;
+const MAX_TEXT = 200;
+
+function kept(value: unknown): unknown {
+  if (typeof value === 'number' || typeof value === 'boolean' || value === null) return value;
+  if (typeof value !== 'string') return undefined;
+  return LONG_NUMBER.test(value) ? `****${value.slice(-4)}` : value.slice(0, MAX_TEXT);
+}
+
+function scalars(obj: unknown, drop: RegExp): Record<string, unknown> {
+  const out: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
+  if (!obj || typeof obj !== 'object' || Array.isArray(obj)) return out;
+  for (const [k, v] of Object.entries(obj).slice(0, MAX_FIELDS)) {
+    if (drop.test(k)) continue;
+    const value = kept(v);
+    if (value !== undefined) out[k] = value;
+  }
+  return out;
+}
+
+/** The activity of this request when it acts for an organisation, else null. */
+export function activityOf(c: Context<AppEnv>, payload: Record<string, unknown>): Activity | null {
+  const acting = c.get('acting');
+  if (!acting) return null;
+  const action = c.req.path.slice(API_BASE.length).replace(/^\/api\//, '').replace(/\//g, '.');
+  return { accountId: acting.accountId, memberId: acting.memberId, action, fields: scalars(payload, DROPPED) };
+}
+
+/** The insert of the activity rows of answered requests. */
+export function insertActivity(tx: Tx, done: readonly { activity: Activity; result: unknown }[], now: number) {
+  return tx.insertInto('organisation_activity').values(
+    done.map(({ activity, result }) => ({
+      account_id: activity.accountId,
+      member_id: activity.memberId,
+      action: activity.action,
+      detail: JSON.stringify({ request: activity.fields, result: scalars(result, DROPPED) }),
+      created_at: now,
+    })),
+  );
+}

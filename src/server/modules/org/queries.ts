@@ -1,0 +1,98 @@
+import type { Deps } from '../../env';
+import type { Acting, Session, User } from '../session';
+import type { OrgActivityList, OrgMembers, OrgMine } from '../../../shared/schemas/org';
+
+// The organisation's reads: the person's organisations, the members (with pending invitations for those
+// who manage them), and the activity log as a page or as CSV.
+
+/** The organisations the person belongs to, and the one the session acts for. */
+export async function mine(deps: Deps, session: Session, person: User): Promise<OrgMine> {
+  const list = await deps.db
+    .selectFrom('organisation_members as m')
+    .innerJoin('organisations as o', 'o.account_id', 'm.account_id')
+    .select(['o.account_id', 'o.name', 'o.uen', 'm.role'])
+    .where('m.user_id', '=', person.id)
+    .orderBy('o.name')
+    .execute();
+  const actingId = session.acting?.accountId ?? null;
+  return { list, acting: list.find((o) => o.account_id === actingId) ?? null };
+}
+
+export async function members(deps: Deps, acting: Acting, withInvitations: boolean): Promise<OrgMembers> {
+  const rows = await deps.db
+    .selectFrom('organisation_members as m')
+    .innerJoin('users as u', 'u.id', 'm.user_id')
+    .select(['m.user_id', 'u.email', 'u.first_name', 'u.last_name', 'u.company', 'm.role', 'm.created_at'])
+    .where('m.account_id', '=', acting.accountId)
+    .orderBy('m.created_at')
+    .orderBy('m.user_id')
+    .execute();
+  const invitations = withInvitations
+    ? await deps.db
+        .selectFrom('organisation_invitations')
+        .select(['id', 'email', 'role', 'created_at', 'expires_at'])
+        .where('account_id', '=', acting.accountId)
+        .where('accepted_at', 'is', null)
+        .where('revoked_at', 'is', null)
+        .where('expires_at', '>', deps.clock.now())
+        .orderBy('id', 'desc')
+        .execute()
+    : [];
+  return {
+    members: rows.map((r) => ({
+      user_id: r.user_id,
+      email: r.email,
+      name: [r.first_name, r.last_name].filter(Boolean).join(' '),
+      role: r.role,
+      joined_at: r.created_at,
+    })),
+    invitations,
+  };
+}
+
+function activityQuery(deps: Deps, accountId: number) {
+  return deps.db
+    .selectFrom('organisation_activity as a')
+    .innerJoin('users as u', 'u.id', 'a.member_id')
+    .where('a.account_id', '=', accountId);
+}
+
+/** A page of the activity log, newest first. */
+export async function activity(deps: Deps, accountId: number, q: { page: number; page_size: number }): Promise<OrgActivityList> {
+  const [list, count] = await Promise.all([
+    activityQuery(deps, accountId)
+      .select(['a.id', 'a.member_id', 'u.email as member_email', 'a.action', 'a.detail', 'a.created_at'])
+      .orderBy('a.id', 'desc')
+      .limit(q.page_size)
+      .offset((q.page - 1) * q.page_size)
+      .execute(),
+    activityQuery(deps, accountId).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+  ]);
+  return { list, total: Number(count.n), page: q.page, page_size: q.page_size };
+}
+
+/** The export's most rows: a year of a busy team, and a bounded answer. */
+const CSV_MAX_ROWS = 50_000;
+
+/** One CSV field: quoted, and a leading =, +, - or @ neutralised so a spreadsheet never runs it. */
+function csvField(value: string | number): string {
+  let text = String(value);
+  if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
+  return `"${text.replace(/"/g, '""')}"`;
+}
+
+/** The whole activity log as CSV (UTF-8 with a byte-order mark, so spreadsheets read Chinese), oldest first,
+ *  times in SGT. */
+export async function activityCsv(deps: Deps, accountId: number): Promise<string> {
+  const rows = await activityQuery(deps, accountId)
+    .select(['a.id', 'u.email', 'a.action', 'a.detail', 'a.created_at'])
+    .orderBy('a.id')
+    .limit(CSV_MAX_ROWS)
+    .execute();
+  const lines = [['id', 'time_sgt', 'member', 'action', 'detail'].map(csvField).join(',')];
+  for (const r of rows) {
+    const sgt = new Date(r.created_at + 8 * 3_600_000).toISOString().slice(0, 19).replace('T', ' ');
+    lines.push([r.id, sgt, r.email, r.action, r.detail].map(csvField).join(','));
+  }
+  return `\uFEFF${lines.join('\r\n')}\r\n`;
+}

@@ -1,0 +1,100 @@
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import type { APIRequestContext, BrowserContext } from '@playwright/test';
+import { baseUrl, dataDir, E2E_PASSWORD, expect, readCode, registerViaApi, shot, storeSession, test, uniqueEmail, waitForServiceWorkerControl } from './helpers';
+
+// docs/product.md#organisations at 390x844, in English and Chinese: the owner (the corporate registration's
+// login) invites a colleague by email from the organisation screen; she opens the mailed link, joins as
+// buyer, acts for the organisation; the owner sees her in the members and in the activity log.
+
+/** The invitation token in the newest mail to `email` (the outbox, read-only). */
+function inviteToken(email: string): string {
+  const db = new Database(path.join(dataDir(), 'canopy.db'), { readonly: true, fileMustExist: true });
+  try {
+    const row = db.prepare('SELECT body FROM outbox WHERE lower(to_email) = lower(?) ORDER BY id DESC LIMIT 1').get(email) as { body: string } | undefined;
+    const m = row && /token=([A-Za-z0-9_-]+)/.exec(row.body);
+    if (!m) throw new Error(`no invitation mailed to ${email}`);
+    return m[1]!;
+  } finally {
+    db.close();
+  }
+}
+
+async function registerCorporate(context: BrowserContext, request: APIRequestContext, email: string, company: string, lang: 'en' | 'cn'): Promise<void> {
+  const api = (p: string) => `${baseUrl()}/h5/api${p}`;
+  const sent = (await (await request.post(api('/api/login/sendcode'), { data: { email, scene: 'register', lang: 'en' } })).json()) as { code: number; msg: string };
+  expect(sent.code, sent.msg).toBe(0);
+  const res = await request.post(api('/api/login/register'), {
+    data: { email, code: await readCode(email), password: E2E_PASSWORD, repassword: E2E_PASSWORD, type: 'corporate', company, uen: '201912345K', agree: true, lang: 'en' },
+  });
+  const body = (await res.json()) as { code: number; msg: string; data: Parameters<typeof storeSession>[1] };
+  expect(body.code, body.msg).toBe(0);
+  await storeSession(context, body.data, lang);
+}
+
+for (const lang of ['en', 'cn'] as const) {
+  const tag = lang === 'en' ? 'en' : 'zh';
+  const text =
+    lang === 'en'
+      ? { buyer: 'Buyer', owner: 'Owner', acting: 'Acting for', joined: 'Joined', sent: 'Invitation sent' }
+      : { buyer: '采购员', owner: '所有者', acting: '当前代表', joined: '已加入', sent: '邀请已发送' };
+
+  test(`${lang}: the owner invites a colleague, she joins as buyer and acts for the organisation`, async ({ browser, request }) => {
+    const company = lang === 'en' ? 'Lion City Logistics Pte Ltd' : '狮城物流私人有限公司';
+    const owner = await browser.newContext({ baseURL: baseUrl() });
+    await registerCorporate(owner, request, uniqueEmail('owner'), company, lang);
+    const page = await owner.newPage();
+    await page.goto('/pages/org/index');
+    await expect(page.getByTestId('org-name')).toHaveText(company);
+    await expect(page.getByTestId('org-role')).toHaveText(text.owner);
+
+    const colleague = await browser.newContext({ baseURL: baseUrl() });
+    const email = uniqueEmail('colleague');
+    await registerViaApi(colleague, request, email);
+    await colleague.addInitScript((wire) => localStorage.setItem('language', JSON.stringify(wire)), lang);
+
+    await page.getByTestId('org-invite-email').fill(email);
+    await page.getByTestId('org-invite-role-buyer').check();
+    await shot(page, `${tag}-org-invite-form`);
+    await page.getByTestId('org-invite-submit').click();
+    await expect(page.getByText(text.sent)).toBeVisible();
+    await expect(page.getByTestId('org-invitations')).toContainText(email);
+    await page.getByTestId('org-invitations').scrollIntoViewIfNeeded();
+    await shot(page, `${tag}-org-invited`);
+
+    const her = await colleague.newPage();
+    await her.goto(`/pages/org/join?token=${inviteToken(email)}`);
+    await her.getByTestId('org-join-submit').click();
+    await expect(her.getByTestId('org-joined')).toContainText(company);
+    await expect(her.getByTestId('org-joined')).toContainText(text.buyer);
+    await shot(her, `${tag}-org-joined`);
+    await her.getByTestId('org-join-act').click();
+    await expect(her.getByTestId('org-context')).toContainText(text.acting);
+    await expect(her.getByTestId('org-name')).toHaveText(company);
+    await expect(her.getByTestId('org-role')).toHaveText(text.buyer);
+    await expect(her.getByTestId('org-activity-link')).toHaveCount(0);
+    await shot(her, `${tag}-org-acting-buyer`);
+
+    await page.reload();
+    await expect(page.getByTestId('org-members')).toContainText(email);
+    await page.getByTestId('org-activity-link').click();
+    await expect(page.getByTestId('org-activity')).toContainText(text.joined);
+    await expect(page.getByTestId('org-activity')).toContainText(email);
+    await shot(page, `${tag}-org-activity`);
+
+    // Offline, the organisation screen and the activity log show the last copy this device read.
+    await page.goto('/pages/org/index');
+    await expect(page.getByTestId('org-members')).toContainText(email);
+    await waitForServiceWorkerControl(page);
+    await owner.setOffline(true);
+    await page.reload();
+    await expect(page.getByTestId('org-name')).toHaveText(company);
+    await expect(page.getByTestId('org-members')).toContainText(email);
+    await page.getByTestId('org-activity-link').click();
+    await expect(page.getByTestId('org-activity')).toContainText(email);
+    await shot(page, `${tag}-org-activity-offline`);
+    await owner.setOffline(false);
+    await owner.close();
+    await colleague.close();
+  });
+}
