@@ -13,8 +13,9 @@ import { onInvalidation } from './sync';
 // sign-in (lib/push.ts resyncPush: a device signed in again, or one the server dropped when her sessions
 // ended elsewhere).
 
-/** The member this app run last told the server its subscription for (0: none yet). */
-let pushResyncedFor = 0;
+/** The session this app run last told the server its subscription with ('': none yet): each sign-in is a
+ *  new session, so it tells the server again. */
+let pushResyncedFor = '';
 
 function showAppBadge(unread: number): void {
   if (typeof navigator === 'undefined' || !('setAppBadge' in navigator)) return;
@@ -23,21 +24,21 @@ function showAppBadge(unread: number): void {
 
 export function useUnreadNotices(): number {
   const session = useSession();
-  const memId = session.isLogin ? session.login.mem_id : 0;
-  const member = memId > 0;
+  const member = session.isLogin && session.login.mem_id > 0;
+  const token = member ? session.token : '';
   const online = useOnline();
   useEffect(() => {
     if (!member || !online) return;
     const refresh = () => void import('./notices').then((m) => m.refreshNotices(1));
     refresh();
-    if (pushResyncedFor !== memId) {
-      pushResyncedFor = memId;
+    if (pushResyncedFor !== token) {
+      pushResyncedFor = token;
       void import('./push').then((m) => m.resyncPush());
     }
     return onInvalidation((tables) => {
       if (tables.includes('notifications')) refresh();
     });
-  }, [member, memId, online]);
+  }, [member, token, online]);
   const unread = useLiveQuery(async () => (await db.meta.get(NOTICES_UNREAD_KEY))?.value, []);
   useAppBadge(member, unread);
   return member && typeof unread === 'number' ? unread : 0;
