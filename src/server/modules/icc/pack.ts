@@ -88,7 +88,7 @@ function projectFacts(p: { name: string; name_cn: string; registry: string; regi
   };
 }
 
-const P_COLUMNS = ['p.name', 'p.name_cn', 'p.registry', 'p.registry_id', 'p.methodology', 'p.vintage', ...ICC_COLUMNS.map((c) => `p.${c}` as const)] as const;
+const P_COLUMNS = ['p.name', 'p.name_cn', 'p.registry', 'p.registry_id', 'p.methodology', ...ICC_COLUMNS.map((c) => `p.${c}` as const)] as const;
 
 /** Purchases from the ledger: each credit to the platform's sales for one of the account's buy orders. */
 async function purchases(db: DB, userId: number, start: number, end: number): Promise<PackRow[]> {

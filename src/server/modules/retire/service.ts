@@ -46,7 +46,7 @@ export function certificateUrl(deps: Pick<Deps, 'config'>, id: string): string {
   return `${deps.config.PUBLIC_URL ?? ''}${certificatePath(id)}`;
 }
 
-const PROJECT_COLUMNS = ['id', 'name', 'name_cn', 'status', 'registry', 'registry_id', 'standard', 'methodology', 'vintage', 'country', 'country_cn', 'location', 'location_cn', 'total_tons', ...ICC_COLUMNS] as const;
+const PROJECT_COLUMNS = ['id', 'name', 'name_cn', 'status', 'registry', 'registry_id', 'standard', 'methodology', 'country', 'country_cn', 'location', 'location_cn', 'total_tons', ...ICC_COLUMNS] as const;
 
 /** The tons of a project a user sold back whose proceeds have not settled (the sell orders in progress), from
  *  the partial index orders_selling (migration 018): side and status are written out, not parameters, so
@@ -153,7 +153,7 @@ async function writeRetirement(deps: Deps, w: WriteScope, userId: number, input:
 // ---------------------------------------------------------------------------------------------------
 // Reads
 
-type RetirementRow = { id: string; user_id: number; project_id: number; tons: number; beneficiary: string; reason: string; beneficiary_hidden: number; created_at: number } & Omit<RetirableProject, 'id' | 'status' | 'total_tons' | (typeof ICC_COLUMNS)[number]>;
+type RetirementRow = { id: string; user_id: number; project_id: number; tons: number; beneficiary: string; reason: string; beneficiary_hidden: number; created_at: number } & Omit<RetirableProject, 'id' | 'status' | 'total_tons' | Exclude<(typeof ICC_COLUMNS)[number], 'vintage'>>;
 
 function retirementsQuery(db: DB) {
   return db
