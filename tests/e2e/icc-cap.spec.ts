@@ -73,7 +73,7 @@ test('the retire form surrenders for the tax: refused for credits that are not e
   await buyAndComplete(request, token, notEligible.id, 2);
   const year = String(new Date().getFullYear());
 
-  const surrender = async (projectId: number) => {
+  const surrender = async (projectId: number, overCap = false) => {
     await page.goto(`/pages/profile/retire?project_id=${projectId}`);
     await expect(page.getByTestId('retire-project')).toHaveValue(String(projectId));
     await page.getByTestId('retire-tons').fill('1');
@@ -83,6 +83,11 @@ test('the retire form surrenders for the tax: refused for credits that are not e
     await page.getByTestId('retire-submit').click();
     const sheet = page.getByTestId('confirm-sheet');
     await expect(sheet.getByTestId('confirm-icc-year')).toHaveText(`For ${year}`);
+    // Past the cap already: the sheet says so before the password is asked for.
+    if (overCap) {
+      await expect(sheet.getByTestId('confirm-icc-over')).toContainText(`would pass your ${year} cap`);
+      await shot(page, 'icc-en-retire-over-cap');
+    }
     await sheet.getByTestId('payment-password').fill(DEMO.pay);
     await sheet.getByTestId('confirm-submit').click();
     return sheet;
@@ -92,7 +97,7 @@ test('the retire form surrenders for the tax: refused for credits that are not e
   await shot(page, 'icc-en-retire-refused');
 
   // The demo's year is already past its cap (the test before): the surrender is made, and warned.
-  await surrender(ghana.id);
+  await surrender(ghana.id, true);
   await expect(page.getByTestId('retire-done')).toBeVisible();
   await expect(page.getByTestId('retire-icc-warning')).toBeVisible();
   await shot(page, 'icc-en-retire-warned');
