@@ -149,6 +149,14 @@ describe('the CSV pack', () => {
     expect((await verify('not-a-hash')).code).toBe(refusal('icc_pack_not_issued').code);
     expect((await verify(hash.toUpperCase())).code).toBe(0);
   });
+
+  it("names a private holder by first name and initial, a whole character even outside the BMP", async () => {
+    const h = await holder(s, 0);
+    await s.db.updateTable('users').set({ first_name: 'Mei', last_name: '\u{20BB7}田' }).where('id', '=', h.u.id).execute();
+    const { res } = await pack({ ...MARCH, format: 'csv' }, h.u.token);
+    const ok = await verify(res.headers.get('x-canopy-pack-sha256')!);
+    expect(ok.data).toMatchObject({ account: `Mei \u{20BB7}. (#${h.u.id})` });
+  });
 });
 
 describe('the PDF pack', () => {
