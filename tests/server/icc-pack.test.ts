@@ -150,6 +150,22 @@ describe('the CSV pack', () => {
     expect((await verify(hash.toUpperCase())).code).toBe(0);
   });
 
+  it('lets no cell start a formula: project names and the account name starting with = + - @ are quoted as text', async () => {
+    const h = await holder(s, 2, { name: '=HYPERLINK("http://evil.example","x")', name_cn: '+1+1', price: 500 });
+    await s.db.updateTable('users').set({ company: '@SUM(A1)' }).where('id', '=', h.u.id).execute();
+    const other = await makeRetirableProject(s, { name: '-2+3', price: 500 });
+    await giveCredits(s, h.u, other, 1);
+    expect((await retireApi(s).retire(h.u, { project_id: h.pid, tons: 1 })).code).toBe(0);
+    for (const lang of ['en', 'cn'] as const) {
+      const { bytes } = await pack({ ...MARCH, format: 'csv', lang }, h.u.token);
+      const rows = parseCsv(new TextDecoder().decode(bytes));
+      const cells = rows.flat();
+      expect(cells.filter((c) => /^[=+\-@\t\r]/.test(c))).toEqual([]);
+      expect(cells).toContain(lang === 'en' ? `'=HYPERLINK("http://evil.example","x")` : "'+1+1");
+      expect(cells).toContain(`'@SUM(A1) (#${h.u.id})`);
+    }
+  });
+
   it("names a private holder by first name and initial, a whole character even outside the BMP", async () => {
     const h = await holder(s, 0);
     await s.db.updateTable('users').set({ first_name: 'Mei', last_name: '\u{20BB7}田' }).where('id', '=', h.u.id).execute();
