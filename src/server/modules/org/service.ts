@@ -3,7 +3,7 @@ import { newToken, sha256 } from '../../lib/crypto';
 import { AppError } from '../../lib/http';
 import { writeTx, type EffectRecord, type Tx, type WriteScope } from '../../db/tx';
 import { publish } from '../../live/events';
-import { createSession, type Acting, type Session, type User } from '../session';
+import { createSession, revokeSession, roleCan, type Acting, type Session, type User } from '../session';
 import type { OrgRole } from '../../db/schema';
 import type { LoginInfo } from '../../../shared/schemas/auth';
 import type { OrgSummary } from '../../../shared/schemas/org';
@@ -45,7 +45,8 @@ export async function switchTo(deps: Deps, session: Session, person: User, accou
   }
   const actingFor = account.id === person.id ? null : account.id;
   const created = await createSession(deps, person.id, actingFor);
-  await deps.db.updateTable('sessions').set({ revoked_at: deps.clock.now() }).where('id', '=', session.id).where('revoked_at', 'is', null).execute();
+  // Ended as a logout ends it: its sockets close too, so none goes on receiving the account it acted as.
+  await revokeSession(deps, session.id);
   return {
     token: created.token,
     mem_id: account.id,
@@ -146,12 +147,20 @@ async function endMemberSessions(w: WriteScope, accountId: number, userId: numbe
   if (ended.length > 0) await publish(w, { type: 'session_end', sessions: ended.map((r) => r.id) }, accountId, now);
 }
 
+/** Revokes the pending invitations a member sent: an invitation carries its sender's authority, so it goes
+ *  when they are removed or no longer manage members (otherwise a departing admin's link would let its
+ *  holder in afterwards). */
+async function revokeInvitationsOf(tx: Tx, accountId: number, userId: number, now: number): Promise<void> {
+  await tx.updateTable('organisation_invitations').set({ revoked_at: now }).where('account_id', '=', accountId).where('invited_by', '=', userId).where('accepted_at', 'is', null).where('revoked_at', 'is', null).execute();
+}
+
 /** Gives a member another role: every request reads the role again, so it applies from the next one. */
 export async function setRole(deps: Deps, acting: Acting, input: { user_id: number; role: MemberRole }, record: EffectRecord) {
   const now = deps.clock.now();
   return writeTx(deps.db, async (tx, w) => {
     await changeableMember(tx, acting, input.user_id);
     await tx.updateTable('organisation_members').set({ role: input.role }).where('account_id', '=', acting.accountId).where('user_id', '=', input.user_id).execute();
+    if (!roleCan(input.role, 'manage')) await revokeInvitationsOf(tx, acting.accountId, input.user_id, now);
     await publish(w, { type: 'invalidate', tables: ['members'] }, acting.accountId, now);
     return { user_id: input.user_id, role: input.role };
   }, record);
@@ -163,6 +172,7 @@ export async function removeMember(deps: Deps, acting: Acting, userId: number, r
   return writeTx(deps.db, async (tx, w) => {
     await changeableMember(tx, acting, userId);
     await tx.deleteFrom('organisation_members').where('account_id', '=', acting.accountId).where('user_id', '=', userId).execute();
+    await revokeInvitationsOf(tx, acting.accountId, userId, now);
     await endMemberSessions(w, acting.accountId, userId, now);
     await publish(w, { type: 'invalidate', tables: ['members'] }, acting.accountId, now);
     return { user_id: userId, role: null };
