@@ -1,0 +1,130 @@
+// Organisations probed as an attacker (docs/product.md#organisations): a removed or demoted admin's pending
+// invitations, the member's own payment password on the payout account and the withdrawal, account numbers
+// in the activity log, and the sockets of a disabled organisation or of a session switched away from.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { checkLedger } from '../../src/server/ledger/ledger';
+import { PATHS } from '../../src/shared/api';
+import { ERRORS } from '../../src/shared/errors';
+import { SOCKET_CLOSE_SESSION_ENDED } from '../../src/shared/socket-events';
+import { startTestServer, type TestServer } from '../helpers/server';
+import { makeUser, topup } from './market-helpers';
+import { addMember, expectOrgRefused, GENEROUS, inviteToken, makeOrg, switchInto, TRADE_PASSWORD, write, type Org } from './org-helpers';
+
+let s: TestServer;
+
+beforeAll(async () => {
+  s = await startTestServer(GENEROUS);
+});
+afterAll(async () => {
+  const report = await checkLedger(s.db);
+  expect(report.ok, JSON.stringify([report.problems, report.retirement_problems])).toBe(true);
+  await s?.close();
+});
+
+/** An organisation whose owner never set a payment password. */
+async function orgWithoutPassword(): Promise<Org> {
+  const org = await makeOrg(s, 'Acme Pte Ltd');
+  await s.db.updateTable('users').set({ withdraw_password_hash: null }).where('id', '=', org.id).execute();
+  return org;
+}
+
+async function openSocket(memId: number, token: string) {
+  const ws = new WebSocket(`ws://127.0.0.1:${s.port}/h5/ws?mem_id=${memId}&token=${encodeURIComponent(token)}&v=4`);
+  const closed = new Promise<number>((r) => ws.once('close', (code) => r(code)));
+  await new Promise<void>((ok, fail) => {
+    ws.once('open', () => ok());
+    ws.once('error', fail);
+  });
+  return { ws, closed };
+}
+
+async function within<T>(p: Promise<T>, ms: number): Promise<T | 'open'> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<'open'>((r) => (timer = setTimeout(() => r('open'), ms)));
+  try {
+    return await Promise.race([p, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+describe('invitations outlive no authority', () => {
+  it("a removed admin's pending invitations stop working at once", async () => {
+    const org = await makeOrg(s);
+    const admin = await addMember(s, org, 'admin');
+    const accomplice = await makeUser(s);
+    expect((await write(s, PATHS.orgInvite, admin.orgToken, { email: accomplice.email, role: 'admin' })).code).toBe(0);
+    const token = await inviteToken(s, accomplice.email);
+    expect((await write(s, PATHS.orgRemove, org.owner.token, { user_id: admin.id })).code).toBe(0);
+    await expectOrgRefused(s, 'org_invite_invalid', (lang) => write(s, PATHS.orgJoin, accomplice.token, { token }, { lang }));
+  });
+
+  it("an admin given a role without members loses their pending invitations; the owner's stay", async () => {
+    const org = await makeOrg(s);
+    const admin = await addMember(s, org, 'admin');
+    const [a, b] = [await makeUser(s), await makeUser(s)];
+    expect((await write(s, PATHS.orgInvite, admin.orgToken, { email: a.email, role: 'buyer' })).code).toBe(0);
+    expect((await write(s, PATHS.orgInvite, org.owner.token, { email: b.email, role: 'viewer' })).code).toBe(0);
+    const [ta, tb] = [await inviteToken(s, a.email), await inviteToken(s, b.email)];
+    expect((await write(s, PATHS.orgRole, org.owner.token, { user_id: admin.id, role: 'viewer' })).code).toBe(0);
+    await expectOrgRefused(s, 'org_invite_invalid', (lang) => write(s, PATHS.orgJoin, a.token, { token: ta }, { lang }));
+    expect((await write(s, PATHS.orgJoin, b.token, { token: tb })).code).toBe(0);
+  });
+});
+
+describe("the acting member's own payment password", () => {
+  const CARD = { bank_name: 'DBS', account_no: '012-345678-9', holder_name: 'Acme Pte Ltd', paynow: '' };
+
+  it("a payout account change needs the admin's own payment password even when the owner never set one", async () => {
+    const org = await orgWithoutPassword();
+    const admin = await addMember(s, org, 'admin');
+    await expectOrgRefused(s, 'required', (lang) => write(s, PATHS.userCard, admin.orgToken, { ...CARD, password: '' }, { lang }));
+    const bound = await write(s, PATHS.userCard, admin.orgToken, { ...CARD, password: TRADE_PASSWORD });
+    expect(bound.code, bound.msg).toBe(0);
+  });
+
+  it("a buyer withdraws with her own payment password even when the owner never set one", async () => {
+    const org = await orgWithoutPassword();
+    await topup(s, org.id, 100_000);
+    await s.db.insertInto('bank_accounts').values({ user_id: org.id, ...CARD, account_no: '0123456789', created_at: s.clock.now(), updated_at: s.clock.now() }).execute();
+    const buyer = await addMember(s, org, 'buyer');
+    const res = await write(s, PATHS.walletWithdraw, buyer.orgToken, { amount: 10_000, password: TRADE_PASSWORD });
+    expect(res.code, res.msg).toBe(0);
+  });
+});
+
+describe('the activity log keeps no account number', () => {
+  it('masks an account number written with dashes or spaces and a PayNow number', async () => {
+    const org = await makeOrg(s);
+    const admin = await addMember(s, org, 'admin');
+    const res = await write(s, PATHS.userCard, admin.orgToken, { bank_name: 'DBS', account_no: '012-345 678-9', holder_name: 'Acme Pte Ltd', paynow: '8123 4567', password: TRADE_PASSWORD });
+    expect(res.code, res.msg).toBe(0);
+    const rows = await s.db.selectFrom('organisation_activity').select('detail').where('account_id', '=', org.id).where('action', '=', 'user.card').execute();
+    expect(rows).toHaveLength(1);
+    expect(rows[0]!.detail).not.toMatch(/345|8123/);
+    expect(JSON.parse(rows[0]!.detail).request).toMatchObject({ account_no: '****6789', paynow: '****4567', bank_name: 'DBS' });
+  });
+});
+
+describe('sockets of an organisation session', () => {
+  it("close when the organisation's account is disabled (the session sweep), as HTTP refuses it", async () => {
+    const org = await makeOrg(s);
+    const viewer = await addMember(s, org, 'viewer');
+    const sock = await openSocket(org.id, viewer.orgToken);
+    await s.db.updateTable('users').set({ disabled: 1 }).where('id', '=', org.id).execute();
+    expect((await s.api('GET', PATHS.userInfo, {}, { token: viewer.orgToken })).code).toBe(ERRORS.session_expired.code);
+    await s.running.hub.sweep();
+    expect(await within(sock.closed, 5_000)).toBe(SOCKET_CLOSE_SESSION_ENDED);
+    sock.ws.close();
+  });
+
+  it('close at once when the session switches away (the session it replaces ends)', async () => {
+    const org = await makeOrg(s);
+    const viewer = await addMember(s, org, 'viewer');
+    const sock = await openSocket(org.id, viewer.orgToken);
+    await switchInto(s, viewer.orgToken, null);
+    expect(await within(sock.closed, 5_000)).toBe(SOCKET_CLOSE_SESSION_ENDED);
+    sock.ws.close();
+  });
+});
