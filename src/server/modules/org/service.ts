@@ -3,7 +3,7 @@ import { newToken, sha256 } from '../../lib/crypto';
 import { AppError } from '../../lib/http';
 import { writeTx, type EffectRecord, type Tx, type WriteScope } from '../../db/tx';
 import { publish } from '../../live/events';
-import { createSession, revokeSession, roleCan, type Acting, type Session, type User } from '../session';
+import { createSession, roleCan, type Acting, type Session, type User } from '../session';
 import type { OrgRole } from '../../db/schema';
 import type { LoginInfo } from '../../../shared/schemas/auth';
 import type { OrgSummary } from '../../../shared/schemas/org';
@@ -45,8 +45,7 @@ export async function switchTo(deps: Deps, session: Session, person: User, accou
   }
   const actingFor = account.id === person.id ? null : account.id;
   const created = await createSession(deps, person.id, actingFor);
-  // Ended as a logout ends it: its sockets close too, so none goes on receiving the account it acted as.
-  await revokeSession(deps, session.id);
+  await deps.db.updateTable('sessions').set({ revoked_at: deps.clock.now() }).where('id', '=', session.id).where('revoked_at', 'is', null).execute();
   return {
     token: created.token,
     mem_id: account.id,
