@@ -10,6 +10,7 @@ const MODULE_IMPORTS = {
   auth: ['user', 'org'], // sign-in counts wrong passwords the way the payment password does (user/attempts.ts); a corporate registration founds its organisation
   passkey: ['user', 'auth'], // adding one re-checks the login password; a passkey sign-in opens the session a login opens
   order: ['user', 'project'], // a write checks the payment password; a buy reads the project it buys
+  receipt: ['retire'], // a retirement's receipt shows its serials and certificate link, its PDF the certificate's type
   retire: ['user', 'order'], // a retirement checks the payment password and takes the credit holdings orders keep
   wallet: ['user'], // a withdrawal checks the payment password and pays out to the bound card
   offset: ['order', 'user', 'project'], // each month's buy is the buy use case's; a plan checks the payment password and reads its project

@@ -42,6 +42,7 @@ import { Route as PagesProfileOffsetsRouteImport } from './routes/pages/profile/
 import { Route as PagesProfileOrderRouteImport } from './routes/pages/profile/order'
 import { Route as PagesProfilePasskeysRouteImport } from './routes/pages/profile/passkeys'
 import { Route as PagesProfileProfileRouteImport } from './routes/pages/profile/profile'
+import { Route as PagesProfileReceiptsRouteImport } from './routes/pages/profile/receipts'
 import { Route as PagesProfileResultRouteImport } from './routes/pages/profile/result'
 import { Route as PagesProfileRetireRouteImport } from './routes/pages/profile/retire'
 import { Route as PagesProfileSettingRouteImport } from './routes/pages/profile/setting'
@@ -230,6 +231,11 @@ const PagesProfileProfileRoute = PagesProfileProfileRouteImport.update({
   path: '/pages/profile/profile',
   getParentRoute: () => rootRouteImport,
 } as any)
+const PagesProfileReceiptsRoute = PagesProfileReceiptsRouteImport.update({
+  id: '/pages/profile/receipts',
+  path: '/pages/profile/receipts',
+  getParentRoute: () => rootRouteImport,
+} as any)
 const PagesProfileResultRoute = PagesProfileResultRouteImport.update({
   id: '/pages/profile/result',
   path: '/pages/profile/result',
@@ -323,6 +329,7 @@ export interface FileRoutesByFullPath {
   '/pages/profile/order': typeof PagesProfileOrderRoute
   '/pages/profile/passkeys': typeof PagesProfilePasskeysRoute
   '/pages/profile/profile': typeof PagesProfileProfileRoute
+  '/pages/profile/receipts': typeof PagesProfileReceiptsRoute
   '/pages/profile/result': typeof PagesProfileResultRoute
   '/pages/profile/retire': typeof PagesProfileRetireRoute
   '/pages/profile/setting': typeof PagesProfileSettingRoute
@@ -370,6 +377,7 @@ export interface FileRoutesByTo {
   '/pages/profile/order': typeof PagesProfileOrderRoute
   '/pages/profile/passkeys': typeof PagesProfilePasskeysRoute
   '/pages/profile/profile': typeof PagesProfileProfileRoute
+  '/pages/profile/receipts': typeof PagesProfileReceiptsRoute
   '/pages/profile/result': typeof PagesProfileResultRoute
   '/pages/profile/retire': typeof PagesProfileRetireRoute
   '/pages/profile/setting': typeof PagesProfileSettingRoute
@@ -418,6 +426,7 @@ export interface FileRoutesById {
   '/pages/profile/order': typeof PagesProfileOrderRoute
   '/pages/profile/passkeys': typeof PagesProfilePasskeysRoute
   '/pages/profile/profile': typeof PagesProfileProfileRoute
+  '/pages/profile/receipts': typeof PagesProfileReceiptsRoute
   '/pages/profile/result': typeof PagesProfileResultRoute
   '/pages/profile/retire': typeof PagesProfileRetireRoute
   '/pages/profile/setting': typeof PagesProfileSettingRoute
@@ -467,6 +476,7 @@ export interface FileRouteTypes {
     | '/pages/profile/order'
     | '/pages/profile/passkeys'
     | '/pages/profile/profile'
+    | '/pages/profile/receipts'
     | '/pages/profile/result'
     | '/pages/profile/retire'
     | '/pages/profile/setting'
@@ -514,6 +524,7 @@ export interface FileRouteTypes {
     | '/pages/profile/order'
     | '/pages/profile/passkeys'
     | '/pages/profile/profile'
+    | '/pages/profile/receipts'
     | '/pages/profile/result'
     | '/pages/profile/retire'
     | '/pages/profile/setting'
@@ -561,6 +572,7 @@ export interface FileRouteTypes {
     | '/pages/profile/order'
     | '/pages/profile/passkeys'
     | '/pages/profile/profile'
+    | '/pages/profile/receipts'
     | '/pages/profile/result'
     | '/pages/profile/retire'
     | '/pages/profile/setting'
@@ -609,6 +621,7 @@ export interface RootRouteChildren {
   PagesProfileOrderRoute: typeof PagesProfileOrderRoute
   PagesProfilePasskeysRoute: typeof PagesProfilePasskeysRoute
   PagesProfileProfileRoute: typeof PagesProfileProfileRoute
+  PagesProfileReceiptsRoute: typeof PagesProfileReceiptsRoute
   PagesProfileResultRoute: typeof PagesProfileResultRoute
   PagesProfileRetireRoute: typeof PagesProfileRetireRoute
   PagesProfileSettingRoute: typeof PagesProfileSettingRoute
@@ -858,6 +871,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof PagesProfileProfileRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/pages/profile/receipts': {
+      id: '/pages/profile/receipts'
+      path: '/pages/profile/receipts'
+      fullPath: '/pages/profile/receipts'
+      preLoaderRoute: typeof PagesProfileReceiptsRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/pages/profile/result': {
       id: '/pages/profile/result'
       path: '/pages/profile/result'
@@ -977,6 +997,7 @@ const rootRouteChildren: RootRouteChildren = {
   PagesProfileOrderRoute: PagesProfileOrderRoute,
   PagesProfilePasskeysRoute: PagesProfilePasskeysRoute,
   PagesProfileProfileRoute: PagesProfileProfileRoute,
+  PagesProfileReceiptsRoute: PagesProfileReceiptsRoute,
   PagesProfileResultRoute: PagesProfileResultRoute,
   PagesProfileRetireRoute: PagesProfileRetireRoute,
   PagesProfileSettingRoute: PagesProfileSettingRoute,

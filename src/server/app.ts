@@ -16,6 +16,7 @@ import { walletRoutes } from './modules/wallet/routes';
 import { orderRoutes } from './modules/order/routes';
 import { footprintRoutes } from './modules/footprint/routes';
 import { creditRoutes, publicRoutes } from './modules/retire/routes';
+import { receiptRoutes } from './modules/receipt/routes';
 import { offsetRoutes } from './modules/offset/routes';
 import { avatarRoutes, avatarTooLarge } from './modules/avatar/routes';
 import { orgRoutes } from './modules/org/routes';
@@ -69,6 +70,7 @@ const MODULES: ReadonlyArray<readonly [path: string, routes: Hono<AppEnv>]> = [
   ['/api/offset', offsetRoutes],
   ['/api/org', orgRoutes],
   ['/api/public', publicRoutes],
+  ['/api/receipt', receiptRoutes],
   // The interactive reference of the OpenAPI document, with a CSP of its own (modules/docs).
   ['/docs', docsRoutes],
 ];

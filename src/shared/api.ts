@@ -72,6 +72,10 @@ export const PATHS = {
   orgActivity: '/api/org/activity',
   /** GET: the activity log as CSV (owner and admins). */
   orgActivityCsv: '/api/org/activity.csv',
+  receiptLists: '/api/receipt/lists',
+  receiptDetail: '/api/receipt/detail',
+  /** GET /api/receipt/pdf?id=<id>: one of the caller's receipts as an A4 PDF download. */
+  receiptPdf: '/api/receipt/pdf',
   openapi: '/openapi.json',
   /** GET: the interactive API reference (Swagger UI) and its files (docs/decisions/0012-api-contract.md). */
   docs: '/docs',

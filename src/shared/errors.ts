@@ -180,6 +180,9 @@ export const ERRORS = {
   offset_cancelled: { code: 2804, en: 'This monthly offset is cancelled and cannot be changed.', cn: '该每月碳抵消计划已取消，无法更改。' },
   offset_plans_limit: { code: 2805, en: 'You can have at most {n} monthly offsets.', cn: '您最多可设置 {n} 个每月碳抵消计划。' },
 
+  // Receipts (docs/product.md#receipts)
+  receipt_not_found: { code: 2901, en: 'This receipt does not exist.', cn: '该收据不存在。' },
+
   // Organisations, members and roles (modules/org, docs/product.md#organisations)
   org_role_forbidden: { code: 2601, en: 'Your role in this organisation does not allow this.', cn: '您在该机构中的角色无权执行此操作。' },
   org_not_member: { code: 2602, en: 'You are not a member of this organisation.', cn: '您不是该机构的成员。' },

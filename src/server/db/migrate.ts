@@ -23,6 +23,7 @@ import * as m021 from './migrations/021-retirement-privacy';
 import * as m023 from './migrations/023-push';
 import * as m024 from './migrations/024-passkeys';
 import * as m025 from './migrations/025-offset-plans';
+import * as m026 from './migrations/026-receipts';
 import * as m027 from './migrations/027-organisations';
 
 // Migrations are listed here in order (no directory scanning, so the bundle and tsx agree).
@@ -49,6 +50,7 @@ const migrations: Record<string, Migration> = {
   '023-push': m023,
   '024-passkeys': m024,
   '025-offset-plans': m025,
+  '026-receipts': m026,
   '027-organisations': m027,
 };
 

@@ -25,6 +25,7 @@ export interface UsersTable {
   withdraw_password_hash: string | null;
   trade_fails: number;
   trade_locked: number;
+  lang: Generated<'en' | 'cn'>;
   created_at: number;
   updated_at: number;
 }
@@ -107,6 +108,27 @@ export interface OutboxTable {
   created_at: number;
   sent_at: number | null;
   error: string | null;
+  receipt_id: number | null; // a receipt's mail (written in the event's transaction, sent by the mail job)
+  attempted_at: number | null; // when the mail job claimed it (recorded before the send: at most once)
+}
+
+export interface ReceiptCountersTable {
+  owner_id: number;
+  last: number;
+}
+
+export interface ReceiptsTable {
+  id: Generated<number>;
+  owner_id: number;
+  number: number;
+  entry_id: number;
+  kind: 'purchase' | 'booking' | 'final_payment' | 'sale' | 'retirement' | 'topup' | 'withdrawal';
+  ref_type: string;
+  ref_id: number;
+  total: number;
+  fee: number;
+  tons: number;
+  created_at: number;
 }
 
 export interface RateEventsTable {
@@ -546,6 +568,8 @@ export interface Database {
   organisation_activity: OrganisationActivityTable;
   verification_codes: VerificationCodesTable;
   outbox: OutboxTable;
+  receipts: ReceiptsTable;
+  receipt_counters: ReceiptCountersTable;
   rate_events: RateEventsTable;
   projects: ProjectsTable;
   project_list_counts: ProjectListCountsTable;

@@ -20,6 +20,15 @@ import { arg, limitFlag, positiveInt, textFlag, UsageError, type ArgSpec, type P
 
 export class OpsError extends Error {}
 
+/** How far a mail got: sent, claimed by the mail job and not sent (a crash during the send: never sent
+ *  again by itself, docs/decisions/0036-receipts.md), refused by the mail server, or waiting. */
+function mailState(r: { sent_at: number | null; attempted_at: number | null; error: string | null; receipt_id: number | null }): string {
+  if (r.sent_at) return ' (sent)';
+  if (r.error) return ` (not sent: ${r.error})`;
+  if (r.attempted_at) return ' (claimed, not sent: `outbox:resend` queues it again)';
+  return r.receipt_id ? ' (waiting for the mail job)' : '';
+}
+
 export interface OpsContext {
   db: DB;
   clock: Clock;
@@ -138,9 +147,27 @@ export const CORE_COMMANDS: Record<string, Command> = {
       if (to !== undefined) q = q.where('to_email', '=', email(to));
       const rows = await q.limit(limitFlag(args, 20)).execute();
       const text = rows.length
-        ? rows.map((r) => `#${r.id} ${new Date(r.created_at).toISOString()} to ${r.to_email}${r.sent_at ? ' (sent)' : ''}\n  ${r.subject}\n  ${r.body}`).join('\n')
+        ? rows.map((r) => `#${r.id} ${new Date(r.created_at).toISOString()} to ${r.to_email}${mailState(r)}\n  ${r.subject}\n  ${r.body}`).join('\n')
         : 'no mail';
       return { data: rows, text };
+    },
+  },
+  'outbox:resend': {
+    usage: 'outbox:resend ID',
+    summary: 'Queue a receipt mail again that was claimed and never sent (a crash during its send, or a refusal)',
+    async run({ db }, args) {
+      const id = positiveInt(arg(args, 0, 'ID'), 'ID');
+      // Only a receipt mail the job claimed and did not send: a sent one is never sent twice from here.
+      const done = await db
+        .updateTable('outbox')
+        .set({ attempted_at: null, error: null })
+        .where('id', '=', id)
+        .where('receipt_id', 'is not', null)
+        .where('attempted_at', 'is not', null)
+        .where('sent_at', 'is', null)
+        .executeTakeFirst();
+      if (Number(done.numUpdatedRows) !== 1) throw new OpsError(`outbox #${id} is not a receipt mail claimed and unsent; nothing changed`);
+      return { data: { id }, text: `outbox #${id} queued again: the mail job sends it on its next run` };
     },
   },
   'user:unlock': {

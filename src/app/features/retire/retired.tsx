@@ -22,6 +22,9 @@ export function Retired({ answer }: { answer: RetireAnswer }) {
           <Trans>View certificate</Trans>
         </a>
         <ShareButton id={answer.id} />
+        <Link to="/pages/profile/receipts" search={{ retirement_id: answer.id }} className="btn btn--ghost btn--block" data-testid="retire-receipt">
+          <Trans>Receipt</Trans>
+        </Link>
         <Link to="/pages/profile/certificates" className="btn btn--ghost btn--block">
           <Trans>My certificates</Trans>
         </Link>

@@ -95,7 +95,7 @@ function runs(text: string): Array<{ slice: Slice; text: string }> {
   return out;
 }
 
-type Doc = InstanceType<typeof PDFDocument>;
+export type Doc = InstanceType<typeof PDFDocument>;
 
 /** The slices' bytes, read once each: a certificate needs a few of them. */
 const fontBytes = new Map<string, Buffer>();
@@ -117,7 +117,7 @@ interface Block {
  *  at spaces or beside a wide character (a word longer than the line breaks anywhere), each line placed by
  *  hand. pdfkit's own wrapping cannot centre a line written in several fonts. Each slice is registered
  *  with the document once. */
-function typesetter(doc: Doc) {
+export function typesetter(doc: Doc) {
   const registered = new Set<string>();
   const use = (slice: Slice, size: number) => {
     if (!registered.has(slice.file)) {

@@ -40,7 +40,7 @@ export function certificatePath(id: string): string {
   return `/certificate/${id}`;
 }
 
-function certificateUrl(deps: Pick<Deps, 'config'>, id: string): string {
+export function certificateUrl(deps: Pick<Deps, 'config'>, id: string): string {
   return `${deps.config.PUBLIC_URL ?? ''}${certificatePath(id)}`;
 }
 
