@@ -119,3 +119,50 @@ describe('sockets of an organisation session', () => {
     sock.ws.close();
   });
 });
+
+describe('held: probes that found the rules in place', () => {
+  it("a link of organisation A used in a session acting for B joins A only; B's log is untouched", async () => {
+    const [a, b] = [await makeOrg(s, 'A Pte Ltd'), await makeOrg(s, 'B Pte Ltd')];
+    const m = await addMember(s, b, 'viewer');
+    expect((await write(s, PATHS.orgInvite, a.owner.token, { email: m.email, role: 'buyer' })).code).toBe(0);
+    const bLog = await s.db.selectFrom('organisation_activity').selectAll().where('account_id', '=', b.id).execute();
+    const joined = await write(s, PATHS.orgJoin, m.orgToken, { token: await inviteToken(s, m.email) });
+    expect(joined.data).toMatchObject({ account_id: a.id, role: 'buyer' });
+    expect(await s.db.selectFrom('organisation_activity').selectAll().where('account_id', '=', b.id).execute()).toEqual(bLog);
+    // The session still acts for B with B's role: the viewer cannot buy there.
+    const info = await s.api('GET', PATHS.orgMine, {}, { token: m.orgToken });
+    expect(info.data.acting).toMatchObject({ account_id: b.id, role: 'viewer' });
+    expect((await write(s, PATHS.walletTopup, m.orgToken, { amount: 10_000, method: 'paynow' })).code).toBe(ERRORS.org_role_forbidden.code);
+  });
+
+  it('40 parallel removals, role changes and invitations: one removal, one pending invitation, no server error', async () => {
+    const org = await makeOrg(s);
+    const target = await addMember(s, org, 'buyer');
+    const invitee = await makeUser(s);
+    const answers = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => {
+        if (i % 3 === 0) return write(s, PATHS.orgRemove, org.owner.token, { user_id: target.id });
+        if (i % 3 === 1) return write(s, PATHS.orgRole, org.owner.token, { user_id: target.id, role: 'viewer' });
+        return write(s, PATHS.orgInvite, org.owner.token, { email: invitee.email, role: 'viewer' });
+      }),
+    );
+    const allowed = [0, ERRORS.org_member_not_found.code];
+    for (const a of answers) expect(allowed, a.msg).toContain(a.code);
+    expect(answers.filter((a, i) => i % 3 === 0 && a.code === 0)).toHaveLength(1);
+    expect(await s.db.selectFrom('organisation_members').selectAll().where('account_id', '=', org.id).where('user_id', '=', target.id).execute()).toEqual([]);
+    const pending = await s.db.selectFrom('organisation_invitations').selectAll().where('account_id', '=', org.id).where('email', '=', invitee.email).where('revoked_at', 'is', null).execute();
+    expect(pending).toHaveLength(1);
+  });
+
+  it("the CSV export neutralises a cell a spreadsheet would run: a member's address starting with + or -", async () => {
+    const org = await makeOrg(s);
+    const admin = await addMember(s, org, 'admin');
+    for (const email of ['+cmd@example.sg', '-2+3@example.sg']) {
+      await s.db.insertInto('organisation_activity').values({ account_id: org.id, member_id: admin.id, action: 'probe', detail: '{}', created_at: s.clock.now() }).execute();
+      await s.db.updateTable('users').set({ email }).where('id', '=', admin.id).execute();
+      const csv = await (await s.raw('GET', PATHS.orgActivityCsv, { headers: { Authorization: admin.orgToken } })).text();
+      expect(csv).toContain(`"'${email}","probe"`);
+      expect(csv).not.toMatch(new RegExp(`(^|,)"[-+=@]`, 'm'));
+    }
+  });
+});
