@@ -107,6 +107,21 @@ describe('the activity log keeps no account number', () => {
   });
 });
 
+describe('the activity log keeps text well formed', () => {
+  it('a long field is cut on a character boundary, never inside a surrogate pair', async () => {
+    const org = await makeOrg(s);
+    const viewer = await addMember(s, org, 'viewer');
+    const base = 'https://fcm.googleapis.com/fcm/send/';
+    const endpoint = `${base}${'a'.repeat(199 - base.length)}\u{1F600}tail`;
+    const res = await write(s, PATHS.pushUnsubscribe, viewer.orgToken, { endpoint });
+    expect(res.code, res.msg).toBe(0);
+    const row = await s.db.selectFrom('organisation_activity').select('detail').where('account_id', '=', org.id).where('action', '=', 'user.push.unsubscribe').executeTakeFirstOrThrow();
+    const kept = JSON.parse(row.detail).request.endpoint as string;
+    expect(kept.isWellFormed()).toBe(true);
+    expect(endpoint.startsWith(kept)).toBe(true);
+  });
+});
+
 describe('sockets of an organisation session', () => {
   it("close when the organisation's account is disabled (the session sweep), as HTTP refuses it", async () => {
     const org = await makeOrg(s);

@@ -30,7 +30,10 @@ function kept(value: unknown): unknown {
   if (typeof value === 'number' || typeof value === 'boolean' || value === null) return value;
   if (typeof value !== 'string') return undefined;
   const digits = value.replace(GROUPING, '');
-  return LONG_NUMBER.test(digits) ? `****${digits.slice(-4)}` : value.slice(0, MAX_TEXT);
+  if (LONG_NUMBER.test(digits)) return `****${digits.slice(-4)}`;
+  // Cut on a character boundary: half a surrogate pair is not text (the log is read back and exported).
+  const cut = value.slice(0, MAX_TEXT);
+  return cut.isWellFormed() ? cut : cut.slice(0, -1);
 }
 
 function scalars(obj: unknown, drop: RegExp): Record<string, unknown> {
