@@ -60,6 +60,19 @@ describe('invitations outlive no authority', () => {
     await expectOrgRefused(s, 'org_invite_invalid', (lang) => write(s, PATHS.orgJoin, accomplice.token, { token }, { lang }));
   });
 
+  it('invitations an admin sends while being removed: none stays pending (40 in parallel with the removal)', async () => {
+    const org = await makeOrg(s);
+    const admin = await addMember(s, org, 'admin');
+    const sent = Array.from({ length: 40 }, (_, i) => write(s, PATHS.orgInvite, admin.orgToken, { email: `race${i}.${admin.id}@example.sg`, role: 'admin' }));
+    await new Promise((r) => setTimeout(r, 15));
+    const removed = write(s, PATHS.orgRemove, org.owner.token, { user_id: admin.id });
+    expect((await removed).code).toBe(0);
+    // Each is refused or made before the removal (and revoked with it); none is made after.
+    for (const a of await Promise.all(sent)) expect([0, ERRORS.session_expired.code, ERRORS.org_not_member.code], a.msg).toContain(a.code);
+    const pending = await s.db.selectFrom('organisation_invitations').select('id').where('account_id', '=', org.id).where('invited_by', '=', admin.id).where('revoked_at', 'is', null).execute();
+    expect(pending).toEqual([]);
+  });
+
   it("an admin given a role without members loses their pending invitations; the owner's stay", async () => {
     const org = await makeOrg(s);
     const admin = await addMember(s, org, 'admin');

@@ -22,6 +22,14 @@ export async function foundOrganisation(tx: Tx, account: Pick<User, 'id' | 'comp
   await tx.insertInto('organisation_members').values({ account_id: account.id, user_id: account.id, role: 'owner', created_at: now }).execute();
 }
 
+/** The acting member still manages the organisation, read in the write's own transaction: a request that
+ *  passed its role check just before the member was removed or given another role commits nothing. */
+async function assertStillManages(tx: Tx, acting: Acting): Promise<void> {
+  const m = await tx.selectFrom('organisation_members').select('role').where('account_id', '=', acting.accountId).where('user_id', '=', acting.member.id).executeTakeFirst();
+  if (!m) throw new AppError('org_not_member');
+  if (!roleCan(m.role, 'manage')) throw new AppError('org_role_forbidden');
+}
+
 /** The organisation of an account with the member's role, or null. */
 async function membershipOf(db: Tx, accountId: number, userId: number): Promise<OrgSummary | null> {
   const row = await db
@@ -67,6 +75,7 @@ export async function invite(deps: Deps, acting: Acting, input: { email: string;
   const token = newToken();
   const expires_at = now + deps.config.ORG_INVITE_TTL_HOURS * HOUR_MS;
   const made = await writeTx(deps.db, async (tx, w) => {
+    await assertStillManages(tx, acting);
     const already = await tx
       .selectFrom('organisation_members as m')
       .innerJoin('users as u', 'u.id', 'm.user_id')
@@ -132,8 +141,10 @@ export async function join(deps: Deps, person: User, token: string, record: Effe
   }, record);
 }
 
-/** The member `userId` of the acting organisation, refused when absent or the owner. */
+/** The member `userId` of the acting organisation, refused when absent or the owner (or when the acting
+ *  member no longer manages it). */
 async function changeableMember(tx: Tx, acting: Acting, userId: number): Promise<void> {
+  await assertStillManages(tx, acting);
   const m = await tx.selectFrom('organisation_members').select('role').where('account_id', '=', acting.accountId).where('user_id', '=', userId).executeTakeFirst();
   if (!m) throw new AppError('org_member_not_found');
   if (m.role === 'owner') throw new AppError('org_owner_fixed');
