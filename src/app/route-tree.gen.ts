@@ -12,6 +12,8 @@ import { Route as rootRouteImport } from './routes/__root'
 import { Route as IndexRouteImport } from './routes/index'
 import { Route as TransparencyRouteImport } from './routes/transparency'
 import { Route as CertificateIdRouteImport } from './routes/certificate/$id'
+import { Route as VerifyIndexRouteImport } from './routes/verify/index'
+import { Route as VerifyHashRouteImport } from './routes/verify/$hash'
 import { Route as PagesAboutChar91indexChar93RouteImport } from './routes/pages/about/[index]'
 import { Route as PagesIndexChar91indexChar93RouteImport } from './routes/pages/index/[index]'
 import { Route as PagesLoginChar91indexChar93RouteImport } from './routes/pages/login/[index]'
@@ -29,6 +31,7 @@ import { Route as PagesOrgJoinRouteImport } from './routes/pages/org/join'
 import { Route as PagesOtherPrivacyRouteImport } from './routes/pages/other/privacy'
 import { Route as PagesOtherProtocolRouteImport } from './routes/pages/other/protocol'
 import { Route as PagesProfileApplyRouteImport } from './routes/pages/profile/apply'
+import { Route as PagesProfileCarbontaxRouteImport } from './routes/pages/profile/carbontax'
 import { Route as PagesProfileCardRouteImport } from './routes/pages/profile/card'
 import { Route as PagesProfileCertificatesRouteImport } from './routes/pages/profile/certificates'
 import { Route as PagesProfileCropperRouteImport } from './routes/pages/profile/cropper'
@@ -69,6 +72,16 @@ const TransparencyRoute = TransparencyRouteImport.update({
 const CertificateIdRoute = CertificateIdRouteImport.update({
   id: '/certificate/$id',
   path: '/certificate/$id',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const VerifyIndexRoute = VerifyIndexRouteImport.update({
+  id: '/verify/',
+  path: '/verify/',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const VerifyHashRoute = VerifyHashRouteImport.update({
+  id: '/verify/$hash',
+  path: '/verify/$hash',
   getParentRoute: () => rootRouteImport,
 } as any)
 const PagesAboutChar91indexChar93Route =
@@ -162,6 +175,11 @@ const PagesOtherProtocolRoute = PagesOtherProtocolRouteImport.update({
 const PagesProfileApplyRoute = PagesProfileApplyRouteImport.update({
   id: '/pages/profile/apply',
   path: '/pages/profile/apply',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const PagesProfileCarbontaxRoute = PagesProfileCarbontaxRouteImport.update({
+  id: '/pages/profile/carbontax',
+  path: '/pages/profile/carbontax',
   getParentRoute: () => rootRouteImport,
 } as any)
 const PagesProfileCardRoute = PagesProfileCardRouteImport.update({
@@ -301,6 +319,8 @@ export interface FileRoutesByFullPath {
   '/': typeof IndexRoute
   '/transparency': typeof TransparencyRoute
   '/certificate/$id': typeof CertificateIdRoute
+  '/verify/$hash': typeof VerifyHashRoute
+  '/verify/': typeof VerifyIndexRoute
   '/pages/about/index': typeof PagesAboutChar91indexChar93Route
   '/pages/index/faq': typeof PagesIndexFaqRoute
   '/pages/index/index': typeof PagesIndexChar91indexChar93Route
@@ -315,6 +335,7 @@ export interface FileRoutesByFullPath {
   '/pages/other/privacy': typeof PagesOtherPrivacyRoute
   '/pages/other/protocol': typeof PagesOtherProtocolRoute
   '/pages/profile/apply': typeof PagesProfileApplyRoute
+  '/pages/profile/carbontax': typeof PagesProfileCarbontaxRoute
   '/pages/profile/card': typeof PagesProfileCardRoute
   '/pages/profile/certificates': typeof PagesProfileCertificatesRoute
   '/pages/profile/cropper': typeof PagesProfileCropperRoute
@@ -349,6 +370,8 @@ export interface FileRoutesByTo {
   '/': typeof IndexRoute
   '/transparency': typeof TransparencyRoute
   '/certificate/$id': typeof CertificateIdRoute
+  '/verify/$hash': typeof VerifyHashRoute
+  '/verify': typeof VerifyIndexRoute
   '/pages/about/index': typeof PagesAboutChar91indexChar93Route
   '/pages/index/faq': typeof PagesIndexFaqRoute
   '/pages/index/index': typeof PagesIndexChar91indexChar93Route
@@ -363,6 +386,7 @@ export interface FileRoutesByTo {
   '/pages/other/privacy': typeof PagesOtherPrivacyRoute
   '/pages/other/protocol': typeof PagesOtherProtocolRoute
   '/pages/profile/apply': typeof PagesProfileApplyRoute
+  '/pages/profile/carbontax': typeof PagesProfileCarbontaxRoute
   '/pages/profile/card': typeof PagesProfileCardRoute
   '/pages/profile/certificates': typeof PagesProfileCertificatesRoute
   '/pages/profile/cropper': typeof PagesProfileCropperRoute
@@ -398,6 +422,8 @@ export interface FileRoutesById {
   '/': typeof IndexRoute
   '/transparency': typeof TransparencyRoute
   '/certificate/$id': typeof CertificateIdRoute
+  '/verify/$hash': typeof VerifyHashRoute
+  '/verify/': typeof VerifyIndexRoute
   '/pages/about/index': typeof PagesAboutChar91indexChar93Route
   '/pages/index/faq': typeof PagesIndexFaqRoute
   '/pages/index/index': typeof PagesIndexChar91indexChar93Route
@@ -412,6 +438,7 @@ export interface FileRoutesById {
   '/pages/other/privacy': typeof PagesOtherPrivacyRoute
   '/pages/other/protocol': typeof PagesOtherProtocolRoute
   '/pages/profile/apply': typeof PagesProfileApplyRoute
+  '/pages/profile/carbontax': typeof PagesProfileCarbontaxRoute
   '/pages/profile/card': typeof PagesProfileCardRoute
   '/pages/profile/certificates': typeof PagesProfileCertificatesRoute
   '/pages/profile/cropper': typeof PagesProfileCropperRoute
@@ -448,6 +475,8 @@ export interface FileRouteTypes {
     | '/'
     | '/transparency'
     | '/certificate/$id'
+    | '/verify/$hash'
+    | '/verify/'
     | '/pages/about/index'
     | '/pages/index/faq'
     | '/pages/index/index'
@@ -462,6 +491,7 @@ export interface FileRouteTypes {
     | '/pages/other/privacy'
     | '/pages/other/protocol'
     | '/pages/profile/apply'
+    | '/pages/profile/carbontax'
     | '/pages/profile/card'
     | '/pages/profile/certificates'
     | '/pages/profile/cropper'
@@ -496,6 +526,8 @@ export interface FileRouteTypes {
     | '/'
     | '/transparency'
     | '/certificate/$id'
+    | '/verify/$hash'
+    | '/verify'
     | '/pages/about/index'
     | '/pages/index/faq'
     | '/pages/index/index'
@@ -510,6 +542,7 @@ export interface FileRouteTypes {
     | '/pages/other/privacy'
     | '/pages/other/protocol'
     | '/pages/profile/apply'
+    | '/pages/profile/carbontax'
     | '/pages/profile/card'
     | '/pages/profile/certificates'
     | '/pages/profile/cropper'
@@ -544,6 +577,8 @@ export interface FileRouteTypes {
     | '/'
     | '/transparency'
     | '/certificate/$id'
+    | '/verify/$hash'
+    | '/verify/'
     | '/pages/about/index'
     | '/pages/index/faq'
     | '/pages/index/index'
@@ -558,6 +593,7 @@ export interface FileRouteTypes {
     | '/pages/other/privacy'
     | '/pages/other/protocol'
     | '/pages/profile/apply'
+    | '/pages/profile/carbontax'
     | '/pages/profile/card'
     | '/pages/profile/certificates'
     | '/pages/profile/cropper'
@@ -593,6 +629,8 @@ export interface RootRouteChildren {
   IndexRoute: typeof IndexRoute
   TransparencyRoute: typeof TransparencyRoute
   CertificateIdRoute: typeof CertificateIdRoute
+  VerifyHashRoute: typeof VerifyHashRoute
+  VerifyIndexRoute: typeof VerifyIndexRoute
   PagesAboutChar91indexChar93Route: typeof PagesAboutChar91indexChar93Route
   PagesIndexFaqRoute: typeof PagesIndexFaqRoute
   PagesIndexChar91indexChar93Route: typeof PagesIndexChar91indexChar93Route
@@ -607,6 +645,7 @@ export interface RootRouteChildren {
   PagesOtherPrivacyRoute: typeof PagesOtherPrivacyRoute
   PagesOtherProtocolRoute: typeof PagesOtherProtocolRoute
   PagesProfileApplyRoute: typeof PagesProfileApplyRoute
+  PagesProfileCarbontaxRoute: typeof PagesProfileCarbontaxRoute
   PagesProfileCardRoute: typeof PagesProfileCardRoute
   PagesProfileCertificatesRoute: typeof PagesProfileCertificatesRoute
   PagesProfileCropperRoute: typeof PagesProfileCropperRoute
@@ -659,6 +698,20 @@ declare module '@tanstack/react-router' {
       path: '/certificate/$id'
       fullPath: '/certificate/$id'
       preLoaderRoute: typeof CertificateIdRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/verify/': {
+      id: '/verify/'
+      path: '/verify'
+      fullPath: '/verify/'
+      preLoaderRoute: typeof VerifyIndexRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/verify/$hash': {
+      id: '/verify/$hash'
+      path: '/verify/$hash'
+      fullPath: '/verify/$hash'
+      preLoaderRoute: typeof VerifyHashRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/pages/about/index': {
@@ -778,6 +831,13 @@ declare module '@tanstack/react-router' {
       path: '/pages/profile/apply'
       fullPath: '/pages/profile/apply'
       preLoaderRoute: typeof PagesProfileApplyRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/pages/profile/carbontax': {
+      id: '/pages/profile/carbontax'
+      path: '/pages/profile/carbontax'
+      fullPath: '/pages/profile/carbontax'
+      preLoaderRoute: typeof PagesProfileCarbontaxRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/pages/profile/card': {
@@ -969,6 +1029,8 @@ const rootRouteChildren: RootRouteChildren = {
   IndexRoute: IndexRoute,
   TransparencyRoute: TransparencyRoute,
   CertificateIdRoute: CertificateIdRoute,
+  VerifyHashRoute: VerifyHashRoute,
+  VerifyIndexRoute: VerifyIndexRoute,
   PagesAboutChar91indexChar93Route: PagesAboutChar91indexChar93Route,
   PagesIndexFaqRoute: PagesIndexFaqRoute,
   PagesIndexChar91indexChar93Route: PagesIndexChar91indexChar93Route,
@@ -983,6 +1045,7 @@ const rootRouteChildren: RootRouteChildren = {
   PagesOtherPrivacyRoute: PagesOtherPrivacyRoute,
   PagesOtherProtocolRoute: PagesOtherProtocolRoute,
   PagesProfileApplyRoute: PagesProfileApplyRoute,
+  PagesProfileCarbontaxRoute: PagesProfileCarbontaxRoute,
   PagesProfileCardRoute: PagesProfileCardRoute,
   PagesProfileCertificatesRoute: PagesProfileCertificatesRoute,
   PagesProfileCropperRoute: PagesProfileCropperRoute,

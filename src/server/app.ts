@@ -16,6 +16,7 @@ import { walletRoutes } from './modules/wallet/routes';
 import { orderRoutes } from './modules/order/routes';
 import { footprintRoutes } from './modules/footprint/routes';
 import { creditRoutes, publicRoutes } from './modules/retire/routes';
+import { iccRoutes, verifyRoutes } from './modules/icc/routes';
 import { receiptRoutes } from './modules/receipt/routes';
 import { offsetRoutes } from './modules/offset/routes';
 import { avatarRoutes, avatarTooLarge } from './modules/avatar/routes';
@@ -67,6 +68,8 @@ const MODULES: ReadonlyArray<readonly [path: string, routes: Hono<AppEnv>]> = [
   ['/api/wallet', walletRoutes],
   ['/api/order', orderRoutes],
   ['/api/credit', creditRoutes],
+  ['/api/icc', iccRoutes],
+  ['/api/verify', verifyRoutes],
   ['/api/offset', offsetRoutes],
   ['/api/org', orgRoutes],
   ['/api/public', publicRoutes],

@@ -41,6 +41,7 @@ import { PROJECT_ENDPOINTS } from './modules/project/openapi';
 import { NEWS_ENDPOINTS } from './modules/news/openapi';
 import { CONTENT_ENDPOINTS } from './modules/content/openapi';
 import { RETIRE_ENDPOINTS } from './modules/retire/openapi';
+import { ICC_ENDPOINTS } from './modules/icc/openapi';
 import { RECEIPT_ENDPOINTS } from './modules/receipt/openapi';
 import { receiptPageSchema, receiptSchema } from '../shared/schemas/receipt';
 import { OFFSET_ENDPOINTS } from './modules/offset/openapi';
@@ -71,6 +72,7 @@ export const ENDPOINTS: Endpoint[] = [
   ...AVATAR_ENDPOINTS,
   ...MEMBERSHIP_ENDPOINTS,
   ...RETIRE_ENDPOINTS,
+  ...ICC_ENDPOINTS,
   ...RECEIPT_ENDPOINTS,
   ...OFFSET_ENDPOINTS,
   ...ORG_ENDPOINTS,
@@ -135,6 +137,7 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   Offsets: 'Monthly offset plans: a buy of the same tons on a day of each month, placed by the server.',
   Organisations: 'Organisations: members, roles, invitations, the context switch and the activity log.',
   Reference: 'This document.',
+  'Carbon tax': "Singapore carbon tax: the account's 5% cap per compliance year, evidence packs and their public check.",
 };
 
 const COMPONENT_PREFIX = '#/components/schemas/';

@@ -50,6 +50,12 @@ export const PATHS = {
   faqLists: '/api/content/faq',
   page: '/api/content/page',
   banners: '/api/content/banners',
+  iccCap: '/api/icc/cap',
+  iccEmissions: '/api/icc/emissions',
+  /** GET: the account's evidence pack (PDF or CSV, not enveloped); its SHA-256 in X-Canopy-Pack-Sha256. */
+  iccPack: '/api/icc/pack',
+  /** GET /api/verify/pack/<sha256>: whether Canopy issued a pack with that hash (no session). */
+  verifyPack: '/api/verify/pack/:hash',
   offsetCreate: '/api/offset/create',
   offsetChange: '/api/offset/change',
   offsetStatus: '/api/offset/status',

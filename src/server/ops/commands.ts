@@ -136,6 +136,13 @@ const STATUS_MOVES: Record<(typeof PROJECT_STATUSES)[number], string[]> = {
   closed: [],
 };
 
+/** A reduction period runs forward: its end year is not before its start year (docs/product.md#singapore-carbon-tax). */
+export function checkReductionPeriod(p: { reduction_start?: number | null; reduction_end?: number | null }): void {
+  const { reduction_start: start, reduction_end: end } = p;
+  if ((start == null) !== (end == null)) throw new UsageError('give both reduction_start and reduction_end, or neither');
+  if (start != null && end != null && end < start) throw new UsageError('reduction_end must not be before reduction_start');
+}
+
 export const CORE_COMMANDS: Record<string, Command> = {
   outbox: {
     usage: 'outbox [--to EMAIL] [--limit N]',
@@ -291,6 +298,7 @@ export const CORE_COMMANDS: Record<string, Command> = {
       if (!(end > selling)) throw new UsageError('end_time must be after selling_time');
       if (input.max_tons < input.min_tons) throw new UsageError('max_tons must be at least min_tons');
       if (input.status === 'presale' && input.presale_price === null) throw new UsageError('a presale project needs presale_price');
+      checkReductionPeriod(input);
       const now = clock.now();
       const row = await db
         .insertInto('projects')

@@ -18,6 +18,7 @@ export interface RetireInput {
   beneficiary: string;
   reason: string;
   hide_beneficiary: boolean;
+  icc_year: number | null;
   paypwd: string;
 }
 

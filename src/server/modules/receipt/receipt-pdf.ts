@@ -1,11 +1,11 @@
 import PDFDocument from 'pdfkit';
 import type { Lang } from '../../../shared/errors';
 import type { Receipt } from '../../../shared/schemas/receipt';
-import { typesetter } from '../retire/certificate-pdf';
+import { typesetter } from '../../lib/pdf-text';
 import { receiptRows } from './text';
 
 // A receipt as one A4 PDF page (docs/product.md#receipts): the rows its mail shows, in English or Chinese,
-// set in the certificate's Noto Sans SC slices (retire/certificate-pdf.ts typesetter,
+// set in the certificate's Noto Sans SC slices (lib/pdf-text.ts typesetter,
 // docs/decisions/0031-certificate-pdf.md), with the seller's details at the foot.
 
 const GREEN = '#1f6f4a';

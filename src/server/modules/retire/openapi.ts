@@ -30,8 +30,10 @@ export const RETIRE_ENDPOINTS: Endpoint[] = [
       'withdraw_password_unset',
       'risk_forbidden',
       'idempotency_mismatch',
+      'icc_not_eligible',
+      'icc_year_invalid',
     ],
-    gives: '{id, tons, serials: [{from, to}], certificate_url}',
+    gives: '{id, tons, serials: [{from, to}], certificate_url, icc}',
   },
   {
     method: 'get',

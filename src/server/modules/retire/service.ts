@@ -14,6 +14,8 @@ import type { User } from '../session';
 import { CERTIFICATE_ID, type Certificate, type RetireAnswer, type RetireInput, type SerialRange, type Transparency, type TransparencyProject } from '../../../shared/schemas/retire';
 import { takeHolding } from '../order/repo';
 import { freshUser } from '../order/facts';
+import { iccCount } from './icc-count';
+import { ICC_COLUMNS } from '../../../shared/icc/engine';
 import { checkRetirement, freeSerialRanges, type RetirableProject, type RetirementFacts, type SeqRange } from './checks';
 
 // Retirement of carbon credits (docs/product.md#retirement). A retirement moves whole tons of one project
@@ -44,7 +46,7 @@ export function certificateUrl(deps: Pick<Deps, 'config'>, id: string): string {
   return `${deps.config.PUBLIC_URL ?? ''}${certificatePath(id)}`;
 }
 
-const PROJECT_COLUMNS = ['id', 'name', 'name_cn', 'status', 'registry', 'registry_id', 'standard', 'methodology', 'vintage', 'country', 'country_cn', 'location', 'location_cn', 'total_tons'] as const;
+const PROJECT_COLUMNS = ['id', 'name', 'name_cn', 'status', 'registry', 'registry_id', 'standard', 'methodology', 'vintage', 'country', 'country_cn', 'location', 'location_cn', 'total_tons', ...ICC_COLUMNS] as const;
 
 /** The tons of a project a user sold back whose proceeds have not settled (the sell orders in progress), from
  *  the partial index orders_selling (migration 018): side and status are written out, not parameters, so
@@ -84,13 +86,13 @@ async function allocateSerials(tx: Tx, projectId: number, totalTons: number, ton
  *  reads the facts again, checks them again and writes holdings, ledger, serials and the retirement row. */
 export async function retire(deps: Deps, user: User, input: RetireInput, record?: EffectRecord): Promise<RetireAnswer> {
   const { db, clock } = deps;
-  const recheck = async () => void checkRetirement(await retirementFacts(db, user.id, input.project_id), user, input.tons);
+  const recheck = async () => void checkRetirement(await retirementFacts(db, user.id, input.project_id), user, input.tons, input.icc_year);
   await checkThenVerify(deps, user, input.paypwd, 'project_password_incorrect', recheck);
   try {
     return await writeTx(db, async (tx, w) => {
       const now = clock.now();
       const u = await freshUser(tx, user.id);
-      const checked = checkRetirement(await retirementFacts(tx, u.id, input.project_id), u, input.tons);
+      const checked = checkRetirement(await retirementFacts(tx, u.id, input.project_id), u, input.tons, input.icc_year);
       return writeRetirement(deps, w, u.id, input, checked, now);
     }, record);
   } catch (err) {
@@ -124,7 +126,19 @@ async function writeRetirement(deps: Deps, w: WriteScope, userId: number, input:
   });
   await tx
     .insertInto('retirements')
-    .values({ id, user_id: userId, project_id: p.id, tons: input.tons, beneficiary: input.beneficiary, reason: input.reason, beneficiary_hidden: input.hide_beneficiary ? 1 : 0, entry_id: entryId, created_at: now })
+    .values({
+      id,
+      user_id: userId,
+      project_id: p.id,
+      tons: input.tons,
+      beneficiary: input.beneficiary,
+      reason: input.reason,
+      beneficiary_hidden: input.hide_beneficiary ? 1 : 0,
+      entry_id: entryId,
+      created_at: now,
+      icc_year: input.icc_year,
+      icc_rules_version: checked.iccRulesVersion,
+    })
     .execute();
   await tx
     .insertInto('retirement_serials')
@@ -132,13 +146,14 @@ async function writeRetirement(deps: Deps, w: WriteScope, userId: number, input:
     .execute();
   await publish(w, { type: 'invalidate', tables: ['user', 'fundlogs', 'retirements'] }, userId, now);
   await publish(w, { type: 'invalidate', tables: ['retirements'], ids: [p.id] }, null, now);
-  return { id, tons: input.tons, serials: ranges.map((r) => ({ from: serialOf(p, r.first), to: serialOf(p, r.last) })), certificate_url: certificateUrl(deps, id) };
+  const icc = input.icc_year === null ? null : await iccCount(tx, userId, input.icc_year);
+  return { id, tons: input.tons, serials: ranges.map((r) => ({ from: serialOf(p, r.first), to: serialOf(p, r.last) })), certificate_url: certificateUrl(deps, id), icc };
 }
 
 // ---------------------------------------------------------------------------------------------------
 // Reads
 
-type RetirementRow = { id: string; user_id: number; project_id: number; tons: number; beneficiary: string; reason: string; beneficiary_hidden: number; created_at: number } & Omit<RetirableProject, 'id' | 'status' | 'total_tons'>;
+type RetirementRow = { id: string; user_id: number; project_id: number; tons: number; beneficiary: string; reason: string; beneficiary_hidden: number; created_at: number } & Omit<RetirableProject, 'id' | 'status' | 'total_tons' | (typeof ICC_COLUMNS)[number]>;
 
 function retirementsQuery(db: DB) {
   return db
