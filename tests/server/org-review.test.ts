@@ -1,6 +1,7 @@
 // Organisations probed as an attacker (docs/product.md#organisations): a removed or demoted admin's pending
 // invitations, the member's own payment password on the payout account and the withdrawal, account numbers
 // in the activity log, and the sockets of a disabled organisation.
+import { createECDH, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { checkLedger } from '../../src/server/ledger/ledger';
@@ -83,6 +84,22 @@ describe('invitations outlive no authority', () => {
     expect((await write(s, PATHS.orgRole, org.owner.token, { user_id: admin.id, role: 'viewer' })).code).toBe(0);
     await expectOrgRefused(s, 'org_invite_invalid', (lang) => write(s, PATHS.orgJoin, a.token, { token: ta }, { lang }));
     expect((await write(s, PATHS.orgJoin, b.token, { token: tb })).code).toBe(0);
+  });
+});
+
+describe("a removed member's phone", () => {
+  it("receives the organisation's notices no longer: its device goes with the membership", async () => {
+    const org = await makeOrg(s);
+    const buyer = await addMember(s, org, 'buyer');
+    const ecdh = createECDH('prime256v1');
+    ecdh.generateKeys();
+    const endpoint = `https://fcm.googleapis.com/fcm/send/${randomBytes(12).toString('hex')}`;
+    const keys = { p256dh: ecdh.getPublicKey().toString('base64url'), auth: randomBytes(16).toString('base64url') };
+    const on = await write(s, PATHS.pushSubscribe, buyer.orgToken, { endpoint, keys });
+    expect(on.code, on.msg).toBe(0);
+    expect(await s.db.selectFrom('push_subscriptions').select('user_id').where('endpoint', '=', endpoint).execute()).toEqual([{ user_id: org.id }]);
+    expect((await write(s, PATHS.orgRemove, org.owner.token, { user_id: buyer.id })).code).toBe(0);
+    expect(await s.db.selectFrom('push_subscriptions').select('user_id').where('endpoint', '=', endpoint).execute()).toEqual([]);
   });
 });
 

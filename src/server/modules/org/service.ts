@@ -3,7 +3,7 @@ import { newToken, sha256 } from '../../lib/crypto';
 import { AppError } from '../../lib/http';
 import { writeTx, type EffectRecord, type Tx, type WriteScope } from '../../db/tx';
 import { publish } from '../../live/events';
-import { createSession, roleCan, type Acting, type Session, type User } from '../session';
+import { createSession, forgetPushDevices, roleCan, type Acting, type Session, type User } from '../session';
 import type { OrgRole } from '../../db/schema';
 import type { LoginInfo } from '../../../shared/schemas/auth';
 import type { OrgSummary } from '../../../shared/schemas/org';
@@ -184,6 +184,9 @@ export async function removeMember(deps: Deps, acting: Acting, userId: number, r
     await tx.deleteFrom('organisation_members').where('account_id', '=', acting.accountId).where('user_id', '=', userId).execute();
     await revokeInvitationsOf(tx, acting.accountId, userId, now);
     await endMemberSessions(w, acting.accountId, userId, now);
+    // Their phone may have turned the organisation's notices on: no row says whose a device is, so every
+    // device of the organisation goes; the members' apps turn theirs on again at their next sign-in.
+    await forgetPushDevices(w, acting.accountId);
     await publish(w, { type: 'invalidate', tables: ['members'] }, acting.accountId, now);
     return { user_id: userId, role: null };
   }, record);
