@@ -9,7 +9,7 @@ import { PATHS } from '../../src/shared/api';
 import { ERRORS } from '../../src/shared/errors';
 import { SOCKET_CLOSE_SESSION_ENDED } from '../../src/shared/socket-events';
 import { startTestServer, type TestServer } from '../helpers/server';
-import { makeUser, topup } from './market-helpers';
+import { makeProject, makeUser, topup } from './market-helpers';
 import { addMember, expectOrgRefused, GENEROUS, inviteToken, makeOrg, TRADE_PASSWORD, write, type Org } from './org-helpers';
 
 let s: TestServer;
@@ -87,18 +87,35 @@ describe('invitations outlive no authority', () => {
   });
 });
 
+/** A phone that turns the organisation's notices on in the member's organisation session: its endpoint. */
+async function orgPhone(org: Org, token: string): Promise<string> {
+  const ecdh = createECDH('prime256v1');
+  ecdh.generateKeys();
+  const endpoint = `https://fcm.googleapis.com/fcm/send/${randomBytes(12).toString('hex')}`;
+  const keys = { p256dh: ecdh.getPublicKey().toString('base64url'), auth: randomBytes(16).toString('base64url') };
+  const on = await write(s, PATHS.pushSubscribe, token, { endpoint, keys });
+  expect(on.code, on.msg).toBe(0);
+  expect(await s.db.selectFrom('push_subscriptions').select('user_id').where('endpoint', '=', endpoint).execute()).toEqual([{ user_id: org.id }]);
+  return endpoint;
+}
+
 describe("a removed member's phone", () => {
   it("receives the organisation's notices no longer: its device goes with the membership", async () => {
     const org = await makeOrg(s);
     const buyer = await addMember(s, org, 'buyer');
-    const ecdh = createECDH('prime256v1');
-    ecdh.generateKeys();
-    const endpoint = `https://fcm.googleapis.com/fcm/send/${randomBytes(12).toString('hex')}`;
-    const keys = { p256dh: ecdh.getPublicKey().toString('base64url'), auth: randomBytes(16).toString('base64url') };
-    const on = await write(s, PATHS.pushSubscribe, buyer.orgToken, { endpoint, keys });
-    expect(on.code, on.msg).toBe(0);
-    expect(await s.db.selectFrom('push_subscriptions').select('user_id').where('endpoint', '=', endpoint).execute()).toEqual([{ user_id: org.id }]);
+    const endpoint = await orgPhone(org, buyer.orgToken);
     expect((await write(s, PATHS.orgRemove, org.owner.token, { user_id: buyer.id })).code).toBe(0);
+    expect(await s.db.selectFrom('push_subscriptions').select('user_id').where('endpoint', '=', endpoint).execute()).toEqual([]);
+  });
+
+  it("nor once the member's sessions end (her payment password locked): as a person's own devices go", async () => {
+    const org = await makeOrg(s);
+    await topup(s, org.id, 10_000);
+    const buyer = await addMember(s, org, 'buyer');
+    const endpoint = await orgPhone(org, buyer.orgToken);
+    const pid = await makeProject(s);
+    for (let i = 0; i < 5; i++) await write(s, PATHS.orderBuy, buyer.orgToken, { project_id: pid, tons: 1, password: 'Wrong#Pass2026' });
+    expect((await s.api('GET', PATHS.userInfo, {}, { token: buyer.orgToken })).code).toBe(ERRORS.session_expired.code);
     expect(await s.db.selectFrom('push_subscriptions').select('user_id').where('endpoint', '=', endpoint).execute()).toEqual([]);
   });
 });

@@ -197,7 +197,9 @@ export async function endUserSessions(w: WriteScope, userId: number, now: number
     byAccount.set(account, [...(byAccount.get(account) ?? []), r.id]);
   }
   for (const [account, sessions] of byAccount) await publish(w, { type: 'session_end', sessions }, account, now);
-  await forgetPushDevices(w, userId);
+  // The devices of each account an ended session acted as: an organisation's too (its devices are filed
+  // under its account, like its sockets).
+  for (const account of new Set([userId, ...byAccount.keys()])) await forgetPushDevices(w, account);
 }
 
 /** A device that turned notifications on with a session that ends must receive the account's notices no
