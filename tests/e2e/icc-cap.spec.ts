@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { baseUrl, buyAndComplete, DEMO, expect, loginDemo, memberApi, shot, test } from './helpers';
 
 // Singapore carbon tax for an account (docs/product.md#singapore-carbon-tax), browser half: the cap screen
@@ -63,6 +65,19 @@ test('the cap screen, the pack download and its public check', async ({ page, co
   await page.getByTestId('verify-file').setInputFiles({ name: 'pack.csv', mimeType: 'text/csv', buffer: changed });
   await expect(page.getByTestId('verify-result')).toHaveAttribute('data-issued', 'false');
   await expect(page.getByTestId('verify-result')).toContainText('Not issued by Canopy');
+
+  // A file far larger than any pack is refused at once, not read into the page's memory.
+  const huge = path.join(os.tmpdir(), `canopy-huge-${process.pid}.pdf`);
+  const fd = fs.openSync(huge, 'w');
+  fs.ftruncateSync(fd, 64 * 1024 * 1024 + 1);
+  fs.closeSync(fd);
+  try {
+    await page.getByTestId('verify-file').setInputFiles(huge);
+    await expect(page.getByTestId('verify-result')).toHaveAttribute('data-issued', 'false');
+    await expect(page.getByTestId('verify-result')).toContainText('too large to be a Canopy evidence pack');
+  } finally {
+    fs.rmSync(huge, { force: true });
+  }
 });
 
 test('the retire form surrenders for the tax: refused for credits that are not eligible, warned past the cap', async ({ page, context, request }) => {
