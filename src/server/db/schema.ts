@@ -258,7 +258,11 @@ export interface NotificationsTable {
 /** A device that turned notifications on (migration 023, docs/decisions/0033-web-push.md). */
 export interface PushSubscriptionsTable {
   id: Generated<number>;
+  /** The account whose notices it receives: the organisation's for a member acting for one. */
   user_id: number;
+  /** The person who turned it on (their login): the account itself unless a member acting for an
+   *  organisation did. Removing the member, or her password change, ends the device. */
+  person_id: number;
   endpoint: string;
   p256dh: string;
   auth: string;

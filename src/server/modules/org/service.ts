@@ -3,7 +3,7 @@ import { newToken, sha256 } from '../../lib/crypto';
 import { AppError } from '../../lib/http';
 import { writeTx, type EffectRecord, type Tx, type WriteScope } from '../../db/tx';
 import { publish } from '../../live/events';
-import { createSession, type Acting, type Session, type User } from '../session';
+import { createSession, forgetPushDevices, type Acting, type Session, type User } from '../session';
 import type { OrgRole } from '../../db/schema';
 import type { LoginInfo } from '../../../shared/schemas/auth';
 import type { OrgSummary } from '../../../shared/schemas/org';
@@ -157,13 +157,15 @@ export async function setRole(deps: Deps, acting: Acting, input: { user_id: numb
   }, record);
 }
 
-/** Removes a member: the membership goes and with it, at once, every session they act for it in. */
+/** Removes a member: the membership goes and with it, at once, every session they act for it in and every
+ *  device they turned the organisation's notices on for (with its queued pushes). */
 export async function removeMember(deps: Deps, acting: Acting, userId: number, record: EffectRecord) {
   const now = deps.clock.now();
   return writeTx(deps.db, async (tx, w) => {
     await changeableMember(tx, acting, userId);
     await tx.deleteFrom('organisation_members').where('account_id', '=', acting.accountId).where('user_id', '=', userId).execute();
     await endMemberSessions(w, acting.accountId, userId, now);
+    await forgetPushDevices(w, userId, acting.accountId);
     await publish(w, { type: 'invalidate', tables: ['members'] }, acting.accountId, now);
     return { user_id: userId, role: null };
   }, record);
