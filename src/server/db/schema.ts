@@ -568,6 +568,9 @@ export interface OffsetPlansTable {
   status: 'active' | 'paused' | 'cancelled';
   consent_text: string; // the consent she confirmed with her payment password, as shown to her
   consent_at: number;
+  /** The person whose payment password gave the consent (the account's own login unless a member acting
+   *  for an organisation did): the plan pauses when they no longer trade for the account. */
+  made_by: number;
   next_run_at: number | null;
   created_at: number;
   updated_at: number;

@@ -3,8 +3,9 @@ import { newToken, sha256 } from '../../lib/crypto';
 import { AppError } from '../../lib/http';
 import { writeTx, type EffectRecord, type Tx, type WriteScope } from '../../db/tx';
 import { publish } from '../../live/events';
-import { createSession, forgetPushDevices, type Acting, type Session, type User } from '../session';
+import { createSession, forgetPushDevices, roleCan, type Acting, type Session, type User } from '../session';
 import type { OrgRole } from '../../db/schema';
+import { pauseMakerPlans } from '../offset/maker';
 import type { LoginInfo } from '../../../shared/schemas/auth';
 import type { OrgSummary } from '../../../shared/schemas/org';
 
@@ -146,19 +147,22 @@ async function endMemberSessions(w: WriteScope, accountId: number, userId: numbe
   if (ended.length > 0) await publish(w, { type: 'session_end', sessions: ended.map((r) => r.id) }, accountId, now);
 }
 
-/** Gives a member another role: every request reads the role again, so it applies from the next one. */
+/** Gives a member another role: every request reads the role again, so it applies from the next one; a role
+ *  without trade pauses the monthly offsets she set up (offset/maker.ts). */
 export async function setRole(deps: Deps, acting: Acting, input: { user_id: number; role: MemberRole }, record: EffectRecord) {
   const now = deps.clock.now();
   return writeTx(deps.db, async (tx, w) => {
     await changeableMember(tx, acting, input.user_id);
     await tx.updateTable('organisation_members').set({ role: input.role }).where('account_id', '=', acting.accountId).where('user_id', '=', input.user_id).execute();
+    if (!roleCan(input.role, 'trade')) await pauseMakerPlans(w, acting.accountId, input.user_id, now);
     await publish(w, { type: 'invalidate', tables: ['members'] }, acting.accountId, now);
     return { user_id: input.user_id, role: input.role };
   }, record);
 }
 
-/** Removes a member: the membership goes and with it, at once, every session they act for it in and every
- *  device they turned the organisation's notices on for (with its queued pushes). */
+/** Removes a member: the membership goes and with it, at once, every session they act for it in, every
+ *  device they turned the organisation's notices on for (with its queued pushes), and the monthly offsets
+ *  they set up pause (offset/maker.ts). */
 export async function removeMember(deps: Deps, acting: Acting, userId: number, record: EffectRecord) {
   const now = deps.clock.now();
   return writeTx(deps.db, async (tx, w) => {
@@ -166,6 +170,7 @@ export async function removeMember(deps: Deps, acting: Acting, userId: number, r
     await tx.deleteFrom('organisation_members').where('account_id', '=', acting.accountId).where('user_id', '=', userId).execute();
     await endMemberSessions(w, acting.accountId, userId, now);
     await forgetPushDevices(w, userId, acting.accountId);
+    await pauseMakerPlans(w, acting.accountId, userId, now);
     await publish(w, { type: 'invalidate', tables: ['members'] }, acting.accountId, now);
     return { user_id: userId, role: null };
   }, record);
