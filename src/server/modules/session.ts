@@ -197,6 +197,7 @@ export async function endUserSessions(w: WriteScope, userId: number, now: number
     byAccount.set(account, [...(byAccount.get(account) ?? []), r.id]);
   }
   for (const [account, sessions] of byAccount) await publish(w, { type: 'session_end', sessions }, account, now);
+  // The devices she turned on, under her own account and each organisation's (a device names its person).
   await forgetPushDevices(w, userId);
 }
 

@@ -17,7 +17,7 @@ import { verifyTradePassword } from '../user/trade-password';
 import { maskAccountNo, payoutAccountOf } from '../user/card';
 import type { DB } from '../../db/connection';
 import { checkTopupDecision, checkTopupRequest, checkWithdrawal, checkWithdrawalDecision, WalletStateError, type WithdrawalFacts, type WithdrawalInput } from './checks';
-import type { User } from '../session';
+import { payerOf, type User } from '../session';
 import { fundLogRow, topupRecord, withdrawalRecord } from './records';
 import { generateReference } from '../../../shared/paynow';
 
@@ -179,6 +179,12 @@ async function withdrawalFacts(db: DB | Tx, userId: number, now: number): Promis
   return { account, withdrawnToday, available: wallet.available };
 }
 
+/** The account as a withdrawal checks it: acting for an organisation, the payment password that must be set
+ *  is the member's own (payerOf), the rest (standing, payout holder) the organisation's. */
+function withPayerPassword(account: User, payer: User): User {
+  return payer === account ? account : { ...account, withdraw_password_hash: payer.withdraw_password_hash };
+}
+
 /**
  * A withdrawal application: its facts checked before the password (checks.ts checkWithdrawal), so a request
  * that would be refused anyway never costs a password attempt; the password; then one transaction reads the
@@ -186,13 +192,13 @@ async function withdrawalFacts(db: DB | Tx, userId: number, now: number): Promis
  */
 export async function requestWithdrawal(deps: Deps, user: User, input: WithdrawalInput, record?: EffectRecord): Promise<WithdrawalRecord> {
   const { db, clock, config } = deps;
-  checkWithdrawal(await withdrawalFacts(db, user.id, clock.now()), user, input, config, clock.now());
+  checkWithdrawal(await withdrawalFacts(db, user.id, clock.now()), withPayerPassword(user, payerOf(user)), input, config, clock.now());
   await verifyTradePassword(deps, user, input.password, 'trade_password_incorrect');
   const now = clock.now();
   try {
     return await writeTx(db, async (tx, w) => {
       const fresh = await tx.selectFrom('users').selectAll().where('id', '=', user.id).executeTakeFirstOrThrow();
-      const checked = checkWithdrawal(await withdrawalFacts(tx, user.id, now), fresh, input, config, now);
+      const checked = checkWithdrawal(await withdrawalFacts(tx, user.id, now), withPayerPassword(fresh, payerOf(user)), input, config, now);
       return writeWithdrawal(w, user.id, input.amount, checked, now);
     }, record);
   } catch (err) {
