@@ -7,6 +7,7 @@ import { PATHS } from '../../src/shared/api';
 import { offsetDueAt } from '../../src/shared/offset';
 import { runDueWork } from '../../src/server/scheduler/scheduler';
 import { createSession } from '../../src/server/modules/session';
+import { down, up } from '../../src/server/db/migrations/030-push-person';
 import { MIN, startTestServer, T0, type TestServer } from '../helpers/server';
 import { makeProject, newKey, topup, TRADE_PASSWORD } from './market-helpers';
 import { addMember, expectOrgRefused, GENEROUS, makeOrg, write, type Org } from './org-helpers';
@@ -100,4 +101,13 @@ it("the owner's own plans keep buying: the organisation's login trades for it al
   expect(res.code, res.msg).toBe(0);
   await runMonth('2026-03');
   expect(await ordersOf(org)).toHaveLength(1);
+});
+
+it('migration 030 makes the account itself the maker of every plan that exists', async () => {
+  await planByMember();
+  await down(s.db as never);
+  await up(s.db as never);
+  const rows = await s.db.selectFrom('offset_plans').select(['user_id', 'made_by']).execute();
+  expect(rows.length).toBeGreaterThan(0);
+  for (const r of rows) expect(r.made_by).toBe(r.user_id);
 });
