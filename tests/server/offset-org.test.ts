@@ -111,3 +111,15 @@ it('migration 030 makes the account itself the maker of every plan that exists',
   expect(rows.length).toBeGreaterThan(0);
   for (const r of rows) expect(r.made_by).toBe(r.user_id);
 });
+
+it('plans she sets up while being removed (forty at once) buy nothing either', async () => {
+  const { org, maker } = await planByMember();
+  const pid = await makeProject(s, { price: 1000, end_time: T0 + 400 * 86_400_000 });
+  const creates = Array.from({ length: 40 }, () => write(s, PATHS.offsetCreate, maker.orgToken, { project_id: pid, tons: 1, day: 5, password: TRADE_PASSWORD }));
+  const [removed] = await Promise.all([write(s, PATHS.orgRemove, org.owner.token, { user_id: maker.id }), ...creates]);
+  expect(removed.code, removed.msg).toBe(0);
+  await runMonth('2026-03');
+  expect(await ordersOf(org)).toEqual([]);
+  const left = await s.db.selectFrom('offset_plans').select('status').where('user_id', '=', org.id).where('status', '=', 'active').execute();
+  expect(left).toEqual([]);
+});
