@@ -15,6 +15,7 @@ const MODULE_IMPORTS = {
   icc: ['retire'], // the cap counts the retirements surrendered for the tax; the evidence pack lists them with their serials
   wallet: ['user'], // a withdrawal checks the payment password and pays out to the bound card
   offset: ['order', 'user', 'project'], // each month's buy is the buy use case's; a plan checks the payment password and reads its project
+  org: ['offset'], // a member's removal or a role without trade pauses the monthly offsets she consented to
 };
 
 function modulesNotEachOther() {

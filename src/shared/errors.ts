@@ -198,6 +198,11 @@ export const ERRORS = {
   offset_tons_invalid: { code: 2803, en: 'Please enter a whole number of tons, at least 1.', cn: '请输入至少为 1 的整数吨数。' },
   offset_cancelled: { code: 2804, en: 'This monthly offset is cancelled and cannot be changed.', cn: '该每月碳抵消计划已取消，无法更改。' },
   offset_plans_limit: { code: 2805, en: 'You can have at most {n} monthly offsets.', cn: '您最多可设置 {n} 个每月碳抵消计划。' },
+  offset_maker_gone: {
+    code: 2806,
+    en: 'The member who set up this monthly offset no longer buys for the organisation. Change it with your own payment password to resume it.',
+    cn: '设置此每月碳抵消的成员已不再代表机构购买。请使用您自己的支付密码修改后再恢复。',
+  },
 
   // Receipts (docs/product.md#receipts)
   receipt_not_found: { code: 2901, en: 'This receipt does not exist.', cn: '该收据不存在。' },

@@ -258,7 +258,11 @@ export interface NotificationsTable {
 /** A device that turned notifications on (migration 023, docs/decisions/0033-web-push.md). */
 export interface PushSubscriptionsTable {
   id: Generated<number>;
+  /** The account whose notices it receives: the organisation's for a member acting for one. */
   user_id: number;
+  /** The person who turned it on (their login): the account itself unless a member acting for an
+   *  organisation did. Removing the member, or her password change, ends the device. */
+  person_id: number;
   endpoint: string;
   p256dh: string;
   auth: string;
@@ -564,6 +568,9 @@ export interface OffsetPlansTable {
   status: 'active' | 'paused' | 'cancelled';
   consent_text: string; // the consent she confirmed with her payment password, as shown to her
   consent_at: number;
+  /** The person whose payment password gave the consent (the account's own login unless a member acting
+   *  for an organisation did): the plan pauses when they no longer trade for the account. */
+  made_by: number;
   next_run_at: number | null;
   created_at: number;
   updated_at: number;
