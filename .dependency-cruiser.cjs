@@ -12,6 +12,7 @@ const MODULE_IMPORTS = {
   order: ['user', 'project'], // a write checks the payment password; a buy reads the project it buys
   retire: ['user', 'order'], // a retirement checks the payment password and takes the credit holdings orders keep
   wallet: ['user'], // a withdrawal checks the payment password and pays out to the bound card
+  approval: ['retire', 'wallet', 'user'], // an approval carries the request out through the retirement's or the withdrawal's use case
   offset: ['order', 'user', 'project'], // each month's buy is the buy use case's; a plan checks the payment password and reads its project
 };
 

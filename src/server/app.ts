@@ -19,6 +19,7 @@ import { creditRoutes, publicRoutes } from './modules/retire/routes';
 import { offsetRoutes } from './modules/offset/routes';
 import { avatarRoutes, avatarTooLarge } from './modules/avatar/routes';
 import { orgRoutes } from './modules/org/routes';
+import { approvalRoutes } from './modules/approval/routes';
 import { openApiDocument } from './openapi';
 import { docsRoutes } from './modules/docs/routes';
 import { healthRoutes } from './lib/health';
@@ -68,6 +69,7 @@ const MODULES: ReadonlyArray<readonly [path: string, routes: Hono<AppEnv>]> = [
   ['/api/credit', creditRoutes],
   ['/api/offset', offsetRoutes],
   ['/api/org', orgRoutes],
+  ['/api/approval', approvalRoutes],
   ['/api/public', publicRoutes],
   // The interactive reference of the OpenAPI document, with a CSP of its own (modules/docs).
   ['/docs', docsRoutes],

@@ -44,6 +44,7 @@ import { RETIRE_ENDPOINTS } from './modules/retire/openapi';
 import { OFFSET_ENDPOINTS } from './modules/offset/openapi';
 import { offsetPlanPageSchema, offsetPlanSchema } from '../shared/schemas/offset';
 import { ORG_ENDPOINTS } from './modules/org/openapi';
+import { APPROVAL_ENDPOINTS } from './modules/approval/openapi';
 import type { Endpoint } from './lib/openapi-endpoint';
 import type { Config } from './config';
 
@@ -71,6 +72,7 @@ export const ENDPOINTS: Endpoint[] = [
   ...RETIRE_ENDPOINTS,
   ...OFFSET_ENDPOINTS,
   ...ORG_ENDPOINTS,
+  ...APPROVAL_ENDPOINTS,
   ...DOCS_ENDPOINTS,
 ];
 

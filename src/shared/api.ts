@@ -72,6 +72,11 @@ export const PATHS = {
   orgActivity: '/api/org/activity',
   /** GET: the activity log as CSV (owner and admins). */
   orgActivityCsv: '/api/org/activity.csv',
+  /** Approvals (docs/product.md#approvals): requests waiting for an approver, decisions, thresholds. */
+  approvalList: '/api/approval/list',
+  approvalApprove: '/api/approval/approve',
+  approvalDecline: '/api/approval/decline',
+  approvalThresholds: '/api/approval/thresholds',
   openapi: '/openapi.json',
   /** GET: the interactive API reference (Swagger UI) and its files (docs/decisions/0012-api-contract.md). */
   docs: '/docs',

@@ -24,6 +24,7 @@ import * as m023 from './migrations/023-push';
 import * as m024 from './migrations/024-passkeys';
 import * as m025 from './migrations/025-offset-plans';
 import * as m027 from './migrations/027-organisations';
+import * as m028 from './migrations/028-approvals';
 
 // Migrations are listed here in order (no directory scanning, so the bundle and tsx agree).
 const migrations: Record<string, Migration> = {
@@ -50,6 +51,7 @@ const migrations: Record<string, Migration> = {
   '024-passkeys': m024,
   '025-offset-plans': m025,
   '027-organisations': m027,
+  '028-approvals': m028,
 };
 
 /** Every migration this version knows, oldest first. */
