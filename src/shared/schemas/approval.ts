@@ -23,6 +23,11 @@ export type ApprovalThresholds = v.InferOutput<typeof approvalThresholdsSchema>;
 
 // ---- Answers
 
+export const approvalThresholdsAnswerSchema = v.strictObject({
+  retire_tons: v.pipe(int(), v.description("A member's retirement of more tons waits for an approver")),
+  withdraw_cents: v.pipe(int(), v.description("A member's withdrawal of more cents waits for an approver (0: every one)")),
+});
+
 export const approvalRequestSchema = v.strictObject({
   id: int(),
   kind: v.picklist(['retire', 'withdraw']),

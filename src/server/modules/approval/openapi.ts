@@ -1,6 +1,6 @@
 import type { Endpoint } from '../../lib/openapi-endpoint';
 import { PATHS } from '../../../shared/api';
-import { approvalDecideSchema, approvalListQuery, approvalPageSchema, approvalRequestSchema, approvalThresholdsSchema } from '../../../shared/schemas/approval';
+import { approvalDecideSchema, approvalListQuery, approvalPageSchema, approvalRequestSchema, approvalThresholdsAnswerSchema, approvalThresholdsSchema } from '../../../shared/schemas/approval';
 
 // The approvals endpoints (docs/product.md#approvals), for ENDPOINTS in src/server/openapi.ts.
 
@@ -45,7 +45,7 @@ export const APPROVAL_ENDPOINTS: Endpoint[] = [
     tag: 'Approvals',
     summary: "The organisation's thresholds: a member's retirement of more tons, or withdrawal of more cents, waits for an approver",
     auth: 'user',
-    answer: approvalThresholdsSchema,
+    answer: approvalThresholdsAnswerSchema,
     errors: ['org_not_member'],
     gives: '{retire_tons, withdraw_cents}',
   },
@@ -58,7 +58,7 @@ export const APPROVAL_ENDPOINTS: Endpoint[] = [
     schema: approvalThresholdsSchema,
     auth: 'user',
     idempotent: true,
-    answer: approvalThresholdsSchema,
+    answer: approvalThresholdsAnswerSchema,
     errors: ['org_not_member', 'approval_owner_only'],
     gives: '{retire_tons, withdraw_cents}',
   },
