@@ -1,4 +1,6 @@
 import * as v from 'valibot';
+import type { RetireAnswer } from './retire';
+import type { WithdrawalRecord } from './wallet';
 import { epochMs, idSchema, int, intFromInput, paged, pageSchema } from './common';
 
 // Approvals (maker-checker) of an organisation (docs/product.md#approvals): requests and answers.
@@ -56,3 +58,8 @@ export type ApprovalPage = v.InferOutput<typeof approvalPageSchema>;
 /** What a retirement or withdrawal answers when it waits for an approver instead of being carried out. */
 export const approvalSentSchema = v.strictObject({ approval: approvalRequestSchema });
 export type ApprovalSent = v.InferOutput<typeof approvalSentSchema>;
+
+/** What a retirement answers: the certificate's record, or the request waiting for an approver. */
+export type RetireResult = RetireAnswer | ApprovalSent;
+/** What a withdrawal answers: the withdrawal's record, or the request waiting for an approver. */
+export type WithdrawResult = WithdrawalRecord | ApprovalSent;
