@@ -91,6 +91,7 @@ test.beforeAll(async ({ request }) => {
     vintage: 2024,
     country: 'Malaysia',
     price: 1000,
+    max_tons: 1000,
   });
   await foundOrganisation(request);
 });

@@ -166,9 +166,13 @@ function ThresholdsCard({ acting, limits }: { acting: OrgSummary; limits: Approv
         <Trans>Thresholds</Trans>
       </h2>
       <p className="muted">
-        <Trans>
-          A member's retirement of more than {retire}, or withdrawal of more than {withdraw}, waits for an approver.
-        </Trans>
+        {limits.withdraw_cents === 0 ? (
+          <Trans>A member's retirement of more than {retire}, and every withdrawal, waits for an approver.</Trans>
+        ) : (
+          <Trans>
+            A member's retirement of more than {retire}, or withdrawal of more than {withdraw}, waits for an approver.
+          </Trans>
+        )}
       </p>
       {acting.role === 'owner' ? (
         <div className="org-thresholds">

@@ -78,7 +78,7 @@ export function useRetireForm(info: UserInfo | null | undefined, projectId: numb
   const confirm = async (paypwd: string): Promise<number | null> => {
     const res = await write.run(paypwd);
     if (res?.code === 0) {
-      showToast(t`Credits retired`, 'success');
+      showToast('approval' in res.data ? t`Sent for approval` : t`Credits retired`, 'success');
       setConfirming(false);
       onDone(res.data);
     }
