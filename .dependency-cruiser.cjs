@@ -10,7 +10,9 @@ const MODULE_IMPORTS = {
   auth: ['user', 'org'], // sign-in counts wrong passwords the way the payment password does (user/attempts.ts); a corporate registration founds its organisation
   passkey: ['user', 'auth'], // adding one re-checks the login password; a passkey sign-in opens the session a login opens
   order: ['user', 'project'], // a write checks the payment password; a buy reads the project it buys
+  receipt: ['retire'], // a retirement's receipt shows its serials and certificate link, its PDF the certificate's type
   retire: ['user', 'order'], // a retirement checks the payment password and takes the credit holdings orders keep
+  icc: ['retire'], // the cap counts the retirements surrendered for the tax; the evidence pack lists them with their serials
   wallet: ['user'], // a withdrawal checks the payment password and pays out to the bound card
   approval: ['retire', 'wallet', 'user'], // an approval carries the request out through the retirement's or the withdrawal's use case
   offset: ['order', 'user', 'project'], // each month's buy is the buy use case's; a plan checks the payment password and reads its project

@@ -12,6 +12,8 @@ import { Route as rootRouteImport } from './routes/__root'
 import { Route as IndexRouteImport } from './routes/index'
 import { Route as TransparencyRouteImport } from './routes/transparency'
 import { Route as CertificateIdRouteImport } from './routes/certificate/$id'
+import { Route as VerifyIndexRouteImport } from './routes/verify/index'
+import { Route as VerifyHashRouteImport } from './routes/verify/$hash'
 import { Route as PagesAboutChar91indexChar93RouteImport } from './routes/pages/about/[index]'
 import { Route as PagesIndexChar91indexChar93RouteImport } from './routes/pages/index/[index]'
 import { Route as PagesLoginChar91indexChar93RouteImport } from './routes/pages/login/[index]'
@@ -30,6 +32,7 @@ import { Route as PagesOrgJoinRouteImport } from './routes/pages/org/join'
 import { Route as PagesOtherPrivacyRouteImport } from './routes/pages/other/privacy'
 import { Route as PagesOtherProtocolRouteImport } from './routes/pages/other/protocol'
 import { Route as PagesProfileApplyRouteImport } from './routes/pages/profile/apply'
+import { Route as PagesProfileCarbontaxRouteImport } from './routes/pages/profile/carbontax'
 import { Route as PagesProfileCardRouteImport } from './routes/pages/profile/card'
 import { Route as PagesProfileCertificatesRouteImport } from './routes/pages/profile/certificates'
 import { Route as PagesProfileCropperRouteImport } from './routes/pages/profile/cropper'
@@ -43,6 +46,7 @@ import { Route as PagesProfileOffsetsRouteImport } from './routes/pages/profile/
 import { Route as PagesProfileOrderRouteImport } from './routes/pages/profile/order'
 import { Route as PagesProfilePasskeysRouteImport } from './routes/pages/profile/passkeys'
 import { Route as PagesProfileProfileRouteImport } from './routes/pages/profile/profile'
+import { Route as PagesProfileReceiptsRouteImport } from './routes/pages/profile/receipts'
 import { Route as PagesProfileResultRouteImport } from './routes/pages/profile/result'
 import { Route as PagesProfileRetireRouteImport } from './routes/pages/profile/retire'
 import { Route as PagesProfileSettingRouteImport } from './routes/pages/profile/setting'
@@ -69,6 +73,16 @@ const TransparencyRoute = TransparencyRouteImport.update({
 const CertificateIdRoute = CertificateIdRouteImport.update({
   id: '/certificate/$id',
   path: '/certificate/$id',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const VerifyIndexRoute = VerifyIndexRouteImport.update({
+  id: '/verify/',
+  path: '/verify/',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const VerifyHashRoute = VerifyHashRouteImport.update({
+  id: '/verify/$hash',
+  path: '/verify/$hash',
   getParentRoute: () => rootRouteImport,
 } as any)
 const PagesAboutChar91indexChar93Route =
@@ -169,6 +183,11 @@ const PagesProfileApplyRoute = PagesProfileApplyRouteImport.update({
   path: '/pages/profile/apply',
   getParentRoute: () => rootRouteImport,
 } as any)
+const PagesProfileCarbontaxRoute = PagesProfileCarbontaxRouteImport.update({
+  id: '/pages/profile/carbontax',
+  path: '/pages/profile/carbontax',
+  getParentRoute: () => rootRouteImport,
+} as any)
 const PagesProfileCardRoute = PagesProfileCardRouteImport.update({
   id: '/pages/profile/card',
   path: '/pages/profile/card',
@@ -236,6 +255,11 @@ const PagesProfileProfileRoute = PagesProfileProfileRouteImport.update({
   path: '/pages/profile/profile',
   getParentRoute: () => rootRouteImport,
 } as any)
+const PagesProfileReceiptsRoute = PagesProfileReceiptsRouteImport.update({
+  id: '/pages/profile/receipts',
+  path: '/pages/profile/receipts',
+  getParentRoute: () => rootRouteImport,
+} as any)
 const PagesProfileResultRoute = PagesProfileResultRouteImport.update({
   id: '/pages/profile/result',
   path: '/pages/profile/result',
@@ -301,6 +325,8 @@ export interface FileRoutesByFullPath {
   '/': typeof IndexRoute
   '/transparency': typeof TransparencyRoute
   '/certificate/$id': typeof CertificateIdRoute
+  '/verify/$hash': typeof VerifyHashRoute
+  '/verify/': typeof VerifyIndexRoute
   '/pages/about/index': typeof PagesAboutChar91indexChar93Route
   '/pages/index/faq': typeof PagesIndexFaqRoute
   '/pages/index/index': typeof PagesIndexChar91indexChar93Route
@@ -316,6 +342,7 @@ export interface FileRoutesByFullPath {
   '/pages/other/privacy': typeof PagesOtherPrivacyRoute
   '/pages/other/protocol': typeof PagesOtherProtocolRoute
   '/pages/profile/apply': typeof PagesProfileApplyRoute
+  '/pages/profile/carbontax': typeof PagesProfileCarbontaxRoute
   '/pages/profile/card': typeof PagesProfileCardRoute
   '/pages/profile/certificates': typeof PagesProfileCertificatesRoute
   '/pages/profile/cropper': typeof PagesProfileCropperRoute
@@ -330,6 +357,7 @@ export interface FileRoutesByFullPath {
   '/pages/profile/order': typeof PagesProfileOrderRoute
   '/pages/profile/passkeys': typeof PagesProfilePasskeysRoute
   '/pages/profile/profile': typeof PagesProfileProfileRoute
+  '/pages/profile/receipts': typeof PagesProfileReceiptsRoute
   '/pages/profile/result': typeof PagesProfileResultRoute
   '/pages/profile/retire': typeof PagesProfileRetireRoute
   '/pages/profile/setting': typeof PagesProfileSettingRoute
@@ -349,6 +377,8 @@ export interface FileRoutesByTo {
   '/': typeof IndexRoute
   '/transparency': typeof TransparencyRoute
   '/certificate/$id': typeof CertificateIdRoute
+  '/verify/$hash': typeof VerifyHashRoute
+  '/verify': typeof VerifyIndexRoute
   '/pages/about/index': typeof PagesAboutChar91indexChar93Route
   '/pages/index/faq': typeof PagesIndexFaqRoute
   '/pages/index/index': typeof PagesIndexChar91indexChar93Route
@@ -364,6 +394,7 @@ export interface FileRoutesByTo {
   '/pages/other/privacy': typeof PagesOtherPrivacyRoute
   '/pages/other/protocol': typeof PagesOtherProtocolRoute
   '/pages/profile/apply': typeof PagesProfileApplyRoute
+  '/pages/profile/carbontax': typeof PagesProfileCarbontaxRoute
   '/pages/profile/card': typeof PagesProfileCardRoute
   '/pages/profile/certificates': typeof PagesProfileCertificatesRoute
   '/pages/profile/cropper': typeof PagesProfileCropperRoute
@@ -378,6 +409,7 @@ export interface FileRoutesByTo {
   '/pages/profile/order': typeof PagesProfileOrderRoute
   '/pages/profile/passkeys': typeof PagesProfilePasskeysRoute
   '/pages/profile/profile': typeof PagesProfileProfileRoute
+  '/pages/profile/receipts': typeof PagesProfileReceiptsRoute
   '/pages/profile/result': typeof PagesProfileResultRoute
   '/pages/profile/retire': typeof PagesProfileRetireRoute
   '/pages/profile/setting': typeof PagesProfileSettingRoute
@@ -398,6 +430,8 @@ export interface FileRoutesById {
   '/': typeof IndexRoute
   '/transparency': typeof TransparencyRoute
   '/certificate/$id': typeof CertificateIdRoute
+  '/verify/$hash': typeof VerifyHashRoute
+  '/verify/': typeof VerifyIndexRoute
   '/pages/about/index': typeof PagesAboutChar91indexChar93Route
   '/pages/index/faq': typeof PagesIndexFaqRoute
   '/pages/index/index': typeof PagesIndexChar91indexChar93Route
@@ -413,6 +447,7 @@ export interface FileRoutesById {
   '/pages/other/privacy': typeof PagesOtherPrivacyRoute
   '/pages/other/protocol': typeof PagesOtherProtocolRoute
   '/pages/profile/apply': typeof PagesProfileApplyRoute
+  '/pages/profile/carbontax': typeof PagesProfileCarbontaxRoute
   '/pages/profile/card': typeof PagesProfileCardRoute
   '/pages/profile/certificates': typeof PagesProfileCertificatesRoute
   '/pages/profile/cropper': typeof PagesProfileCropperRoute
@@ -427,6 +462,7 @@ export interface FileRoutesById {
   '/pages/profile/order': typeof PagesProfileOrderRoute
   '/pages/profile/passkeys': typeof PagesProfilePasskeysRoute
   '/pages/profile/profile': typeof PagesProfileProfileRoute
+  '/pages/profile/receipts': typeof PagesProfileReceiptsRoute
   '/pages/profile/result': typeof PagesProfileResultRoute
   '/pages/profile/retire': typeof PagesProfileRetireRoute
   '/pages/profile/setting': typeof PagesProfileSettingRoute
@@ -448,6 +484,8 @@ export interface FileRouteTypes {
     | '/'
     | '/transparency'
     | '/certificate/$id'
+    | '/verify/$hash'
+    | '/verify/'
     | '/pages/about/index'
     | '/pages/index/faq'
     | '/pages/index/index'
@@ -463,6 +501,7 @@ export interface FileRouteTypes {
     | '/pages/other/privacy'
     | '/pages/other/protocol'
     | '/pages/profile/apply'
+    | '/pages/profile/carbontax'
     | '/pages/profile/card'
     | '/pages/profile/certificates'
     | '/pages/profile/cropper'
@@ -477,6 +516,7 @@ export interface FileRouteTypes {
     | '/pages/profile/order'
     | '/pages/profile/passkeys'
     | '/pages/profile/profile'
+    | '/pages/profile/receipts'
     | '/pages/profile/result'
     | '/pages/profile/retire'
     | '/pages/profile/setting'
@@ -496,6 +536,8 @@ export interface FileRouteTypes {
     | '/'
     | '/transparency'
     | '/certificate/$id'
+    | '/verify/$hash'
+    | '/verify'
     | '/pages/about/index'
     | '/pages/index/faq'
     | '/pages/index/index'
@@ -511,6 +553,7 @@ export interface FileRouteTypes {
     | '/pages/other/privacy'
     | '/pages/other/protocol'
     | '/pages/profile/apply'
+    | '/pages/profile/carbontax'
     | '/pages/profile/card'
     | '/pages/profile/certificates'
     | '/pages/profile/cropper'
@@ -525,6 +568,7 @@ export interface FileRouteTypes {
     | '/pages/profile/order'
     | '/pages/profile/passkeys'
     | '/pages/profile/profile'
+    | '/pages/profile/receipts'
     | '/pages/profile/result'
     | '/pages/profile/retire'
     | '/pages/profile/setting'
@@ -544,6 +588,8 @@ export interface FileRouteTypes {
     | '/'
     | '/transparency'
     | '/certificate/$id'
+    | '/verify/$hash'
+    | '/verify/'
     | '/pages/about/index'
     | '/pages/index/faq'
     | '/pages/index/index'
@@ -559,6 +605,7 @@ export interface FileRouteTypes {
     | '/pages/other/privacy'
     | '/pages/other/protocol'
     | '/pages/profile/apply'
+    | '/pages/profile/carbontax'
     | '/pages/profile/card'
     | '/pages/profile/certificates'
     | '/pages/profile/cropper'
@@ -573,6 +620,7 @@ export interface FileRouteTypes {
     | '/pages/profile/order'
     | '/pages/profile/passkeys'
     | '/pages/profile/profile'
+    | '/pages/profile/receipts'
     | '/pages/profile/result'
     | '/pages/profile/retire'
     | '/pages/profile/setting'
@@ -593,6 +641,8 @@ export interface RootRouteChildren {
   IndexRoute: typeof IndexRoute
   TransparencyRoute: typeof TransparencyRoute
   CertificateIdRoute: typeof CertificateIdRoute
+  VerifyHashRoute: typeof VerifyHashRoute
+  VerifyIndexRoute: typeof VerifyIndexRoute
   PagesAboutChar91indexChar93Route: typeof PagesAboutChar91indexChar93Route
   PagesIndexFaqRoute: typeof PagesIndexFaqRoute
   PagesIndexChar91indexChar93Route: typeof PagesIndexChar91indexChar93Route
@@ -608,6 +658,7 @@ export interface RootRouteChildren {
   PagesOtherPrivacyRoute: typeof PagesOtherPrivacyRoute
   PagesOtherProtocolRoute: typeof PagesOtherProtocolRoute
   PagesProfileApplyRoute: typeof PagesProfileApplyRoute
+  PagesProfileCarbontaxRoute: typeof PagesProfileCarbontaxRoute
   PagesProfileCardRoute: typeof PagesProfileCardRoute
   PagesProfileCertificatesRoute: typeof PagesProfileCertificatesRoute
   PagesProfileCropperRoute: typeof PagesProfileCropperRoute
@@ -622,6 +673,7 @@ export interface RootRouteChildren {
   PagesProfileOrderRoute: typeof PagesProfileOrderRoute
   PagesProfilePasskeysRoute: typeof PagesProfilePasskeysRoute
   PagesProfileProfileRoute: typeof PagesProfileProfileRoute
+  PagesProfileReceiptsRoute: typeof PagesProfileReceiptsRoute
   PagesProfileResultRoute: typeof PagesProfileResultRoute
   PagesProfileRetireRoute: typeof PagesProfileRetireRoute
   PagesProfileSettingRoute: typeof PagesProfileSettingRoute
@@ -659,6 +711,20 @@ declare module '@tanstack/react-router' {
       path: '/certificate/$id'
       fullPath: '/certificate/$id'
       preLoaderRoute: typeof CertificateIdRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/verify/': {
+      id: '/verify/'
+      path: '/verify'
+      fullPath: '/verify/'
+      preLoaderRoute: typeof VerifyIndexRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/verify/$hash': {
+      id: '/verify/$hash'
+      path: '/verify/$hash'
+      fullPath: '/verify/$hash'
+      preLoaderRoute: typeof VerifyHashRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/pages/about/index': {
@@ -787,6 +853,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof PagesProfileApplyRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/pages/profile/carbontax': {
+      id: '/pages/profile/carbontax'
+      path: '/pages/profile/carbontax'
+      fullPath: '/pages/profile/carbontax'
+      preLoaderRoute: typeof PagesProfileCarbontaxRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/pages/profile/card': {
       id: '/pages/profile/card'
       path: '/pages/profile/card'
@@ -876,6 +949,13 @@ declare module '@tanstack/react-router' {
       path: '/pages/profile/profile'
       fullPath: '/pages/profile/profile'
       preLoaderRoute: typeof PagesProfileProfileRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/pages/profile/receipts': {
+      id: '/pages/profile/receipts'
+      path: '/pages/profile/receipts'
+      fullPath: '/pages/profile/receipts'
+      preLoaderRoute: typeof PagesProfileReceiptsRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/pages/profile/result': {
@@ -969,6 +1049,8 @@ const rootRouteChildren: RootRouteChildren = {
   IndexRoute: IndexRoute,
   TransparencyRoute: TransparencyRoute,
   CertificateIdRoute: CertificateIdRoute,
+  VerifyHashRoute: VerifyHashRoute,
+  VerifyIndexRoute: VerifyIndexRoute,
   PagesAboutChar91indexChar93Route: PagesAboutChar91indexChar93Route,
   PagesIndexFaqRoute: PagesIndexFaqRoute,
   PagesIndexChar91indexChar93Route: PagesIndexChar91indexChar93Route,
@@ -984,6 +1066,7 @@ const rootRouteChildren: RootRouteChildren = {
   PagesOtherPrivacyRoute: PagesOtherPrivacyRoute,
   PagesOtherProtocolRoute: PagesOtherProtocolRoute,
   PagesProfileApplyRoute: PagesProfileApplyRoute,
+  PagesProfileCarbontaxRoute: PagesProfileCarbontaxRoute,
   PagesProfileCardRoute: PagesProfileCardRoute,
   PagesProfileCertificatesRoute: PagesProfileCertificatesRoute,
   PagesProfileCropperRoute: PagesProfileCropperRoute,
@@ -998,6 +1081,7 @@ const rootRouteChildren: RootRouteChildren = {
   PagesProfileOrderRoute: PagesProfileOrderRoute,
   PagesProfilePasskeysRoute: PagesProfilePasskeysRoute,
   PagesProfileProfileRoute: PagesProfileProfileRoute,
+  PagesProfileReceiptsRoute: PagesProfileReceiptsRoute,
   PagesProfileResultRoute: PagesProfileResultRoute,
   PagesProfileRetireRoute: PagesProfileRetireRoute,
   PagesProfileSettingRoute: PagesProfileSettingRoute,

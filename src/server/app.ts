@@ -16,6 +16,8 @@ import { walletRoutes } from './modules/wallet/routes';
 import { orderRoutes } from './modules/order/routes';
 import { footprintRoutes } from './modules/footprint/routes';
 import { creditRoutes, publicRoutes } from './modules/retire/routes';
+import { iccRoutes, verifyRoutes } from './modules/icc/routes';
+import { receiptRoutes } from './modules/receipt/routes';
 import { offsetRoutes } from './modules/offset/routes';
 import { avatarRoutes, avatarTooLarge } from './modules/avatar/routes';
 import { orgRoutes } from './modules/org/routes';
@@ -67,10 +69,13 @@ const MODULES: ReadonlyArray<readonly [path: string, routes: Hono<AppEnv>]> = [
   ['/api/wallet', walletRoutes],
   ['/api/order', orderRoutes],
   ['/api/credit', creditRoutes],
+  ['/api/icc', iccRoutes],
+  ['/api/verify', verifyRoutes],
   ['/api/offset', offsetRoutes],
   ['/api/org', orgRoutes],
   ['/api/approval', approvalRoutes],
   ['/api/public', publicRoutes],
+  ['/api/receipt', receiptRoutes],
   // The interactive reference of the OpenAPI document, with a CSP of its own (modules/docs).
   ['/docs', docsRoutes],
 ];

@@ -30,6 +30,10 @@ const DESCRIBE: Record<string, KeyDoc> = {
   DB_CONNECT_TIMEOUT_MS: { what: 'How long a new PostgreSQL connection may take to be ready; past it the request is answered 503 like any outage (docs/operations.md, Outages)' },
   SMTP_URL: { what: 'Mail server; without it mail stays in the outbox table and verification codes go to the log', allowed: '`smtp://` or `smtps://` URL' },
   SMTP_FROM: { what: 'Sender of mail', allowed: 'text' },
+  COMPANY_NAME: { what: 'The company named as seller on every receipt', allowed: 'text' },
+  COMPANY_UEN: { what: "The company's UEN on every receipt", allowed: 'Singapore UEN' },
+  COMPANY_ADDRESS: { what: "The company's address on every receipt", allowed: 'text' },
+  RECEIPT_MAIL_EVERY_MS: { what: 'How often each instance looks for receipt mail to send (one instance claims each mail)' },
   APP_VERSION: { what: 'Version served in baseconfig (the app sends it back as `v`)', allowed: 'text' },
   SOCKET_HOST: {
     what: 'Live socket URL served in baseconfig; never taken from the request',

@@ -49,6 +49,12 @@ const envSchema = v.object({
   DB_CONNECT_TIMEOUT_MS: int(DEFAULT_DB_CONNECT_TIMEOUT_MS, 100, 120_000),
   SMTP_URL: v.optional(v.pipe(v.string(), v.regex(/^smtps?:\/\/[^\s]+$/, 'must be an smtp:// or smtps:// URL'))),
   SMTP_FROM: v.optional(v.string(), 'Canopy <no-reply@canopy.local>'),
+  // The seller named on every receipt (docs/product.md#receipts).
+  COMPANY_NAME: v.optional(v.pipe(v.string(), v.nonEmpty('must not be empty')), 'Canopy Carbon Pte. Ltd.'),
+  COMPANY_UEN: v.optional(v.pipe(v.string(), v.regex(/^(\d{8}[A-Z]|\d{9}[A-Z]|[TSR]\d{2}[A-Z]{2}\d{4}[A-Z])$/, 'must be a Singapore UEN, e.g. 202612345K')), '202612345K'),
+  COMPANY_ADDRESS: v.optional(v.pipe(v.string(), v.nonEmpty('must not be empty')), '1 Marina Boulevard, #20-01, Singapore 018989'),
+  // How often the mail job looks for receipt mail to send (docs/decisions/0036-receipts.md).
+  RECEIPT_MAIL_EVERY_MS: int(2_000, 100, 3_600_000),
   APP_VERSION: v.optional(v.string(), '1.0.0'),
   SOCKET_HOST: v.optional(v.pipe(v.string(), v.regex(/^wss?:\/\/[^\s]+$/, 'must be a ws:// or wss:// URL'))),
   // The address people open the app at: the socket URL in baseconfig and the Origin a socket may come from.

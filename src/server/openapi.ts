@@ -41,6 +41,9 @@ import { PROJECT_ENDPOINTS } from './modules/project/openapi';
 import { NEWS_ENDPOINTS } from './modules/news/openapi';
 import { CONTENT_ENDPOINTS } from './modules/content/openapi';
 import { RETIRE_ENDPOINTS } from './modules/retire/openapi';
+import { ICC_ENDPOINTS } from './modules/icc/openapi';
+import { RECEIPT_ENDPOINTS } from './modules/receipt/openapi';
+import { receiptPageSchema, receiptSchema } from '../shared/schemas/receipt';
 import { OFFSET_ENDPOINTS } from './modules/offset/openapi';
 import { offsetPlanPageSchema, offsetPlanSchema } from '../shared/schemas/offset';
 import { ORG_ENDPOINTS } from './modules/org/openapi';
@@ -70,6 +73,8 @@ export const ENDPOINTS: Endpoint[] = [
   ...AVATAR_ENDPOINTS,
   ...MEMBERSHIP_ENDPOINTS,
   ...RETIRE_ENDPOINTS,
+  ...ICC_ENDPOINTS,
+  ...RECEIPT_ENDPOINTS,
   ...OFFSET_ENDPOINTS,
   ...ORG_ENDPOINTS,
   ...APPROVAL_ENDPOINTS,
@@ -113,6 +118,8 @@ const NAMED_SCHEMAS: Record<string, v.GenericSchema> = {
   FootprintBreakdown: footprintBreakdownSchema,
   FootprintRecord: footprintRecordSchema,
   FootprintPage: footprintPageSchema,
+  Receipt: receiptSchema,
+  ReceiptPage: receiptPageSchema,
   OffsetPlan: offsetPlanSchema,
   OffsetPlanPage: offsetPlanPageSchema,
 };
@@ -128,9 +135,11 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   Orders: 'Buying, pre-sale booking, final payment, selling back; orders, credits and limits.',
   Footprint: 'Saved carbon-footprint results, recomputed by the server.',
   Notifications: "The member's notifications inbox.",
+  Receipts: "The account's receipts, one per money event, as data and as PDF.",
   Offsets: 'Monthly offset plans: a buy of the same tons on a day of each month, placed by the server.',
   Organisations: 'Organisations: members, roles, invitations, the context switch and the activity log.',
   Reference: 'This document.',
+  'Carbon tax': "Singapore carbon tax: the account's 5% cap per compliance year, evidence packs and their public check.",
 };
 
 const COMPONENT_PREFIX = '#/components/schemas/';

@@ -157,10 +157,10 @@ function staticHeaders(config?: Pick<Config, 'SOCKET_HOST' | 'PUBLIC_URL' | 'POR
   };
 }
 
-/** The app's own routes (history mode), which get index.html; the public certificate (/certificate/<id>)
- *  and transparency pages are app routes too. */
+/** The app's own routes (history mode), which get index.html; the public certificate (/certificate/<id>),
+ *  transparency and evidence-pack check (/verify, /verify/<sha256>) pages are app routes too. */
 function isAppRoute(urlPath: string): boolean {
-  return urlPath === '/' || urlPath.startsWith('/pages/') || urlPath === '/index.html' || urlPath === '/transparency' || /^\/certificate\/[A-Za-z0-9_-]{1,64}$/.test(urlPath);
+  return urlPath === '/' || urlPath.startsWith('/pages/') || urlPath === '/index.html' || urlPath === '/transparency' || /^\/certificate\/[A-Za-z0-9_-]{1,64}$/.test(urlPath) || /^\/verify(\/[0-9a-fA-F]{64})?$/.test(urlPath);
 }
 
 /**

@@ -50,6 +50,12 @@ export const PATHS = {
   faqLists: '/api/content/faq',
   page: '/api/content/page',
   banners: '/api/content/banners',
+  iccCap: '/api/icc/cap',
+  iccEmissions: '/api/icc/emissions',
+  /** GET: the account's evidence pack (PDF or CSV, not enveloped); its SHA-256 in X-Canopy-Pack-Sha256. */
+  iccPack: '/api/icc/pack',
+  /** GET /api/verify/pack/<sha256>: whether Canopy issued a pack with that hash (no session). */
+  verifyPack: '/api/verify/pack/:hash',
   offsetCreate: '/api/offset/create',
   offsetChange: '/api/offset/change',
   offsetStatus: '/api/offset/status',
@@ -72,6 +78,10 @@ export const PATHS = {
   orgActivity: '/api/org/activity',
   /** GET: the activity log as CSV (owner and admins). */
   orgActivityCsv: '/api/org/activity.csv',
+  receiptLists: '/api/receipt/lists',
+  receiptDetail: '/api/receipt/detail',
+  /** GET /api/receipt/pdf?id=<id>: one of the caller's receipts as an A4 PDF download. */
+  receiptPdf: '/api/receipt/pdf',
   /** Approvals (docs/product.md#approvals): requests waiting for an approver, decisions, thresholds. */
   approvalList: '/api/approval/list',
   approvalApprove: '/api/approval/approve',

@@ -173,12 +173,34 @@ export const ERRORS = {
   retire_reason_invalid: { code: 2210, en: 'The reason contains characters that cannot be printed on the certificate.', cn: '原因中包含无法打印在证书上的字符。' },
   retire_hide_beneficiary_invalid: { code: 2211, en: 'Whether to show the beneficiary must be true or false.', cn: '是否显示受益人只能为 true 或 false。' },
 
+  // Singapore carbon tax (modules/icc; docs/product.md#singapore-carbon-tax). The reasons a project is not
+  // eligible have their own catalogue (shared/icc/reasons.ts); icc_not_eligible names them.
+  icc_not_eligible: {
+    code: 2701,
+    en: 'These credits cannot be counted against Singapore carbon tax: {reasons}',
+    cn: '这些碳信用不能用于抵扣新加坡碳税：{reasons}',
+  },
+  icc_year_invalid: { code: 2702, en: 'Please choose a compliance year from 2024 to 2100.', cn: '请选择 2024 至 2100 年之间的履约年度。' },
+  icc_emissions_invalid: { code: 2703, en: 'Please enter the taxable emissions in whole tons.', cn: '请以整吨输入应税排放量。' },
+  icc_period_invalid: {
+    code: 2704,
+    en: 'Please choose a period of at most 3 years whose start is not after its end.',
+    cn: '请选择不超过 3 年、且开始日期不晚于结束日期的期间。',
+  },
+  icc_pack_not_issued: {
+    code: 2705,
+    en: 'Not issued by Canopy: no evidence pack with this fingerprint was issued, or the file was changed.',
+    cn: '并非 Canopy 签发：没有具有此指纹的证明文件包，或文件已被更改。',
+  },
   // Monthly offset plans (modules/offset). The buy each month refuses with the buy's own entries.
   offset_plan_not_found: { code: 2801, en: 'This monthly offset does not exist.', cn: '该每月碳抵消计划不存在。' },
   offset_day_invalid: { code: 2802, en: 'Choose a day of the month from 1 to 31.', cn: '请选择每月 1 至 31 日中的一天。' },
   offset_tons_invalid: { code: 2803, en: 'Please enter a whole number of tons, at least 1.', cn: '请输入至少为 1 的整数吨数。' },
   offset_cancelled: { code: 2804, en: 'This monthly offset is cancelled and cannot be changed.', cn: '该每月碳抵消计划已取消，无法更改。' },
   offset_plans_limit: { code: 2805, en: 'You can have at most {n} monthly offsets.', cn: '您最多可设置 {n} 个每月碳抵消计划。' },
+
+  // Receipts (docs/product.md#receipts)
+  receipt_not_found: { code: 2901, en: 'This receipt does not exist.', cn: '该收据不存在。' },
 
   // Organisations, members and roles (modules/org, docs/product.md#organisations)
   org_role_forbidden: { code: 2601, en: 'Your role in this organisation does not allow this.', cn: '您在该机构中的角色无权执行此操作。' },
@@ -209,7 +231,8 @@ export const REQUIRED_FIELD_MESSAGES: Readonly<Record<string, { en: string; cn: 
   diet: { en: 'Choose the diet closest to yours.', cn: '请选择最接近您的饮食类型。' },
 };
 
-export type MessageParams = Record<string, string | number>;
+/** A placeholder's value: the same in every language, or one text per language (a list of reasons). */
+export type MessageParams = Record<string, string | number | Readonly<Record<Lang, string>>>;
 
 export function isErrorKey(key: string): key is ErrorKey {
   return Object.prototype.hasOwnProperty.call(ERRORS, key);
@@ -219,7 +242,11 @@ export function isErrorKey(key: string): key is ErrorKey {
 export function errorMessage(key: ErrorKey, lang: Lang, params?: MessageParams): string {
   const text = ERRORS[key][lang];
   if (!params) return text;
-  return text.replace(/\{(\w+)\}/g, (whole, name: string) => (name in params ? String(params[name]) : whole));
+  return text.replace(/\{(\w+)\}/g, (whole, name: string) => {
+    const value = params[name];
+    if (value === undefined) return whole;
+    return typeof value === 'object' ? value[lang] : String(value);
+  });
 }
 
 const byCode = new Map<number, ErrorKey>(Object.entries(ERRORS).map(([key, entry]) => [entry.code, key as ErrorKey]));

@@ -26,6 +26,7 @@ const USER_ROUTES = [
   '/pages/profile/membership',
   '/pages/profile/fundlogs',
   '/pages/profile/order',
+  '/pages/profile/receipts',
   '/pages/profile/tons',
   '/pages/profile/topup',
   '/pages/profile/withdraw',

@@ -57,7 +57,8 @@ export async function readCode(email: string, timeoutMs = 5000): Promise<string>
       const db = new Database(file, { readonly: true, fileMustExist: true });
       try {
         const row = db
-          .prepare('SELECT subject, body FROM outbox WHERE lower(to_email) = lower(?) ORDER BY id DESC LIMIT 1')
+          // Receipts are mailed through the outbox too: only the mail that is not a receipt carries a code.
+          .prepare('SELECT subject, body FROM outbox WHERE lower(to_email) = lower(?) AND receipt_id IS NULL ORDER BY id DESC LIMIT 1')
           .get(email.trim()) as { subject: string; body: string } | undefined;
         const code = row && (/(\d{4,8})/.exec(row.subject)?.[1] ?? /(\d{4,8})/.exec(row.body)?.[1]);
         if (code) return code;

@@ -83,7 +83,8 @@ export async function startPushService(port = 0): Promise<PushService> {
     req.on('end', () => {
       const path = req.url ?? '/';
       received.push({ path, headers: req.headers, body: Buffer.concat(chunks) });
-      res.statusCode = answer.get(path) ?? 201;
+      // A push service takes one record of at most 4096 bytes (RFC 8291 section 4); FCM answers 413 beyond.
+      res.statusCode = Buffer.concat(chunks).length > 4096 ? 413 : (answer.get(path) ?? 201);
       res.end();
     });
   });

@@ -213,6 +213,14 @@ it('kill -9 at random moments in a stream of keyed orders: one effect per acknow
     expect(orders.map((o) => o.id).sort((a, b) => a - b)).toEqual([...acknowledged].sort((a, b) => a - b));
     const keys = await check.selectFrom('idempotency_keys').select(['state', 'response']).execute();
     expect(keys.filter((k) => k.state !== 'done' || k.response === null)).toEqual([]);
+    // Each order's receipt committed with it (docs/product.md#receipts): one per order, each user's numbered
+    // 1..n without a gap (the top-up written before the start is 1).
+    const receipts = await check.selectFrom('receipts').select(['owner_id', 'number', 'kind', 'ref_id']).orderBy('owner_id').orderBy('number').execute();
+    expect(receipts.filter((r) => r.kind === 'purchase').map((r) => Number(r.ref_id)).sort((a, b) => a - b)).toEqual([...acknowledged].sort((a, b) => a - b));
+    for (const { id } of tokens) {
+      const numbers = receipts.filter((r) => Number(r.owner_id) === id).map((r) => Number(r.number));
+      expect(numbers).toEqual(numbers.map((_, i) => i + 1));
+    }
     const report = await checkLedger(check);
     expect(report.ok, JSON.stringify(report.problems)).toBe(true);
   } finally {

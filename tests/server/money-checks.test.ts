@@ -26,8 +26,10 @@ function refusal(run: () => unknown): string {
 const member = (over: Partial<User> = {}): User =>
   ({ id: 1, risk: 0, trade_locked: 0, grade: 1, type: 'personal', first_name: 'Mei', last_name: 'Tan', company: '', withdraw_password_hash: 'x', ...over }) as User;
 
+const noIccFacts = { host_country: '', programme: '', type: 'mangrove', methodology_id: '', methodology_date: '', reduction_start: null, reduction_end: null, authorisation: 'unknown', adjustment: 'unknown' } as const;
+
 describe('checkRetirement', () => {
-  const p: RetirableProject = { id: 7, name: 'Mangroves', name_cn: '', status: 'in_progress', registry: 'Verra', registry_id: 'VCS-1', standard: '', methodology: '', vintage: 2024, country: 'SG', country_cn: '', location: '', location_cn: '', total_tons: 100 };
+  const p: RetirableProject = { id: 7, name: 'Mangroves', name_cn: '', status: 'in_progress', registry: 'Verra', registry_id: 'VCS-1', standard: '', methodology: '', vintage: 2024, country: 'SG', country_cn: '', location: '', location_cn: '', total_tons: 100, ...noIccFacts };
   const facts = { p, held: { purchase: 3, presale: 2 }, pendingSale: 4 };
 
   it('takes credits bought outright first, then those of pre-sale origin', () => {

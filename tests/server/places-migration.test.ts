@@ -19,6 +19,8 @@ it('fills the seeded places and countries in Chinese, and leaves an unknown plac
   const rows = await s.db.selectFrom('projects').select(['id', 'location', 'location_cn', 'country', 'country_cn']).execute();
   expect(rows.find((r) => r.id === seeded.id)).toMatchObject({ location_cn: '越南金瓯省', country_cn: '越南' });
   expect(rows.find((r) => r.location === 'Somewhere, Atlantis')).toMatchObject({ location_cn: '', country_cn: '' });
-  // Every other seeded project has both.
-  expect(rows.filter((r) => r.location !== 'Somewhere, Atlantis' && (!r.location_cn || !r.country_cn))).toEqual([]);
+  // Every other project seeded when the migration was written has both (a project added to the seed later
+  // carries its Chinese in its seed file, which a fresh database is seeded from).
+  const later = ['Ashanti, Ghana'];
+  expect(rows.filter((r) => r.location !== 'Somewhere, Atlantis' && !later.includes(r.location) && (!r.location_cn || !r.country_cn))).toEqual([]);
 });

@@ -52,6 +52,7 @@ export interface RetireBody {
   reason?: unknown;
   hide_beneficiary?: unknown;
   paypwd?: string;
+  icc_year?: unknown;
 }
 
 export function retireApi(s: TestServer) {

@@ -235,3 +235,25 @@ export function newIdempotencyKey(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(16));
   return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
 }
+
+/** A file the API makes for the signed-in member (a receipt's PDF): fetched with the session's token, which
+ *  a plain link cannot send, and saved under `filename`. A refusal comes back as the usual envelope. */
+export async function downloadFile(path: string, data: Record<string, unknown>, filename: string): Promise<ApiResult<null>> {
+  const query = new URLSearchParams();
+  for (const [k, val] of Object.entries(common('GET', data))) query.set(k, String(val));
+  try {
+    const res = await fetch(`${baseURL}${path}?${query.toString()}`, { headers: headers({}), credentials: 'include', cache: 'no-store' });
+    if (!(res.headers.get('content-type') ?? '').includes('application/json') && res.ok) {
+      const url = URL.createObjectURL(await res.blob());
+      const a = Object.assign(document.createElement('a'), { href: url, download: filename });
+      document.body.append(a);
+      a.click();
+      a.remove();
+      setTimeout(() => URL.revokeObjectURL(url), 60_000);
+      return { code: 0, msg: '', data: null, wait: ENVELOPE_DEFAULT_WAIT, time: '' };
+    }
+    return normalise<null>(await res.json()) ?? { code: 1, msg: errorMessage('network_error', wireLang()), data: null, wait: ENVELOPE_DEFAULT_WAIT, time: '' };
+  } catch {
+    return { code: 1, msg: errorMessage(isOffline() ? 'offline' : 'network_error', wireLang()), data: null, wait: ENVELOPE_DEFAULT_WAIT, time: '' };
+  }
+}

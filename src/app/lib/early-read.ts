@@ -21,4 +21,4 @@ export function takeEarly<T>(key: string): T | undefined {
 }
 
 /** The project tab's list with no filter (features/projects/use-project-list.ts reads the same key). */
-export const PROJECT_LIST_KEY = (status: string, type: string, q: string, standard: string, sort: string) => `projects:${status}|${type}|${q}|${standard}|${sort}`;
+export const PROJECT_LIST_KEY = (status: string, type: string, q: string, standard: string, sort: string, icc = '') => `projects:${status}|${type}|${q}|${standard}|${sort}|${icc}`;

@@ -59,6 +59,7 @@ export interface ProjectQuery {
   status?: string;
   type?: string;
   q?: string;
+  icc?: string;
   page?: number;
   page_size?: number;
 }
@@ -73,7 +74,7 @@ export function refreshProjects(query: ProjectQuery, database: CanopyDb = defaul
     }
     await database.transaction('rw', database.projects, async () => {
       // Page 1 of an unfiltered list is the whole head of the catalogue: drop ids the server no longer lists.
-      if ((query.page ?? 1) === 1 && !query.status && !query.type && !query.q && res.data.total <= list.length) {
+      if ((query.page ?? 1) === 1 && !query.status && !query.type && !query.q && !query.icc && res.data.total <= list.length) {
         const keep = new Set(list.map((p) => p.id));
         const stale = (await database.projects.toCollection().primaryKeys()).filter((id) => !keep.has(id));
         await database.projects.bulkDelete(stale);
@@ -92,7 +93,7 @@ export function compareProjects(a: Project, b: Project): number {
 
 /** The cached projects matching a list query, filtered and ordered as the server does (the text in names, places
  *  and countries of both languages: docs/product.md#projects), so offline filtering works. */
-export async function cachedProjects(query: Pick<ProjectQuery, 'status' | 'type' | 'q'>, database: CanopyDb = defaultDb): Promise<Project[]> {
+export async function cachedProjects(query: Pick<ProjectQuery, 'status' | 'type' | 'q' | 'icc'>, database: CanopyDb = defaultDb): Promise<Project[]> {
   const rows = query.status ? await database.projects.where('status').equals(query.status).toArray() : await database.projects.toArray();
   const needle = query.q?.trim().toLowerCase() ?? '';
   return rows
@@ -100,6 +101,8 @@ export async function cachedProjects(query: Pick<ProjectQuery, 'status' | 'type'
       (p) =>
         p.status !== 'pending_review' &&
         (!query.type || p.type === query.type) &&
+        // A row cached by an older app has no verdict: it is not shown as eligible until refetched.
+        (!query.icc || (p as Partial<Project>).icc?.verdict === query.icc) &&
         (!needle || [p.name, p.name_cn, p.location, p.location_cn, p.country, p.country_cn].some((s) => s?.toLowerCase().includes(needle))),
     )
     .sort(compareProjects);

@@ -20,11 +20,14 @@ import * as m018 from './migrations/018-order-usage';
 import * as m019 from './migrations/019-server-secret';
 import * as m020 from './migrations/020-project-places-cn';
 import * as m021 from './migrations/021-retirement-privacy';
+import * as m022 from './migrations/022-project-icc';
 import * as m023 from './migrations/023-push';
 import * as m024 from './migrations/024-passkeys';
 import * as m025 from './migrations/025-offset-plans';
+import * as m026 from './migrations/026-receipts';
 import * as m027 from './migrations/027-organisations';
 import * as m028 from './migrations/028-approvals';
+import * as m029 from './migrations/029-icc-cap';
 
 // Migrations are listed here in order (no directory scanning, so the bundle and tsx agree).
 const migrations: Record<string, Migration> = {
@@ -47,11 +50,14 @@ const migrations: Record<string, Migration> = {
   '019-server-secret': m019,
   '020-project-places-cn': m020,
   '021-retirement-privacy': m021,
+  '022-project-icc': m022,
   '023-push': m023,
   '024-passkeys': m024,
   '025-offset-plans': m025,
+  '026-receipts': m026,
   '027-organisations': m027,
   '028-approvals': m028,
+  '029-icc-cap': m029,
 };
 
 /** Every migration this version knows, oldest first. */

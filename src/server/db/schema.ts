@@ -1,4 +1,5 @@
 import type { ColumnType, Generated } from 'kysely';
+import type { IccStatus } from '../../shared/icc/values';
 
 // Table types for Kysely. Times are epoch milliseconds (INTEGER); money integer cents; quantities whole tons.
 
@@ -25,6 +26,7 @@ export interface UsersTable {
   withdraw_password_hash: string | null;
   trade_fails: number;
   trade_locked: number;
+  lang: Generated<'en' | 'cn'>;
   created_at: number;
   updated_at: number;
 }
@@ -129,6 +131,27 @@ export interface OutboxTable {
   created_at: number;
   sent_at: number | null;
   error: string | null;
+  receipt_id: number | null; // a receipt's mail (written in the event's transaction, sent by the mail job)
+  attempted_at: number | null; // when the mail job claimed it (recorded before the send: at most once)
+}
+
+export interface ReceiptCountersTable {
+  owner_id: number;
+  last: number;
+}
+
+export interface ReceiptsTable {
+  id: Generated<number>;
+  owner_id: number;
+  number: number;
+  entry_id: number;
+  kind: 'purchase' | 'booking' | 'final_payment' | 'sale' | 'retirement' | 'topup' | 'withdrawal';
+  ref_type: string;
+  ref_id: number;
+  total: number;
+  fee: number;
+  tons: number;
+  created_at: number;
 }
 
 export interface RateEventsTable {
@@ -170,6 +193,18 @@ export interface ProjectsTable {
   /** Migration 020: the place and the country in Chinese ('' when not given: the English is shown). */
   location_cn: ColumnType<string, string | undefined, string>;
   country_cn: ColumnType<string, string | undefined, string>;
+  /** Migration 022: the facts the Singapore carbon tax judges credits by ('' or 'unknown' when not known;
+   *  docs/product.md#singapore-carbon-tax). */
+  host_country: ColumnType<string, string | undefined, string>;
+  programme: ColumnType<string, string | undefined, string>;
+  methodology_id: ColumnType<string, string | undefined, string>;
+  methodology_date: ColumnType<string, string | undefined, string>;
+  reduction_start: ColumnType<number | null, number | null | undefined, number | null>;
+  reduction_end: ColumnType<number | null, number | null | undefined, number | null>;
+  authorisation: ColumnType<IccStatus, IccStatus | undefined, IccStatus>;
+  authorisation_ref: ColumnType<string, string | undefined, string>;
+  adjustment: ColumnType<IccStatus, IccStatus | undefined, IccStatus>;
+  adjustment_ref: ColumnType<string, string | undefined, string>;
   size_ha: number;
   image: string;
   intro: string;
@@ -481,6 +516,29 @@ export interface RetirementsTable {
   beneficiary_hidden: number; // 1: the public certificate shows "a Canopy customer" and no reason
   entry_id: number; // the ledger entry that moved the tons to the project's retirement account
   created_at: number;
+  /** Migration 029: the Singapore carbon-tax compliance year it is surrendered for (null: none), and the
+   *  rules version that found its credits eligible then. */
+  icc_year: ColumnType<number | null, number | null | undefined, never>;
+  icc_rules_version: ColumnType<string, string | undefined, never>;
+}
+
+/** Migration 029: an account's taxable emissions per compliance year (docs/product.md#singapore-carbon-tax). */
+export interface IccEmissionsTable {
+  user_id: number;
+  year: number;
+  taxable_tons: number;
+  updated_at: number;
+}
+
+/** Migration 029: every evidence pack issued, by the SHA-256 of its bytes (hex). */
+export interface IccPacksTable {
+  hash: string;
+  user_id: number;
+  format: 'pdf' | 'csv';
+  period_from: string;
+  period_to: string;
+  lang: string;
+  created_at: number;
 }
 
 /** A range of a project's serial sequences (1..total_tons) that one retirement took. */
@@ -551,6 +609,8 @@ export interface Database {
   offset_runs: OffsetRunsTable;
   retirements: RetirementsTable;
   retirement_serials: RetirementSerialsTable;
+  icc_emissions: IccEmissionsTable;
+  icc_packs: IccPacksTable;
   footprints: FootprintsTable;
   bank_accounts: BankAccountsTable;
   topups: TopupsTable;
@@ -569,6 +629,8 @@ export interface Database {
   approval_requests: ApprovalRequestsTable;
   verification_codes: VerificationCodesTable;
   outbox: OutboxTable;
+  receipts: ReceiptsTable;
+  receipt_counters: ReceiptCountersTable;
   rate_events: RateEventsTable;
   projects: ProjectsTable;
   project_list_counts: ProjectListCountsTable;

@@ -5,6 +5,7 @@ import * as v from 'valibot';
 import type { Insertable, Kysely } from 'kysely';
 import type { BannersTable, Database, FaqsTable, NewsTable, PagesTable, ProjectsTable } from './schema';
 import { CYCLE_UNITS, PROJECT_STANDARDS, PROJECT_STATUSES, PROJECT_TYPES } from '../../shared/content-values';
+import { iccFactsEntries } from '../../shared/schemas/icc';
 
 // Demo content for a fresh database: projects, news, FAQs, static pages and banners. The content is data,
 // one JSON file per item under seed-data/<table>/ (docs/decisions/0011-layout.md), checked against the schemas
@@ -54,6 +55,7 @@ const projectFile = v.strictObject({
   registry_id: text,
   methodology: text,
   vintage: whole,
+  ...iccFactsEntries,
   size_ha: count,
   intro: text,
   intro_cn: text,

@@ -3,6 +3,7 @@ import type { Tx, WriteScope } from '../db/tx';
 import { prepared } from '../db/prepared';
 import { dialectOf, type DB } from '../db/connection';
 import type { WalletBalances } from '../../shared/schemas/user';
+import { receiptOf, writeReceipt } from './receipts';
 
 // The ledger is the only code that changes balances. Every change is a fund log row written in the same
 // transaction as the balance, and the rows of one entry sum to zero per unit (double entry against
@@ -160,10 +161,14 @@ async function writeEntries(tx: Tx, entries: readonly Entry[], ahead?: WriteScop
     e.postings.map((p, ord) => ({ i, ord, owner: p.owner, account: p.account, amount: p.amount, kind: e.kind, ref_type: e.ref_type ?? '', ref_id: e.ref_id ?? 0, memo: e.memo ?? '', created_at: e.now })),
   );
   const accounts = new Set(postings.map((p) => `${p.owner}\n${p.account}`)).size;
-  const query = entriesInsert.compile(tx, { postings: JSON.stringify(postings) });
+  const receipts = entries.flatMap((e, i) => {
+    const r = receiptOf(e);
+    return r ? [{ i, ...r }] : [];
+  });
+  const query = entriesInsert.compile(tx, { postings: JSON.stringify(postings), receipts: JSON.stringify(receipts) });
   const written = ({ rows }: QueryResult<EntriesWritten>): number[] => {
     const r = rows[0];
-    if (!r || Number(r.entries) !== entries.length || Number(r.accounts) !== accounts || Number(r.logged) !== postings.length) {
+    if (!r || Number(r.entries) !== entries.length || Number(r.accounts) !== accounts || Number(r.logged) !== postings.length || Number(r.receipted) !== receipts.length) {
       throw new UnbalancedEntryError(`no ledger account for a posting of ${entries.map((e) => e.kind).join(', ')}`);
     }
     if (Number(r.below_zero) > 0) throw new BalanceBelowZeroError('a user balance would go below zero within the entries');
@@ -181,6 +186,7 @@ interface EntriesWritten {
   accounts: number;
   logged: number;
   below_zero: number;
+  receipted: number;
   ids: number[];
 }
 
@@ -190,7 +196,7 @@ interface EntriesWritten {
  *  however many entries and postings (PostgreSQL applies one update per row per statement, hence the sums).
  *  A missing account leaves its update empty, which the counts show; a user balance passing below zero on
  *  the way shows in below_zero. */
-const entriesInsert = prepared((db, p: { postings: string }) => ({
+const entriesInsert = prepared((db, p: { postings: string; receipts: string }) => ({
   compile: () =>
     sql<EntriesWritten>`
     with d as (
@@ -217,11 +223,41 @@ const entriesInsert = prepared((db, p: { postings: string }) => ({
       from d join ent on ent.i = d.i join a on a.owner_id = d.owner and a.name = d.account
       order by d.i, d.ord
       returning owner_id, balance_after
-    )
+    ),${receiptsCtes(p.receipts)}
     select (select count(*) from e) as entries, (select count(*) from a) as accounts, (select count(*) from f) as logged,
       (select count(*) from f where owner_id <> ${PLATFORM} and balance_after < 0) as below_zero,
+      (select count(*) from rr) as receipted,
       (select coalesce(json_agg(id order by i), '[]'::json) from ent) as ids`.compile(db),
 }));
+
+/** PostgreSQL: the receipts of the entries (ledger/receipts.ts receiptOf, one per entry at most) in the
+ *  entries' statement: each owner's counter moved once by the number of its receipts (an upsert touches a
+ *  row once per statement), each receipt numbered from where the counter stood, in the entries' order, and
+ *  the mail of each owner with an address queued in the outbox. */
+function receiptsCtes(receipts: string) {
+  return sql`
+    rd as (
+      select * from json_to_recordset(${receipts}::json)
+        as x(i int, owner bigint, kind text, ref_type text, ref_id bigint, total bigint, fee bigint, tons bigint, created_at bigint)
+    ),
+    rn as (select rd.*, row_number() over (partition by owner order by i) as k, count(*) over (partition by owner) as c from rd),
+    rc as (
+      insert into receipt_counters (owner_id, last) select owner, c from rn where k = 1
+      on conflict (owner_id) do update set last = receipt_counters.last + excluded.last
+      returning owner_id, last
+    ),
+    rr as (
+      insert into receipts (owner_id, number, entry_id, kind, ref_type, ref_id, total, fee, tons, created_at)
+      select rn.owner, rc.last - rn.c + rn.k, ent.id, rn.kind, rn.ref_type, rn.ref_id, rn.total, rn.fee, rn.tons, rn.created_at
+      from rn join rc on rc.owner_id = rn.owner join ent on ent.i = rn.i
+      order by rn.i
+      returning id, owner_id, created_at
+    ),
+    ro as (
+      insert into outbox (to_email, subject, body, created_at, receipt_id)
+      select u.email, '', '', rr.created_at, rr.id from rr join users u on u.id = rr.owner_id where u.email <> ''
+    )`;
+}
 
 /** Checks the entry balances per unit and names known accounts (throws otherwise). */
 function checkEntry(entry: Entry): void {
@@ -265,6 +301,8 @@ async function postStepByStep(tx: Tx, entry: Entry): Promise<number> {
       now: entry.now,
     });
   }
+  const receipt = receiptOf(entry);
+  if (receipt) await writeReceipt(tx, entryId, receipt);
   return entryId;
 }
 

@@ -5,6 +5,10 @@ import type { Clock } from './clock';
 
 export interface Mailer {
   send(to: string, subject: string, body: string): Promise<void>;
+  /** Sends mail already in the outbox and waits for the server's answer: true once accepted, false
+   *  without SMTP (the body is logged); a refusal throws. `messageId` lets a reader's mail program fold a
+   *  mail it got twice. */
+  deliver(to: string, subject: string, body: string, messageId: string): Promise<boolean>;
 }
 
 /** Mail always lands in the outbox table; with SMTP_URL it is also sent. Without SMTP the body is logged,
@@ -32,6 +36,14 @@ export function createMailer(opts: { db: DB; clock: Clock; log: Logger; smtpUrl?
           return opts.db.updateTable('outbox').set({ error: String(err) }).where('id', '=', row.id).execute();
         })
         .catch(() => undefined);
+    },
+    async deliver(to, subject, body, messageId) {
+      if (!transport) {
+        opts.log.info(`mail to ${to} (no SMTP configured, kept in the outbox): ${subject} | ${body.replace(/\s+/g, ' ')}`);
+        return false;
+      }
+      await transport.sendMail({ from: opts.from, to, subject, text: body, messageId });
+      return true;
     },
   };
 }

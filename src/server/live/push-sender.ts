@@ -120,15 +120,36 @@ async function unreadCounts(db: DB, userIds: number[]): Promise<Map<number, numb
   return new Map(rows.map((r) => [r.user_id, Number(r.n)]));
 }
 
+/** The most a push's JSON may take: one aes128gcm record of 4096 bytes (RFC 8291 section 4, what push
+ *  services accept; FCM answers 413 beyond) less its header (86 bytes), tag (16) and delimiter (1). */
+const PUSH_PAYLOAD_MAX_BYTES = 4096 - 86 - 16 - 1;
+
+const bytesOf = (p: PushPayload) => Buffer.byteLength(JSON.stringify(p));
+
+/** The payload with its body cut to fit PUSH_PAYLOAD_MAX_BYTES, on a whole character, ending in an
+ *  ellipsis: an operator notice may be 2000 Chinese characters, three bytes each; the inbox shows it whole. */
+function fitted(p: PushPayload): PushPayload {
+  if (bytesOf(p) <= PUSH_PAYLOAD_MAX_BYTES) return p;
+  const chars = Array.from(p.body);
+  let lo = 0;
+  let hi = chars.length;
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    if (bytesOf({ ...p, body: `${chars.slice(0, mid).join('')}…` }) <= PUSH_PAYLOAD_MAX_BYTES) lo = mid;
+    else hi = mid - 1;
+  }
+  return { ...p, body: `${chars.slice(0, lo).join('')}…` };
+}
+
 export function pushPayload(row: Pick<Claimed, 'notification_id' | 'lang' | 'title' | 'title_cn' | 'body' | 'body_cn' | 'url'>, unread: number): PushPayload {
   const zh = row.lang === 'cn';
-  return {
+  return fitted({
     id: row.notification_id,
     title: (zh && row.title_cn) || row.title,
     body: (zh && row.body_cn) || row.body,
     url: row.url ?? '/pages/profile/notifications',
     unread,
-  };
+  });
 }
 
 type Outcome = 'sent' | 'gone' | 'retry' | 'drop';
@@ -136,13 +157,13 @@ type Outcome = 'sent' | 'gone' | 'retry' | 'drop';
 /** One push over HTTP: the body encrypted for the device (RFC 8291, aes128gcm) and signed with VAPID. */
 async function sendOne(row: Claimed, payload: PushPayload, keys: VapidKeys, hosts: readonly string[]): Promise<{ outcome: Outcome; status: number }> {
   if (!pushEndpointAllowed(row.endpoint, hosts)) return { outcome: 'gone', status: 0 };
-  const req = webpush.generateRequestDetails({ endpoint: row.endpoint, keys: { p256dh: row.p256dh, auth: row.auth } }, JSON.stringify(payload), {
-    vapidDetails: { subject: keys.subject, publicKey: keys.publicKey, privateKey: keys.privateKey },
-    TTL: TTL_SECONDS,
-    contentEncoding: 'aes128gcm',
-    urgency: 'high',
-    topic: `n${row.notification_id}`,
-  });
+  let req: ReturnType<typeof webpush.generateRequestDetails>;
+  try {
+    req = encrypted(row, payload, keys);
+  } catch {
+    // The device's keys cannot be encrypted for (not a P-256 point): no push to it ever can.
+    return { outcome: 'gone', status: 0 };
+  }
   const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, String(v)]));
   try {
     const res = await fetch(req.endpoint, { method: 'POST', headers, body: new Uint8Array(req.body as Buffer), redirect: 'manual', signal: AbortSignal.timeout(SEND_TIMEOUT_MS) });
@@ -154,6 +175,16 @@ async function sendOne(row: Claimed, payload: PushPayload, keys: VapidKeys, host
   } catch {
     return { outcome: 'retry', status: 0 };
   }
+}
+
+function encrypted(row: Claimed, payload: PushPayload, keys: VapidKeys) {
+  return webpush.generateRequestDetails({ endpoint: row.endpoint, keys: { p256dh: row.p256dh, auth: row.auth } }, JSON.stringify(payload), {
+    vapidDetails: { subject: keys.subject, publicKey: keys.publicKey, privateKey: keys.privateKey },
+    TTL: TTL_SECONDS,
+    contentEncoding: 'aes128gcm',
+    urgency: 'high',
+    topic: `n${row.notification_id}`,
+  });
 }
 
 /** Records one send's outcome: the row gone, the device gone, or the row back in the queue for later. */

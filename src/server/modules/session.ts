@@ -29,7 +29,7 @@ export interface Session {
   acting: Acting | null;
 }
 
-/** What a role may write (docs/product.md#roles-in-an-organisation): `trade` top-up, buy, book, pay, sell,
+/** What a role may write (docs/product.md#organisations): `trade` top-up, buy, book, pay, sell,
  *  retire, withdraw; `manage` members, settings, the payout account and profile; `approve` decide others'
  *  requests; `inbox` mark notices read. Reads are open to every member. */
 export type Capability = 'trade' | 'manage' | 'approve' | 'inbox';
@@ -197,4 +197,15 @@ export async function endUserSessions(w: WriteScope, userId: number, now: number
     byAccount.set(account, [...(byAccount.get(account) ?? []), r.id]);
   }
   for (const [account, sessions] of byAccount) await publish(w, { type: 'session_end', sessions }, account, now);
+  await forgetPushDevices(w, userId);
+}
+
+/** A device that turned notifications on with a session that ends must receive the account's notices no
+ *  longer (a stolen session's phone after her password change). No row says which session turned a device
+ *  on, so every device of the account goes; the app of a device still signed in turns it on again
+ *  (app lib/push.ts resyncPush). */
+async function forgetPushDevices(w: WriteScope, userId: number): Promise<void> {
+  const devices = w.tx.selectFrom('push_subscriptions').select('id').where('user_id', '=', userId);
+  await w.tx.deleteFrom('push_queue').where('subscription_id', 'in', devices).execute();
+  await w.tx.deleteFrom('push_subscriptions').where('user_id', '=', userId).execute();
 }

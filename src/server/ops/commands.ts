@@ -20,6 +20,15 @@ import { arg, limitFlag, positiveInt, textFlag, UsageError, type ArgSpec, type P
 
 export class OpsError extends Error {}
 
+/** How far a mail got: sent, claimed by the mail job and not sent (a crash during the send: never sent
+ *  again by itself, docs/decisions/0036-receipts.md), refused by the mail server, or waiting. */
+function mailState(r: { sent_at: number | null; attempted_at: number | null; error: string | null; receipt_id: number | null }): string {
+  if (r.sent_at) return ' (sent)';
+  if (r.error) return ` (not sent: ${r.error})`;
+  if (r.attempted_at) return ' (claimed, not sent: `outbox:resend` queues it again)';
+  return r.receipt_id ? ' (waiting for the mail job)' : '';
+}
+
 export interface OpsContext {
   db: DB;
   clock: Clock;
@@ -127,6 +136,13 @@ const STATUS_MOVES: Record<(typeof PROJECT_STATUSES)[number], string[]> = {
   closed: [],
 };
 
+/** A reduction period runs forward: its end year is not before its start year (docs/product.md#singapore-carbon-tax). */
+export function checkReductionPeriod(p: { reduction_start?: number | null; reduction_end?: number | null }): void {
+  const { reduction_start: start, reduction_end: end } = p;
+  if ((start == null) !== (end == null)) throw new UsageError('give both reduction_start and reduction_end, or neither');
+  if (start != null && end != null && end < start) throw new UsageError('reduction_end must not be before reduction_start');
+}
+
 export const CORE_COMMANDS: Record<string, Command> = {
   outbox: {
     usage: 'outbox [--to EMAIL] [--limit N]',
@@ -138,9 +154,27 @@ export const CORE_COMMANDS: Record<string, Command> = {
       if (to !== undefined) q = q.where('to_email', '=', email(to));
       const rows = await q.limit(limitFlag(args, 20)).execute();
       const text = rows.length
-        ? rows.map((r) => `#${r.id} ${new Date(r.created_at).toISOString()} to ${r.to_email}${r.sent_at ? ' (sent)' : ''}\n  ${r.subject}\n  ${r.body}`).join('\n')
+        ? rows.map((r) => `#${r.id} ${new Date(r.created_at).toISOString()} to ${r.to_email}${mailState(r)}\n  ${r.subject}\n  ${r.body}`).join('\n')
         : 'no mail';
       return { data: rows, text };
+    },
+  },
+  'outbox:resend': {
+    usage: 'outbox:resend ID',
+    summary: 'Queue a receipt mail again that was claimed and never sent (a crash during its send, or a refusal)',
+    async run({ db }, args) {
+      const id = positiveInt(arg(args, 0, 'ID'), 'ID');
+      // Only a receipt mail the job claimed and did not send: a sent one is never sent twice from here.
+      const done = await db
+        .updateTable('outbox')
+        .set({ attempted_at: null, error: null })
+        .where('id', '=', id)
+        .where('receipt_id', 'is not', null)
+        .where('attempted_at', 'is not', null)
+        .where('sent_at', 'is', null)
+        .executeTakeFirst();
+      if (Number(done.numUpdatedRows) !== 1) throw new OpsError(`outbox #${id} is not a receipt mail claimed and unsent; nothing changed`);
+      return { data: { id }, text: `outbox #${id} queued again: the mail job sends it on its next run` };
     },
   },
   'user:unlock': {
@@ -264,6 +298,7 @@ export const CORE_COMMANDS: Record<string, Command> = {
       if (!(end > selling)) throw new UsageError('end_time must be after selling_time');
       if (input.max_tons < input.min_tons) throw new UsageError('max_tons must be at least min_tons');
       if (input.status === 'presale' && input.presale_price === null) throw new UsageError('a presale project needs presale_price');
+      checkReductionPeriod(input);
       const now = clock.now();
       const row = await db
         .insertInto('projects')

@@ -5,7 +5,7 @@ import { publish } from '../live/events';
 import { notify, queuePushes } from '../live/notices';
 import type { NewsTable, ProjectsTable } from '../db/schema';
 import { newsPublishSchema, projectCreateSchema } from '../../shared/schemas/content';
-import { OpsError, readJsonFile, userByEmail, validate, type Command } from './commands';
+import { checkReductionPeriod, OpsError, readJsonFile, userByEmail, validate, type Command } from './commands';
 import { arg, limitFlag, positiveInt, textFlag, UsageError } from './args';
 
 // Operator content tools (docs/product.md#operators): edit projects and news, withdraw a news item, send a
@@ -58,6 +58,7 @@ export const CONTENT_COMMANDS: Record<string, Command> = {
         if (!(merged.end_time > merged.selling_time)) throw new UsageError('end_time must be after selling_time');
         if (merged.max_tons < merged.min_tons) throw new UsageError('max_tons must be at least min_tons');
         if (merged.status === 'presale' && merged.presale_price === null) throw new UsageError('a presale project needs presale_price');
+        checkReductionPeriod(merged);
         if (before.status === 'closed') throw new OpsError(`project #${id} is closed; a closed project is not edited`);
         const delta = patch.total_tons === undefined ? 0 : patch.total_tons - before.total_tons;
         const { total_tons: _total, ...fields } = patch;

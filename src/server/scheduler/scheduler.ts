@@ -6,6 +6,7 @@ import { PUSH_BATCH, sendDuePushes } from '../live/push-sender';
 import { runDueOffsets } from '../modules/offset/run';
 import { dueExpiries, expireRequest } from '../modules/approval/service';
 import { pruneOldRows, RETENTION_EVERY_MS } from './retention';
+import { receiptMailLoop } from './receipt-mail';
 
 // Time-driven work (docs/product.md#states, docs/product.md#settlement): project status by time, cycle
 // completions, pre-sale deadline expiries, sale settlements and monthly offsets (docs/product.md#monthly-offset). Due work is always found FROM THE DATABASE
@@ -143,15 +144,17 @@ export function createScheduler(deps: Deps, intervalMs = SCHEDULER_INTERVAL_MS):
   const due = dueWorkLoop(deps, intervalMs);
   const ledger = ledgerCheckLoop(deps);
   const push = pushLoop(deps, intervalMs);
+  const mail = receiptMailLoop(deps);
   return {
     start(firstBatch = BATCH) {
       const first = due.start(firstBatch);
       ledger.start();
       push.start();
+      mail.start();
       return first;
     },
     async stop() {
-      await Promise.all([due.stop(), ledger.stop(), push.stop()]);
+      await Promise.all([due.stop(), ledger.stop(), push.stop(), mail.stop()]);
     },
     checkLedger: ledger.run,
     catchingUp: due.catchingUp,

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { epochMs, idSchema, int, isoTime, nextCursor, paged, pageSchema } from './common';
+import { iccFactsOptional, projectIccSchema } from './icc';
 
 // Value lists live in a valibot-free module so screens can import them without the schema library.
 export { PROJECT_STATUSES, PUBLIC_PROJECT_STATUSES, PROJECT_TYPES } from '../content-values';
@@ -45,6 +46,7 @@ export const projectSchema = v.strictObject({
   intro: v.string(),
   intro_cn: v.string(),
   join_block: v.pipe(v.nullable(v.picklist(['not_started', 'ended', 'full'])), v.description('Why the project cannot be joined now; null when it can')),
+  icc: v.pipe(projectIccSchema, v.description('Singapore carbon tax: the facts, the verdict with every reason and the rules version')),
   updated_at: epochMs(),
 });
 export type Project = v.InferOutput<typeof projectSchema>;
@@ -108,7 +110,10 @@ export const projectListQuery = v.object({
   status: v.optional(v.picklist([...PUBLIC_PROJECT_STATUSES, ''], 'invalid_request'), ''),
   type: v.optional(v.picklist([...PROJECT_TYPES, ''], 'invalid_request'), ''),
   q: v.optional(v.pipe(v.string('invalid_request'), v.trim(), v.maxLength(140, 'too_long')), ''),
+  icc: v.optional(v.picklist(['eligible', ''], 'invalid_request'), ''),
 });
+
+export type ProjectListQuery = v.InferOutput<typeof projectListQuery>;
 
 export const idQuery = v.object({ id: idSchema });
 export const newsListQuery = v.object({ ...pageSchema.entries, cursor: cursorSchema });
@@ -140,6 +145,7 @@ export const projectCreateSchema = v.object({
   registry_id: v.optional(v.string(), ''),
   methodology: v.optional(v.string(), ''),
   vintage: v.optional(v.pipe(v.number(), v.integer()), 2025),
+  ...iccFactsOptional,
   country: v.optional(v.string(), ''), // named on retirement certificates
   country_cn: v.optional(v.string(), ''),
   size_ha: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0)), 0),

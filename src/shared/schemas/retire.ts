@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import type { ErrorKey } from '../errors';
 import { epochMs, idSchema, int, intFromInput, isoTime, paged, pageSchema } from './common';
+import { iccYearSchema } from './icc';
 
 // Retirement of carbon credits (docs/product.md#retirement): the request schemas the server validates with
 // and the retire form reuses, and the shapes the credit and public endpoints answer. Quantities whole tons.
@@ -50,6 +51,9 @@ export const retireSchema = v.object({
    *  (docs/product.md#retirement); serials, project, tons and date stay public. */
   hide_beneficiary: v.optional(v.boolean(m('retire_hide_beneficiary_invalid')), false),
   paypwd: paymentPassword,
+  /** Surrendered against Singapore carbon tax for this compliance year: refused unless the project's credits
+   *  are eligible (docs/product.md#singapore-carbon-tax). */
+  icc_year: v.optional(v.nullable(iccYearSchema), null),
 });
 export type RetireInput = v.InferOutput<typeof retireSchema>;
 
@@ -72,6 +76,10 @@ export const retireAnswerSchema = v.strictObject({
   tons: int(),
   serials: v.array(serialRangeSchema),
   certificate_url: v.string(),
+  icc: v.pipe(
+    v.nullable(v.strictObject({ year: int(), cap_tons: int(), retired_tons: int(), over_tons: int() })),
+    v.description('For a retirement surrendered for Singapore carbon tax: the year\'s cap and the tons retired for it with this one; over_tons > 0 is the warning that they pass the cap'),
+  ),
 });
 export type RetireAnswer = v.InferOutput<typeof retireAnswerSchema>;
 

@@ -39,6 +39,9 @@ function LoginPasswordForm({ onDone }: { onDone: () => void }) {
     if (!input) return;
     const res = await write.run(input);
     if (res?.code === 0) {
+      // The change ended the account's notification devices (docs/product.md#notifications): this one
+      // turns them on again.
+      void import('../../lib/push').then((m) => m.resyncPush());
       onDone();
       showToast(t`Login password changed. Other devices have been signed out.`, 'success');
     }

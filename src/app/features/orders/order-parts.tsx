@@ -338,6 +338,9 @@ export function OrderCard({ order, onPay, onTick, next }: { order: Order; onPay?
         </button>
       )}
       {next}
+      <Link to="/pages/profile/receipts" search={{ order_id: order.id }} className="order-card__receipt" data-testid="order-receipt">
+        <Trans>Receipt</Trans>
+      </Link>
     </article>
   );
 }

@@ -72,6 +72,9 @@ export function MemberMenus() {
         <MenuItem to="/pages/profile/membership" icon="star">
           <Trans>Membership</Trans>
         </MenuItem>
+        <MenuItem to="/pages/profile/carbontax" icon="leaf">
+          <Trans>Singapore carbon tax</Trans>
+        </MenuItem>
       </nav>
     </>
   );

@@ -10,6 +10,7 @@ import { useProject } from '../../lib/project';
 import { ProjectLoadState } from '../../components/project-load-state';
 import { SaleCountdown } from '../../components/sale-countdown';
 import { BuybackOffer, MonthlyOffset, OrderTerms, ProjectAction, ProjectFacts, ProjectHero, ProjectIntro } from './project-parts';
+import { ProjectIcc } from './project-icc';
 import './projects.css';
 
 export function ProjectDetailPage({ id }: { id: number }) {
@@ -42,6 +43,7 @@ export function ProjectDetailPage({ id }: { id: number }) {
           </div>
           <OrderTerms project={project} limits={isLogin ? limits : null} />
           <ProjectFacts project={project} />
+          <ProjectIcc project={project} />
           <ProjectIntro project={project} />
           <MonthlyOffset project={project} />
           <ProjectAction project={project} />

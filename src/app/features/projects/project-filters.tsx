@@ -18,6 +18,7 @@ export function ProjectFilters({ search, onSearch, text, onText }: Props & { tex
       <StatusTabs search={search} onSearch={onSearch} />
       <SearchRow search={search} onSearch={onSearch} text={text} onText={onText} />
       <StandardAndSort search={search} onSearch={onSearch} />
+      <IccToggle search={search} onSearch={onSearch} />
     </div>
   );
 }
@@ -81,6 +82,21 @@ function SearchRow({ search, onSearch, text, onText }: Props & { text: string; o
         ))}
       </select>
     </div>
+  );
+}
+
+/** Only the projects whose credits count against Singapore carbon tax (docs/product.md#singapore-carbon-tax). */
+function IccToggle({ search, onSearch }: Props) {
+  return (
+    <label className="project-filters__icc">
+      <input
+        type="checkbox"
+        checked={search.icc === 'eligible'}
+        onChange={(e) => onSearch({ ...search, icc: e.target.checked ? 'eligible' : undefined })}
+        data-testid="filter-icc"
+      />
+      <Trans>Eligible for Singapore carbon tax only</Trans>
+    </label>
   );
 }
 

@@ -1,7 +1,7 @@
 import { PROJECT_STANDARDS, PROJECT_TYPES, PUBLIC_PROJECT_STATUSES, type ProjectType } from '../../../shared/content-values';
 
-// The project tab's filters live in the URL (?status=&type=&standard=&sort=&q=), so a shared or reloaded link
-// shows the same list. The server's list query knows status, type and q; standard and sort are applied here,
+// The project tab's filters live in the URL (?status=&type=&standard=&sort=&q=&icc=), so a shared or reloaded link
+// shows the same list. The server's list query knows status, type, q and icc; standard and sort are applied here,
 // on the cached rows (src/shared/schemas/content.ts projectListQuery has neither).
 export type PublicStatus = (typeof PUBLIC_PROJECT_STATUSES)[number];
 
@@ -15,6 +15,8 @@ export interface ProjectSearch {
   standard?: ProjectStandard;
   sort?: ProjectSort;
   q?: string;
+  /** Only projects eligible for Singapore carbon tax (docs/product.md#singapore-carbon-tax). */
+  icc?: 'eligible';
 }
 
 const isOneOf = <T extends string>(list: readonly T[], value: unknown): value is T => typeof value === 'string' && (list as readonly string[]).includes(value);
@@ -28,6 +30,7 @@ export function validateProjectSearch(raw: Record<string, unknown>): ProjectSear
   if (isOneOf(PROJECT_SORTS, raw.sort)) out.sort = raw.sort;
   const q = typeof raw.q === 'string' || typeof raw.q === 'number' ? String(raw.q).trim().slice(0, 140) : '';
   if (q) out.q = q;
+  if (raw.icc === 'eligible') out.icc = 'eligible';
   return out;
 }
 

@@ -28,8 +28,8 @@ const fresh = (key: string): Paging => ({ key, limit: PAGE_SIZE, pages: 0, total
  */
 export function useProjectList(search: ProjectSearch) {
   const online = useOnline();
-  const { status = '', type = '', q = '' } = search;
-  const key = `${status}|${type}|${q}`;
+  const { status = '', type = '', q = '', icc = '' } = search;
+  const key = `${status}|${type}|${q}|${icc}`;
   const [paging, setPaging] = useState<Paging>(() => fresh(key));
   const current = paging.key === key ? paging : fresh(key);
   if (paging.key !== key) setPaging(current);
@@ -37,12 +37,12 @@ export function useProjectList(search: ProjectSearch) {
   const { standard, sort } = search;
   // A start on this list read it ahead (lib/early-read.ts): its first render has the rows. Only for the filter
   // it was read for: another filter's rows wait for their own query.
-  const listKey = PROJECT_LIST_KEY(status, type, q, standard ?? '', sort ?? '');
+  const listKey = PROJECT_LIST_KEY(status, type, q, standard ?? '', sort ?? '', icc);
   const [early] = useState(() => ({ key: listKey, rows: takeEarly<Project[]>(listKey) }));
   // Standard and sort are not server filters: refine the cached rows (pages keep loading as the user scrolls).
   const rows = useLiveQuery(
-    async () => refineProjects(await cachedProjects({ status, type, q }), { standard, sort }),
-    [status, type, q, standard, sort],
+    async () => refineProjects(await cachedProjects({ status, type, q, icc }), { standard, sort }),
+    [status, type, q, icc, standard, sort],
     early.key === listKey ? early.rows : undefined,
   );
 
@@ -53,7 +53,7 @@ export function useProjectList(search: ProjectSearch) {
       if (inFlight.current.has(job)) return;
       inFlight.current.add(job);
       setPaging((p) => (p.key === key ? { ...p, loading: true } : p));
-      const res = await refreshProjects({ status, type, q, page, page_size: PAGE_SIZE });
+      const res = await refreshProjects({ status, type, q, icc, page, page_size: PAGE_SIZE });
       inFlight.current.delete(job);
       setPaging((p) => {
         if (p.key !== key) return p; // the filter changed meanwhile; its own fetch owns the state
@@ -61,7 +61,7 @@ export function useProjectList(search: ProjectSearch) {
         return { ...p, loading: false, pages: Math.max(p.pages, page), total: res.total };
       });
     },
-    [key, status, type, q],
+    [key, status, type, q, icc],
   );
 
   // First page on a new filter, and again when the connection comes back. Offline too: the service

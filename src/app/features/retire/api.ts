@@ -19,6 +19,7 @@ export interface RetireInput {
   beneficiary: string;
   reason: string;
   hide_beneficiary: boolean;
+  icc_year: number | null;
   paypwd: string;
 }
 

@@ -58,6 +58,9 @@ export function CertificatesPage() {
                   <Trans>View</Trans>
                 </a>
                 <ShareButton id={c.id} />
+                <Link to="/pages/profile/receipts" search={{ retirement_id: c.id }} className="btn btn--ghost" data-testid="certificate-receipt">
+                  <Trans>Receipt</Trans>
+                </Link>
               </div>
             </li>
           ))}

@@ -15,6 +15,7 @@ export function RetireConfirmSheet({
   name,
   reason,
   hidden,
+  iccYear,
 }: {
   open: boolean;
   onClose: () => void;
@@ -27,6 +28,8 @@ export function RetireConfirmSheet({
   reason: string;
   /** The certificate shows "a Canopy customer" instead of the name and reason. */
   hidden: boolean;
+  /** Surrendered for Singapore carbon tax for this compliance year, or null. */
+  iccYear: number | null;
 }) {
   const { t } = useLingui();
   return (
@@ -67,6 +70,16 @@ export function RetireConfirmSheet({
             </dt>
             <dd data-testid="confirm-public-name">
               <Trans>a Canopy customer</Trans>
+            </dd>
+          </>
+        )}
+        {iccYear !== null && (
+          <>
+            <dt>
+              <Trans>Singapore carbon tax</Trans>
+            </dt>
+            <dd data-testid="confirm-icc-year">
+              <Trans>For {iccYear}</Trans>
             </dd>
           </>
         )}

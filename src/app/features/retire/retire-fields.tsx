@@ -1,4 +1,4 @@
-import { Trans } from '@lingui/react/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { formatTons, pick } from '../../lib/format';
 import { WrapSelect } from '../../components/forms/wrap-select';
 import { BENEFICIARY_MAX, REASON_MAX } from '../../../shared/schemas/retire';
@@ -150,6 +150,41 @@ export function PrivacyField({ hidden, onChange }: { hidden: boolean; onChange: 
           <Trans>Show the beneficiary as “a Canopy customer” and keep the reason private</Trans>
         </span>
       </label>
+    </div>
+  );
+}
+
+/** The compliance years a surrender can be for: from 2024, when the tax began to take eligible credits, to
+ *  next year. */
+function complianceYears(): number[] {
+  const last = new Date().getFullYear() + 1;
+  return Array.from({ length: Math.max(1, last - 2024 + 1) }, (_, i) => last - i);
+}
+
+/** A retirement surrendered against Singapore carbon tax for a compliance year (docs/product.md#singapore-carbon-tax):
+ *  the server refuses credits that are not eligible, saying why, and warns past the year's cap. */
+export function CarbonTaxField({ year, onChange }: { year: number | null; onChange: (year: number | null) => void }) {
+  const { t } = useLingui();
+  const years = complianceYears();
+  return (
+    <div className="field retire-icc">
+      <label className="check" htmlFor="retire-icc">
+        <span className="check__hit">
+          <input id="retire-icc" type="checkbox" data-testid="retire-icc" checked={year !== null} onChange={(e) => onChange(e.target.checked ? years[1] ?? years[0]! : null)} />
+        </span>
+        <span>
+          <Trans>For Singapore carbon tax</Trans>
+        </span>
+      </label>
+      {year !== null && (
+        <select className="input" aria-label={t`Compliance year`} data-testid="retire-icc-year" value={year} onChange={(e) => onChange(Number(e.target.value))}>
+          {years.map((y) => (
+            <option key={y} value={y}>
+              {y}
+            </option>
+          ))}
+        </select>
+      )}
     </div>
   );
 }

@@ -10,7 +10,7 @@ import { formatTons } from '../../lib/format';
 import { useUserInfo } from '../../lib/user-info';
 import type { UserInfo } from '../../../shared/schemas/user';
 import { useRetireForm } from './use-retire-form';
-import { BeneficiaryField, PrivacyField, ProjectField, ReasonField, TonsField } from './retire-fields';
+import { BeneficiaryField, CarbonTaxField, PrivacyField, ProjectField, ReasonField, TonsField } from './retire-fields';
 import { RetireConfirmSheet } from './retire-confirm';
 import { Retired, SentForApproval } from './retired';
 import './retire.css';
@@ -77,6 +77,7 @@ function RetireForm({ info, projectId, onDone }: { info: UserInfo | null | undef
         <BeneficiaryField value={fields.name} onChange={fields.setBeneficiary} error={show(errors.name)} />
         <ReasonField reason={fields.reason} onChange={fields.setReason} error={errors.reason} />
         <PrivacyField hidden={fields.hidden} onChange={fields.setHidden} />
+        <CarbonTaxField year={fields.iccYear} onChange={fields.setIccYear} />
         {noPassword && (
           <p className="notice notice--warn">
             <Trans>
@@ -102,6 +103,7 @@ function RetireForm({ info, projectId, onDone }: { info: UserInfo | null | undef
         name={fields.name}
         reason={fields.reason}
         hidden={fields.hidden}
+        iccYear={fields.iccYear}
       />
     </>
   );

@@ -17,16 +17,34 @@ export function Retired({ answer }: { answer: RetireAnswer }) {
         <Trans>Serial numbers</Trans>
       </p>
       <SerialRanges serials={answer.serials} />
+      {answer.icc && answer.icc.over_tons > 0 && <CapWarning icc={answer.icc} />}
       <div className="retire-done__actions">
         <a className="btn btn--block" href={certificatePath(answer.id)} data-testid="open-certificate">
           <Trans>View certificate</Trans>
         </a>
         <ShareButton id={answer.id} />
+        <Link to="/pages/profile/receipts" search={{ retirement_id: answer.id }} className="btn btn--ghost btn--block" data-testid="retire-receipt">
+          <Trans>Receipt</Trans>
+        </Link>
         <Link to="/pages/profile/certificates" className="btn btn--ghost btn--block">
           <Trans>My certificates</Trans>
         </Link>
       </div>
     </div>
+  );
+}
+
+/** A surrender for Singapore carbon tax that passes the year's cap: the tons beyond it do not count. */
+function CapWarning({ icc }: { icc: NonNullable<RetireAnswer['icc']> }) {
+  const cap = formatTons(icc.cap_tons);
+  const over = formatTons(icc.over_tons);
+  const year = icc.year;
+  return (
+    <p className="notice notice--warn" role="status" data-testid="retire-icc-warning">
+      <Trans>
+        This passes your {year} cap of {cap}: {over} retired for that year do not count against Singapore carbon tax.
+      </Trans>
+    </p>
   );
 }
 

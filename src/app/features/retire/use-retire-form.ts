@@ -51,6 +51,7 @@ export function useRetireForm(info: UserInfo | null | undefined, projectId: numb
   const [beneficiary, setBeneficiary] = useState<string | null>(null);
   const [reason, setReason] = useState('');
   const [hidden, setHidden] = useState(false);
+  const [iccYear, setIccYear] = useState<number | null>(null);
   const [touched, setTouched] = useState(false);
   const [confirming, setConfirming] = useState(false);
 
@@ -61,7 +62,7 @@ export function useRetireForm(info: UserInfo | null | undefined, projectId: numb
   const reasonError = firstMessage(reasonSchema, reason, lang);
   const valid = holding !== null && !tonsError && !nameError && !reasonError;
 
-  const input = useMemo(() => ({ project_id: project ?? 0, tons, beneficiary: name.trim(), reason: reason.trim(), hide_beneficiary: hidden }), [project, tons, name, reason, hidden]);
+  const input = useMemo(() => ({ project_id: project ?? 0, tons, beneficiary: name.trim(), reason: reason.trim(), hide_beneficiary: hidden, icc_year: iccYear }), [project, tons, name, reason, hidden, iccYear]);
   const write = useWrite<string, RetireResult>(
     (paypwd, key) => sendRetire({ ...input, paypwd } satisfies RetireInput, key),
     () => input,
@@ -87,7 +88,7 @@ export function useRetireForm(info: UserInfo | null | undefined, projectId: numb
 
   return {
     ...chosen,
-    fields: { tonsText, setTonsText, tons, name, setBeneficiary, reason, setReason, hidden, setHidden },
+    fields: { tonsText, setTonsText, tons, name, setBeneficiary, reason, setReason, hidden, setHidden, iccYear, setIccYear },
     errors: { tons: tonsError, name: nameError, reason: reasonError },
     touched,
     valid,

@@ -1,5 +1,6 @@
 import { Trans, useLingui } from '@lingui/react/macro';
-import { useNavigate } from '@tanstack/react-router';
+import { Link, useNavigate } from '@tanstack/react-router';
+import { RECEIPT_OF_ENTRY } from '../../../shared/schemas/receipt';
 import { InfiniteList } from '../../components/infinite-list';
 import { formatAmount, formatDateTime, pick } from '../../lib/format';
 import { currentLocale } from '../../lib/i18n';
@@ -83,6 +84,11 @@ function FundLogItem({ row }: { row: StoredFundLog }) {
             {row.project_name && <span>{pick(row, 'project_name')}</span>}
             <span>{t`Order ${orderNo}`}</span>
           </p>
+        )}
+        {Object.hasOwn(RECEIPT_OF_ENTRY, row.kind) && (
+          <Link to="/pages/profile/receipts" search={{ entry_id: row.entry_id }} className="fundlog__receipt" data-testid="fundlog-receipt">
+            <Trans>Receipt</Trans>
+          </Link>
         )}
         {/* The memo is the server's English text: shown to English readers only. */}
         {english && row.memo && <p className="fundlog__memo">{row.memo}</p>}

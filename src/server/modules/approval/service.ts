@@ -42,7 +42,7 @@ async function release(w: WriteScope, row: ApprovalRow, now: number): Promise<vo
 async function carryOut(deps: Deps, w: WriteScope, row: ApprovalRow, now: number): Promise<Record<string, unknown>> {
   const input = JSON.parse(row.input) as Record<string, unknown>;
   if (row.kind === 'retire') {
-    const made = await commitRetirement(deps, w, row.account_id, { project_id: row.project_id!, tons: row.tons, beneficiary: String(input.beneficiary ?? ''), reason: String(input.reason ?? ''), hide_beneficiary: input.hide_beneficiary === true }, now);
+    const made = await commitRetirement(deps, w, row.account_id, { project_id: row.project_id!, tons: row.tons, beneficiary: String(input.beneficiary ?? ''), reason: String(input.reason ?? ''), hide_beneficiary: input.hide_beneficiary === true, icc_year: typeof input.icc_year === 'number' ? input.icc_year : null }, now);
     return { certificate_id: made.id };
   }
   await release(w, row, now);

@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import type { AppEnv } from '../../env';
 import { body, clientIp, ok } from '../../lib/http';
 import { loginSchema, registerSchema, resetSchema, sendCodeSchema } from '../../../shared/schemas/auth';
-import { login, register, resetPassword, sendCode, visitor } from './service';
+import { login, register, rememberLanguage, resetPassword, sendCode, visitor } from './service';
 import { requireSession, revokeSession } from '../session';
 import { SOCKET_VERSION } from '../../../shared/constants';
 import { socketUrl } from '../../config';
@@ -46,12 +46,16 @@ authRoutes.post('/sendcode', async (c) => {
 
 authRoutes.post('/register', async (c) => {
   const data = await body(c, registerSchema);
-  return ok(c, await register(c.get('deps'), data, clientIp(c)));
+  const info = await register(c.get('deps'), data, clientIp(c));
+  await rememberLanguage(c.get('deps'), info.mem_id, c.get('lang'));
+  return ok(c, info);
 });
 
 authRoutes.post('/login', async (c) => {
   const data = await body(c, loginSchema);
-  return ok(c, await login(c.get('deps'), data, clientIp(c)));
+  const info = await login(c.get('deps'), data, clientIp(c));
+  await rememberLanguage(c.get('deps'), info.mem_id, c.get('lang'));
+  return ok(c, info);
 });
 
 authRoutes.post('/visitor', async (c) => ok(c, await visitor(c.get('deps'))));

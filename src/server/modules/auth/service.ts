@@ -227,6 +227,11 @@ export async function signedIn(deps: Deps, user: User): Promise<LoginInfo> {
   return loginInfo(user, await createSession(deps, user.id));
 }
 
+/** The language a member last signed in with: their receipts are mailed in it (docs/product.md#receipts). */
+export async function rememberLanguage(deps: Deps, userId: number, lang: Lang): Promise<void> {
+  await deps.db.updateTable('users').set({ lang }).where('id', '=', userId).where('lang', '<>', lang).execute();
+}
+
 export async function visitor(deps: Deps): Promise<LoginInfo> {
   const session = await createSession(deps, null);
   return { token: session.token, mem_id: 0, realname: '', account: '', mobile: '', avatar: '', type: 'visitor', expires_at: session.expires_at };

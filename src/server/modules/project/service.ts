@@ -1,13 +1,16 @@
 import { sql, type Selectable, type SqlBool } from 'kysely';
 import type { ProjectsTable } from '../../db/schema';
 import type { DB } from '../../db/connection';
-import { keysetPage, NO_MEMO } from '../../db/paging';
+import { keysetPage, NO_MEMO, type ListMemo } from '../../db/paging';
 import type { Tx } from '../../db/tx';
 import type { Deps } from '../../env';
 import { isoSgt } from '../../lib/clock';
 import { AppError } from '../../lib/http';
 import type { PublicAnswer } from '../../lib/response-cache';
-import type { JoinBlock, Project, ProjectType } from '../../../shared/schemas/content';
+import type { JoinBlock, Project, ProjectListQuery, ProjectType } from '../../../shared/schemas/content';
+import type { ProjectIcc } from '../../../shared/schemas/icc';
+import { ICC_COLUMNS, iccFactsOf, judgeIcc } from '../../../shared/icc/engine';
+import { ICC_RULES } from '../../../shared/icc/current-rules';
 
 export type ProjectRow = Selectable<ProjectsTable>;
 
@@ -18,6 +21,33 @@ export function joinBlock(p: ProjectRow, now: number): JoinBlock {
   if (p.status === 'closed' || now >= p.end_time) return 'ended';
   if (now < p.selling_time || p.status === 'pending_review') return 'not_started';
   return null;
+}
+
+/** A project's facts with the verdict of the rules file this build carries: judged on every read, so a new
+ *  rules file re-judges every project without a migration. */
+export function projectIcc(p: ProjectRow): ProjectIcc {
+  return {
+    host_country: p.host_country,
+    programme: p.programme,
+    methodology_id: p.methodology_id,
+    methodology_date: p.methodology_date,
+    reduction_start: p.reduction_start,
+    reduction_end: p.reduction_end,
+    authorisation: p.authorisation,
+    authorisation_ref: p.authorisation_ref,
+    adjustment: p.adjustment,
+    adjustment_ref: p.adjustment_ref,
+    ...judgeIcc(iccFactsOf(p), ICC_RULES),
+  };
+}
+
+/** The ids of the listed projects the rules find eligible: the facts of every listed project judged, kept
+ *  in the list's memo until projects change. */
+async function eligibleIds(db: DB, memo: ListMemo): Promise<number[]> {
+  return memo.memo('icc-eligible', async () => {
+    const rows = await db.selectFrom('projects').select(['id', ...ICC_COLUMNS]).where('list_rank', '>=', 1).execute();
+    return rows.filter((r) => judgeIcc(iccFactsOf(r), ICC_RULES).verdict === 'eligible').map((r) => Number(r.id));
+  });
 }
 
 function toProject(p: ProjectRow, now: number): Project {
@@ -58,6 +88,7 @@ function toProject(p: ProjectRow, now: number): Project {
     intro: p.intro,
     intro_cn: p.intro_cn || p.intro,
     join_block: joinBlock(p, now),
+    icc: projectIcc(p),
     updated_at: p.updated_at,
   };
 }
@@ -83,10 +114,15 @@ function nextBoundary(projects: ReadonlyArray<Pick<Project, 'selling_time_ms' | 
 /** A page of the visible projects: in progress, presale, closed; newest selling time first. Read by the
  *  index of its filter (migration 006), keyset-paged; the total from project_list_counts (a search's is
  *  counted, once per search until projects change); totals and page positions kept in `memo`. */
-export async function listProjects(deps: Deps, q: { status: string; type: string; q: string; page: number; page_size: number; cursor: string }): Promise<PublicAnswer> {
+export async function listProjects(deps: Deps, q: ProjectListQuery): Promise<PublicAnswer> {
   const { db, clock, publicCache } = deps;
   const now = clock.now();
+  const memo = publicCache?.memoFor('projects') ?? NO_MEMO;
   let base = db.selectFrom('projects');
+  if (q.icc === 'eligible') {
+    const ids = await eligibleIds(db, memo);
+    base = ids.length ? base.where('id', 'in', ids) : base.where(sql<SqlBool>`1 = 0`);
+  }
   // A status pins the rank, so the order within it is selling time then id (and the cursor holds those).
   if (q.status) base = base.where('list_rank', '=', LIST_RANK[q.status as ProjectRow['status']]);
   else base = base.where('list_rank', '>=', 1);
@@ -104,12 +140,12 @@ export async function listProjects(deps: Deps, q: { status: string; type: string
     base,
     keys: q.status ? ['selling_time', 'id'] : ['list_rank', 'selling_time', 'id'],
     q,
-    memo: publicCache?.memoFor('projects') ?? NO_MEMO,
-    filter: JSON.stringify([q.status, q.type, q.q]),
+    memo,
+    filter: JSON.stringify([q.status, q.type, q.q, q.icc]),
     select: (b) => b.selectAll(),
     map: (r) => toProject(r, now),
     // Without a search, the total is read from the counts the database keeps per rank and type.
-    count: q.q
+    count: q.q || q.icc
       ? undefined
       : async () => {
           let counts = db.selectFrom('project_list_counts').select((eb) => eb.fn.coalesce(eb.fn.sum<number>('n'), eb.lit(0)).as('n'));

@@ -1,6 +1,10 @@
 import { AppError } from '../../lib/http';
 import type { User } from '../session';
 import { assertNotRisk } from '../user/trade-password';
+import { ICC_RULES } from '../../../shared/icc/current-rules';
+import { iccFactsOf, judgeIcc } from '../../../shared/icc/engine';
+import { ICC_REASONS } from '../../../shared/icc/reasons';
+import type { IccStatus } from '../../../shared/icc/values';
 
 // The retirement's checks (docs/product.md#retirement): pure functions of the facts a retirement read
 // (before the payment password to refuse early, and again inside its write transaction), used by both.
@@ -23,6 +27,16 @@ export interface RetirableProject {
   location: string;
   location_cn: string;
   total_tons: number;
+  /** The Singapore carbon-tax facts (docs/product.md#singapore-carbon-tax). */
+  host_country: string;
+  programme: string;
+  type: string;
+  methodology_id: string;
+  methodology_date: string;
+  reduction_start: number | null;
+  reduction_end: number | null;
+  authorisation: IccStatus;
+  adjustment: IccStatus;
 }
 
 /** What a retirement is checked against: the project (undefined: none), the tons the user holds of it (by
@@ -40,19 +54,30 @@ function isRetirable(p: RetirableProject): boolean {
   return p.status !== 'pending_review' && p.registry_id.trim() !== '' && p.vintage > 0;
 }
 
-/** A retirement of `tons` whole tons: credits bought outright go first, then those of pre-sale origin. */
-export function checkRetirement(facts: RetirementFacts, user: Pick<User, 'risk' | 'trade_locked'>, tons: number) {
+/** A surrender for Singapore carbon tax takes only credits the rules find eligible now; the refusal names
+ *  every reason in both languages. Answers the rules version that found them eligible. */
+function checkIccEligible(p: RetirableProject): string {
+  const j = judgeIcc(iccFactsOf(p), ICC_RULES);
+  if (j.verdict === 'eligible') return j.rules_version;
+  const text = (lang: 'en' | 'cn') => j.reasons.map((r) => ICC_REASONS[r.code][lang]).join(lang === 'cn' ? '' : ' ');
+  throw new AppError('icc_not_eligible', { reasons: { en: text('en'), cn: text('cn') } }, { reasons: j.reasons.map((r) => r.code), rules_version: j.rules_version });
+}
+
+/** A retirement of `tons` whole tons: credits bought outright go first, then those of pre-sale origin. With
+ *  a compliance year, it is a surrender for Singapore carbon tax and its credits must be eligible. */
+export function checkRetirement(facts: RetirementFacts, user: Pick<User, 'risk' | 'trade_locked'>, tons: number, iccYear: number | null = null) {
   if (user.trade_locked) throw new AppError('account_locked');
   assertNotRisk(user);
   const { p, held, pendingSale } = facts;
   if (!p || !isRetirable(p)) throw new AppError('retire_not_retirable');
+  const iccRulesVersion = iccYear === null ? '' : checkIccEligible(p);
   const total = held.purchase + held.presale;
   if (tons > total) {
     if (pendingSale > 0 && tons <= total + pendingSale) throw new AppError('retire_pending_sale', { n: pendingSale, m: total });
     throw new AppError('retire_insufficient_credits', { n: total });
   }
   const fromPurchase = Math.min(held.purchase, tons);
-  return { p, fromPurchase, fromPresale: tons - fromPurchase };
+  return { p, fromPurchase, fromPresale: tons - fromPurchase, iccRulesVersion };
 }
 
 /** A serial range of a project: sequences first..last of 1..total_tons. */

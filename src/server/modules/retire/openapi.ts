@@ -32,8 +32,10 @@ export const RETIRE_ENDPOINTS: Endpoint[] = [
       'withdraw_password_unset',
       'risk_forbidden',
       'idempotency_mismatch',
+      'icc_not_eligible',
+      'icc_year_invalid',
     ],
-    gives: "{id, tons, serials: [{from, to}], certificate_url}; or {approval} when a member's retirement above the organisation's threshold waits for an approver (docs/product.md#approvals)",
+    gives: "{id, tons, serials: [{from, to}], certificate_url, icc}; or {approval} when a member's retirement above the organisation's threshold waits for an approver (docs/product.md#approvals)",
   },
   {
     method: 'get',

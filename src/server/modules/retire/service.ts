@@ -16,6 +16,8 @@ import type { ApprovalSent } from '../../../shared/schemas/approval';
 import { CERTIFICATE_ID, type Certificate, type RetireAnswer, type RetireInput, type SerialRange, type Transparency, type TransparencyProject } from '../../../shared/schemas/retire';
 import { takeHolding } from '../order/repo';
 import { freshUser } from '../order/facts';
+import { iccCount } from './icc-count';
+import { ICC_COLUMNS } from '../../../shared/icc/engine';
 import { checkRetirement, freeSerialRanges, type RetirableProject, type RetirementFacts, type SeqRange } from './checks';
 
 // Retirement of carbon credits (docs/product.md#retirement). A retirement moves whole tons of one project
@@ -42,11 +44,11 @@ export function certificatePath(id: string): string {
   return `/certificate/${id}`;
 }
 
-function certificateUrl(deps: Pick<Deps, 'config'>, id: string): string {
+export function certificateUrl(deps: Pick<Deps, 'config'>, id: string): string {
   return `${deps.config.PUBLIC_URL ?? ''}${certificatePath(id)}`;
 }
 
-const PROJECT_COLUMNS = ['id', 'name', 'name_cn', 'status', 'registry', 'registry_id', 'standard', 'methodology', 'vintage', 'country', 'country_cn', 'location', 'location_cn', 'total_tons'] as const;
+const PROJECT_COLUMNS = ['id', 'name', 'name_cn', 'status', 'registry', 'registry_id', 'standard', 'methodology', 'vintage', 'country', 'country_cn', 'location', 'location_cn', 'total_tons', ...ICC_COLUMNS] as const;
 
 /** The tons of a project a user sold back whose proceeds have not settled (the sell orders in progress), from
  *  the partial index orders_selling (migration 018): side and status are written out, not parameters, so
@@ -90,7 +92,7 @@ export async function retire(deps: Deps, user: User, input: RetireInput, record?
   return asRetireRefusal(() => writeTx(deps.db, (_tx, w) => commitRetirement(deps, w, user.id, input, deps.clock.now()), record));
 }
 
-const recheckOf = (deps: Deps, user: User, input: RetireInput) => async () => void checkRetirement(await retirementFacts(deps.db, user.id, input.project_id), user, input.tons);
+const recheckOf = (deps: Deps, user: User, input: RetireInput) => async () => void checkRetirement(await retirementFacts(deps.db, user.id, input.project_id), user, input.tons, input.icc_year);
 
 /** A database CHECK that fails at the commit is the refusal the checks give. */
 async function asRetireRefusal<T>(run: () => Promise<T>): Promise<T> {
@@ -107,7 +109,7 @@ async function asRetireRefusal<T>(run: () => Promise<T>): Promise<T> {
  *  written. The member's retirement and the approval of a request both carry it out. */
 export async function commitRetirement(deps: Deps, w: WriteScope, accountId: number, input: Omit<RetireInput, 'paypwd'>, now: number): Promise<RetireAnswer> {
   const u = await freshUser(w.tx, accountId);
-  const checked = checkRetirement(await retirementFacts(w.tx, u.id, input.project_id), u, input.tons);
+  const checked = checkRetirement(await retirementFacts(w.tx, u.id, input.project_id), u, input.tons, input.icc_year);
   return writeRetirement(deps, w, u.id, input, checked, now);
 }
 
@@ -119,7 +121,7 @@ export async function requestRetirement(deps: Deps, user: User, acting: Acting, 
     writeTx(deps.db, async (tx, w) => {
       const now = deps.clock.now();
       const u = await freshUser(tx, user.id);
-      const { p } = checkRetirement(await retirementFacts(tx, u.id, input.project_id), u, input.tons);
+      const { p } = checkRetirement(await retirementFacts(tx, u.id, input.project_id), u, input.tons, input.icc_year);
       const { paypwd: _secret, project_id, tons, ...rest } = input;
       const text = {
         title: 'Retirement waits for approval',
@@ -157,7 +159,19 @@ async function writeRetirement(deps: Deps, w: WriteScope, userId: number, input:
   });
   await tx
     .insertInto('retirements')
-    .values({ id, user_id: userId, project_id: p.id, tons: input.tons, beneficiary: input.beneficiary, reason: input.reason, beneficiary_hidden: input.hide_beneficiary ? 1 : 0, entry_id: entryId, created_at: now })
+    .values({
+      id,
+      user_id: userId,
+      project_id: p.id,
+      tons: input.tons,
+      beneficiary: input.beneficiary,
+      reason: input.reason,
+      beneficiary_hidden: input.hide_beneficiary ? 1 : 0,
+      entry_id: entryId,
+      created_at: now,
+      icc_year: input.icc_year,
+      icc_rules_version: checked.iccRulesVersion,
+    })
     .execute();
   await tx
     .insertInto('retirement_serials')
@@ -165,13 +179,14 @@ async function writeRetirement(deps: Deps, w: WriteScope, userId: number, input:
     .execute();
   await publish(w, { type: 'invalidate', tables: ['user', 'fundlogs', 'retirements'] }, userId, now);
   await publish(w, { type: 'invalidate', tables: ['retirements'], ids: [p.id] }, null, now);
-  return { id, tons: input.tons, serials: ranges.map((r) => ({ from: serialOf(p, r.first), to: serialOf(p, r.last) })), certificate_url: certificateUrl(deps, id) };
+  const icc = input.icc_year === null ? null : await iccCount(tx, userId, input.icc_year);
+  return { id, tons: input.tons, serials: ranges.map((r) => ({ from: serialOf(p, r.first), to: serialOf(p, r.last) })), certificate_url: certificateUrl(deps, id), icc };
 }
 
 // ---------------------------------------------------------------------------------------------------
 // Reads
 
-type RetirementRow = { id: string; user_id: number; project_id: number; tons: number; beneficiary: string; reason: string; beneficiary_hidden: number; created_at: number } & Omit<RetirableProject, 'id' | 'status' | 'total_tons'>;
+type RetirementRow = { id: string; user_id: number; project_id: number; tons: number; beneficiary: string; reason: string; beneficiary_hidden: number; created_at: number } & Omit<RetirableProject, 'id' | 'status' | 'total_tons' | (typeof ICC_COLUMNS)[number]>;
 
 function retirementsQuery(db: DB) {
   return db

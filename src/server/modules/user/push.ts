@@ -1,3 +1,4 @@
+import { createPublicKey } from 'node:crypto';
 import { writeTx, type EffectRecord, type Tx } from '../../db/tx';
 import type { Deps } from '../../env';
 import { AppError } from '../../lib/http';
@@ -33,8 +34,22 @@ async function removeDevices(tx: Tx, ids: number[]): Promise<void> {
   await tx.deleteFrom('push_subscriptions').where('id', 'in', ids).execute();
 }
 
+/** Whether the device's keys are ones a push can be encrypted for (RFC 8291): p256dh a point on P-256
+ *  (uncompressed, 65 bytes), auth 16 bytes. Keys that are not would fail every push sent to the device. */
+function deviceKeysValid(keys: PushSubscribeInput['keys']): boolean {
+  const point = Buffer.from(keys.p256dh, 'base64url');
+  if (point.length !== 65 || point[0] !== 4 || Buffer.from(keys.auth, 'base64url').length !== 16) return false;
+  try {
+    createPublicKey({ key: { kty: 'EC', crv: 'P-256', x: point.subarray(1, 33).toString('base64url'), y: point.subarray(33).toString('base64url') }, format: 'jwk' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 export async function subscribePush(deps: Deps, user: User, input: PushSubscribeInput, record?: EffectRecord): Promise<PushDevices> {
   if (!pushEndpointAllowed(input.endpoint, deps.config.PUSH_HOSTS)) throw new AppError('push_endpoint_refused');
+  if (!deviceKeysValid(input.keys)) throw new AppError('invalid_request');
   const now = deps.clock.now();
   return writeTx(deps.db, async (tx) => {
     const known = await tx.selectFrom('push_subscriptions').select(['id', 'user_id']).where('endpoint', '=', input.endpoint).executeTakeFirst();

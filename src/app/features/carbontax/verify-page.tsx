@@ -1,0 +1,105 @@
+import { useEffect, useState } from 'react';
+import { useNavigate } from '@tanstack/react-router';
+import { Trans, useLingui } from '@lingui/react/macro';
+import { NavBar } from '../../components/nav-bar';
+import { formatDateTime } from '../../lib/format';
+import { PACK_HASH, type PackVerdict } from '../../../shared/schemas/icc';
+import { sha256Hex, verifyPack } from './api';
+import './carbontax.css';
+
+// Public, no login: /verify and /verify/<sha256> (docs/product.md#singapore-carbon-tax). It says whether
+// Canopy issued an evidence pack with a fingerprint: when, for which account, which period. A file dropped
+// here is fingerprinted in the browser (it never leaves the device) and checked the same way, so a file
+// with one byte changed reads "not issued by Canopy".
+
+type Check = { state: 'idle' } | { state: 'checking' } | { state: 'issued'; verdict: PackVerdict; file: boolean } | { state: 'refused'; msg: string };
+
+function Result({ check }: { check: Check }) {
+  if (check.state === 'idle') return null;
+  if (check.state === 'checking')
+    return (
+      <p className="muted">
+        <Trans>Checking…</Trans>
+      </p>
+    );
+  if (check.state === 'refused')
+    return (
+      <p className="card section verify-result verify-result--bad" role="status" data-testid="verify-result" data-issued="false">
+        {check.msg}
+      </p>
+    );
+  const v = check.verdict;
+  const when = formatDateTime(v.issued_at_ms);
+  const { account, period_from: first, period_to: last } = v;
+  return (
+    <div className="card section verify-result verify-result--ok" role="status" data-testid="verify-result" data-issued="true">
+      <p>
+        <strong>
+          <Trans>Issued by Canopy</Trans>
+        </strong>
+      </p>
+      <p>
+        <Trans>
+          Issued on {when} (SGT) for {account}, covering {first} to {last}.
+        </Trans>
+      </p>
+      {check.file && (
+        <p data-testid="verify-unchanged">
+          <Trans>This file is unchanged: its fingerprint is the one Canopy recorded.</Trans>
+        </p>
+      )}
+      <code className="icc-hash">{v.hash}</code>
+    </div>
+  );
+}
+
+export function VerifyPage({ hash }: { hash?: string }) {
+  const { t } = useLingui();
+  const navigate = useNavigate();
+  const [check, setCheck] = useState<Check>({ state: 'idle' });
+  const [typed, setTyped] = useState('');
+  const run = async (h: string, file: boolean) => {
+    setCheck({ state: 'checking' });
+    const res = await verifyPack(h.toLowerCase());
+    setCheck(res.code === 0 ? { state: 'issued', verdict: res.data, file } : { state: 'refused', msg: res.msg });
+  };
+  useEffect(() => {
+    if (hash) void run(hash, false);
+  }, [hash]);
+  const onFile = async (file: File | undefined) => {
+    if (!file) return;
+    await run(await sha256Hex(file), true);
+  };
+  return (
+    <div className="page verify-page">
+      <NavBar title={t`Check an evidence pack`} />
+      <section className="section">
+        <p className="muted">
+          <Trans>Choose the pack file: its fingerprint (SHA-256) is computed on this device and checked against the packs Canopy issued.</Trans>
+        </p>
+        <label className="field__label verify-page__drop" htmlFor="verify-file">
+          <Trans>Pack file (PDF or CSV)</Trans>
+        </label>
+        <input id="verify-file" type="file" accept=".pdf,.csv,application/pdf,text/csv" data-testid="verify-file" onChange={(e) => void onFile(e.target.files?.[0])} />
+      </section>
+      <Result check={check} />
+      <form
+        className="section"
+        onSubmit={(e) => {
+          e.preventDefault();
+          const h = typed.trim().toLowerCase();
+          if (PACK_HASH.test(h)) void navigate({ to: '/verify/$hash', params: { hash: h } });
+          else setCheck({ state: 'refused', msg: t`A fingerprint is 64 characters, 0-9 and a-f.` });
+        }}
+      >
+        <label className="field__label" htmlFor="verify-hash">
+          <Trans>Or paste a fingerprint</Trans>
+        </label>
+        <input id="verify-hash" className="input" data-testid="verify-hash" value={typed} onChange={(e) => setTyped(e.target.value)} spellCheck={false} autoComplete="off" />
+        <button type="submit" className="btn btn--ghost btn--block">
+          <Trans>Check</Trans>
+        </button>
+      </form>
+    </div>
+  );
+}

@@ -1,0 +1,135 @@
+import PDFDocument from 'pdfkit';
+import type { Lang } from '../../../shared/errors';
+import { formatSgd } from '../../../shared/money';
+import { typesetter, type Doc } from '../../lib/pdf-text';
+import { sgtText, type Pack, type PackRow } from './pack';
+import { PACK_TEXT, verdictText, type PackWords } from './pack-text';
+
+// The evidence pack as an A4 PDF (docs/product.md#singapore-carbon-tax): the account, the period, every
+// purchase and retirement with its facts, verdict and serial ranges, the totals, GST and fee lines, and
+// where to check the file. Text is set by lib/pdf-text.ts, so it is extractable in both languages.
+
+const GREEN = '#1f6f4a';
+const MUTED = '#5b6b63';
+
+interface Layout {
+  doc: Doc;
+  set: ReturnType<typeof typesetter>;
+  left: number;
+  width: number;
+  bottom: number;
+}
+
+/** A new page when fewer than `need` points are left above the bottom margin. */
+function room(l: Layout, need: number): void {
+  if (l.doc.y + need > l.bottom) {
+    l.doc.addPage();
+    l.doc.y = l.doc.page.margins.top;
+  }
+}
+
+function pairs(l: Layout, rows: Array<[string, string, string?]>, size = 9): void {
+  const LABEL = 120;
+  for (const [label, value, link] of rows) {
+    if (!value) continue;
+    room(l, size * 3);
+    const y = l.doc.y;
+    l.doc.fillColor(MUTED);
+    l.set(label, size, { x: l.left, width: LABEL - 8 });
+    const after = l.doc.y;
+    l.doc.y = y;
+    l.doc.fillColor(link ? GREEN : '#000');
+    l.set(value, size, { x: l.left + LABEL, width: l.width - LABEL, link });
+    l.doc.y = Math.max(l.doc.y, after) + 2;
+  }
+}
+
+function rowBlock(l: Layout, r: PackRow, lang: Lang, t: PackWords): void {
+  room(l, 80);
+  l.doc.fillColor('#000');
+  const name = lang === 'cn' ? r.project_cn : r.project;
+  l.set(`${sgtText(r.at)} · ${t[r.kind]} · ${r.ref}`, 10, { x: l.left, width: l.width });
+  l.set(name, 11, { x: l.left, width: l.width });
+  const money = r.unit_price !== null && r.amount !== null ? `${r.tons} t × ${formatSgd(r.unit_price)} = ${formatSgd(r.amount)}` : `${r.tons} t`;
+  pairs(l, [
+    [t.hostProgramme, `${r.host_country || '-'} · ${r.programme || '-'}`],
+    [t.methodology, r.methodology],
+    [t.vintagePeriod, `${r.vintage}${r.reduction_period ? ` · ${r.reduction_period}` : ''}`],
+    [t.registry, `${r.registry} ${r.registry_id}`],
+    [t.registryLink, r.registry_url, r.registry_url],
+    [t.serials, r.serials.join('\n')],
+    [t.carbonTax, `${verdictText(r.icc, lang)} (${t.rules} ${r.icc.rules_version})`],
+    [t.surrenderedFor, r.icc_year === null ? '' : String(r.icc_year)],
+    [t.quantity, money],
+  ]);
+  l.doc.y += 8;
+}
+
+function header(l: Layout, pack: Pack, t: PackWords): void {
+  l.doc.fillColor(GREEN);
+  l.set('Canopy', 11, { x: l.left, width: l.width });
+  l.set(t.title, 20, { x: l.left, width: l.width });
+  l.doc.y += 6;
+  pairs(
+    l,
+    [
+      [t.account, `${pack.account.name} (#${pack.account.id}, ${pack.account.email})`],
+      [t.period, `${pack.from} – ${pack.to}`],
+      [t.issued, sgtText(pack.issued_at)],
+      [t.rules, pack.rules_version],
+    ],
+    10,
+  );
+  l.doc.y += 10;
+}
+
+function totals(l: Layout, pack: Pack, t: PackWords, verifyUrl: string): void {
+  room(l, 160);
+  l.doc.fillColor(GREEN);
+  l.set(t.totals, 14, { x: l.left, width: l.width });
+  l.doc.y += 4;
+  pairs(
+    l,
+    [
+      [t.purchasedTons, `${pack.totals.purchased_tons} t`],
+      [t.amount, formatSgd(pack.totals.amount)],
+      [t.retiredTons, `${pack.totals.retired_tons} t`],
+      ...pack.totals.surrendered.map((s): [string, string] => [`${t.surrendered} ${s.year}`, `${s.tons} t`]),
+      [t.gstTitle, `${t.gst}\n${t.fee}`],
+      [t.verify, verifyUrl, verifyUrl],
+    ],
+    10,
+  );
+  l.doc.fillColor(MUTED);
+  l.set(t.verifyNote, 9, { x: l.left, width: l.width });
+}
+
+export function packPdf(pack: Pack, lang: Lang, verifyUrl: string): Promise<Buffer> {
+  const t = PACK_TEXT[lang];
+  const doc = new PDFDocument({ size: 'A4', margin: 48, info: { Title: `${t.title} ${pack.from} – ${pack.to}`, Author: 'Canopy' }, lang: lang === 'cn' ? 'zh-Hans' : 'en' });
+  const chunks: Buffer[] = [];
+  doc.on('data', (b: Buffer) => chunks.push(b));
+  const done = new Promise<Buffer>((resolve, reject) => {
+    doc.on('end', () => resolve(Buffer.concat(chunks)));
+    doc.on('error', reject);
+  });
+  const left = doc.page.margins.left;
+  const l: Layout = { doc, set: typesetter(doc), left, width: doc.page.width - left - doc.page.margins.right, bottom: doc.page.height - doc.page.margins.bottom };
+  header(l, pack, t);
+  for (const [kind, title] of [['purchase', t.purchases], ['retirement', t.retirements]] as const) {
+    const rows = pack.rows.filter((r) => r.kind === kind);
+    room(l, 60);
+    l.doc.fillColor(GREEN);
+    l.set(title, 14, { x: left, width: l.width });
+    l.doc.y += 4;
+    if (rows.length === 0) {
+      l.doc.fillColor(MUTED);
+      l.set(t.noRows, 10, { x: left, width: l.width });
+      l.doc.y += 8;
+    }
+    for (const r of rows) rowBlock(l, r, lang, t);
+  }
+  totals(l, pack, t, verifyUrl);
+  doc.end();
+  return done;
+}

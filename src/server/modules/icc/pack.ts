@@ -1,0 +1,180 @@
+import type { DB } from '../../db/connection';
+import { isoSgt } from '../../lib/clock';
+import { AppError } from '../../lib/http';
+import type { User } from '../session';
+import { ICC_RULES } from '../../../shared/icc/current-rules';
+import { ICC_COLUMNS, iccFactsOf, judgeIcc, type IccJudgement } from '../../../shared/icc/engine';
+import type { IccPackQuery } from '../../../shared/schemas/icc';
+import { serialRangesOf } from '../retire/service';
+
+// What an evidence pack holds (docs/product.md#singapore-carbon-tax): every purchase and retirement of the
+// account in a period of SGT days. A purchase's amount is what the ledger credited to the platform's sales
+// for that order, so the pack's total equals the ledger to the cent; a retirement carries its serial ranges.
+// The PDF and the CSV are two renderings of the same rows (pack-pdf.ts, pack-csv.ts).
+
+const DAY_MS = 86_400_000;
+const SGT_MS = 8 * 3_600_000;
+/** The longest period one pack covers, in days: three years and a leap day. */
+const MAX_DAYS = 3 * 365 + 1;
+
+export interface PackRow {
+  kind: 'purchase' | 'retirement';
+  at: number;
+  /** The order number, or the certificate id. */
+  ref: string;
+  project: string;
+  project_cn: string;
+  host_country: string;
+  programme: string;
+  methodology: string;
+  vintage: number;
+  reduction_period: string;
+  registry: string;
+  registry_id: string;
+  registry_url: string;
+  serials: string[];
+  icc: IccJudgement;
+  /** Retirements: the compliance year it was surrendered for, or null. */
+  icc_year: number | null;
+  tons: number;
+  /** Purchases: cents per ton and the amount in cents; null on a retirement (no money moves). */
+  unit_price: number | null;
+  amount: number | null;
+}
+
+export interface Pack {
+  account: { id: number; name: string; email: string };
+  from: string;
+  to: string;
+  issued_at: number;
+  rules_version: string;
+  rows: PackRow[];
+  totals: { purchased_tons: number; amount: number; retired_tons: number; surrendered: Array<{ year: number; tons: number }> };
+}
+
+/** The period's bounds in epoch ms: from SGT midnight of `from` to SGT midnight after `to`. */
+export function packPeriod(q: Pick<IccPackQuery, 'from' | 'to'>): { start: number; end: number } {
+  const start = Date.parse(`${q.from}T00:00:00Z`) - SGT_MS;
+  const end = Date.parse(`${q.to}T00:00:00Z`) - SGT_MS + DAY_MS;
+  if (!(end > start) || end - start > MAX_DAYS * DAY_MS) throw new AppError('icc_period_invalid');
+  return { start, end };
+}
+
+/** The registry's public page of a project, when the registry is one Canopy knows how to link. */
+export function registryUrl(registry: string, registryId: string): string {
+  const n = /(\d+)$/.exec(registryId)?.[1];
+  if (!n) return '';
+  if (registry === 'Verra') return `https://registry.verra.org/app/projectDetail/VCS/${n}`;
+  if (registry === 'Gold Standard') return `https://registry.goldstandard.org/projects/details/${n}`;
+  return '';
+}
+
+type ProjectFacts = Pick<PackRow, 'project' | 'project_cn' | 'host_country' | 'programme' | 'methodology' | 'vintage' | 'reduction_period' | 'registry' | 'registry_id' | 'registry_url' | 'icc'>;
+
+function projectFacts(p: { name: string; name_cn: string; registry: string; registry_id: string; methodology: string; vintage: number } & Parameters<typeof iccFactsOf>[0]): ProjectFacts {
+  const period = p.reduction_start === null || p.reduction_end === null ? '' : p.reduction_start === p.reduction_end ? String(p.reduction_start) : `${p.reduction_start}-${p.reduction_end}`;
+  return {
+    project: p.name,
+    project_cn: p.name_cn || p.name,
+    host_country: p.host_country,
+    programme: p.programme,
+    methodology: p.methodology_id ? `${p.methodology_id}${p.methodology_date ? ` (${p.methodology_date})` : ''}` : p.methodology,
+    vintage: p.vintage,
+    reduction_period: period,
+    registry: p.registry,
+    registry_id: p.registry_id,
+    registry_url: registryUrl(p.registry, p.registry_id),
+    icc: judgeIcc(iccFactsOf(p), ICC_RULES),
+  };
+}
+
+const P_COLUMNS = ['p.name', 'p.name_cn', 'p.registry', 'p.registry_id', 'p.methodology', 'p.vintage', ...ICC_COLUMNS.map((c) => `p.${c}` as const)] as const;
+
+/** Purchases from the ledger: each credit to the platform's sales for one of the account's buy orders. */
+async function purchases(db: DB, userId: number, start: number, end: number): Promise<PackRow[]> {
+  const rows = await db
+    .selectFrom('fund_logs as fl')
+    .innerJoin('orders as o', 'o.id', 'fl.ref_id')
+    .innerJoin('projects as p', 'p.id', 'o.project_id')
+    .select(['fl.amount', 'fl.created_at', 'o.order_no', 'o.tons', 'o.final_tons', 'o.unit_price', 'o.final_unit_price', ...P_COLUMNS])
+    .where('fl.ref_type', '=', 'order')
+    .where('fl.owner_id', '=', 0)
+    .where('fl.account_name', '=', 'sales')
+    .where('fl.kind', 'in', ['order_buy', 'presale_final_payment'])
+    .where('o.user_id', '=', userId)
+    .where('o.side', '=', 'buy')
+    .where('fl.created_at', '>=', start)
+    .where('fl.created_at', '<', end)
+    .orderBy('fl.created_at')
+    .orderBy('fl.id')
+    .execute();
+  return rows.map((r) => ({
+    kind: 'purchase',
+    at: Number(r.created_at),
+    ref: r.order_no,
+    ...projectFacts(r),
+    serials: [],
+    icc_year: null,
+    tons: Number(r.final_tons ?? r.tons),
+    unit_price: Number(r.final_unit_price ?? r.unit_price),
+    amount: Number(r.amount),
+  }));
+}
+
+async function retirements(db: DB, userId: number, start: number, end: number): Promise<PackRow[]> {
+  const rows = await db
+    .selectFrom('retirements as r')
+    .innerJoin('projects as p', 'p.id', 'r.project_id')
+    .select(['r.id', 'r.tons', 'r.created_at', 'r.icc_year', ...P_COLUMNS])
+    .where('r.user_id', '=', userId)
+    .where('r.created_at', '>=', start)
+    .where('r.created_at', '<', end)
+    .orderBy('r.created_at')
+    .orderBy('r.id')
+    .execute();
+  const serials = await serialRangesOf(db, rows);
+  return rows.map((r) => ({
+    kind: 'retirement',
+    at: Number(r.created_at),
+    ref: r.id,
+    ...projectFacts(r),
+    serials: (serials.get(r.id) ?? []).map((s) => (s.from === s.to ? s.from : `${s.from} to ${s.to}`)),
+    icc_year: r.icc_year === null ? null : Number(r.icc_year),
+    tons: Number(r.tons),
+    unit_price: null,
+    amount: null,
+  }));
+}
+
+function totalsOf(rows: PackRow[]): Pack['totals'] {
+  const byYear = new Map<number, number>();
+  let purchased = 0;
+  let amount = 0;
+  let retired = 0;
+  for (const r of rows) {
+    if (r.kind === 'purchase') {
+      purchased += r.tons;
+      amount += r.amount ?? 0;
+    } else {
+      retired += r.tons;
+      if (r.icc_year !== null) byYear.set(r.icc_year, (byYear.get(r.icc_year) ?? 0) + r.tons);
+    }
+  }
+  const surrendered = [...byYear].sort(([a], [b]) => a - b).map(([year, tons]) => ({ year, tons }));
+  return { purchased_tons: purchased, amount, retired_tons: retired, surrendered };
+}
+
+/** The account's name as a pack names it: the company of a corporate account, else the holder's name. */
+export function accountName(u: Pick<User, 'company' | 'first_name' | 'last_name'>): string {
+  return u.company.trim() || `${u.first_name} ${u.last_name}`.trim();
+}
+
+export async function readPack(db: DB, user: User, q: Pick<IccPackQuery, 'from' | 'to'>, now: number): Promise<Pack> {
+  const { start, end } = packPeriod(q);
+  const [bought, retired] = await Promise.all([purchases(db, user.id, start, end), retirements(db, user.id, start, end)]);
+  const rows = [...bought, ...retired].sort((a, b) => a.at - b.at || a.kind.localeCompare(b.kind));
+  return { account: { id: user.id, name: accountName(user), email: user.email }, from: q.from, to: q.to, issued_at: now, rules_version: ICC_RULES.version, rows, totals: totalsOf(rows) };
+}
+
+/** The date and time in SGT as the pack prints it: 2026-03-02 10:00. */
+export const sgtText = (ms: number): string => isoSgt(ms).slice(0, 16).replace('T', ' ');

@@ -1,0 +1,46 @@
+import PDFDocument from 'pdfkit';
+import type { Lang } from '../../../shared/errors';
+import type { Receipt } from '../../../shared/schemas/receipt';
+import { typesetter } from '../../lib/pdf-text';
+import { receiptRows } from './text';
+
+// A receipt as one A4 PDF page (docs/product.md#receipts): the rows its mail shows, in English or Chinese,
+// set in the certificate's Noto Sans SC slices (lib/pdf-text.ts typesetter,
+// docs/decisions/0031-certificate-pdf.md), with the seller's details at the foot.
+
+const GREEN = '#1f6f4a';
+const MUTED = '#5b6b63';
+
+export function receiptPdf(r: Receipt, lang: Lang): Promise<Buffer> {
+  const { title, rows, seller } = receiptRows(r, lang);
+  const doc = new PDFDocument({ size: 'A4', margin: 56, info: { Title: title, Author: r.company.name }, lang: lang === 'cn' ? 'zh-Hans' : 'en' });
+  const chunks: Buffer[] = [];
+  doc.on('data', (b: Buffer) => chunks.push(b));
+  const done = new Promise<Buffer>((resolve, reject) => {
+    doc.on('end', () => resolve(Buffer.concat(chunks)));
+    doc.on('error', reject);
+  });
+  const set = typesetter(doc);
+  const left = doc.page.margins.left;
+  const width = doc.page.width - left - doc.page.margins.right;
+  doc.fillColor(GREEN);
+  set(r.company.name, 11, { x: left, width });
+  set(title, 24, { x: left, width });
+  doc.y += 12;
+  const LABEL = 150;
+  for (const [label, value] of rows) {
+    const y = doc.y;
+    doc.fillColor(MUTED);
+    set(label, 11, { x: left, width: LABEL - 10 });
+    const after = doc.y;
+    doc.y = y;
+    doc.fillColor('#000');
+    set(value, 11, { x: left + LABEL, width: width - LABEL, ...(value.startsWith('http') ? { link: value } : {}) });
+    doc.y = Math.max(doc.y, after) + 6;
+  }
+  doc.y += 18;
+  doc.fillColor(MUTED);
+  for (const line of seller) set(line, 10, { x: left, width });
+  doc.end();
+  return done;
+}

@@ -1,0 +1,117 @@
+import type { IccRules } from './rules';
+import { ICC_REASON_KINDS, type IccReasonCode, type IccStatus, type IccVerdict } from './values';
+
+// The eligibility engine (docs/product.md#singapore-carbon-tax): a pure function of a project's facts and
+// the rules file. It gives every reason that applies, each with the source line of its rule, so a page,
+// the retirement refusal and the evidence pack all say why in the same words.
+
+/** The project facts the rules judge. `type` is the project's sector. */
+export interface IccFacts {
+  host_country: string;
+  programme: string;
+  type: string;
+  methodology_id: string;
+  methodology_date: string;
+  reduction_start: number | null;
+  reduction_end: number | null;
+  authorisation: IccStatus;
+  adjustment: IccStatus;
+}
+
+/** The facts as the engine reads them, from a row that has at least those columns (and maybe more). */
+export function iccFactsOf(p: IccFacts): IccFacts {
+  const { host_country, programme, type, methodology_id, methodology_date, reduction_start, reduction_end, authorisation, adjustment } = p;
+  return { host_country, programme, type, methodology_id, methodology_date, reduction_start, reduction_end, authorisation, adjustment };
+}
+
+/** The project columns the facts are read from. */
+export const ICC_COLUMNS = ['host_country', 'programme', 'type', 'methodology_id', 'methodology_date', 'reduction_start', 'reduction_end', 'authorisation', 'adjustment'] as const;
+
+/** The share of its taxable emissions a company may cover with eligible credits, in percent. */
+export const ICC_CAP_PERCENT = 5;
+
+/** The tons a company may count for a year: 5% of its taxable emissions, rounded down to whole tons. */
+export function capTons(taxableTons: number): number {
+  return Math.floor((taxableTons * ICC_CAP_PERCENT) / 100);
+}
+
+/** The cap figures of a year: room = cap - retired (not below 0); over = retired beyond the cap. */
+export function capFigures(taxable: number | null, retired: number): { cap_tons: number; room_tons: number; over_tons: number } {
+  const cap = capTons(taxable ?? 0);
+  return { cap_tons: cap, room_tons: Math.max(0, cap - retired), over_tons: Math.max(0, retired - cap) };
+}
+
+export interface IccReason {
+  code: IccReasonCode;
+  source: string;
+}
+
+export interface IccJudgement {
+  verdict: IccVerdict;
+  reasons: IccReason[];
+  rules_version: string;
+}
+
+type Country = IccRules['countries'][number];
+type Eligibility = NonNullable<Country['eligibility']>;
+
+/** Reasons from the host country's own list: programme, sector, methodology and its version date. */
+function listReasons(f: IccFacts, list: Eligibility, out: IccReason[]): void {
+  if (f.programme === '') out.push({ code: 'programme_unknown', source: list.programmes.source });
+  else if (!list.programmes.list.includes(f.programme)) out.push({ code: 'programme_not_eligible', source: list.programmes.source });
+  const sector = list.excluded_sectors.find((s) => s.sector === f.type);
+  if (sector) out.push({ code: 'sector_excluded', source: sector.source });
+  if (f.methodology_id === '') out.push({ code: 'methodology_unknown', source: list.programmes.source });
+  const method = list.excluded_methodologies.find((m) => m.id === f.methodology_id);
+  if (method) out.push({ code: 'methodology_excluded', source: method.source });
+  const cutoff = list.methodology_cutoff;
+  if (cutoff && f.methodology_date === '') out.push({ code: 'methodology_date_unknown', source: cutoff.source });
+  else if (cutoff && f.methodology_date < cutoff.date) out.push({ code: 'methodology_too_old', source: cutoff.source });
+}
+
+/** Reasons from where the credits come from: Singapore, a country without an agreement, or one whose list
+ *  the rules do not hold yet. */
+function countryReasons(f: IccFacts, rules: IccRules, out: IccReason[]): void {
+  if (f.host_country === '') {
+    out.push({ code: 'host_country_unknown', source: rules.authorisation.source });
+    return;
+  }
+  const excluded = rules.excluded_host_countries.find((c) => c.country === f.host_country);
+  if (excluded) {
+    out.push({ code: 'generated_in_singapore', source: excluded.source });
+    return;
+  }
+  const country = rules.countries.find((c) => c.country === f.host_country);
+  if (!country) out.push({ code: 'no_agreement', source: rules.authorisation.source });
+  else if (!country.eligibility) out.push({ code: 'list_unknown', source: country.agreement.source });
+  else listReasons(f, country.eligibility, out);
+}
+
+function periodReasons(f: IccFacts, rules: IccRules, out: IccReason[]): void {
+  const w = rules.reduction_window;
+  if (f.reduction_start === null || f.reduction_end === null) {
+    out.push({ code: 'reduction_period_unknown', source: w.source });
+    return;
+  }
+  if (f.reduction_start < w.first_year) out.push({ code: 'reductions_before_window', source: w.source });
+  if (f.reduction_end > w.last_year) out.push({ code: 'reductions_after_window', source: w.source });
+}
+
+function hostReasons(f: IccFacts, rules: IccRules, out: IccReason[]): void {
+  if (f.authorisation === 'none') out.push({ code: 'not_authorised', source: rules.authorisation.source });
+  else if (f.authorisation !== 'granted') out.push({ code: 'authorisation_unknown', source: rules.authorisation.source });
+  const ca = rules.corresponding_adjustment.source;
+  if (f.adjustment === 'none') out.push({ code: 'no_corresponding_adjustment', source: ca });
+  else if (f.adjustment !== 'granted') out.push({ code: 'adjustment_unknown', source: ca });
+}
+
+/** Eligible when no reason applies; not eligible when a failing one does; otherwise unknown. */
+export function judgeIcc(f: IccFacts, rules: IccRules): IccJudgement {
+  const reasons: IccReason[] = [];
+  countryReasons(f, rules, reasons);
+  periodReasons(f, rules, reasons);
+  hostReasons(f, rules, reasons);
+  const fails = reasons.some((r) => ICC_REASON_KINDS[r.code] === 'fail');
+  const verdict: IccVerdict = fails ? 'not_eligible' : reasons.length > 0 ? 'unknown' : 'eligible';
+  return { verdict, reasons, rules_version: rules.version };
+}

@@ -1,0 +1,108 @@
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import { baseUrl, buyAndComplete, DEMO, expect, loginDemo, memberApi, shot, test } from './helpers';
+
+// Singapore carbon tax for an account (docs/product.md#singapore-carbon-tax), browser half: the cap screen
+// (emissions entered, 5% cap, eligible tons held, retired for the year, room, the warning past the cap),
+// downloading the evidence pack with its fingerprint, and the public check page accepting the file and
+// refusing it with one byte changed.
+//
+// SELECTOR CONTRACT (src/app/features/carbontax):
+//   /pages/profile/carbontax  icc-year, icc-taxable, icc-save, icc-cap-<taxable|cap|held|retired|room>,
+//                             icc-cap-over, icc-from, icc-to, icc-pack-pdf, icc-pack-csv, icc-pack-hash,
+//                             icc-pack-verify
+//   /verify, /verify/<sha256> verify-file, verify-hash, verify-result (data-issued), verify-unchanged
+
+type Listed = { id: number; status: string; icc: { verdict: string } };
+
+test.describe.configure({ mode: 'serial' });
+
+test('the cap screen, the pack download and its public check', async ({ page, context, request }) => {
+  const token = await loginDemo(context, request);
+  const lists = (await (await request.get(`${baseUrl()}/h5/api/api/project/lists`, { params: { page_size: '50', icc: 'eligible' } })).json()) as { data: { list: Listed[] } };
+  const ghana = lists.data.list[0]!;
+  await buyAndComplete(request, token, ghana.id, 10);
+  const year = new Date().getFullYear();
+
+  await page.goto('/pages/profile/carbontax');
+  await expect(page.getByTestId('icc-year')).toHaveValue(String(year));
+  await page.getByTestId('icc-taxable').fill('100');
+  await page.getByTestId('icc-save').click();
+  await expect(page.getByTestId('icc-cap-cap')).toHaveText(/^5\s?t/);
+  await expect(page.getByTestId('icc-cap-held')).toHaveText(/^10\s?t/);
+  await expect(page.getByTestId('icc-cap-room')).toHaveText(/^5\s?t/);
+
+  // 6 t surrendered for the year: one past the cap of 5.
+  const retired = await memberApi<{ icc: { over_tons: number } }>(request, token, 'POST', '/api/credit/retire', { project_id: ghana.id, tons: 6, beneficiary: 'Demo Pte Ltd', paypwd: DEMO.pay, icc_year: year });
+  expect(retired.code, retired.msg).toBe(0);
+  expect(retired.data.icc.over_tons).toBe(1);
+  await page.reload();
+  await expect(page.getByTestId('icc-cap-retired')).toHaveText(/^6\s?t/);
+  await expect(page.getByTestId('icc-cap-room')).toHaveText(/^0\s?t/);
+  await expect(page.getByTestId('icc-cap-over')).toBeVisible();
+  await shot(page, 'icc-en-cap', { fullPage: true });
+
+  // The pack: downloaded, its fingerprint shown, equal to the file's.
+  const download = page.waitForEvent('download');
+  await page.getByTestId('icc-pack-csv').click();
+  const file = await (await download).path();
+  const bytes = fs.readFileSync(file);
+  const hash = createHash('sha256').update(bytes).digest('hex');
+  await expect(page.getByTestId('icc-pack-hash')).toHaveText(hash);
+  expect(bytes.toString('utf8')).toContain('retirement');
+
+  // The public check: by its address, then the file itself, then the file with one byte changed.
+  await page.getByTestId('icc-pack-verify').click();
+  await expect(page).toHaveURL(new RegExp(`/verify/${hash}$`));
+  await expect(page.getByTestId('verify-result')).toHaveAttribute('data-issued', 'true');
+  await page.getByTestId('verify-file').setInputFiles({ name: 'pack.csv', mimeType: 'text/csv', buffer: bytes });
+  await expect(page.getByTestId('verify-unchanged')).toBeVisible();
+  await shot(page, 'icc-en-verify');
+  const changed = Buffer.from(bytes);
+  changed[changed.length - 3] = changed[changed.length - 3]! ^ 1;
+  await page.getByTestId('verify-file').setInputFiles({ name: 'pack.csv', mimeType: 'text/csv', buffer: changed });
+  await expect(page.getByTestId('verify-result')).toHaveAttribute('data-issued', 'false');
+  await expect(page.getByTestId('verify-result')).toContainText('Not issued by Canopy');
+});
+
+test('the retire form surrenders for the tax: refused for credits that are not eligible, warned past the cap', async ({ page, context, request }) => {
+  const token = await loginDemo(context, request);
+  const all = (await (await request.get(`${baseUrl()}/h5/api/api/project/lists`, { params: { page_size: '50' } })).json()) as { data: { list: Listed[] } };
+  const ghana = all.data.list.find((p) => p.icc.verdict === 'eligible')!;
+  const notEligible = all.data.list.find((p) => p.icc.verdict === 'not_eligible' && p.status === 'in_progress')!;
+  await buyAndComplete(request, token, notEligible.id, 2);
+  const year = String(new Date().getFullYear());
+
+  const surrender = async (projectId: number) => {
+    await page.goto(`/pages/profile/retire?project_id=${projectId}`);
+    await expect(page.getByTestId('retire-project')).toHaveValue(String(projectId));
+    await page.getByTestId('retire-tons').fill('1');
+    await page.getByTestId('retire-beneficiary').fill('Demo Pte Ltd');
+    await page.getByTestId('retire-icc').check();
+    await page.getByTestId('retire-icc-year').selectOption(year);
+    await page.getByTestId('retire-submit').click();
+    const sheet = page.getByTestId('confirm-sheet');
+    await expect(sheet.getByTestId('confirm-icc-year')).toHaveText(`For ${year}`);
+    await sheet.getByTestId('payment-password').fill(DEMO.pay);
+    await sheet.getByTestId('confirm-submit').click();
+    return sheet;
+  };
+  const refused = await surrender(notEligible.id);
+  await expect(refused).toContainText('These credits cannot be counted against Singapore carbon tax');
+  await shot(page, 'icc-en-retire-refused');
+
+  // The demo's year is already past its cap (the test before): the surrender is made, and warned.
+  await surrender(ghana.id);
+  await expect(page.getByTestId('retire-done')).toBeVisible();
+  await expect(page.getByTestId('retire-icc-warning')).toBeVisible();
+  await shot(page, 'icc-en-retire-warned');
+});
+
+test('the cap screen in Chinese', async ({ page, context, request }) => {
+  await loginDemo(context, request, 'cn');
+  await page.goto('/pages/profile/carbontax');
+  await expect(page.getByRole('heading', { name: '新加坡碳税' })).toBeVisible();
+  await expect(page.getByTestId('icc-cap-cap')).toBeVisible();
+  await expect(page.getByText('提供给审计师的证明文件包')).toBeVisible();
+  await shot(page, 'icc-zh-cap', { fullPage: true });
+});

@@ -1,0 +1,198 @@
+// The Singapore carbon-tax evidence pack (docs/product.md#singapore-carbon-tax): every purchase and
+// retirement of the account in a period, as a PDF (A4, text extractable) and a CSV (UTF-8 with BOM, ISO
+// dates, plain decimals); totals equal to the ledger to the cent; the SHA-256 sent with the file equals the
+// file's; the public check accepts the file and refuses it with one byte changed.
+import { createHash } from 'node:crypto';
+import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { API_BASE, PATHS } from '../../src/shared/api';
+import type { Lang } from '../../src/shared/errors';
+import { ICC_REASONS } from '../../src/shared/icc/reasons';
+import { refusal, startTestServer, type TestServer } from '../helpers/server';
+import { giveCredits, holder, makeRetirableProject, retireApi } from './retire-helpers';
+import type { MarketUser } from './market-helpers';
+
+let s: TestServer;
+let u: MarketUser;
+const serials: string[] = [];
+
+const ELIGIBLE = { host_country: 'GH', programme: 'GS', type: 'cookstove', methodology_id: 'GS-TPDDTEC', methodology_date: '2021-07-01', reduction_start: 2024, reduction_end: 2024, authorisation: 'granted', adjustment: 'granted' } as const;
+
+beforeAll(async () => {
+  s = await startTestServer();
+  const h = await holder(s, 30, { ...ELIGIBLE, price: 3217 });
+  u = h.u;
+  const other = await makeRetirableProject(s, { host_country: 'ID', price: 1199 });
+  await giveCredits(s, u, other, 7);
+  await giveCredits(s, u, h.pid, 5);
+  for (const body of [{ project_id: h.pid, tons: 12, icc_year: 2026 }, { project_id: other, tons: 3 }, { project_id: h.pid, tons: 4, icc_year: 2026 }]) {
+    const res = await retireApi(s).retire(u, body);
+    expect(res.code, res.msg).toBe(0);
+    for (const r of res.data.serials as Array<{ from: string; to: string }>) serials.push(r.from === r.to ? r.from : `${r.from} to ${r.to}`);
+  }
+});
+afterAll(async () => s?.close());
+
+async function pack(q: Record<string, string>, token = u.token) {
+  const res = await s.raw('GET', PATHS.iccPack, { headers: { Authorization: token }, query: new URLSearchParams(q).toString() });
+  return { res, bytes: new Uint8Array(await res.arrayBuffer()) };
+}
+const sha = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
+const verify = (hash: string, lang?: Lang) => s.api('GET', PATHS.verifyPack.replace(':hash', hash), {}, { lang });
+const MARCH = { from: '2026-03-01', to: '2026-03-31' };
+
+/** The ledger's side: what the platform's sales were credited for this user's buy orders. */
+async function ledgerSales(userId: number): Promise<number> {
+  const rows = await s.db
+    .selectFrom('fund_logs as fl')
+    .innerJoin('orders as o', 'o.id', 'fl.ref_id')
+    .select('fl.amount')
+    .where('fl.ref_type', '=', 'order')
+    .where('fl.owner_id', '=', 0)
+    .where('fl.account_name', '=', 'sales')
+    .where('o.user_id', '=', userId)
+    .execute();
+  const paid = await s.db.selectFrom('fund_logs').select('amount').where('owner_id', '=', userId).where('kind', '=', 'order_buy').where('account_name', '=', 'available').execute();
+  const sales = rows.reduce((a, r) => a + Number(r.amount), 0);
+  expect(sales).toBe(-paid.reduce((a, r) => a + Number(r.amount), 0));
+  return sales;
+}
+
+function parseCsv(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let cell = '';
+  let quoted = false;
+  const endCell = () => {
+    row.push(cell);
+    cell = '';
+  };
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i]!;
+    if (quoted) {
+      if (ch === '"' && text[i + 1] === '"') {
+        cell += '"';
+        i++;
+      } else if (ch === '"') quoted = false;
+      else cell += ch;
+    } else if (ch === '"') quoted = true;
+    else if (ch === ',') endCell();
+    else if (ch === '\r' && text[i + 1] === '\n') {
+      endCell();
+      rows.push(row);
+      row = [];
+      i++;
+    } else cell += ch;
+  }
+  return rows;
+}
+
+async function pdfText(bytes: Uint8Array) {
+  const task = getDocument({ data: bytes.slice(), useSystemFonts: false });
+  const doc = await task.promise;
+  const [, , width, height] = (await doc.getPage(1)).view;
+  const parts: string[] = [];
+  for (let i = 1; i <= doc.numPages; i++) {
+    const content = await (await doc.getPage(i)).getTextContent();
+    parts.push(content.items.map((it) => ('str' in it ? it.str + (it.hasEOL ? ' ' : '') : '')).join(''));
+  }
+  await task.destroy();
+  return { text: parts.join(' ').replace(/\s+/g, ' '), width: width!, height: height! };
+}
+
+describe('the CSV pack', () => {
+  it('is UTF-8 with a BOM, ISO dates, plain decimals, and totals equal to the ledger to the cent', async () => {
+    const { res, bytes } = await pack({ ...MARCH, format: 'csv' });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/csv; charset=utf-8');
+    expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    // TextDecoder drops the byte-order mark (checked above), as a spreadsheet does.
+    const rows = parseCsv(new TextDecoder().decode(bytes));
+    const head = rows[0]!;
+    const col = (name: string) => head.indexOf(name);
+    const purchases = rows.filter((r) => r[col('type')] === 'purchase');
+    const retirements = rows.filter((r) => r[col('type')] === 'retirement');
+    expect(purchases).toHaveLength(3);
+    expect(retirements).toHaveLength(3);
+    for (const r of [...purchases, ...retirements]) expect(r[col('date_sgt')]).toMatch(/^2026-03-\d{2}T\d{2}:\d{2}:\d{2}\+08:00$/);
+    for (const r of purchases) expect(r[col('amount_sgd')]).toMatch(/^\d+\.\d{2}$/);
+    const cents = (t: string) => Math.round(Number(t) * 100);
+    const total = rows.find((r) => r[col('type')] === 'total_purchases')!;
+    expect(cents(total[col('amount_sgd')]!)).toBe(purchases.reduce((a, r) => a + cents(r[col('amount_sgd')]!), 0));
+    expect(cents(total[col('amount_sgd')]!)).toBe(await ledgerSales(u.id));
+    expect(rows.find((r) => r[col('type')] === 'total_surrendered')).toEqual(expect.arrayContaining(['2026', '16']));
+    expect(rows.find((r) => r[col('type')] === 'canopy_fees')![col('amount_sgd')]).toBe('0.00');
+    expect(purchases[0]![col('gst_treatment')]).toMatch(/excluded transaction.*23 November 2022/);
+    // Every serial range, the verdicts with their reasons and the rules version.
+    const csvSerials = retirements.flatMap((r) => r[col('serial_ranges')]!.split('; '));
+    expect(csvSerials.sort()).toEqual([...serials].sort());
+    const indonesian = retirements.find((r) => r[col('host_country')] === 'ID')!;
+    expect(indonesian[col('icc_verdict')]).toBe('not_eligible');
+    expect(indonesian[col('icc_reasons')]).toContain(ICC_REASONS.no_agreement.en);
+    expect(retirements.filter((r) => r[col('icc_year')] === '2026')).toHaveLength(2);
+    expect(purchases[0]![col('registry_url')]).toMatch(/^https:\/\/registry\.verra\.org\/app\/projectDetail\/VCS\/\d+$/);
+  });
+
+  it('sends its SHA-256, which the public check accepts; one byte changed is "not issued by Canopy"', async () => {
+    const { res, bytes } = await pack({ ...MARCH, format: 'csv' });
+    const hash = res.headers.get('x-canopy-pack-sha256')!;
+    expect(hash).toBe(sha(bytes));
+    const ok = await verify(hash);
+    expect(ok.code, ok.msg).toBe(0);
+    expect(ok.data).toMatchObject({ hash, format: 'csv', period_from: '2026-03-01', period_to: '2026-03-31', account: `Test B. (#${u.id})` });
+    const changed = bytes.slice();
+    changed[bytes.length - 5] = bytes[bytes.length - 5]! ^ 1;
+    for (const lang of ['en', 'cn'] as const) {
+      const bad = await verify(sha(changed), lang);
+      expect({ code: bad.code, msg: bad.msg }).toEqual(refusal('icc_pack_not_issued', lang));
+    }
+    expect((await verify('not-a-hash')).code).toBe(refusal('icc_pack_not_issued').code);
+    expect((await verify(hash.toUpperCase())).code).toBe(0);
+  });
+});
+
+describe('the PDF pack', () => {
+  for (const lang of ['en', 'cn'] as const) {
+    it(`is A4 with extractable text holding every serial range (${lang})`, async () => {
+      const { res, bytes } = await pack({ ...MARCH, format: 'pdf', lang });
+      expect(res.headers.get('content-type')).toBe('application/pdf');
+      expect(res.headers.get('x-canopy-pack-sha256')).toBe(sha(bytes));
+      const { text, width, height } = await pdfText(bytes);
+      expect(Math.round(width)).toBe(595);
+      expect(Math.round(height)).toBe(842);
+      for (const serial of serials) for (const part of serial.split(' to ')) expect(text).toContain(part);
+      expect(text).toContain(lang === 'en' ? 'Singapore carbon tax evidence pack' : '新加坡碳税证明文件包');
+      expect(text).toContain(ICC_REASONS.no_agreement[lang]);
+      const amount = await ledgerSales(u.id);
+      expect(text).toContain(`S$${(amount / 100).toLocaleString('en-US', { minimumFractionDigits: 2 })}`);
+      expect((await verify(sha(bytes))).code).toBe(0);
+    });
+  }
+});
+
+describe('what a pack covers', () => {
+  it("holds only the account's own rows, and only the period's", async () => {
+    const other = await holder(s, 0);
+    const { bytes } = await pack({ ...MARCH, format: 'csv' }, other.u.token);
+    const rows = parseCsv(new TextDecoder().decode(bytes));
+    expect(rows.filter((r) => r[1] === 'purchase' || r[1] === 'retirement')).toEqual([]);
+    const april = parseCsv(new TextDecoder().decode((await pack({ from: '2026-04-01', to: '2026-04-30', format: 'csv' })).bytes));
+    expect(april.filter((r) => r[1] === 'purchase' || r[1] === 'retirement')).toEqual([]);
+  });
+
+  it('refuses a period that ends before it starts, runs past three years, or is not a date, in both languages, recording nothing; and a guest', async () => {
+    const packs = async () => Number((await s.db.selectFrom('icc_packs').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+    const before = await packs();
+    for (const lang of ['en', 'cn'] as const) {
+      for (const q of [{ from: '2026-03-31', to: '2026-03-01' }, { from: '2020-01-01', to: '2026-01-01' }, { from: '2026-02-30', to: '2026-03-01' }, { from: 'x', to: '2026-03-01' }]) {
+        const { bytes } = await pack({ ...q, format: 'csv', lang });
+        const env = JSON.parse(new TextDecoder().decode(bytes)) as { code: number; msg: string };
+        expect({ code: env.code, msg: env.msg }, JSON.stringify(q)).toEqual(refusal('icc_period_invalid', lang));
+      }
+    }
+    const guest = await s.api('GET', PATHS.iccPack, { ...MARCH, format: 'csv' });
+    expect(guest.code).not.toBe(0);
+    expect(await packs()).toBe(before);
+    expect(API_BASE).toBe('/h5/api');
+  });
+});
