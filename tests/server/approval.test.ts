@@ -226,6 +226,19 @@ describe('approvals', () => {
     await expectLedgerOk();
   });
 
+  it('the same key twice is one request; forty parallel requests hold no more tons than are held', async () => {
+    const t = await team(300, 0);
+    const key = `k-same-${Date.now()}`;
+    const body = { project_id: t.pid, tons: 150, beneficiary: 'Acme Pte Ltd', reason: '', paypwd: TRADE_PASSWORD };
+    const [a, b] = await Promise.all([write(s, PATHS.creditRetire, t.buyer.orgToken, body, { key }), write(s, PATHS.creditRetire, t.buyer.orgToken, body, { key })]);
+    expect(requestOf(a)).toEqual(requestOf(b));
+    const answers = await Promise.all(Array.from({ length: 40 }, () => retire(t, 101)));
+    expect(answers.filter((x) => x.code === 0)).toHaveLength(1);
+    for (const x of answers.filter((y) => y.code !== 0)) expect(x.code).toBe(ERRORS.retire_insufficient_credits.code);
+    expect(await s.db.selectFrom('approval_requests').select('tons').where('account_id', '=', t.org.id).orderBy('id').execute()).toEqual([{ tons: 150 }, { tons: 101 }]);
+    await expectLedgerOk();
+  });
+
   it('a request races a withdrawal of the same money: one of them has it', async () => {
     const t = await team(0, 0);
     await topup(s, t.org.id, 15_000);
