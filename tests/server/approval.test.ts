@@ -167,6 +167,16 @@ describe('approvals', () => {
     await expectLedgerOk();
   });
 
+  it("an approved withdrawal goes by the maker's payment password, not the organisation's", async () => {
+    const t = await team(0, 100_000);
+    await s.db.updateTable('users').set({ withdraw_password_hash: null }).where('id', '=', t.org.id).execute();
+    const asked = requestOf(await withdraw(t, 10_000));
+    const done = await approve(t.approver.orgToken, asked.id);
+    expect(done.code, done.msg).toBe(0);
+    expect(done.data.withdrawal_id).toBeGreaterThan(0);
+    await expectLedgerOk();
+  });
+
   it('an approval the use case refuses (a Saturday) leaves the request waiting and its money held', async () => {
     const t = await team(0, 100_000);
     const asked = requestOf(await withdraw(t, 10_000));

@@ -18,8 +18,10 @@ export interface Activity {
 
 /** Fields never kept: secrets and the request's language. */
 const DROPPED = /pass|pwd|^lang$/i;
-/** Digits of an account or card number beyond the last four are masked. */
-const LONG_NUMBER = /^\d{8,}$/;
+/** Digits of an account, card or PayNow number beyond the last four are masked, however the number is
+ *  grouped: the activity keeps the request as typed, before its schema strips spaces and dashes. */
+const LONG_NUMBER = /^\+?\d{8,}$/;
+const GROUPING = /[\s-]/g;
 /** At most this many fields of the request and of the answer, each at most this long. */
 const MAX_FIELDS = 20;
 const MAX_TEXT = 200;
@@ -27,7 +29,11 @@ const MAX_TEXT = 200;
 function kept(value: unknown): unknown {
   if (typeof value === 'number' || typeof value === 'boolean' || value === null) return value;
   if (typeof value !== 'string') return undefined;
-  return LONG_NUMBER.test(value) ? `****${value.slice(-4)}` : value.slice(0, MAX_TEXT);
+  const digits = value.replace(GROUPING, '');
+  if (LONG_NUMBER.test(digits)) return `****${digits.slice(-4)}`;
+  // Cut on a character boundary: half a surrogate pair is not text (the log is read back and exported).
+  const cut = value.slice(0, MAX_TEXT);
+  return cut.isWellFormed() ? cut : cut.slice(0, -1);
 }
 
 function scalars(obj: unknown, drop: RegExp): Record<string, unknown> {

@@ -7,7 +7,8 @@ import type { LiveSocket, Registry } from './registry';
 // A socket follows the session it was opened with: a `session_end` event (logout, password change or
 // reset, lock, freeze, removal from an organisation) closes the sockets of the ended sessions with
 // SOCKET_CLOSE_SESSION_ENDED (4001), and the client signs out. Sessions also end by expiring, by their user
-// being disabled, or (acting for an organisation) by the membership being gone: those are
+// being disabled, or (acting for an organisation) by the membership being gone or the organisation's
+// account disabled: those are
 // found by reading the sessions again (before an event reaches a socket whose known end has passed, and
 // every SWEEP_MS for all of them).
 
@@ -34,11 +35,13 @@ async function liveSessions(db: DB, ids: number[], now: number): Promise<Map<num
     const rows = await db
       .selectFrom('sessions')
       .innerJoin('users', 'users.id', 'sessions.user_id')
-      // A session acting for an organisation lives only while its membership does.
+      // A session acting for an organisation lives only while its membership does and the organisation's
+      // account is not disabled (as modules/session.ts findSession answers it over HTTP).
       .leftJoin('organisation_members as m', (j) => j.onRef('m.account_id', '=', 'sessions.acting_for').onRef('m.user_id', '=', 'sessions.user_id'))
+      .leftJoin('users as org', 'org.id', 'm.account_id')
       .select(['sessions.id', 'sessions.expires_at'])
       .where('sessions.id', 'in', ids.slice(i, i + CHUNK))
-      .where((eb) => eb.or([eb('sessions.acting_for', 'is', null), eb('m.user_id', 'is not', null)]))
+      .where((eb) => eb.or([eb('sessions.acting_for', 'is', null), eb('org.disabled', '=', 0)]))
       .where('sessions.revoked_at', 'is', null)
       .where('sessions.expires_at', '>', now)
       .where('users.disabled', '=', 0)

@@ -197,14 +197,16 @@ export async function endUserSessions(w: WriteScope, userId: number, now: number
     byAccount.set(account, [...(byAccount.get(account) ?? []), r.id]);
   }
   for (const [account, sessions] of byAccount) await publish(w, { type: 'session_end', sessions }, account, now);
-  await forgetPushDevices(w, userId);
+  // The devices of each account an ended session acted as: an organisation's too (its devices are filed
+  // under its account, like its sockets).
+  for (const account of new Set([userId, ...byAccount.keys()])) await forgetPushDevices(w, account);
 }
 
 /** A device that turned notifications on with a session that ends must receive the account's notices no
- *  longer (a stolen session's phone after her password change). No row says which session turned a device
+ *  longer (a stolen session's phone after her password change, a removed member's phone). No row says which session turned a device
  *  on, so every device of the account goes; the app of a device still signed in turns it on again
  *  (app lib/push.ts resyncPush). */
-async function forgetPushDevices(w: WriteScope, userId: number): Promise<void> {
+export async function forgetPushDevices(w: WriteScope, userId: number): Promise<void> {
   const devices = w.tx.selectFrom('push_subscriptions').select('id').where('user_id', '=', userId);
   await w.tx.deleteFrom('push_queue').where('subscription_id', 'in', devices).execute();
   await w.tx.deleteFrom('push_subscriptions').where('user_id', '=', userId).execute();

@@ -47,7 +47,8 @@ async function carryOut(deps: Deps, w: WriteScope, row: ApprovalRow, now: number
   }
   await release(w, row, now);
   const method = input.method === 'bank' || input.method === 'paynow' ? input.method : undefined;
-  const made = await commitWithdrawal(deps, w, row.account_id, { amount: row.amount, method }, now);
+  const maker = await w.tx.selectFrom('users').selectAll().where('id', '=', row.maker_id).executeTakeFirstOrThrow();
+  const made = await commitWithdrawal(deps, w, row.account_id, { amount: row.amount, method }, maker, now);
   return { withdrawal_id: made.id };
 }
 

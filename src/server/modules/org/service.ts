@@ -3,7 +3,7 @@ import { newToken, sha256 } from '../../lib/crypto';
 import { AppError } from '../../lib/http';
 import { writeTx, type EffectRecord, type Tx, type WriteScope } from '../../db/tx';
 import { publish } from '../../live/events';
-import { createSession, type Acting, type Session, type User } from '../session';
+import { createSession, forgetPushDevices, roleCan, type Acting, type Session, type User } from '../session';
 import type { OrgRole } from '../../db/schema';
 import type { LoginInfo } from '../../../shared/schemas/auth';
 import type { OrgSummary } from '../../../shared/schemas/org';
@@ -20,6 +20,14 @@ const HOUR_MS = 3_600_000;
 export async function foundOrganisation(tx: Tx, account: Pick<User, 'id' | 'company' | 'uen'>, now: number): Promise<void> {
   await tx.insertInto('organisations').values({ account_id: account.id, name: account.company, uen: account.uen, settings: '{}', created_at: now }).execute();
   await tx.insertInto('organisation_members').values({ account_id: account.id, user_id: account.id, role: 'owner', created_at: now }).execute();
+}
+
+/** The acting member still manages the organisation, read in the write's own transaction: a request that
+ *  passed its role check just before the member was removed or given another role commits nothing. */
+async function assertStillManages(tx: Tx, acting: Acting): Promise<void> {
+  const m = await tx.selectFrom('organisation_members').select('role').where('account_id', '=', acting.accountId).where('user_id', '=', acting.member.id).executeTakeFirst();
+  if (!m) throw new AppError('org_not_member');
+  if (!roleCan(m.role, 'manage')) throw new AppError('org_role_forbidden');
 }
 
 /** The organisation of an account with the member's role, or null. */
@@ -67,6 +75,7 @@ export async function invite(deps: Deps, acting: Acting, input: { email: string;
   const token = newToken();
   const expires_at = now + deps.config.ORG_INVITE_TTL_HOURS * HOUR_MS;
   const made = await writeTx(deps.db, async (tx, w) => {
+    await assertStillManages(tx, acting);
     const already = await tx
       .selectFrom('organisation_members as m')
       .innerJoin('users as u', 'u.id', 'm.user_id')
@@ -132,8 +141,10 @@ export async function join(deps: Deps, person: User, token: string, record: Effe
   }, record);
 }
 
-/** The member `userId` of the acting organisation, refused when absent or the owner. */
+/** The member `userId` of the acting organisation, refused when absent or the owner (or when the acting
+ *  member no longer manages it). */
 async function changeableMember(tx: Tx, acting: Acting, userId: number): Promise<void> {
+  await assertStillManages(tx, acting);
   const m = await tx.selectFrom('organisation_members').select('role').where('account_id', '=', acting.accountId).where('user_id', '=', userId).executeTakeFirst();
   if (!m) throw new AppError('org_member_not_found');
   if (m.role === 'owner') throw new AppError('org_owner_fixed');
@@ -146,12 +157,20 @@ async function endMemberSessions(w: WriteScope, accountId: number, userId: numbe
   if (ended.length > 0) await publish(w, { type: 'session_end', sessions: ended.map((r) => r.id) }, accountId, now);
 }
 
+/** Revokes the pending invitations a member sent: an invitation carries its sender's authority, so it goes
+ *  when they are removed or no longer manage members (otherwise a departing admin's link would let its
+ *  holder in afterwards). */
+async function revokeInvitationsOf(tx: Tx, accountId: number, userId: number, now: number): Promise<void> {
+  await tx.updateTable('organisation_invitations').set({ revoked_at: now }).where('account_id', '=', accountId).where('invited_by', '=', userId).where('accepted_at', 'is', null).where('revoked_at', 'is', null).execute();
+}
+
 /** Gives a member another role: every request reads the role again, so it applies from the next one. */
 export async function setRole(deps: Deps, acting: Acting, input: { user_id: number; role: MemberRole }, record: EffectRecord) {
   const now = deps.clock.now();
   return writeTx(deps.db, async (tx, w) => {
     await changeableMember(tx, acting, input.user_id);
     await tx.updateTable('organisation_members').set({ role: input.role }).where('account_id', '=', acting.accountId).where('user_id', '=', input.user_id).execute();
+    if (!roleCan(input.role, 'manage')) await revokeInvitationsOf(tx, acting.accountId, input.user_id, now);
     await publish(w, { type: 'invalidate', tables: ['members'] }, acting.accountId, now);
     return { user_id: input.user_id, role: input.role };
   }, record);
@@ -163,7 +182,11 @@ export async function removeMember(deps: Deps, acting: Acting, userId: number, r
   return writeTx(deps.db, async (tx, w) => {
     await changeableMember(tx, acting, userId);
     await tx.deleteFrom('organisation_members').where('account_id', '=', acting.accountId).where('user_id', '=', userId).execute();
+    await revokeInvitationsOf(tx, acting.accountId, userId, now);
     await endMemberSessions(w, acting.accountId, userId, now);
+    // Their phone may have turned the organisation's notices on: no row says whose a device is, so every
+    // device of the organisation goes; the members' apps turn theirs on again at their next sign-in.
+    await forgetPushDevices(w, acting.accountId);
     await publish(w, { type: 'invalidate', tables: ['members'] }, acting.accountId, now);
     return { user_id: userId, role: null };
   }, record);

@@ -7,7 +7,7 @@ import { AppError } from '../../lib/http';
 import { isoSgt } from '../../lib/clock';
 import { publish } from '../../live/events';
 import { paynowType, sameName, type BankCard } from '../../../shared/schemas/wallet';
-import type { User } from '../session';
+import { payerOf, type User } from '../session';
 import { verifyTradePassword } from './trade-password';
 
 // The payout account (docs/product.md#withdrawals): a bank account and/or a PayNow number,
@@ -66,7 +66,9 @@ export async function bindPayoutAccount(deps: Deps, user: User, input: BankCardD
   // Where money goes is as sensitive as a withdrawal: once the withdrawal password exists, a change needs it
   // (so a stolen session cannot rename the account and redirect payouts). Checked last, so a request that
   // fails anyway costs no attempt.
-  if (user.withdraw_password_hash) {
+  // Acting for an organisation the password is the member's own (payerOf): needed once either exists.
+  const guarded = user.withdraw_password_hash !== null || payerOf(user).withdraw_password_hash !== null;
+  if (guarded) {
     if (!input.password) throw new AppError('required', undefined, { field: 'password' });
     await verifyTradePassword(deps, user, input.password, 'trade_password_incorrect');
   }
@@ -76,7 +78,7 @@ export async function bindPayoutAccount(deps: Deps, user: User, input: BankCardD
   return writeTx(deps.db, async (tx, w) => {
     // Locked meanwhile (another request's wrong password): the lock wins.
     const fresh = await tx.selectFrom('users').select(['trade_locked']).where('id', '=', user.id).executeTakeFirstOrThrow();
-    if (user.withdraw_password_hash && fresh.trade_locked) throw new AppError('account_locked');
+    if (guarded && fresh.trade_locked) throw new AppError('account_locked');
     const row = await tx
       .insertInto('bank_accounts')
       .values({ user_id: user.id, ...values, created_at: now })

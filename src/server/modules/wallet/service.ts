@@ -17,7 +17,7 @@ import { verifyTradePassword } from '../user/trade-password';
 import { maskAccountNo, payoutAccountOf } from '../user/card';
 import type { DB } from '../../db/connection';
 import { checkTopupDecision, checkTopupRequest, checkWithdrawal, checkWithdrawalDecision, WalletStateError, type WithdrawalFacts, type WithdrawalInput } from './checks';
-import type { Acting, User } from '../session';
+import { payerOf, type Acting, type User } from '../session';
 import { openApprovalRequest } from '../user/approval-requests';
 import type { ApprovalSent } from '../../../shared/schemas/approval';
 import { fundLogRow, topupRecord, withdrawalRecord } from './records';
@@ -181,6 +181,12 @@ async function withdrawalFacts(db: DB | Tx, userId: number, now: number): Promis
   return { account, withdrawnToday, available: wallet.available };
 }
 
+/** The account as a withdrawal checks it: acting for an organisation, the payment password that must be set
+ *  is the member's own (payerOf), the rest (standing, payout holder) the organisation's. */
+function withPayerPassword(account: User, payer: User): User {
+  return payer === account ? account : { ...account, withdraw_password_hash: payer.withdraw_password_hash };
+}
+
 /**
  * A withdrawal application: its facts checked before the password (checks.ts checkWithdrawal), so a request
  * that would be refused anyway never costs a password attempt; the password; then one transaction reads the
@@ -188,12 +194,12 @@ async function withdrawalFacts(db: DB | Tx, userId: number, now: number): Promis
  */
 export async function requestWithdrawal(deps: Deps, user: User, input: WithdrawalInput, record?: EffectRecord): Promise<WithdrawalRecord> {
   await checkThenPassword(deps, user, input);
-  return asWithdrawalRefusal(() => writeTx(deps.db, (_tx, w) => commitWithdrawal(deps, w, user.id, input, deps.clock.now()), record));
+  return asWithdrawalRefusal(() => writeTx(deps.db, (_tx, w) => commitWithdrawal(deps, w, user.id, input, payerOf(user), deps.clock.now()), record));
 }
 
 async function checkThenPassword(deps: Deps, user: User, input: WithdrawalInput): Promise<void> {
   const { db, clock, config } = deps;
-  checkWithdrawal(await withdrawalFacts(db, user.id, clock.now()), user, input, config, clock.now());
+  checkWithdrawal(await withdrawalFacts(db, user.id, clock.now()), withPayerPassword(user, payerOf(user)), input, config, clock.now());
   await verifyTradePassword(deps, user, input.password, 'trade_password_incorrect');
 }
 
@@ -208,10 +214,11 @@ async function asWithdrawalRefusal<T>(run: () => Promise<T>): Promise<T> {
 }
 
 /** The withdrawal in the caller's write transaction: facts read again, checked, written. The member's
- *  withdrawal and the approval of a request both carry it out. */
-export async function commitWithdrawal(deps: Deps, w: WriteScope, accountId: number, input: Omit<WithdrawalInput, 'password'>, now: number): Promise<WithdrawalRecord> {
+ *  withdrawal and the approval of a request both carry it out; `payer` is the person whose payment password
+ *  it was asked with (the request's maker for an approval). */
+export async function commitWithdrawal(deps: Deps, w: WriteScope, accountId: number, input: Omit<WithdrawalInput, 'password'>, payer: User, now: number): Promise<WithdrawalRecord> {
   const fresh = await w.tx.selectFrom('users').selectAll().where('id', '=', accountId).executeTakeFirstOrThrow();
-  const checked = checkWithdrawal(await withdrawalFacts(w.tx, accountId, now), fresh, { ...input, password: '' }, deps.config, now);
+  const checked = checkWithdrawal(await withdrawalFacts(w.tx, accountId, now), withPayerPassword(fresh, payer.id === accountId ? fresh : payer), { ...input, password: '' }, deps.config, now);
   return writeWithdrawal(w, accountId, input.amount, checked, now);
 }
 
@@ -239,7 +246,7 @@ export async function requestWithdrawalApproval(deps: Deps, user: User, acting: 
   return writeTx(deps.db, async (tx, w) => {
     const now = deps.clock.now();
     const fresh = await tx.selectFrom('users').selectAll().where('id', '=', user.id).executeTakeFirstOrThrow();
-    const { fee, method } = checkWithdrawal(await withdrawalFacts(tx, user.id, now), fresh, input, deps.config, now);
+    const { fee, method } = checkWithdrawal(await withdrawalFacts(tx, user.id, now), withPayerPassword(fresh, payerOf(user)), input, deps.config, now);
     const text = {
       title: 'Withdrawal waits for approval',
       title_cn: '提现待审批',
