@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import type { APIRequestContext, Browser, BrowserContext } from '@playwright/test';
@@ -118,6 +119,7 @@ for (const lang of ['en', 'cn'] as const) {
     await sheet.getByTestId('confirm-submit').click();
     await expect(page.getByTestId('retire-sent-for-approval')).toContainText(text.sent);
     await shot(page, `approvals-${tag}-sent`);
+    expect((await new AxeBuilder({ page }).analyze()).violations.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
 
     const approver = await colleague(browser, request, 'approver', lang);
     const review = await approver.newPage();
@@ -126,6 +128,7 @@ for (const lang of ['en', 'cn'] as const) {
     await expect(item).toContainText(text.waiting);
     await expect(item).toContainText('150');
     await shot(review, `approvals-${tag}-waiting`);
+    expect((await new AxeBuilder({ page: review }).analyze()).violations.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
     await item.getByTestId('approval-approve').click();
     const decided = review.getByTestId('approvals-decided').getByTestId('approval-item').first();
     await expect(decided.getByTestId('approval-status')).toContainText(text.approved);
