@@ -98,6 +98,8 @@ describe('approvals', () => {
     const log = await s.api('GET', PATHS.orgActivity, {}, { token: t.org.owner.token });
     const actions = log.data.list.map((a: { action: string; member_id: number }) => `${a.action}:${a.member_id}`);
     expect(actions).toEqual(expect.arrayContaining([`credit.retire:${t.buyer.id}`, `approval.approve:${t.approver.id}`]));
+    const asking = log.data.list.find((a: { action: string }) => a.action === 'credit.retire');
+    expect(JSON.parse(asking.detail)).toMatchObject({ request: { project_id: t.pid, tons: 150, beneficiary: 'Acme Pte Ltd' }, result: { approval_id: asked.id } });
     await expectOrgRefused(s, 'approval_decided', (lang) => approve(t.org.owner.token, asked.id, lang));
     await expectLedgerOk();
   });

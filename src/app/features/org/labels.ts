@@ -45,6 +45,12 @@ export const ACTION_LABELS: Record<string, MessageDescriptor> = {
   'approval.expire': msg`A request expired`,
 };
 
+/** A retirement or withdrawal that only asked an approver (docs/product.md#approvals). */
+export const ASKED_LABELS: Record<string, MessageDescriptor> = {
+  'credit.retire': msg`Asked to retire credits (sent for approval)`,
+  'wallet.withdraw': msg`Asked to withdraw (sent for approval)`,
+};
+
 export const APPROVAL_STATUS_LABELS: Record<ApprovalStatus, MessageDescriptor> = {
   waiting: msg`Waiting for approval`,
   approved: msg`Approved`,
