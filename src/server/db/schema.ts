@@ -56,6 +56,28 @@ export interface OrganisationsTable {
   created_at: number;
 }
 
+/** A retirement or withdrawal waiting for an approver (docs/product.md#approvals). */
+export interface ApprovalRequestsTable {
+  id: Generated<number>;
+  account_id: number;
+  maker_id: number;
+  kind: 'retire' | 'withdraw';
+  project_id: number | null;
+  tons: number;
+  amount: number;
+  /** The withdrawal's fee, held with its amount. */
+  fee: number;
+  /** JSON: the request's other fields (beneficiary, reason, hide_beneficiary; method). */
+  input: string;
+  status: 'waiting' | 'approved' | 'declined' | 'expired';
+  decided_by: number | null;
+  /** JSON: what the approval made (the certificate's or the withdrawal's id). */
+  result: string;
+  created_at: number;
+  expires_at: number;
+  decided_at: number | null;
+}
+
 export interface OrganisationMembersTable {
   account_id: number;
   user_id: number;
@@ -611,6 +633,7 @@ export interface Database {
   organisation_members: OrganisationMembersTable;
   organisation_invitations: OrganisationInvitationsTable;
   organisation_activity: OrganisationActivityTable;
+  approval_requests: ApprovalRequestsTable;
   verification_codes: VerificationCodesTable;
   outbox: OutboxTable;
   receipts: ReceiptsTable;
