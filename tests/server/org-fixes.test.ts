@@ -49,3 +49,17 @@ describe("the organisation's payout account is the company's", () => {
     }
   });
 });
+
+describe('a member cannot change their own role', () => {
+  it('an admin who gives themself another role (buyer: trading) is refused and nothing changes', async () => {
+    const org = await makeOrg(s);
+    const admin = await addMember(s, org, 'admin');
+    for (const role of ['buyer', 'viewer', 'admin']) {
+      await expectOrgRefused(s, 'org_own_role', (lang) => write(s, PATHS.orgRole, admin.orgToken, { user_id: admin.id, role }, { lang }));
+    }
+    // Another admin still may.
+    const other = await addMember(s, org, 'admin');
+    const changed = await write(s, PATHS.orgRole, other.orgToken, { user_id: admin.id, role: 'viewer' });
+    expect(changed.code, changed.msg).toBe(0);
+  });
+});

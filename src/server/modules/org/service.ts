@@ -166,6 +166,9 @@ async function revokeInvitationsOf(tx: Tx, accountId: number, userId: number, no
 
 /** Gives a member another role: every request reads the role again, so it applies from the next one. */
 export async function setRole(deps: Deps, acting: Acting, input: { user_id: number; role: MemberRole }, record: EffectRecord) {
+  // A role is given by someone else: an admin who could give themself buyer would trade alone, where the
+  // organisation chose to have an admin who does not.
+  if (input.user_id === acting.member.id) throw new AppError('org_own_role');
   const now = deps.clock.now();
   return writeTx(deps.db, async (tx, w) => {
     await changeableMember(tx, acting, input.user_id);
