@@ -3,6 +3,10 @@
 // with its token; the activity log keeps no NRIC/FIN in full.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkLedger } from '../../src/server/ledger/ledger';
+import * as m031 from '../../src/server/db/migrations/031-org-fixes';
+import { sha256 } from '../../src/server/lib/crypto';
+import type { Mailer } from '../../src/server/lib/mail';
+import { sendReceiptMail } from '../../src/server/scheduler/receipt-mail';
 import { PATHS } from '../../src/shared/api';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { topup } from './market-helpers';
@@ -61,5 +65,72 @@ describe('a member cannot change their own role', () => {
     const other = await addMember(s, org, 'admin');
     const changed = await write(s, PATHS.orgRole, other.orgToken, { user_id: admin.id, role: 'viewer' });
     expect(changed.code, changed.msg).toBe(0);
+  });
+});
+
+describe('the invitation mail commits with its token', () => {
+  /** A mailer that keeps what the mail job delivers; a direct send fails (as a crash after the commit would). */
+  function capture(): { mailer: Mailer; sent: Array<{ to: string; body: string }> } {
+    const sent: Array<{ to: string; body: string }> = [];
+    return {
+      sent,
+      mailer: {
+        send: () => Promise.reject(new Error('no direct send')),
+        deliver: (to, _subject, body) => {
+          sent.push({ to, body });
+          return Promise.resolve(true);
+        },
+      },
+    };
+  }
+  const tokenIn = (body: string) => /token=([A-Za-z0-9_-]+)/.exec(body)![1]!;
+
+  it('is written in the write transaction and sent by the mail job, never by the request', async () => {
+    const org = await makeOrg(s);
+    const email = `invitee.${Date.now()}@example.sg`;
+    const { mailer, sent } = capture();
+    const real = s.running.deps.mailer;
+    s.running.deps.mailer = mailer;
+    try {
+      const res = await write(s, PATHS.orgInvite, org.owner.token, { email, role: 'viewer' });
+      expect(res.code, res.msg).toBe(0);
+    } finally {
+      s.running.deps.mailer = real;
+    }
+    const pending = await s.db.selectFrom('organisation_invitations').select('token_hash').where('email', '=', email).where('revoked_at', 'is', null).executeTakeFirstOrThrow();
+    await sendReceiptMail({ ...s.running.deps, mailer });
+    const mine = sent.filter((m) => m.to === email);
+    expect(mine).toHaveLength(1);
+    expect(sha256(tokenIn(mine[0]!.body))).toBe(pending.token_hash);
+    await sendReceiptMail({ ...s.running.deps, mailer });
+    expect(sent.filter((m) => m.to === email)).toHaveLength(1);
+  });
+
+  it('of 20 invitations to one address at once, the last mail sent carries the one link that works', async () => {
+    const org = await makeOrg(s);
+    const email = `race.${Date.now()}@example.sg`;
+    const answers = await Promise.all(Array.from({ length: 20 }, () => write(s, PATHS.orgInvite, org.owner.token, { email, role: 'viewer' })));
+    for (const a of answers) expect(a.code, a.msg).toBe(0);
+    const pending = await s.db.selectFrom('organisation_invitations').select('token_hash').where('email', '=', email).where('revoked_at', 'is', null).execute();
+    expect(pending).toHaveLength(1);
+    const { mailer, sent } = capture();
+    for (let i = 0; i < 5; i++) await sendReceiptMail({ ...s.running.deps, mailer });
+    const mine = sent.filter((m) => m.to === email);
+    expect(mine).toHaveLength(20);
+    expect(sha256(tokenIn(mine.at(-1)!.body))).toBe(pending[0]!.token_hash);
+  });
+});
+
+describe('migration 031', () => {
+  it('marks mail the mailer wrote before as claimed, so the mail job never sends an old code', async () => {
+    await m031.down(s.db as never);
+    const now = s.clock.now();
+    const old = await s.db.insertInto('outbox').values({ to_email: 'old@example.sg', subject: 'code', body: '123456', created_at: now - 1000, sent_at: null, error: null }).returning('id').executeTakeFirstOrThrow();
+    await m031.up(s.db as never);
+    const row = await s.db.selectFrom('outbox').select(['attempted_at']).where('id', '=', old.id).executeTakeFirstOrThrow();
+    expect(Number(row.attempted_at)).toBe(now - 1000);
+    const sent: string[] = [];
+    await sendReceiptMail({ ...s.running.deps, mailer: { send: () => Promise.resolve(), deliver: (to) => (sent.push(to), Promise.resolve(true)) } });
+    expect(sent).not.toContain('old@example.sg');
   });
 });

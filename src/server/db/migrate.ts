@@ -27,6 +27,7 @@ import * as m025 from './migrations/025-offset-plans';
 import * as m026 from './migrations/026-receipts';
 import * as m027 from './migrations/027-organisations';
 import * as m029 from './migrations/029-icc-cap';
+import * as m031 from './migrations/031-org-fixes';
 
 // Migrations are listed here in order (no directory scanning, so the bundle and tsx agree).
 const migrations: Record<string, Migration> = {
@@ -56,6 +57,7 @@ const migrations: Record<string, Migration> = {
   '026-receipts': m026,
   '027-organisations': m027,
   '029-icc-cap': m029,
+  '031-org-fixes': m031,
 };
 
 /** Every migration this version knows, oldest first. */
