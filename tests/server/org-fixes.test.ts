@@ -134,3 +134,30 @@ describe('migration 031', () => {
     expect(sent).not.toContain('old@example.sg');
   });
 });
+
+describe('the activity log keeps no NRIC/FIN in full', () => {
+  it('a profile edit keeps the last 4 characters of the IC number, in the log and its CSV', async () => {
+    const org = await makeOrg(s);
+    const admin = await addMember(s, org, 'admin');
+    const res = await write(s, PATHS.userProfile, admin.orgToken, { first_name: 'Wei', last_name: 'Lim', mobile: '81234567', ic_number: 'S7654321F' });
+    expect(res.code, res.msg).toBe(0);
+    const row = await s.db.selectFrom('organisation_activity').select('detail').where('account_id', '=', org.id).where('action', '=', 'user.profile').executeTakeFirstOrThrow();
+    expect(row.detail).not.toMatch(/S765|7654/);
+    const detail = JSON.parse(row.detail);
+    expect(detail.request.ic_number).toBe('****321F');
+    expect(detail.result.ic_number).toBe('****321F');
+    const csv = await (await s.raw('GET', PATHS.orgActivityCsv, { headers: { Authorization: admin.orgToken } })).text();
+    expect(csv).toContain('321F');
+    expect(csv).not.toMatch(/S765|7654/);
+  });
+
+  it("the organisation's PayNow UEN is masked as an account number is", async () => {
+    const org = await makeOrg(s);
+    const admin = await addMember(s, org, 'admin');
+    const res = await write(s, PATHS.userCard, admin.orgToken, { bank_name: '', account_no: '', holder_name: 'Acme Pte Ltd', paynow: '2019 1234 5K', password: TRADE_PASSWORD });
+    expect(res.code, res.msg).toBe(0);
+    const row = await s.db.selectFrom('organisation_activity').select('detail').where('account_id', '=', org.id).where('action', '=', 'user.card').executeTakeFirstOrThrow();
+    expect(row.detail).not.toMatch(/2019/);
+    expect(JSON.parse(row.detail).request.paynow).toBe('****345K');
+  });
+});

@@ -149,8 +149,8 @@ describe('the activity log keeps no account number', () => {
     expect(res.code, res.msg).toBe(0);
     const rows = await s.db.selectFrom('organisation_activity').select('detail').where('account_id', '=', org.id).where('action', '=', 'user.card').execute();
     expect(rows).toHaveLength(1);
-    expect(rows[0]!.detail).not.toMatch(/012-345/);
-    expect(JSON.parse(rows[0]!.detail).request).toMatchObject({ account_no: '****6789', bank_name: 'DBS' });
+    expect(rows[0]!.detail).not.toMatch(/012-345|2019/);
+    expect(JSON.parse(rows[0]!.detail).request).toMatchObject({ account_no: '****6789', paynow: '****345K', bank_name: 'DBS' });
   });
 });
 

@@ -22,14 +22,18 @@ const DROPPED = /pass|pwd|^lang$/i;
  *  grouped: the activity keeps the request as typed, before its schema strips spaces and dashes. */
 const LONG_NUMBER = /^\+?\d{8,}$/;
 const GROUPING = /[\s-]/g;
+/** Fields that identify a person or an account whatever their shape (an NRIC/FIN, a PayNow UEN, an account
+ *  number with letters): kept as their last 4 characters at most, as account numbers are. */
+const MASKED = /^(ic_number|paynow|account_no)$/;
 /** At most this many fields of the request and of the answer, each at most this long. */
 const MAX_FIELDS = 20;
 const MAX_TEXT = 200;
 
-function kept(value: unknown): unknown {
+function kept(key: string, value: unknown): unknown {
   if (typeof value === 'number' || typeof value === 'boolean' || value === null) return value;
   if (typeof value !== 'string') return undefined;
   const digits = value.replace(GROUPING, '');
+  if (MASKED.test(key) && digits !== '') return digits.length > 4 ? `****${digits.slice(-4)}` : '****';
   if (LONG_NUMBER.test(digits)) return `****${digits.slice(-4)}`;
   // Cut on a character boundary: half a surrogate pair is not text (the log is read back and exported).
   const cut = value.slice(0, MAX_TEXT);
@@ -41,7 +45,7 @@ function scalars(obj: unknown, drop: RegExp): Record<string, unknown> {
   if (!obj || typeof obj !== 'object' || Array.isArray(obj)) return out;
   for (const [k, v] of Object.entries(obj).slice(0, MAX_FIELDS)) {
     if (drop.test(k)) continue;
-    const value = kept(v);
+    const value = kept(k, v);
     if (value !== undefined) out[k] = value;
   }
   return out;
