@@ -14,7 +14,9 @@ const MODULE_IMPORTS = {
   retire: ['user', 'order'], // a retirement checks the payment password and takes the credit holdings orders keep
   icc: ['retire'], // the cap counts the retirements surrendered for the tax; the evidence pack lists them with their serials
   wallet: ['user'], // a withdrawal checks the payment password and pays out to the bound card
+  approval: ['retire', 'wallet', 'user'], // an approval carries the request out through the retirement's or the withdrawal's use case
   offset: ['order', 'user', 'project'], // each month's buy is the buy use case's; a plan checks the payment password and reads its project
+  org: ['offset'], // a member's removal or a role without trade pauses the monthly offsets she consented to
 };
 
 function modulesNotEachOther() {

@@ -6,9 +6,17 @@
 
 const INBOX = '/pages/profile/notifications';
 
-/** A path of this app, never another origin's address. */
+/** A path of this app, never another origin's address: one '/' then neither '/' nor '\' (browsers read
+ *  `//host` and `/\host` as another host), and still this origin once resolved (the URL parser drops tabs
+ *  and newlines, so `/\t/host` would pass the first test alone). */
 function screenOf(url) {
-  return typeof url === 'string' && url.startsWith('/') && !url.startsWith('//') ? url : INBOX;
+  if (typeof url !== 'string' || !/^\/(?![/\\])/.test(url)) return INBOX;
+  try {
+    const resolved = new URL(url, self.location.origin);
+    return resolved.origin === self.location.origin ? resolved.pathname + resolved.search + resolved.hash : INBOX;
+  } catch {
+    return INBOX;
+  }
 }
 
 self.addEventListener('push', (event) => {

@@ -27,6 +27,7 @@ import { Route as PagesIndexStartRouteImport } from './routes/pages/index/start'
 import { Route as PagesLoginResetRouteImport } from './routes/pages/login/reset'
 import { Route as PagesNewsInfoRouteImport } from './routes/pages/news/info'
 import { Route as PagesOrgActivityRouteImport } from './routes/pages/org/activity'
+import { Route as PagesOrgApprovalsRouteImport } from './routes/pages/org/approvals'
 import { Route as PagesOrgJoinRouteImport } from './routes/pages/org/join'
 import { Route as PagesOtherPrivacyRouteImport } from './routes/pages/other/privacy'
 import { Route as PagesOtherProtocolRouteImport } from './routes/pages/other/protocol'
@@ -155,6 +156,11 @@ const PagesNewsInfoRoute = PagesNewsInfoRouteImport.update({
 const PagesOrgActivityRoute = PagesOrgActivityRouteImport.update({
   id: '/pages/org/activity',
   path: '/pages/org/activity',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const PagesOrgApprovalsRoute = PagesOrgApprovalsRouteImport.update({
+  id: '/pages/org/approvals',
+  path: '/pages/org/approvals',
   getParentRoute: () => rootRouteImport,
 } as any)
 const PagesOrgJoinRoute = PagesOrgJoinRouteImport.update({
@@ -330,6 +336,7 @@ export interface FileRoutesByFullPath {
   '/pages/news/index': typeof PagesNewsChar91indexChar93Route
   '/pages/news/info': typeof PagesNewsInfoRoute
   '/pages/org/activity': typeof PagesOrgActivityRoute
+  '/pages/org/approvals': typeof PagesOrgApprovalsRoute
   '/pages/org/index': typeof PagesOrgChar91indexChar93Route
   '/pages/org/join': typeof PagesOrgJoinRoute
   '/pages/other/privacy': typeof PagesOtherPrivacyRoute
@@ -381,6 +388,7 @@ export interface FileRoutesByTo {
   '/pages/news/index': typeof PagesNewsChar91indexChar93Route
   '/pages/news/info': typeof PagesNewsInfoRoute
   '/pages/org/activity': typeof PagesOrgActivityRoute
+  '/pages/org/approvals': typeof PagesOrgApprovalsRoute
   '/pages/org/index': typeof PagesOrgChar91indexChar93Route
   '/pages/org/join': typeof PagesOrgJoinRoute
   '/pages/other/privacy': typeof PagesOtherPrivacyRoute
@@ -433,6 +441,7 @@ export interface FileRoutesById {
   '/pages/news/index': typeof PagesNewsChar91indexChar93Route
   '/pages/news/info': typeof PagesNewsInfoRoute
   '/pages/org/activity': typeof PagesOrgActivityRoute
+  '/pages/org/approvals': typeof PagesOrgApprovalsRoute
   '/pages/org/index': typeof PagesOrgChar91indexChar93Route
   '/pages/org/join': typeof PagesOrgJoinRoute
   '/pages/other/privacy': typeof PagesOtherPrivacyRoute
@@ -486,6 +495,7 @@ export interface FileRouteTypes {
     | '/pages/news/index'
     | '/pages/news/info'
     | '/pages/org/activity'
+    | '/pages/org/approvals'
     | '/pages/org/index'
     | '/pages/org/join'
     | '/pages/other/privacy'
@@ -537,6 +547,7 @@ export interface FileRouteTypes {
     | '/pages/news/index'
     | '/pages/news/info'
     | '/pages/org/activity'
+    | '/pages/org/approvals'
     | '/pages/org/index'
     | '/pages/org/join'
     | '/pages/other/privacy'
@@ -588,6 +599,7 @@ export interface FileRouteTypes {
     | '/pages/news/index'
     | '/pages/news/info'
     | '/pages/org/activity'
+    | '/pages/org/approvals'
     | '/pages/org/index'
     | '/pages/org/join'
     | '/pages/other/privacy'
@@ -640,6 +652,7 @@ export interface RootRouteChildren {
   PagesNewsChar91indexChar93Route: typeof PagesNewsChar91indexChar93Route
   PagesNewsInfoRoute: typeof PagesNewsInfoRoute
   PagesOrgActivityRoute: typeof PagesOrgActivityRoute
+  PagesOrgApprovalsRoute: typeof PagesOrgApprovalsRoute
   PagesOrgChar91indexChar93Route: typeof PagesOrgChar91indexChar93Route
   PagesOrgJoinRoute: typeof PagesOrgJoinRoute
   PagesOtherPrivacyRoute: typeof PagesOtherPrivacyRoute
@@ -803,6 +816,13 @@ declare module '@tanstack/react-router' {
       path: '/pages/org/activity'
       fullPath: '/pages/org/activity'
       preLoaderRoute: typeof PagesOrgActivityRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/pages/org/approvals': {
+      id: '/pages/org/approvals'
+      path: '/pages/org/approvals'
+      fullPath: '/pages/org/approvals'
+      preLoaderRoute: typeof PagesOrgApprovalsRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/pages/org/join': {
@@ -1040,6 +1060,7 @@ const rootRouteChildren: RootRouteChildren = {
   PagesNewsChar91indexChar93Route: PagesNewsChar91indexChar93Route,
   PagesNewsInfoRoute: PagesNewsInfoRoute,
   PagesOrgActivityRoute: PagesOrgActivityRoute,
+  PagesOrgApprovalsRoute: PagesOrgApprovalsRoute,
   PagesOrgChar91indexChar93Route: PagesOrgChar91indexChar93Route,
   PagesOrgJoinRoute: PagesOrgJoinRoute,
   PagesOtherPrivacyRoute: PagesOtherPrivacyRoute,

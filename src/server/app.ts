@@ -21,6 +21,7 @@ import { receiptRoutes } from './modules/receipt/routes';
 import { offsetRoutes } from './modules/offset/routes';
 import { avatarRoutes, avatarTooLarge } from './modules/avatar/routes';
 import { orgRoutes } from './modules/org/routes';
+import { approvalRoutes } from './modules/approval/routes';
 import { openApiDocument } from './openapi';
 import { docsRoutes } from './modules/docs/routes';
 import { healthRoutes } from './lib/health';
@@ -72,6 +73,7 @@ const MODULES: ReadonlyArray<readonly [path: string, routes: Hono<AppEnv>]> = [
   ['/api/verify', verifyRoutes],
   ['/api/offset', offsetRoutes],
   ['/api/org', orgRoutes],
+  ['/api/approval', approvalRoutes],
   ['/api/public', publicRoutes],
   ['/api/receipt', receiptRoutes],
   // The interactive reference of the OpenAPI document, with a CSP of its own (modules/docs).

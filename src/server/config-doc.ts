@@ -75,6 +75,7 @@ const DESCRIBE: Record<string, KeyDoc> = {
   AVATAR_MAX_MEGAPIXELS: { what: "Largest avatar picture in megapixels, checked before decoding" },
   SESSION_TTL_DAYS: { what: 'Sliding session lifetime in days' },
   ORG_INVITE_TTL_HOURS: { what: "Hours an organisation's invitation link can be used (once)" },
+  APPROVAL_TTL_DAYS: { what: 'Days a retirement or withdrawal waits for an approver before it expires and what it held is released' },
   ARGON2_MEMORY_KIB: { what: 'argon2id memory cost of password hashes (KiB); hashes of other parameters are replaced at the next right password' },
   ARGON2_TIME_COST: { what: 'argon2id iterations' },
   ARGON2_PARALLELISM: { what: 'argon2id lanes' },

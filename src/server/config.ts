@@ -111,6 +111,8 @@ const envSchema = v.object({
   SESSION_TTL_DAYS: int(30, 1, 365),
   // How long an organisation's invitation link can be used (docs/product.md#organisations).
   ORG_INVITE_TTL_HOURS: int(72, 1, 720),
+  // How long a retirement or withdrawal waits for an approver before it expires (docs/product.md#approvals).
+  APPROVAL_TTL_DAYS: int(7, 1, 90),
   // argon2id (OWASP: m=19 MiB, t=2, p=1). Tests lower the memory for speed.
   ARGON2_MEMORY_KIB: int(19_456, 256, 4_194_304),
   ARGON2_TIME_COST: int(2, 1, 20),

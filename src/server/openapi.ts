@@ -47,6 +47,7 @@ import { receiptPageSchema, receiptSchema } from '../shared/schemas/receipt';
 import { OFFSET_ENDPOINTS } from './modules/offset/openapi';
 import { offsetPlanPageSchema, offsetPlanSchema } from '../shared/schemas/offset';
 import { ORG_ENDPOINTS } from './modules/org/openapi';
+import { APPROVAL_ENDPOINTS } from './modules/approval/openapi';
 import type { Endpoint } from './lib/openapi-endpoint';
 import type { Config } from './config';
 
@@ -76,6 +77,7 @@ export const ENDPOINTS: Endpoint[] = [
   ...RECEIPT_ENDPOINTS,
   ...OFFSET_ENDPOINTS,
   ...ORG_ENDPOINTS,
+  ...APPROVAL_ENDPOINTS,
   ...DOCS_ENDPOINTS,
 ];
 

@@ -82,6 +82,11 @@ export const PATHS = {
   receiptDetail: '/api/receipt/detail',
   /** GET /api/receipt/pdf?id=<id>: one of the caller's receipts as an A4 PDF download. */
   receiptPdf: '/api/receipt/pdf',
+  /** Approvals (docs/product.md#approvals): requests waiting for an approver, decisions, thresholds. */
+  approvalList: '/api/approval/list',
+  approvalApprove: '/api/approval/approve',
+  approvalDecline: '/api/approval/decline',
+  approvalThresholds: '/api/approval/thresholds',
   openapi: '/openapi.json',
   /** GET: the interactive API reference (Swagger UI) and its files (docs/decisions/0012-api-contract.md). */
   docs: '/docs',

@@ -198,6 +198,11 @@ export const ERRORS = {
   offset_tons_invalid: { code: 2803, en: 'Please enter a whole number of tons, at least 1.', cn: '请输入至少为 1 的整数吨数。' },
   offset_cancelled: { code: 2804, en: 'This monthly offset is cancelled and cannot be changed.', cn: '该每月碳抵消计划已取消，无法更改。' },
   offset_plans_limit: { code: 2805, en: 'You can have at most {n} monthly offsets.', cn: '您最多可设置 {n} 个每月碳抵消计划。' },
+  offset_maker_gone: {
+    code: 2806,
+    en: 'The member who set up this monthly offset no longer buys for the organisation. Change it with your own payment password to resume it.',
+    cn: '设置此每月碳抵消的成员已不再代表机构购买。请使用您自己的支付密码修改后再恢复。',
+  },
 
   // Receipts (docs/product.md#receipts)
   receipt_not_found: { code: 2901, en: 'This receipt does not exist.', cn: '该收据不存在。' },
@@ -212,6 +217,11 @@ export const ERRORS = {
   org_personal_only: { code: 2607, en: 'Only a personal account can join an organisation.', cn: '只有个人账户可以加入机构。' },
   org_member_not_found: { code: 2608, en: 'This member does not exist.', cn: '该成员不存在。' },
   org_own_role: { code: 2609, en: 'You cannot change your own role. Ask the owner or another admin.', cn: '您不能更改自己的角色，请联系所有者或其他管理员。' },
+  // Approvals (modules/approval, docs/product.md#approvals)
+  approval_not_found: { code: 2650, en: 'This request does not exist.', cn: '该申请不存在。' },
+  approval_own: { code: 2651, en: 'You cannot approve or decline your own request.', cn: '您不能审批自己提交的申请。' },
+  approval_decided: { code: 2652, en: 'This request is no longer waiting: it was approved, declined or has expired.', cn: '该申请已不在等待中：已被批准、拒绝或已过期。' },
+  approval_owner_only: { code: 2653, en: 'Only the owner can set the approval thresholds.', cn: '只有机构所有者可以设置审批门槛。' },
 } as const satisfies Record<string, CatalogueEntry>;
 
 export type ErrorKey = keyof typeof ERRORS;

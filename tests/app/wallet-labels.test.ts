@@ -28,9 +28,10 @@ function sourceFiles(dir: string): string[] {
 }
 
 /** The kinds of ledger entries in the server's code: `kind: '...'` of a post()/postMoney() entry. Order kinds
- *  (purchase / presale / sell, the orders table's own column) are not fund log kinds. */
+ *  (purchase / presale / sell, the orders table's own column) the carbon-tax evidence pack's row kinds
+ *  (purchase / retirement) and an approval request's kinds (retire / withdraw) are not fund log kinds. */
 function serverFundLogKinds(): Set<string> {
-  const ORDER_KINDS = new Set(['purchase', 'presale', 'sell']);
+  const ORDER_KINDS = new Set(['purchase', 'presale', 'sell', 'retirement', 'retire', 'withdraw']);
   const kinds = new Set<string>();
   for (const file of sourceFiles(path.join(root, 'src/server'))) {
     const text = fs.readFileSync(file, 'utf8');

@@ -250,7 +250,7 @@ export async function buyAndComplete(request: APIRequestContext, token: string, 
 }
 
 /** Moves a buy order's end of cycle to now in the server's SQLite file (WAL: the server's reads and writes go on). */
-function endCycleNow(orderId: number): void {
+export function endCycleNow(orderId: number): void {
   const db = new Database(path.join(dataDir(), 'canopy.db'), { fileMustExist: true });
   try {
     db.pragma('busy_timeout = 5000');

@@ -52,7 +52,7 @@ async function seed(db: DB, now: number): Promise<void> {
       await openUserAccounts(tx, u.id);
       await post(tx, { kind: 'topup', memo: 'offset crash test', now, postings: [{ owner: PLATFORM, account: 'bank', amount: -1_000_000 }, { owner: u.id, account: 'available', amount: 1_000_000 }] });
       const plans = Array.from({ length: PLANS_PER_USER }, (_, k) => ({
-        user_id: u.id, project_id: project.id, tons: 1 + (k % 3), day: 1, status: 'active' as const, consent_text: 'test', consent_at: now,
+        user_id: u.id, made_by: u.id, project_id: project.id, tons: 1 + (k % 3), day: 1, status: 'active' as const, consent_text: 'test', consent_at: now,
         next_run_at: now - 60_000 - k, created_at: now, updated_at: now,
       }));
       await tx.insertInto('offset_plans').values(plans).execute();

@@ -73,7 +73,7 @@ export async function switchInto(s: TestServer, token: string, accountId: number
 
 /** Everything a refused organisation request must leave as it was. */
 export async function orgSnapshot(s: TestServer) {
-  const tables = ['organisations', 'organisation_members', 'organisation_invitations', 'organisation_activity', 'ledger_accounts', 'fund_logs', 'orders', 'credit_holdings', 'withdrawals', 'topups', 'bank_accounts', 'retirements'] as const;
+  const tables = ['organisations', 'organisation_members', 'organisation_invitations', 'organisation_activity', 'ledger_accounts', 'fund_logs', 'orders', 'credit_holdings', 'withdrawals', 'topups', 'bank_accounts', 'retirements', 'approval_requests'] as const;
   const out: Record<string, unknown> = {};
   for (const t of tables) out[t] = await s.db.selectFrom(t).selectAll().execute();
   out.users = await s.db.selectFrom('users').select(['id', 'first_name', 'last_name', 'avatar', 'withdraw_password_hash', 'trade_locked']).orderBy('id').execute();

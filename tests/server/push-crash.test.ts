@@ -88,7 +88,7 @@ it('kill -9 after a notice commits and before its push is sent: sent once after 
   const pushPort = await freePort();
   const device = newDevice();
   const sub = device.subscription(`http://127.0.0.1:${pushPort}/push/crash`);
-  await db.insertInto('push_subscriptions').values({ user_id: user.id, endpoint: sub.endpoint, p256dh: sub.keys.p256dh, auth: sub.keys.auth, lang: 'en', created_at: now }).execute();
+  await db.insertInto('push_subscriptions').values({ user_id: user.id, person_id: user.id, endpoint: sub.endpoint, p256dh: sub.keys.p256dh, auth: sub.keys.auth, lang: 'en', created_at: now }).execute();
   const write = (title: string) => writeTx(db, (_tx, w) => notify(w, user.id, { title, title_cn: title, body: 'Body', body_cn: 'Body' }, Date.now()));
 
   const port = await freePort();

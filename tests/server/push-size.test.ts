@@ -71,7 +71,7 @@ it('refuses device keys that are no P-256 point; a stored one is removed and the
   for (const lang of ['en', 'cn'] as const) expect((await write(s, PATHS.pushSubscribe, bad, u, { lang })).code).toBe(1003);
   expect(await s.db.selectFrom('push_subscriptions').select('id').where('endpoint', '=', bad.endpoint).execute()).toEqual([]);
   // A device stored before the check: its push cannot be encrypted, so the device is removed, the rest sent.
-  await s.db.insertInto('push_subscriptions').values({ user_id: u.id, endpoint: bad.endpoint, p256dh: notOnCurve, auth: bad.keys.auth, lang: 'en', created_at: s.clock.now() }).execute();
+  await s.db.insertInto('push_subscriptions').values({ user_id: u.id, person_id: u.id, endpoint: bad.endpoint, p256dh: notOnCurve, auth: bad.keys.auth, lang: 'en', created_at: s.clock.now() }).execute();
   const file = path.join(s.dataDir, `notice-${newKey()}.json`);
   fs.writeFileSync(file, JSON.stringify({ title: 'Hello', body: 'Body' }));
   await ops(s, 'notice:send', [u.email, file]);

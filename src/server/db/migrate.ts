@@ -26,7 +26,9 @@ import * as m024 from './migrations/024-passkeys';
 import * as m025 from './migrations/025-offset-plans';
 import * as m026 from './migrations/026-receipts';
 import * as m027 from './migrations/027-organisations';
+import * as m028 from './migrations/028-approvals';
 import * as m029 from './migrations/029-icc-cap';
+import * as m030 from './migrations/030-push-person';
 import * as m031 from './migrations/031-org-fixes';
 
 // Migrations are listed here in order (no directory scanning, so the bundle and tsx agree).
@@ -56,7 +58,9 @@ const migrations: Record<string, Migration> = {
   '025-offset-plans': m025,
   '026-receipts': m026,
   '027-organisations': m027,
+  '028-approvals': m028,
   '029-icc-cap': m029,
+  '030-push-person': m030,
   '031-org-fixes': m031,
 };
 

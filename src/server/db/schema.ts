@@ -56,6 +56,28 @@ export interface OrganisationsTable {
   created_at: number;
 }
 
+/** A retirement or withdrawal waiting for an approver (docs/product.md#approvals). */
+export interface ApprovalRequestsTable {
+  id: Generated<number>;
+  account_id: number;
+  maker_id: number;
+  kind: 'retire' | 'withdraw';
+  project_id: number | null;
+  tons: number;
+  amount: number;
+  /** The withdrawal's fee, held with its amount. */
+  fee: number;
+  /** JSON: the request's other fields (beneficiary, reason, hide_beneficiary; method). */
+  input: string;
+  status: 'waiting' | 'approved' | 'declined' | 'expired';
+  decided_by: number | null;
+  /** JSON: what the approval made (the certificate's or the withdrawal's id). */
+  result: string;
+  created_at: number;
+  expires_at: number;
+  decided_at: number | null;
+}
+
 export interface OrganisationMembersTable {
   account_id: number;
   user_id: number;
@@ -258,7 +280,11 @@ export interface NotificationsTable {
 /** A device that turned notifications on (migration 023, docs/decisions/0033-web-push.md). */
 export interface PushSubscriptionsTable {
   id: Generated<number>;
+  /** The account whose notices it receives: the organisation's for a member acting for one. */
   user_id: number;
+  /** The person who turned it on (their login): the account itself unless a member acting for an
+   *  organisation did. Removing the member, or her password change, ends the device. */
+  person_id: number;
   endpoint: string;
   p256dh: string;
   auth: string;
@@ -564,6 +590,9 @@ export interface OffsetPlansTable {
   status: 'active' | 'paused' | 'cancelled';
   consent_text: string; // the consent she confirmed with her payment password, as shown to her
   consent_at: number;
+  /** The person whose payment password gave the consent (the account's own login unless a member acting
+   *  for an organisation did): the plan pauses when they no longer trade for the account. */
+  made_by: number;
   next_run_at: number | null;
   created_at: number;
   updated_at: number;
@@ -604,6 +633,7 @@ export interface Database {
   organisation_members: OrganisationMembersTable;
   organisation_invitations: OrganisationInvitationsTable;
   organisation_activity: OrganisationActivityTable;
+  approval_requests: ApprovalRequestsTable;
   verification_codes: VerificationCodesTable;
   outbox: OutboxTable;
   receipts: ReceiptsTable;

@@ -50,6 +50,8 @@ function scalars(obj: unknown, drop: RegExp): Record<string, unknown> {
   if (!obj || typeof obj !== 'object' || Array.isArray(obj)) return out;
   for (const [k, v] of Object.entries(obj).slice(0, MAX_FIELDS)) {
     if (drop.test(k)) continue;
+    // A nested record is named by its id (a request's answer `{approval: {id, …}}` keeps `approval_id`).
+    if (v && typeof v === 'object' && !Array.isArray(v) && typeof (v as { id?: unknown }).id === 'number') out[`${k}_id`] = (v as { id: number }).id;
     const value = kept(k, v);
     if (value !== undefined) out[k] = value;
   }

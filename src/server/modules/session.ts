@@ -203,17 +203,20 @@ export async function endUserSessions(w: WriteScope, userId: number, now: number
     byAccount.set(account, [...(byAccount.get(account) ?? []), r.id]);
   }
   for (const [account, sessions] of byAccount) await publish(w, { type: 'session_end', sessions }, account, now);
-  // The devices of each account an ended session acted as: an organisation's too (its devices are filed
-  // under its account, like its sockets).
-  for (const account of new Set([userId, ...byAccount.keys()])) await forgetPushDevices(w, account);
+  // The devices she turned on, under her own account and each organisation's (a device names its person).
+  await forgetPushDevices(w, userId);
 }
 
 /** A device that turned notifications on with a session that ends must receive the account's notices no
- *  longer (a stolen session's phone after her password change, a removed member's phone). No row says which session turned a device
- *  on, so every device of the account goes; the app of a device still signed in turns it on again
- *  (app lib/push.ts resyncPush). */
-export async function forgetPushDevices(w: WriteScope, userId: number): Promise<void> {
-  const devices = w.tx.selectFrom('push_subscriptions').select('id').where('user_id', '=', userId);
-  await w.tx.deleteFrom('push_queue').where('subscription_id', 'in', devices).execute();
-  await w.tx.deleteFrom('push_subscriptions').where('user_id', '=', userId).execute();
+ *  longer (a stolen session's phone after her password change). No row says which session turned a device
+ *  on, so every device the person turned on goes, under her own account and each organisation's she acts
+ *  for; the app of a device still signed in turns it on again (app lib/push.ts resyncPush). `accountId`
+ *  narrows it to the devices she turned on for one account (her removal from an organisation). */
+export async function forgetPushDevices(w: WriteScope, personId: number, accountId?: number): Promise<void> {
+  let devices = w.tx.selectFrom('push_subscriptions').select('id').where('person_id', '=', personId);
+  if (accountId !== undefined) devices = devices.where('user_id', '=', accountId);
+  const ids = (await devices.execute()).map((r) => r.id);
+  if (ids.length === 0) return;
+  await w.tx.deleteFrom('push_queue').where('subscription_id', 'in', ids).execute();
+  await w.tx.deleteFrom('push_subscriptions').where('id', 'in', ids).execute();
 }

@@ -4,6 +4,7 @@ import { completeCycle, expireFinalPayment, moveProjectByTime, settleSale } from
 import { dueReminders, remindFinalPayment, REMINDERS } from '../modules/order/reminders';
 import { PUSH_BATCH, sendDuePushes } from '../live/push-sender';
 import { runDueOffsets } from '../modules/offset/run';
+import { dueExpiries, expireRequest } from '../modules/approval/service';
 import { pruneOldRows, RETENTION_EVERY_MS } from './retention';
 import { receiptMailLoop } from './receipt-mail';
 
@@ -33,6 +34,8 @@ export interface DueWorkReport {
   reminded: number;
   /** Monthly offset plans whose month was decided: an order placed, or refused with a notice. */
   offsets: number;
+  /** Approval requests expired, what they held released (docs/product.md#approvals). */
+  approvals: number;
   failed: number;
   /** The earliest due time (ms) of the work this run found due, or null when nothing was due: the
    *  scheduler's lag is the run's now minus it. */
@@ -57,7 +60,7 @@ async function each(deps: Deps, ids: number[], run: (id: number) => Promise<unkn
  *  whether work is left). Tests call it directly after advancing a ManualClock. */
 export async function runDueWork(deps: Deps, maxBatches = Infinity, batch = BATCH): Promise<DueWorkReport> {
   const { db, clock, config } = deps;
-  const report: DueWorkReport = { projects: 0, completed: 0, expired: 0, settled: 0, reminded: 0, offsets: 0, failed: 0, oldestDueAt: null, more: false };
+  const report: DueWorkReport = { projects: 0, completed: 0, expired: 0, settled: 0, reminded: 0, offsets: 0, approvals: 0, failed: 0, oldestDueAt: null, more: false };
   const now = clock.now();
   // Each query below reads in due-time order, so its first row is its earliest.
   const due = (at: number | null | undefined) => {
@@ -102,6 +105,11 @@ export async function runDueWork(deps: Deps, maxBatches = Infinity, batch = BATC
     }
   }
   await offsetsDue(deps, now, report, due, Number.isFinite(maxBatches) ? maxBatches * batch : Infinity, batch);
+  // Each expiry is a conditional update of a waiting request: across instances, once.
+  const expiries = await dueExpiries(deps, now, batch);
+  due(expiries[0]?.expires_at);
+  await each(deps, expiries.map((a) => a.id), (id) => expireRequest(deps, id, now), report, 'approvals');
+  if (expiries.length >= batch) report.more = true;
   return report;
 }
 
@@ -177,7 +185,7 @@ async function dueWorkRun(deps: Deps, state: DueWorkState, intervalMs: number, b
     state.nextDelay = more ? 0 : intervalMs;
     // Lag (docs/decisions/0013-metrics.md): how late the oldest due work was when this tick began.
     metrics?.schedulerLag.set(oldestDueAt === null ? 0 : Math.max(0, startedAt - oldestDueAt) / 1000);
-    const moved = r.projects + r.completed + r.expired + r.settled + r.reminded + r.offsets;
+    const moved = r.projects + r.completed + r.expired + r.settled + r.reminded + r.offsets + r.approvals;
     if (moved > 0 || r.failed > 0) deps.log.info(`scheduler: ${JSON.stringify(r)}`);
     if (Date.now() - state.prunedAt >= RETENTION_EVERY_MS) {
       state.prunedAt = Date.now();

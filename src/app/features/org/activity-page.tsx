@@ -7,7 +7,7 @@ import { formatAmount, formatDateTime } from '../../lib/format';
 import { useOnline } from '../../lib/online';
 import type { OrgActivity } from '../../../shared/schemas/org';
 import { downloadActivityCsv, useOrgActivity, useOrgMine } from './api';
-import { ACTION_LABELS } from './labels';
+import { ACTION_LABELS, ASKED_LABELS } from './labels';
 import './org.css';
 
 // /pages/org/activity: who did what, when and for how much, for owner and admins, newest first (the last
@@ -88,9 +88,18 @@ function amounts(detail: string): string {
   }
 }
 
+/** Whether the write only asked for an approval (docs/product.md#approvals): its answer names the request. */
+function sentForApproval(detail: string): boolean {
+  try {
+    return typeof (JSON.parse(detail) as { result?: { approval_id?: unknown } }).result?.approval_id === 'number';
+  } catch {
+    return false;
+  }
+}
+
 function ActivityRow({ item }: { item: OrgActivity }) {
   const { i18n } = useLingui();
-  const label = ACTION_LABELS[item.action];
+  const label = (sentForApproval(item.detail) ? ASKED_LABELS[item.action] : undefined) ?? ACTION_LABELS[item.action];
   return (
     <li className="org-row" data-testid="org-activity-item">
       <span className="org-row__main">

@@ -8,6 +8,7 @@ import { useMemberId } from '../../lib/user-info';
 import { API_BASE, PATHS } from '../../../shared/api';
 import type { LoginInfo } from '../../../shared/schemas/auth';
 import type { OrgActivityList, OrgMembers, OrgMine, OrgSummary } from '../../../shared/schemas/org';
+import type { ApprovalPage, ApprovalRequest, ApprovalThresholds } from '../../../shared/schemas/approval';
 
 // The organisation's reads and writes (docs/product.md#organisations). Reads land in Dexie meta (per
 // member, wiped when the signed-in account changes), so the screens show the last copy offline; the socket's
@@ -17,6 +18,8 @@ import type { OrgActivityList, OrgMembers, OrgMine, OrgSummary } from '../../../
 const MINE_KEY = 'org_mine';
 const MEMBERS_KEY = 'org_members';
 const ACTIVITY_KEY = 'org_activity';
+const APPROVALS_KEY = 'org_approvals';
+const THRESHOLDS_KEY = 'org_thresholds';
 
 function useCached<T>(key: string, load: () => Promise<ApiResult<T>>, tables: readonly string[], enabled = true): T | null | undefined {
   const member = useMemberId() > 0;
@@ -45,6 +48,29 @@ export const useOrgMine = () => useCached<OrgMine>(MINE_KEY, loadMine, ['user', 
 export const useOrgMembers = () => useCached<OrgMembers>(MEMBERS_KEY, loadMembers, ['members']);
 /** The newest activity of the acting organisation (owner and admins). */
 export const useOrgActivity = (enabled: boolean) => useCached<OrgActivityList>(ACTIVITY_KEY, loadActivity, ['members', 'orders', 'fundlogs', 'retirements'], enabled);
+
+const loadApprovals = () => get<ApprovalPage>(PATHS.approvalList, { page: 1, page_size: 50 }, { quiet: true });
+const loadThresholds = () => get<ApprovalThresholds>(PATHS.approvalThresholds, {}, { quiet: true });
+
+/** The organisation's approval requests, newest first (docs/product.md#approvals): the last copy offline. */
+export const useApprovals = () => useCached<ApprovalPage>(APPROVALS_KEY, loadApprovals, ['approvals', 'retirements', 'fundlogs']);
+/** The organisation's thresholds. */
+export const useThresholds = () => useCached<ApprovalThresholds>(THRESHOLDS_KEY, loadThresholds, ['approvals', 'members']);
+
+/** Reads the requests again into the cache: after this screen's own decision, without waiting for the socket. */
+export async function refreshApprovals(): Promise<void> {
+  const [list, limits] = await Promise.all([loadApprovals(), loadThresholds()]);
+  if (list.code === 0 && list.data) await db.meta.put({ key: APPROVALS_KEY, value: list.data });
+  if (limits.code === 0 && limits.data) await db.meta.put({ key: THRESHOLDS_KEY, value: limits.data });
+}
+
+export function decideApproval(input: { id: number; approve: boolean }, idempotencyKey: string) {
+  return post<ApprovalRequest>(input.approve ? PATHS.approvalApprove : PATHS.approvalDecline, { id: input.id }, { idempotencyKey });
+}
+
+export function setThresholds(input: ApprovalThresholds, idempotencyKey: string) {
+  return post<ApprovalThresholds>(PATHS.approvalThresholds, { ...input }, { idempotencyKey });
+}
 
 export function sendInvite(input: { email: string; role: string }, idempotencyKey: string) {
   return post<{ id: number; email: string; role: string; expires_at: number }>(PATHS.orgInvite, { ...input }, { idempotencyKey });

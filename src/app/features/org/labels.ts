@@ -1,6 +1,7 @@
 import { msg } from '@lingui/core/macro';
 import type { MessageDescriptor } from '@lingui/core';
 import type { OrgRole } from '../../../shared/schemas/org';
+import type { ApprovalStatus } from '../../../shared/schemas/approval';
 
 // Names of roles and of the activity log's actions, in the reader's language.
 
@@ -38,4 +39,21 @@ export const ACTION_LABELS: Record<string, MessageDescriptor> = {
   'org.join': msg`Joined`,
   'org.role': msg`Changed a role`,
   'org.remove': msg`Removed a member`,
+  'approval.approve': msg`Approved a request`,
+  'approval.decline': msg`Declined a request`,
+  'approval.thresholds': msg`Changed the approval thresholds`,
+  'approval.expire': msg`A request expired`,
+};
+
+/** A retirement or withdrawal that only asked an approver (docs/product.md#approvals). */
+export const ASKED_LABELS: Record<string, MessageDescriptor> = {
+  'credit.retire': msg`Asked to retire credits (sent for approval)`,
+  'wallet.withdraw': msg`Asked to withdraw (sent for approval)`,
+};
+
+export const APPROVAL_STATUS_LABELS: Record<ApprovalStatus, MessageDescriptor> = {
+  waiting: msg`Waiting for approval`,
+  approved: msg`Approved`,
+  declined: msg`Declined`,
+  expired: msg`Expired`,
 };

@@ -40,6 +40,11 @@ function OrgContent() {
     <div className="section org">
       <ContextCard mine={mine} />
       {mine.acting ? <MembersSection acting={mine.acting} /> : null}
+      {mine.acting ? (
+        <Link to="/pages/org/approvals" className="btn btn--ghost btn--block" data-testid="org-approvals-link">
+          <Trans>Approvals</Trans>
+        </Link>
+      ) : null}
       {mine.acting && (mine.acting.role === 'owner' || mine.acting.role === 'admin') ? (
         <Link to="/pages/org/activity" className="btn btn--ghost btn--block" data-testid="org-activity-link">
           <Trans>Activity log</Trans>

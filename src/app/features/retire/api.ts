@@ -1,3 +1,4 @@
+import type { RetireResult } from '../../../shared/schemas/approval';
 import { useCallback, useEffect, useState } from 'react';
 import { useLiveQuery } from 'dexie-react-hooks';
 import { get, post, type ApiResult } from '../../lib/api';
@@ -6,7 +7,7 @@ import { useLiveRefresh } from '../../lib/live-refresh';
 import { useOnline } from '../../lib/online';
 import { API_BASE, PATHS, type Paged, type WireLang } from '../../../shared/api';
 import type { CreditHolding, Order, OrderCredits } from '../../../shared/schemas/order';
-import type { Certificate, RetireAnswer, Transparency } from '../../../shared/schemas/retire';
+import type { Certificate, Transparency } from '../../../shared/schemas/retire';
 
 // Retirement (docs/product.md#retirement): the retire write, the caller's certificates, and the two public
 // reads. A certificate and the transparency figures are kept in Dexie (public tables `certificates` and
@@ -22,8 +23,8 @@ export interface RetireInput {
   paypwd: string;
 }
 
-export function sendRetire(input: RetireInput, key: string): Promise<ApiResult<RetireAnswer>> {
-  return post<RetireAnswer>(PATHS.creditRetire, { ...input }, { idempotencyKey: key });
+export function sendRetire(input: RetireInput, key: string): Promise<ApiResult<RetireResult>> {
+  return post<RetireResult>(PATHS.creditRetire, { ...input }, { idempotencyKey: key });
 }
 
 const MY_CERTIFICATES_KEY = 'my_certificates';

@@ -1,3 +1,4 @@
+import type { RetireResult } from '../../../shared/schemas/approval';
 import { useState } from 'react';
 import { Link } from '@tanstack/react-router';
 import { Trans, useLingui } from '@lingui/react/macro';
@@ -7,12 +8,11 @@ import { SubmitButton } from '../../components/forms/submit-button';
 import { LogInState } from '../../components/empty-state';
 import { formatTons } from '../../lib/format';
 import { useUserInfo } from '../../lib/user-info';
-import type { RetireAnswer } from '../../../shared/schemas/retire';
 import type { UserInfo } from '../../../shared/schemas/user';
 import { useRetireForm } from './use-retire-form';
 import { BeneficiaryField, CarbonTaxField, PrivacyField, ProjectField, ReasonField, TonsField } from './retire-fields';
 import { RetireConfirmSheet } from './retire-confirm';
-import { Retired } from './retired';
+import { Retired, SentForApproval } from './retired';
 import './retire.css';
 
 // /pages/profile/retire?project_id= : retire whole tons of a holding for a beneficiary. Permanent: the
@@ -22,7 +22,7 @@ import './retire.css';
 export function RetirePage({ projectId }: { projectId?: number }) {
   const { t } = useLingui();
   const { info, member } = useUserInfo();
-  const [done, setDone] = useState<RetireAnswer | null>(null);
+  const [done, setDone] = useState<RetireResult | null>(null);
   return (
     <div className="page retire-page">
       <NavBar title={t`Retire credits`} />
@@ -31,6 +31,8 @@ export function RetirePage({ projectId }: { projectId?: number }) {
         <LogInState redirect="/pages/profile/retire">
           <Trans>Log in to retire your carbon credits.</Trans>
         </LogInState>
+      ) : done && 'approval' in done ? (
+        <SentForApproval tons={done.approval.tons} />
       ) : done ? (
         <Retired answer={done} />
       ) : (
@@ -40,7 +42,7 @@ export function RetirePage({ projectId }: { projectId?: number }) {
   );
 }
 
-function RetireForm({ info, projectId, onDone }: { info: UserInfo | null | undefined; projectId?: number; onDone: (a: RetireAnswer) => void }) {
+function RetireForm({ info, projectId, onDone }: { info: UserInfo | null | undefined; projectId?: number; onDone: (a: RetireResult) => void }) {
   const { t } = useLingui();
   const form = useRetireForm(info, projectId, onDone);
   const { holdings, fields, errors, touched, noPassword } = form;

@@ -47,3 +47,26 @@ function CapWarning({ icc }: { icc: NonNullable<RetireAnswer['icc']> }) {
     </p>
   );
 }
+
+/** After a member's retirement above the organisation's threshold: it waits for an approver, the tons held
+ *  (docs/product.md#approvals). */
+export function SentForApproval({ tons }: { tons: number }) {
+  return (
+    <div className="section retire-done" data-testid="retire-sent-for-approval">
+      <h2 className="section-title">
+        <Trans>Sent for approval</Trans>
+      </h2>
+      <p className="muted">
+        <Trans>
+          Retiring {formatTons(tons)} needs an approver of your organisation. The tons are held until it is approved, declined or expires; the
+          certificate is made when it is approved.
+        </Trans>
+      </p>
+      <div className="retire-done__actions">
+        <Link to="/pages/org/approvals" className="btn btn--block" data-testid="open-approvals">
+          <Trans>See the request</Trans>
+        </Link>
+      </div>
+    </div>
+  );
+}

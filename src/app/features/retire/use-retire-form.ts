@@ -1,3 +1,4 @@
+import type { RetireResult } from '../../../shared/schemas/approval';
 import { useEffect, useMemo, useState } from 'react';
 import { useLingui } from '@lingui/react/macro';
 import * as v from 'valibot';
@@ -5,7 +6,7 @@ import { useWrite } from '../../components/forms/use-write';
 import { showToast } from '../../components/toast';
 import { localeToWire, type Locale } from '../../../shared/api';
 import { errorMessage, isErrorKey } from '../../../shared/errors';
-import { beneficiarySchema, reasonSchema, type RetireAnswer } from '../../../shared/schemas/retire';
+import { beneficiarySchema, reasonSchema } from '../../../shared/schemas/retire';
 import type { UserInfo } from '../../../shared/schemas/user';
 import { sendRetire, useRetirable, type RetireInput } from './api';
 
@@ -41,7 +42,7 @@ function useChosenProject(projectId: number | undefined) {
   return { holdings, loadError: error, project, setProject, holding, held: holding?.tons ?? 0, pendingSale };
 }
 
-export function useRetireForm(info: UserInfo | null | undefined, projectId: number | undefined, onDone: (a: RetireAnswer) => void) {
+export function useRetireForm(info: UserInfo | null | undefined, projectId: number | undefined, onDone: (a: RetireResult) => void) {
   const { t, i18n } = useLingui();
   const lang = localeToWire(i18n.locale as Locale);
   const chosen = useChosenProject(projectId);
@@ -62,7 +63,7 @@ export function useRetireForm(info: UserInfo | null | undefined, projectId: numb
   const valid = holding !== null && !tonsError && !nameError && !reasonError;
 
   const input = useMemo(() => ({ project_id: project ?? 0, tons, beneficiary: name.trim(), reason: reason.trim(), hide_beneficiary: hidden, icc_year: iccYear }), [project, tons, name, reason, hidden, iccYear]);
-  const write = useWrite<string, RetireAnswer>(
+  const write = useWrite<string, RetireResult>(
     (paypwd, key) => sendRetire({ ...input, paypwd } satisfies RetireInput, key),
     () => input,
   );
@@ -78,7 +79,7 @@ export function useRetireForm(info: UserInfo | null | undefined, projectId: numb
   const confirm = async (paypwd: string): Promise<number | null> => {
     const res = await write.run(paypwd);
     if (res?.code === 0) {
-      showToast(t`Credits retired`, 'success');
+      showToast('approval' in res.data ? t`Sent for approval` : t`Credits retired`, 'success');
       setConfirming(false);
       onDone(res.data);
     }

@@ -1,3 +1,4 @@
+import type { WithdrawResult } from '../../../shared/schemas/approval';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useLiveQuery } from 'dexie-react-hooks';
 import { get, post, type ApiResult } from '../../lib/api';
@@ -145,8 +146,8 @@ export function useTopups() {
 export function requestWithdrawal(
   input: { amount: number; password: string; method?: 'bank' | 'paynow' },
   idempotencyKey: string,
-): Promise<ApiResult<WithdrawalRecord>> {
-  return post<WithdrawalRecord>(PATHS.walletWithdraw, { ...input }, { idempotencyKey });
+): Promise<ApiResult<WithdrawResult>> {
+  return post<WithdrawResult>(PATHS.walletWithdraw, { ...input }, { idempotencyKey });
 }
 
 export function fetchWithdrawals(page: number): Promise<ApiResult<Paged<WithdrawalRecord>>> {

@@ -22,6 +22,8 @@ export const FUND_LOG_KINDS = [
   'sale_settlement',
   'lock_freeze',
   'lock_unfreeze',
+  'approval_hold',
+  'approval_release',
 ] as const;
 export type FundLogKind = (typeof FUND_LOG_KINDS)[number];
 
@@ -41,6 +43,8 @@ export const fundLogKindLabel: Record<FundLogKind, MessageDescriptor> = {
   sale_settlement: msg`Sale proceeds released`,
   lock_freeze: msg`Frozen after wrong passwords`,
   lock_unfreeze: msg`Unfrozen by the administrator`,
+  approval_hold: msg`Held for an approval`,
+  approval_release: msg`Approval hold released`,
 };
 
 /** Short labels for the filter chips. */
@@ -60,6 +64,8 @@ export const fundLogKindChip: Record<FundLogKind, MessageDescriptor> = {
   sale_settlement: msg`Settlements`,
   lock_freeze: msg`Freezes`,
   lock_unfreeze: msg`Unfreezes`,
+  approval_hold: msg`Approval holds`,
+  approval_release: msg`Approval releases`,
 };
 
 export const unknownKindLabel = msg`Balance change`;

@@ -7,7 +7,7 @@ import { serverNow } from '../../lib/server-time';
 import { refreshUserInfo, useUserInfo } from '../../lib/user-info';
 import { localeToWire, type Locale } from '../../../shared/api';
 import { errorMessage } from '../../../shared/errors';
-import type { WithdrawalRecord } from '../../../shared/schemas/wallet';
+import type { WithdrawResult } from '../../../shared/schemas/approval';
 import { useCard, useLimits, useWithdrawals, type WalletLimits } from './api';
 import { previewWithdrawal, type WithdrawalPreview } from './amount';
 import { sgtDay, withdrawalDay } from './withdraw-day';
@@ -82,12 +82,18 @@ export function useWithdrawForm() {
     setConfirming(true);
   };
 
-  const done = (record: WithdrawalRecord) => {
+  const done = (result: WithdrawResult) => {
     setConfirming(false);
     setAmount('');
     setTried(false);
-    showToast(t`Withdrawal of ${formatSgd(record.amount)} submitted.`, 'success');
     void refreshUserInfo();
+    // A member's withdrawal above the organisation's threshold waits for an approver (docs/product.md#approvals).
+    if ('approval' in result) {
+      showToast(t`Withdrawal of ${formatSgd(result.approval.amount)} sent for approval. The money is held until an approver decides.`, 'success');
+      void router.navigate({ to: '/pages/org/approvals' });
+      return;
+    }
+    showToast(t`Withdrawal of ${formatSgd(result.amount)} submitted.`, 'success');
     void router.navigate({ to: '/pages/profile/apply' });
   };
 

@@ -3,7 +3,8 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { ConfirmSheet } from '../../components/forms/confirm-sheet';
 import { useWrite } from '../../components/forms/use-write';
 import { formatSgd } from '../../lib/format';
-import { maskPaynow, type BankCard, type WithdrawalRecord } from '../../../shared/schemas/wallet';
+import { maskPaynow, type BankCard } from '../../../shared/schemas/wallet';
+import type { WithdrawResult } from '../../../shared/schemas/approval';
 import { requestWithdrawal } from './api';
 import type { WithdrawalPreview } from './amount';
 import { SummaryRow } from './wallet-parts';
@@ -24,7 +25,7 @@ export function WithdrawConfirmSheet({
   card: BankCard;
   payout: 'bank' | 'paynow';
   method?: 'bank' | 'paynow';
-  onDone: (record: WithdrawalRecord) => void;
+  onDone: (record: WithdrawResult) => void;
 }) {
   const { t } = useLingui();
   // The intent is this amount to this account; the password is not part of it (nor of the server's

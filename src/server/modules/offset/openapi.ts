@@ -56,7 +56,7 @@ export const OFFSET_ENDPOINTS: Endpoint[] = [
     auth: 'user',
     idempotent: true,
     answer: offsetPlanSchema,
-    errors: ['offset_plan_not_found', 'offset_cancelled', 'idempotency_mismatch'],
+    errors: ['offset_plan_not_found', 'offset_cancelled', 'offset_maker_gone', 'idempotency_mismatch'],
     gives: 'OffsetPlan',
   },
   {

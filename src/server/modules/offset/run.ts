@@ -11,6 +11,7 @@ import { ERRORS, errorMessage, type ErrorKey, type MessageParams } from '../../.
 import { nextMonth, offsetDueAt, sgtMonth } from '../../../shared/offset';
 import type { Order } from '../../../shared/schemas/order';
 import type { PlanRow } from './checks';
+import { makerTrades, pauseMakerPlans } from './maker';
 
 // Each month's buy of a plan (docs/product.md#monthly-offset, docs/decisions/0035-monthly-offset.md). The
 // buy is the buy use case's own commit (order/purchase.ts commitPurchase: the same facts, the same
@@ -80,6 +81,11 @@ async function runPlan(deps: Deps, planId: number, now: number): Promise<'placed
   if (decided) {
     // The month has its outcome (a change of day moved the due time back into it): on to the next.
     await writeTx(db, (tx) => tx.updateTable('offset_plans').set({ next_run_at: followingDue(plan, month) }).where('id', '=', plan.id).where('next_run_at', '=', plan.next_run_at).where('status', '=', 'active').execute());
+    return 'none';
+  }
+  if (!(await makerTrades(db, plan))) {
+    // Her consent no longer stands for the account (removed, or a role without trade): no buy on it.
+    await writeTx(db, (tx, w) => pauseMakerPlans(w, plan.user_id, plan.made_by, deps.clock.now()));
     return 'none';
   }
   const user = await db.selectFrom('users').selectAll().where('id', '=', plan.user_id).executeTakeFirstOrThrow();

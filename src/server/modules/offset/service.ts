@@ -4,7 +4,9 @@ import type { DB } from '../../db/connection';
 import { pageOf, type PageQuery } from '../../db/paging';
 import { isoSgt } from '../../lib/clock';
 import { publish } from '../../live/events';
-import type { User } from '../session';
+import { payerOf, type User } from '../session';
+import { AppError } from '../../lib/http';
+import { makerTrades } from './maker';
 import { verifyTradePassword } from '../user/trade-password';
 import { ERRORS, errorMessage, isErrorKey, type Lang, type MessageParams } from '../../../shared/errors';
 import { firstDueAt, offsetConsentText } from '../../../shared/offset';
@@ -50,7 +52,7 @@ export async function createPlan(deps: Deps, user: User, input: PlanInput, lang:
       const consent = offsetConsentText(lang, { tons: input.tons, project: lang === 'cn' ? p.name_cn || p.name : p.name, day: input.day });
       const row = await tx
         .insertInto('offset_plans')
-        .values({ user_id: user.id, project_id: p.id, tons: input.tons, day: input.day, status: 'active', consent_text: consent, consent_at: now, next_run_at: firstDueAt(now, input.day), created_at: now, updated_at: now })
+        .values({ user_id: user.id, made_by: payerOf(user).id, project_id: p.id, tons: input.tons, day: input.day, status: 'active', consent_text: consent, consent_at: now, next_run_at: firstDueAt(now, input.day), created_at: now, updated_at: now })
         .returning('id')
         .executeTakeFirstOrThrow();
       await publish(w, { type: 'invalidate', tables: ['offsets'] }, user.id, now);
@@ -61,8 +63,9 @@ export async function createPlan(deps: Deps, user: User, input: PlanInput, lang:
   );
 }
 
-/** Change tons and day: a new consent, so the password again; the next due time follows the new day (a
- *  month already bought or refused is not bought again: run.ts finds its outcome). */
+/** Change tons and day: a new consent, so the password again, and the person who gave it the plan's maker;
+ *  the next due time follows the new day (a month already bought or refused is not bought again: run.ts
+ *  finds its outcome). */
 export async function changePlan(deps: Deps, user: User, input: { id: number; tons: number; day: number; password: string }, lang: Lang, record?: EffectRecord): Promise<OffsetPlan> {
   const { db, clock } = deps;
   const before = checkOwnPlan(await planRow(db, input.id), user);
@@ -76,7 +79,7 @@ export async function changePlan(deps: Deps, user: User, input: { id: number; to
       const p = checkSubscribe(await subscribeFacts(tx, user.id, plan.project_id), await standingOf(tx, user), input.tons, now, false);
       const consent = offsetConsentText(lang, { tons: input.tons, project: lang === 'cn' ? p.name_cn || p.name : p.name, day: input.day });
       const next = plan.status === 'active' ? firstDueAt(now, input.day) : null;
-      await tx.updateTable('offset_plans').set({ tons: input.tons, day: input.day, consent_text: consent, consent_at: now, next_run_at: next, updated_at: now }).where('id', '=', plan.id).execute();
+      await tx.updateTable('offset_plans').set({ tons: input.tons, day: input.day, consent_text: consent, consent_at: now, made_by: payerOf(user).id, next_run_at: next, updated_at: now }).where('id', '=', plan.id).execute();
       await publish(w, { type: 'invalidate', tables: ['offsets'] }, user.id, now);
       return planOf(tx, plan.id);
     },
@@ -85,7 +88,8 @@ export async function changePlan(deps: Deps, user: User, input: { id: number; to
 }
 
 /** Pause (no buy until resumed), resume (from the next due day after now: a paused month is not caught
- *  up) or cancel (for good). The same status again changes nothing. */
+ *  up) or cancel (for good). The same status again changes nothing. A plan whose maker no longer trades for
+ *  the account resumes only after a change (maker.ts). */
 export async function setPlanStatus(deps: Deps, user: User, input: { id: number; status: OffsetStatus }, record?: EffectRecord): Promise<OffsetPlan> {
   const { db, clock } = deps;
   checkOwnPlan(await planRow(db, input.id), user);
@@ -95,6 +99,7 @@ export async function setPlanStatus(deps: Deps, user: User, input: { id: number;
       const now = clock.now();
       const plan = checkOwnPlan(await planRow(tx, input.id), user);
       if (plan.status === input.status) return planOf(tx, plan.id);
+      if (input.status === 'active' && !(await makerTrades(tx, plan))) throw new AppError('offset_maker_gone');
       const next = input.status === 'active' ? firstDueAt(now, plan.day) : null;
       await tx.updateTable('offset_plans').set({ status: input.status, next_run_at: next, updated_at: now }).where('id', '=', plan.id).execute();
       await publish(w, { type: 'invalidate', tables: ['offsets'] }, user.id, now);

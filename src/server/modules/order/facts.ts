@@ -9,6 +9,7 @@ import type { User } from '../session';
 import type { BookingFacts, FinalPaymentFacts, PurchaseFacts, SaleFacts } from './checks';
 import { sgtMonthStart } from './calc';
 import { usedTonsQuery } from './usage';
+import { lessAwaiting, tonsAwaitingApproval } from '../user/approval-requests';
 
 // What each order use case reads before checking (checks.ts): once before the payment password, to refuse
 // without hashing, and again inside its write transaction, where nobody else writes.
@@ -90,5 +91,6 @@ export async function saleFacts(db: DB | Tx, userId: number, projectId: number):
   if (!p) return { p, held };
   const rows = await db.selectFrom('credit_holdings').select(['origin', 'tons']).where('user_id', '=', userId).where('project_id', '=', p.id).execute();
   for (const r of rows) held[r.origin] += r.tons;
-  return { p, held };
+  // Tons a waiting approval request holds are not for sale (docs/product.md#approvals).
+  return { p, held: lessAwaiting(held, await tonsAwaitingApproval(db, userId, p.id)) };
 }

@@ -5,6 +5,7 @@ import { writeTx, type EffectRecord, type Tx, type WriteScope } from '../../db/t
 import { publish } from '../../live/events';
 import { createSession, forgetPushDevices, roleCan, type Acting, type Session, type User } from '../session';
 import type { OrgRole } from '../../db/schema';
+import { pauseMakerPlans } from '../offset/maker';
 import type { LoginInfo } from '../../../shared/schemas/auth';
 import type { OrgSummary } from '../../../shared/schemas/org';
 
@@ -167,7 +168,8 @@ async function revokeInvitationsOf(tx: Tx, accountId: number, userId: number, no
   await tx.updateTable('organisation_invitations').set({ revoked_at: now }).where('account_id', '=', accountId).where('invited_by', '=', userId).where('accepted_at', 'is', null).where('revoked_at', 'is', null).execute();
 }
 
-/** Gives a member another role: every request reads the role again, so it applies from the next one. */
+/** Gives a member another role: every request reads the role again, so it applies from the next one; a role
+ *  without trade pauses the monthly offsets she set up (offset/maker.ts). */
 export async function setRole(deps: Deps, acting: Acting, input: { user_id: number; role: MemberRole }, record: EffectRecord) {
   // A role is given by someone else: an admin who could give themself buyer would trade alone, where the
   // organisation chose to have an admin who does not.
@@ -177,12 +179,15 @@ export async function setRole(deps: Deps, acting: Acting, input: { user_id: numb
     await changeableMember(tx, acting, input.user_id);
     await tx.updateTable('organisation_members').set({ role: input.role }).where('account_id', '=', acting.accountId).where('user_id', '=', input.user_id).execute();
     if (!roleCan(input.role, 'manage')) await revokeInvitationsOf(tx, acting.accountId, input.user_id, now);
+    if (!roleCan(input.role, 'trade')) await pauseMakerPlans(w, acting.accountId, input.user_id, now);
     await publish(w, { type: 'invalidate', tables: ['members'] }, acting.accountId, now);
     return { user_id: input.user_id, role: input.role };
   }, record);
 }
 
-/** Removes a member: the membership goes and with it, at once, every session they act for it in. */
+/** Removes a member: the membership goes and with it, at once, every session they act for it in, every
+ *  device they turned the organisation's notices on for (with its queued pushes), and the monthly offsets
+ *  they set up pause (offset/maker.ts). */
 export async function removeMember(deps: Deps, acting: Acting, userId: number, record: EffectRecord) {
   const now = deps.clock.now();
   return writeTx(deps.db, async (tx, w) => {
@@ -190,9 +195,8 @@ export async function removeMember(deps: Deps, acting: Acting, userId: number, r
     await tx.deleteFrom('organisation_members').where('account_id', '=', acting.accountId).where('user_id', '=', userId).execute();
     await revokeInvitationsOf(tx, acting.accountId, userId, now);
     await endMemberSessions(w, acting.accountId, userId, now);
-    // Their phone may have turned the organisation's notices on: no row says whose a device is, so every
-    // device of the organisation goes; the members' apps turn theirs on again at their next sign-in.
-    await forgetPushDevices(w, acting.accountId);
+    await forgetPushDevices(w, userId, acting.accountId);
+    await pauseMakerPlans(w, acting.accountId, userId, now);
     await publish(w, { type: 'invalidate', tables: ['members'] }, acting.accountId, now);
     return { user_id: userId, role: null };
   }, record);

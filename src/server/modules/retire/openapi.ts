@@ -1,3 +1,5 @@
+import * as v from 'valibot';
+import { approvalSentSchema } from '../../../shared/schemas/approval';
 import type { Endpoint } from '../../lib/openapi-endpoint';
 import { PATHS } from '../../../shared/api';
 import { certificateSchema, retireAnswerSchema, retirementPageSchema, retireSchema, retirementsQuery, transparencySchema } from '../../../shared/schemas/retire';
@@ -13,7 +15,7 @@ export const RETIRE_ENDPOINTS: Endpoint[] = [
     schema: retireSchema,
     auth: 'user',
     idempotent: true,
-    answer: retireAnswerSchema,
+    answer: v.union([retireAnswerSchema, approvalSentSchema]),
     errors: [
       'retire_insufficient_credits',
       'retire_pending_sale',
@@ -33,7 +35,7 @@ export const RETIRE_ENDPOINTS: Endpoint[] = [
       'icc_not_eligible',
       'icc_year_invalid',
     ],
-    gives: '{id, tons, serials: [{from, to}], certificate_url, icc}',
+    gives: "{id, tons, serials: [{from, to}], certificate_url, icc}; or {approval} when a member's retirement above the organisation's threshold waits for an approver (docs/product.md#approvals)",
   },
   {
     method: 'get',

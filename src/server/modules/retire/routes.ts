@@ -5,7 +5,8 @@ import { clientIp, input, ok, parse, strictBody } from '../../lib/http';
 import { answerPublic } from '../../lib/public-answer';
 import { requireUser } from '../session';
 import { retireSchema, retirementsQuery } from '../../../shared/schemas/retire';
-import { certificateOf, publicTransparency, retire, retirementsOf } from './service';
+import { certificateOf, publicTransparency, requestRetirement, retire, retirementsOf } from './service';
+import { needsApproval } from '../user/approval-requests';
 import { certificatePdf } from './certificate-pdf';
 
 // Retirement (docs/product.md#retirement). Mounted twice: creditRoutes at /h5/api/api/credit (signed-in:
@@ -30,10 +31,14 @@ publicRoutes.use('*', async (c, next) => {
  *  server busy (docs/product.md#retirement). */
 const PDF_COST = 10;
 
+// A member's retirement above the organisation's threshold waits for an approver (docs/product.md#approvals).
 creditRoutes.post('/retire', async (c) => {
-  const { user } = await requireUser(c, 'trade');
+  const { user, session } = await requireUser(c, 'trade');
   const { data, raw } = await strictBody(c, retireSchema);
-  return idempotent(c, user.id, raw, (record) => retire(c.get('deps'), user, data, record));
+  const deps = c.get('deps');
+  return idempotent(c, user.id, raw, async (record) =>
+    session.acting && (await needsApproval(deps.db, session.acting, 'retire', data.tons)) ? requestRetirement(deps, user, session.acting, data, record) : retire(deps, user, data, record),
+  );
 });
 
 creditRoutes.get('/retirements', async (c) => {

@@ -10,7 +10,9 @@ import type { PublicAnswer } from '../../lib/response-cache';
 import { checkLedger, openRetirementAccount, post, retirementAccount } from '../../ledger/ledger';
 import { publish } from '../../live/events';
 import { checkThenVerify } from '../user/trade-password';
-import type { User } from '../session';
+import type { Acting, User } from '../session';
+import { lessAwaiting, openApprovalRequest, tonsAwaitingApproval } from '../user/approval-requests';
+import type { ApprovalSent } from '../../../shared/schemas/approval';
 import { CERTIFICATE_ID, type Certificate, type RetireAnswer, type RetireInput, type SerialRange, type Transparency, type TransparencyProject } from '../../../shared/schemas/retire';
 import { takeHolding } from '../order/repo';
 import { freshUser } from '../order/facts';
@@ -72,7 +74,8 @@ async function retirementFacts(db: DB | Tx, userId: number, projectId: number): 
     pendingSaleQuery(db, userId, p.id).executeTakeFirstOrThrow(),
   ]);
   for (const h of holdings) held[h.origin] += h.tons;
-  return { p, held, pendingSale: Number(pending.n) };
+  // Tons a waiting approval request holds are not the account's to retire again (docs/product.md#approvals).
+  return { p, held: lessAwaiting(held, await tonsAwaitingApproval(db, userId, p.id)), pendingSale: Number(pending.n) };
 }
 
 /** The lowest free serials of a project: read inside the write transaction, where nobody else allocates,
@@ -85,16 +88,16 @@ async function allocateSerials(tx: Tx, projectId: number, totalTons: number, ton
 /** Retires credits: checks that need no password, the payment password, then one write transaction that
  *  reads the facts again, checks them again and writes holdings, ledger, serials and the retirement row. */
 export async function retire(deps: Deps, user: User, input: RetireInput, record?: EffectRecord): Promise<RetireAnswer> {
-  const { db, clock } = deps;
-  const recheck = async () => void checkRetirement(await retirementFacts(db, user.id, input.project_id), user, input.tons, input.icc_year);
-  await checkThenVerify(deps, user, input.paypwd, 'project_password_incorrect', recheck);
+  await checkThenVerify(deps, user, input.paypwd, 'project_password_incorrect', recheckOf(deps, user, input));
+  return asRetireRefusal(() => writeTx(deps.db, (_tx, w) => commitRetirement(deps, w, user.id, input, deps.clock.now()), record));
+}
+
+const recheckOf = (deps: Deps, user: User, input: RetireInput) => async () => void checkRetirement(await retirementFacts(deps.db, user.id, input.project_id), user, input.tons, input.icc_year);
+
+/** A database CHECK that fails at the commit is the refusal the checks give. */
+async function asRetireRefusal<T>(run: () => Promise<T>): Promise<T> {
   try {
-    return await writeTx(db, async (tx, w) => {
-      const now = clock.now();
-      const u = await freshUser(tx, user.id);
-      const checked = checkRetirement(await retirementFacts(tx, u.id, input.project_id), u, input.tons, input.icc_year);
-      return writeRetirement(deps, w, u.id, input, checked, now);
-    }, record);
+    return await run();
   } catch (err) {
     if (err instanceof AppError) throw err;
     if (isCheck(err, 'ledger_accounts_not_negative') || isCheck(err, 'credit_holdings_tons_check', 'tons >= 0')) throw new AppError('retire_insufficient_credits', { n: 0 });
@@ -102,9 +105,39 @@ export async function retire(deps: Deps, user: User, input: RetireInput, record?
   }
 }
 
+/** The retirement in the caller's write transaction: the facts read again (nobody else writes), checked,
+ *  written. The member's retirement and the approval of a request both carry it out. */
+export async function commitRetirement(deps: Deps, w: WriteScope, accountId: number, input: Omit<RetireInput, 'paypwd'>, now: number): Promise<RetireAnswer> {
+  const u = await freshUser(w.tx, accountId);
+  const checked = checkRetirement(await retirementFacts(w.tx, u.id, input.project_id), u, input.tons, input.icc_year);
+  return writeRetirement(deps, w, u.id, input, checked, now);
+}
+
+/** A member's retirement above the organisation's threshold (docs/product.md#approvals): the same checks and
+ *  payment password, then a request that holds the tons until an approver decides. */
+export async function requestRetirement(deps: Deps, user: User, acting: Acting, input: RetireInput, record?: EffectRecord): Promise<ApprovalSent> {
+  await checkThenVerify(deps, user, input.paypwd, 'project_password_incorrect', recheckOf(deps, user, input));
+  return asRetireRefusal(() =>
+    writeTx(deps.db, async (tx, w) => {
+      const now = deps.clock.now();
+      const u = await freshUser(tx, user.id);
+      const { p } = checkRetirement(await retirementFacts(tx, u.id, input.project_id), u, input.tons, input.icc_year);
+      const { paypwd: _secret, project_id, tons, ...rest } = input;
+      const text = {
+        title: 'Retirement waits for approval',
+        title_cn: '碳信用注销待审批',
+        body: `${acting.member.email} asks to retire ${tons} t of ${p.name} for ${input.beneficiary}. An approver decides within ${deps.config.APPROVAL_TTL_DAYS} days.`,
+        body_cn: `${acting.member.email} 申请为 ${input.beneficiary} 注销 ${p.name_cn || p.name} ${tons} 吨，审批人须在 ${deps.config.APPROVAL_TTL_DAYS} 天内决定。`,
+      };
+      const row = { account_id: u.id, maker_id: acting.member.id, kind: 'retire' as const, project_id, tons, amount: 0, fee: 0, input: rest };
+      return { approval: await openApprovalRequest(w, row, deps.config.APPROVAL_TTL_DAYS, text, now) };
+    }, record),
+  );
+}
+
 /** The retirement's writes, once its checks passed: the holdings taken, the serials, the ledger entry from
  *  the user's credits to the project's retirement account, the retirement row and its events. */
-async function writeRetirement(deps: Deps, w: WriteScope, userId: number, input: RetireInput, checked: ReturnType<typeof checkRetirement>, now: number): Promise<RetireAnswer> {
+async function writeRetirement(deps: Deps, w: WriteScope, userId: number, input: Omit<RetireInput, 'paypwd'>, checked: ReturnType<typeof checkRetirement>, now: number): Promise<RetireAnswer> {
   const tx = w.tx;
   const { p, fromPurchase, fromPresale } = checked;
   if (!(await takeHolding(tx, userId, p.id, 'purchase', fromPurchase, now)) || !(await takeHolding(tx, userId, p.id, 'presale', fromPresale, now))) {

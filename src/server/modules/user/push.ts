@@ -47,18 +47,20 @@ function deviceKeysValid(keys: PushSubscribeInput['keys']): boolean {
   }
 }
 
-export async function subscribePush(deps: Deps, user: User, input: PushSubscribeInput, record?: EffectRecord): Promise<PushDevices> {
+/** Turns notices of `user` (the account the request acts as) on for a device, recording `person`, who
+ *  turned it on: removing her from an organisation, or her password change, ends the device. */
+export async function subscribePush(deps: Deps, user: User, person: User, input: PushSubscribeInput, record?: EffectRecord): Promise<PushDevices> {
   if (!pushEndpointAllowed(input.endpoint, deps.config.PUSH_HOSTS)) throw new AppError('push_endpoint_refused');
   if (!deviceKeysValid(input.keys)) throw new AppError('invalid_request');
   const now = deps.clock.now();
   return writeTx(deps.db, async (tx) => {
     const known = await tx.selectFrom('push_subscriptions').select(['id', 'user_id']).where('endpoint', '=', input.endpoint).executeTakeFirst();
     if (known && known.user_id !== user.id) await removeDevices(tx, [known.id]);
-    const values = { user_id: user.id, endpoint: input.endpoint, p256dh: input.keys.p256dh, auth: input.keys.auth, lang: input.lang, created_at: now };
+    const values = { user_id: user.id, person_id: person.id, endpoint: input.endpoint, p256dh: input.keys.p256dh, auth: input.keys.auth, lang: input.lang, created_at: now };
     await tx
       .insertInto('push_subscriptions')
       .values(values)
-      .onConflict((oc) => oc.column('endpoint').doUpdateSet({ user_id: user.id, p256dh: values.p256dh, auth: values.auth, lang: values.lang }))
+      .onConflict((oc) => oc.column('endpoint').doUpdateSet({ user_id: user.id, person_id: person.id, p256dh: values.p256dh, auth: values.auth, lang: values.lang }))
       .execute();
     const beyond = await tx.selectFrom('push_subscriptions').select('id').where('user_id', '=', user.id).orderBy('created_at', 'desc').orderBy('id', 'desc').offset(MAX_PUSH_DEVICES).limit(1000).execute();
     await removeDevices(tx, beyond.map((r) => r.id));

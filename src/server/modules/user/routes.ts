@@ -81,9 +81,10 @@ userRoutes.get('/push/key', async (c) => {
 });
 
 userRoutes.post('/push/subscribe', async (c) => {
-  const { user } = await requireUser(c, 'inbox');
+  const { session, user } = await requireUser(c, 'inbox');
   const { data, raw } = await strictBody(c, pushSubscribeSchema);
-  return idempotent(c, user.id, raw, (record) => subscribePush(c.get('deps'), user, { ...data, lang: c.get('lang') }, record));
+  const person = session.acting?.member ?? user;
+  return idempotent(c, user.id, raw, (record) => subscribePush(c.get('deps'), user, person, { ...data, lang: c.get('lang') }, record));
 });
 
 userRoutes.post('/push/unsubscribe', async (c) => {

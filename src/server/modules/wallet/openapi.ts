@@ -1,3 +1,5 @@
+import * as v from 'valibot';
+import { approvalSentSchema } from '../../../shared/schemas/approval';
 import type { Endpoint } from '../../lib/openapi-endpoint';
 import { TRADE_PASSWORD_ERRORS } from '../user/openapi';
 import { PATHS } from '../../../shared/api';
@@ -50,7 +52,7 @@ export const WALLET_ENDPOINTS: Endpoint[] = [
     schema: withdrawSchema,
     auth: 'user',
     idempotent: true,
-    answer: withdrawalRecordSchema,
+    answer: v.union([withdrawalRecordSchema, approvalSentSchema]),
     errors: [
       'risk_forbidden',
       'withdraw_below_min',
@@ -63,7 +65,7 @@ export const WALLET_ENDPOINTS: Endpoint[] = [
       'trade_password_incorrect',
       ...TRADE_PASSWORD_ERRORS,
     ],
-    gives: 'WithdrawalRecord',
+    gives: "WithdrawalRecord; or {approval} when a member's withdrawal above the organisation's threshold waits for an approver (docs/product.md#approvals)",
   },
   {
     method: 'get',

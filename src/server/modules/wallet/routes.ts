@@ -4,7 +4,8 @@ import { input, ok, parse, strictBody } from '../../lib/http';
 import { idempotent } from '../../lib/idempotency';
 import { requireUser } from '../session';
 import { fundLogQuery, topupListQuery, topupSchema, withdrawalListQuery, withdrawSchema } from '../../../shared/schemas/wallet';
-import { fundLogsOf, requestTopup, requestWithdrawal, topupsOf, withdrawalsOf } from './service';
+import { fundLogsOf, requestTopup, requestWithdrawal, requestWithdrawalApproval, topupsOf, withdrawalsOf } from './service';
+import { needsApproval } from '../user/approval-requests';
 
 // Wallet: top-ups, withdrawals, fund logs (docs/product.md#wallet-and-ledger). Writes need a signed-in user
 // (visitors: guest_forbidden) and an Idempotency-Key; lists are newest first and answer {list, total, page,
@@ -17,10 +18,16 @@ walletRoutes.post('/topup', async (c) => {
   return idempotent(c, user.id, raw, (record) => requestTopup(c.get('deps'), user, data, record));
 });
 
+// A member's withdrawal above the organisation's threshold waits for an approver (docs/product.md#approvals).
 walletRoutes.post('/withdraw', async (c) => {
-  const { user } = await requireUser(c, 'trade');
+  const { user, session } = await requireUser(c, 'trade');
   const { data, raw } = await strictBody(c, withdrawSchema);
-  return idempotent(c, user.id, raw, (record) => requestWithdrawal(c.get('deps'), user, data, record));
+  const deps = c.get('deps');
+  return idempotent(c, user.id, raw, async (record) =>
+    session.acting && (await needsApproval(deps.db, session.acting, 'withdraw', data.amount))
+      ? requestWithdrawalApproval(deps, user, session.acting, data, record)
+      : requestWithdrawal(deps, user, data, record),
+  );
 });
 
 walletRoutes.get('/topups', async (c) => {

@@ -17,7 +17,9 @@ import { verifyTradePassword } from '../user/trade-password';
 import { maskAccountNo, payoutAccountOf } from '../user/card';
 import type { DB } from '../../db/connection';
 import { checkTopupDecision, checkTopupRequest, checkWithdrawal, checkWithdrawalDecision, WalletStateError, type WithdrawalFacts, type WithdrawalInput } from './checks';
-import { payerOf, type User } from '../session';
+import { payerOf, type Acting, type User } from '../session';
+import { openApprovalRequest } from '../user/approval-requests';
+import type { ApprovalSent } from '../../../shared/schemas/approval';
 import { fundLogRow, topupRecord, withdrawalRecord } from './records';
 import { generateReference } from '../../../shared/paynow';
 
@@ -191,21 +193,71 @@ function withPayerPassword(account: User, payer: User): User {
  * facts again, checks them again and moves amount + fee from available to frozen with the withdrawal row.
  */
 export async function requestWithdrawal(deps: Deps, user: User, input: WithdrawalInput, record?: EffectRecord): Promise<WithdrawalRecord> {
+  await checkThenPassword(deps, user, input);
+  return asWithdrawalRefusal(() => writeTx(deps.db, (_tx, w) => commitWithdrawal(deps, w, user.id, input, payerOf(user), deps.clock.now()), record));
+}
+
+async function checkThenPassword(deps: Deps, user: User, input: WithdrawalInput): Promise<void> {
   const { db, clock, config } = deps;
   checkWithdrawal(await withdrawalFacts(db, user.id, clock.now()), withPayerPassword(user, payerOf(user)), input, config, clock.now());
   await verifyTradePassword(deps, user, input.password, 'trade_password_incorrect');
-  const now = clock.now();
+}
+
+async function asWithdrawalRefusal<T>(run: () => Promise<T>): Promise<T> {
   try {
-    return await writeTx(db, async (tx, w) => {
-      const fresh = await tx.selectFrom('users').selectAll().where('id', '=', user.id).executeTakeFirstOrThrow();
-      const checked = checkWithdrawal(await withdrawalFacts(tx, user.id, now), withPayerPassword(fresh, payerOf(user)), input, config, now);
-      return writeWithdrawal(w, user.id, input.amount, checked, now);
-    }, record);
+    return await run();
   } catch (err) {
     // The partial unique index (one non-refused withdrawal per user and SGT day) as a last guard.
     if (isUnique(err, 'withdrawals_one_per_day', 'withdrawals.user_id, withdrawals.sgt_date')) throw new AppError('withdraw_daily_limit');
     throw err;
   }
+}
+
+/** The withdrawal in the caller's write transaction: facts read again, checked, written. The member's
+ *  withdrawal and the approval of a request both carry it out; `payer` is the person whose payment password
+ *  it was asked with (the request's maker for an approval). */
+export async function commitWithdrawal(deps: Deps, w: WriteScope, accountId: number, input: Omit<WithdrawalInput, 'password'>, payer: User, now: number): Promise<WithdrawalRecord> {
+  const fresh = await w.tx.selectFrom('users').selectAll().where('id', '=', accountId).executeTakeFirstOrThrow();
+  const checked = checkWithdrawal(await withdrawalFacts(w.tx, accountId, now), withPayerPassword(fresh, payer.id === accountId ? fresh : payer), { ...input, password: '' }, deps.config, now);
+  return writeWithdrawal(w, accountId, input.amount, checked, now);
+}
+
+/** Moves a waiting request's money between available and frozen: held when it opens, released when it is
+ *  decided or expires (the approval then withdraws it through commitWithdrawal). */
+export async function holdForApproval(w: WriteScope, accountId: number, requestId: number, total: number, hold: boolean, now: number): Promise<void> {
+  await postMoney(w.tx, {
+    kind: hold ? 'approval_hold' : 'approval_release',
+    ref_type: 'approval',
+    ref_id: requestId,
+    memo: hold ? `Withdrawal request #${requestId}: ${formatSgd(total)} held until an approver decides` : `Withdrawal request #${requestId}: ${formatSgd(total)} released`,
+    now,
+    postings: [
+      { owner: accountId, account: 'available', amount: hold ? -total : total },
+      { owner: accountId, account: 'frozen', amount: hold ? total : -total },
+    ],
+  });
+  await publish(w, { type: 'invalidate', tables: ['user', 'fundlogs'] }, accountId, now);
+}
+
+/** A member's withdrawal above the organisation's threshold (docs/product.md#approvals): the same checks and
+ *  payment password, then a request that holds amount + fee until an approver decides. */
+export async function requestWithdrawalApproval(deps: Deps, user: User, acting: Acting, input: WithdrawalInput, record?: EffectRecord): Promise<ApprovalSent> {
+  await checkThenPassword(deps, user, input);
+  return writeTx(deps.db, async (tx, w) => {
+    const now = deps.clock.now();
+    const fresh = await tx.selectFrom('users').selectAll().where('id', '=', user.id).executeTakeFirstOrThrow();
+    const { fee, method } = checkWithdrawal(await withdrawalFacts(tx, user.id, now), withPayerPassword(fresh, payerOf(user)), input, deps.config, now);
+    const text = {
+      title: 'Withdrawal waits for approval',
+      title_cn: '提现待审批',
+      body: `${acting.member.email} asks to withdraw ${formatSgd(input.amount)} (fee ${formatSgd(fee)}). An approver decides within ${deps.config.APPROVAL_TTL_DAYS} days.`,
+      body_cn: `${acting.member.email} 申请提现 ${formatSgd(input.amount)}（手续费 ${formatSgd(fee)}），审批人须在 ${deps.config.APPROVAL_TTL_DAYS} 天内决定。`,
+    };
+    const row = { account_id: user.id, maker_id: acting.member.id, kind: 'withdraw' as const, project_id: null, tons: 0, amount: input.amount, fee, input: { method } };
+    const approval = await openApprovalRequest(w, row, deps.config.APPROVAL_TTL_DAYS, text, now);
+    await holdForApproval(w, user.id, approval.id, input.amount + fee, true, now);
+    return { approval };
+  }, record);
 }
 
 /** The withdrawal's writes, once its checks passed: its row, the money held (available to frozen, amount

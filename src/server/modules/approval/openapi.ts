@@ -1,0 +1,65 @@
+import type { Endpoint } from '../../lib/openapi-endpoint';
+import { PATHS } from '../../../shared/api';
+import { approvalDecideSchema, approvalListQuery, approvalPageSchema, approvalRequestSchema, approvalThresholdsAnswerSchema, approvalThresholdsSchema } from '../../../shared/schemas/approval';
+
+// The approvals endpoints (docs/product.md#approvals), for ENDPOINTS in src/server/openapi.ts.
+
+const decideEntry = (approve: boolean): Endpoint => ({
+  method: 'post',
+  path: approve ? PATHS.approvalApprove : PATHS.approvalDecline,
+  operationId: approve ? 'approvalApprove' : 'approvalDecline',
+  tag: 'Approvals',
+  summary: approve
+    ? "Approve another member's waiting request (approvers and the owner): the retirement or withdrawal is carried out now"
+    : "Decline another member's waiting request (approvers and the owner): what it held is released",
+  schema: approvalDecideSchema,
+  auth: 'user',
+  idempotent: true,
+  answer: approvalRequestSchema,
+  answerName: 'ApprovalRequest',
+  errors: approve
+    ? ['org_not_member', 'approval_not_found', 'approval_own', 'approval_decided', 'retire_insufficient_credits', 'retire_not_retirable', 'insufficient_balance', 'withdraw_weekend', 'withdraw_holiday', 'withdraw_daily_limit', 'bank_incorrect']
+    : ['org_not_member', 'approval_not_found', 'approval_own', 'approval_decided'],
+  gives: 'the request as decided',
+});
+
+export const APPROVAL_ENDPOINTS: Endpoint[] = [
+  {
+    method: 'get',
+    path: PATHS.approvalList,
+    operationId: 'approvalList',
+    tag: 'Approvals',
+    summary: "The organisation's retirement and withdrawal requests, newest first (state: waiting, decided or all)",
+    schema: approvalListQuery,
+    auth: 'user',
+    answer: approvalPageSchema,
+    errors: ['org_not_member'],
+    gives: '{list, total, page, page_size}',
+  },
+  decideEntry(true),
+  decideEntry(false),
+  {
+    method: 'get',
+    path: PATHS.approvalThresholds,
+    operationId: 'approvalThresholds',
+    tag: 'Approvals',
+    summary: "The organisation's thresholds: a member's retirement of more tons, or withdrawal of more cents, waits for an approver",
+    auth: 'user',
+    answer: approvalThresholdsAnswerSchema,
+    errors: ['org_not_member'],
+    gives: '{retire_tons, withdraw_cents}',
+  },
+  {
+    method: 'post',
+    path: PATHS.approvalThresholds,
+    operationId: 'approvalSetThresholds',
+    tag: 'Approvals',
+    summary: 'Set the thresholds (the owner)',
+    schema: approvalThresholdsSchema,
+    auth: 'user',
+    idempotent: true,
+    answer: approvalThresholdsAnswerSchema,
+    errors: ['org_not_member', 'approval_owner_only'],
+    gives: '{retire_tons, withdraw_cents}',
+  },
+];

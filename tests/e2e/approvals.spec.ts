@@ -1,0 +1,152 @@
+import AxeBuilder from '@axe-core/playwright';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import type { APIRequestContext, Browser, BrowserContext } from '@playwright/test';
+import { baseUrl, createProject, dataDir, E2E_PASSWORD, endCycleNow, expect, heldTons, markStartSeen, memberApi, ops, readCode, shot, storeSession, test, uniqueEmail, waitForServiceWorkerControl } from './helpers';
+
+// Approvals (docs/product.md#approvals) at 390x844, in English and Chinese: a buyer of an organisation asks
+// to retire 150 t (over the 100 t threshold) as "a Canopy customer"; the retire screen says it was sent for
+// approval; the approver sees it waiting on the Approvals screen, approves it, and the certificate appears,
+// showing "a Canopy customer". The approvals list reads offline from the device's copy. Screenshots in
+// test-results/screenshots/approvals-*.png.
+
+const PAY = 'Canopy#Pay2026e';
+const api = (p: string) => `${baseUrl()}/h5/api${p}`;
+
+let projectId = 0;
+let ownerToken = '';
+let orgId = 0;
+
+test.describe.configure({ mode: 'serial' });
+
+/** The invitation token in the newest mail to `email` (the outbox, read-only). */
+function inviteToken(email: string): string {
+  const db = new Database(path.join(dataDir(), 'canopy.db'), { readonly: true, fileMustExist: true });
+  try {
+    const row = db.prepare('SELECT body FROM outbox WHERE lower(to_email) = lower(?) ORDER BY id DESC LIMIT 1').get(email) as { body: string } | undefined;
+    const m = row && /token=([A-Za-z0-9_-]+)/.exec(row.body);
+    if (!m) throw new Error(`no invitation mailed to ${email}`);
+    return m[1]!;
+  } finally {
+    db.close();
+  }
+}
+
+async function ok<T>(p: Promise<{ code: number; msg: string; data: T }>): Promise<T> {
+  const res = await p;
+  expect(res.code, res.msg).toBe(0);
+  return res.data;
+}
+
+/** A corporate registration (the organisation and its owner) with a payment password, S$5,000 and 300 t. */
+async function foundOrganisation(request: APIRequestContext): Promise<void> {
+  const email = uniqueEmail('appr-owner');
+  await ok(request.post(api('/api/login/sendcode'), { data: { email, scene: 'register', lang: 'en' } }).then((r) => r.json()));
+  const info = await ok<{ token: string; mem_id: number }>(
+    request
+      .post(api('/api/login/register'), { data: { email, code: await readCode(email), password: E2E_PASSWORD, repassword: E2E_PASSWORD, type: 'corporate', company: 'Merlion Freight Pte Ltd', uen: '201912345K', agree: true, lang: 'en' } })
+      .then((r) => r.json()),
+  );
+  ownerToken = info.token;
+  orgId = info.mem_id;
+  await ok(memberApi(request, ownerToken, 'POST', '/api/user/withdpwd', { password: PAY, repassword: PAY, login_password: E2E_PASSWORD }));
+  const topup = await ok(memberApi<{ id: number }>(request, ownerToken, 'POST', '/api/wallet/topup', { amount: 500_000, method: 'bank' }));
+  await ops(['topup:confirm', String(topup.id)], { timeoutMs: 90_000 });
+  const bought = await ok(memberApi<{ id: number }>(request, ownerToken, 'POST', '/api/order/buy', { project_id: projectId, tons: 300, password: PAY }));
+  endCycleNow(bought.id);
+  await expect.poll(() => heldTons(request, ownerToken, projectId), { timeout: 60_000, intervals: [500] }).toBeGreaterThanOrEqual(300);
+}
+
+/** A colleague invited with `role`, joined and acting for the organisation in `context`, with her own payment password. */
+async function colleague(browser: Browser, request: APIRequestContext, role: 'buyer' | 'approver', lang: 'en' | 'cn'): Promise<BrowserContext> {
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, baseURL: baseUrl() });
+  await markStartSeen(context);
+  const email = uniqueEmail(`appr-${role}`);
+  const personal = await registerViaApiOnly(request, email);
+  await ok(memberApi(request, personal, 'POST', '/api/user/withdpwd', { password: PAY, repassword: PAY, login_password: E2E_PASSWORD }));
+  await ok(memberApi(request, ownerToken, 'POST', '/api/org/invite', { email, role }));
+  await ok(memberApi(request, personal, 'POST', '/api/org/join', { token: inviteToken(email) }));
+  const switched = await (await request.post(api('/api/org/switch'), { data: { account_id: orgId, lang: 'en' }, headers: { Authorization: personal } })).json();
+  expect(switched.code, switched.msg).toBe(0);
+  await storeSession(context, switched.data, lang);
+  return context;
+}
+
+/** Registers a personal account through the API; its token (no browser session stored). */
+async function registerViaApiOnly(request: APIRequestContext, email: string): Promise<string> {
+  await ok(request.post(api('/api/login/sendcode'), { data: { email, scene: 'register', lang: 'en' } }).then((r) => r.json()));
+  const info = await ok<{ token: string }>(
+    request.post(api('/api/login/register'), { data: { email, code: await readCode(email), password: E2E_PASSWORD, repassword: E2E_PASSWORD, type: 'personal', agree: true, lang: 'en' } }).then((r) => r.json()),
+  );
+  return info.token;
+}
+
+test.beforeAll(async ({ request }) => {
+  test.setTimeout(180_000); // the operator CLI's cold start and the scheduler's next tick, on a busy machine
+  projectId = await createProject({
+    name: `Approval Forest ${Date.now() % 100000}`,
+    name_cn: '审批测试森林',
+    registry: 'Verra',
+    registry_id: `VCS-A${Date.now() % 100000}`,
+    methodology: 'VM0007 REDD+',
+    vintage: 2024,
+    country: 'Malaysia',
+    price: 1000,
+    max_tons: 1000,
+  });
+  await foundOrganisation(request);
+});
+
+for (const lang of ['en', 'cn'] as const) {
+  const tag = lang === 'en' ? 'en' : 'zh';
+  const text =
+    lang === 'en'
+      ? { sent: 'Sent for approval', waiting: 'Waiting for approval', approved: 'Approved', customer: 'a Canopy customer' }
+      : { sent: '已提交审批', waiting: '待审批', approved: '已批准', customer: '一位 Canopy 客户' };
+
+  test(`${lang}: a buyer asks to retire 150 t, the approver approves, the certificate appears`, async ({ browser, request }) => {
+    test.setTimeout(150_000);
+    const buyer = await colleague(browser, request, 'buyer', lang);
+    const page = await buyer.newPage();
+    await page.goto(`/pages/profile/retire?project_id=${projectId}`);
+    await expect(page.getByTestId('retire-project')).toHaveValue(String(projectId));
+    await page.getByTestId('retire-tons').fill('150');
+    await page.getByTestId('retire-beneficiary').fill(lang === 'en' ? 'Merlion Freight' : '鱼尾狮货运');
+    await page.getByTestId('retire-hide-beneficiary').check();
+    await page.getByTestId('retire-submit').click();
+    const sheet = page.getByTestId('confirm-sheet');
+    await sheet.getByTestId('payment-password').fill(PAY);
+    await sheet.getByTestId('confirm-submit').click();
+    await expect(page.getByTestId('retire-sent-for-approval')).toContainText(text.sent);
+    await shot(page, `approvals-${tag}-sent`);
+    expect((await new AxeBuilder({ page }).analyze()).violations.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
+
+    const approver = await colleague(browser, request, 'approver', lang);
+    const review = await approver.newPage();
+    await review.goto('/pages/org/approvals');
+    const item = review.getByTestId('approvals-waiting').getByTestId('approval-item').first();
+    await expect(item).toContainText(text.waiting);
+    await expect(item).toContainText('150');
+    await shot(review, `approvals-${tag}-waiting`);
+    expect((await new AxeBuilder({ page: review }).analyze()).violations.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
+    await item.getByTestId('approval-approve').click();
+    const decided = review.getByTestId('approvals-decided').getByTestId('approval-item').first();
+    await expect(decided.getByTestId('approval-status')).toContainText(text.approved);
+    await expect(decided.getByTestId('approval-certificate')).toBeVisible();
+    await shot(review, `approvals-${tag}-approved`);
+
+    // Offline, the list is the device's last copy.
+    await waitForServiceWorkerControl(review);
+    await approver.setOffline(true);
+    await review.reload();
+    await expect(review.getByTestId('approvals-decided').getByTestId('approval-item').first()).toContainText(text.approved);
+    await approver.setOffline(false);
+
+    await decided.getByTestId('approval-certificate').click();
+    await expect(review.getByText(text.customer).first()).toBeVisible();
+    await expect(review.getByText('150').first()).toBeVisible();
+    await shot(review, `approvals-${tag}-certificate`);
+    await buyer.close();
+    await approver.close();
+  });
+}

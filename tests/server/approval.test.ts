@@ -1,0 +1,274 @@
+// Approvals (maker-checker) over real HTTP (docs/product.md#approvals): a member's retirement or withdrawal
+// above the organisation's threshold waits as a request holding its tons or money; an approver who is not
+// its maker approves (carried out by the same use case) or declines; the scheduler expires it; every step
+// in the activity log and the inboxes. Races in parallel: two approvers, an approval and the expiry, a
+// request and a withdrawal of the same money. The ledger check after each.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkLedger, walletOf } from '../../src/server/ledger/ledger';
+import { runDueWork } from '../../src/server/scheduler/scheduler';
+import { PATHS } from '../../src/shared/api';
+import { ERRORS } from '../../src/shared/errors';
+import { DAY, MIN, startTestServer, type Envelope, type TestServer } from '../helpers/server';
+import { makeUser, topup } from './market-helpers';
+import { makeRetirableProject } from './retire-helpers';
+import { addMember, expectOrgRefused, GENEROUS, makeOrg, ORG_PASSWORD, TRADE_PASSWORD, write, type Member, type Org } from './org-helpers';
+
+const send = (path: string, data: Record<string, unknown>, token: string, opts: { lang?: 'en' | 'cn' } = {}) => write(s, path, token, data, opts);
+
+let s: TestServer;
+
+beforeAll(async () => {
+  s = await startTestServer({ ...GENEROUS, WITHDRAW_MIN_CENTS: '5000', WITHDRAW_FEE_CENTS: '200', WITHDRAW_FEE_BP: '0', SESSION_TTL_DAYS: '365' });
+});
+afterAll(async () => {
+  await expectLedgerOk();
+  await s?.close();
+});
+
+async function expectLedgerOk(): Promise<void> {
+  const report = await checkLedger(s.db);
+  expect(report.ok, JSON.stringify([report.problems, report.retirement_problems])).toBe(true);
+}
+
+const FEE = 200;
+
+interface Team {
+  org: Org;
+  buyer: Member;
+  approver: Member;
+  pid: number;
+}
+
+/** An organisation with money, a payout account, `tons` held of a retirable project, a buyer and an approver. */
+async function team(tons = 300, cents = 100_000): Promise<Team> {
+  const org = await makeOrg(s);
+  const card = await send(PATHS.userCard, { bank_name: 'DBS', account_no: '012-345678-9', holder_name: 'Acme Pte Ltd', password: ORG_PASSWORD }, org.owner.token);
+  expect(card.code, card.msg).toBe(0);
+  if (cents + tons > 0) await topup(s, org.id, cents + tons * 10_000);
+  const pid = await makeRetirableProject(s, { price: 1000 });
+  const buyer = await addMember(s, org, 'buyer');
+  const approver = await addMember(s, org, 'approver');
+  if (tons > 0) {
+    const bought = await send(PATHS.orderBuy, { project_id: pid, tons, password: ORG_PASSWORD }, org.owner.token);
+    expect(bought.code, bought.msg).toBe(0);
+    s.clock.advance(MIN);
+    await runDueWork(s.running.deps);
+  }
+  return { org, buyer, approver, pid };
+}
+
+const retire = (t: Team, tons: number, token = t.buyer.orgToken) => send(PATHS.creditRetire, { project_id: t.pid, tons, beneficiary: 'Acme Pte Ltd', reason: 'FY2026', paypwd: token === t.org.owner.token ? ORG_PASSWORD : TRADE_PASSWORD }, token);
+const withdraw = (t: Team, amount: number, token = t.buyer.orgToken) => send(PATHS.walletWithdraw, { amount, password: token === t.org.owner.token ? ORG_PASSWORD : TRADE_PASSWORD }, token);
+const approve = (token: string, id: number, lang?: 'en' | 'cn') => send(PATHS.approvalApprove, { id }, token, { lang });
+const decline = (token: string, id: number, lang?: 'en' | 'cn') => send(PATHS.approvalDecline, { id }, token, { lang });
+const held = async (t: Team) => Number((await s.db.selectFrom('credit_holdings').select((eb) => eb.fn.sum<number>('tons').as('n')).where('user_id', '=', t.org.id).where('project_id', '=', t.pid).executeTakeFirst())?.n ?? 0);
+
+function requestOf(res: Envelope): { id: number; status: string } {
+  expect(res.code, res.msg).toBe(0);
+  expect(res.data.approval, JSON.stringify(res.data)).toBeDefined();
+  return res.data.approval;
+}
+
+describe('approvals', () => {
+  it('a buyer asks to retire 150 t: the tons are held, the approver approves, the certificate is made', async () => {
+    const t = await team();
+    const asked = requestOf(await retire(t, 150));
+    expect(asked).toMatchObject({ kind: 'retire', status: 'waiting', tons: 150, maker_id: t.buyer.id, beneficiary: 'Acme Pte Ltd', expires_at: s.clock.now() + 7 * DAY });
+    expect(await held(t)).toBe(300);
+    expect(await s.db.selectFrom('retirements').selectAll().where('user_id', '=', t.org.id).execute()).toEqual([]);
+    // What the request holds is neither retirable nor for sale (the owner's own retirement does not wait).
+    const more = await retire(t, 151, t.org.owner.token);
+    expect(more.code).toBe(ERRORS.retire_insufficient_credits.code);
+    const sale = await send(PATHS.orderSell, { project_id: t.pid, tons: 151, password: ORG_PASSWORD }, t.org.owner.token);
+    expect(sale.code).not.toBe(0);
+    // The approver and the organisation are told; the list shows it waiting.
+    const notices = await s.db.selectFrom('notifications').select(['user_id', 'title', 'url']).where('user_id', 'in', [t.org.id, t.approver.id]).execute();
+    expect(notices.filter((n) => n.title === 'Retirement waits for approval').map((n) => n.user_id).sort()).toEqual([t.org.id, t.approver.id].sort());
+    const list = await s.api('GET', PATHS.approvalList, { state: 'waiting' }, { token: t.approver.orgToken });
+    expect(list.data.list.map((a: { id: number }) => a.id)).toEqual([asked.id]);
+
+    const done = await approve(t.approver.orgToken, asked.id);
+    expect(done.code, done.msg).toBe(0);
+    expect(done.data).toMatchObject({ status: 'approved', decided_by_email: t.approver.email });
+    const cert = await s.api('GET', `/api/public/certificate/${done.data.certificate_id}`);
+    expect(cert.data).toMatchObject({ tons: 150, beneficiary: 'Acme Pte Ltd' });
+    expect(await held(t)).toBe(150);
+    const makerNotice = await s.db.selectFrom('notifications').select('title').where('user_id', '=', t.buyer.id).execute();
+    expect(makerNotice.map((n) => n.title)).toContain(`Request #${asked.id} approved`);
+    const log = await s.api('GET', PATHS.orgActivity, {}, { token: t.org.owner.token });
+    const actions = log.data.list.map((a: { action: string; member_id: number }) => `${a.action}:${a.member_id}`);
+    expect(actions).toEqual(expect.arrayContaining([`credit.retire:${t.buyer.id}`, `approval.approve:${t.approver.id}`]));
+    const asking = log.data.list.find((a: { action: string }) => a.action === 'credit.retire');
+    expect(JSON.parse(asking.detail)).toMatchObject({ request: { project_id: t.pid, tons: 150, beneficiary: 'Acme Pte Ltd' }, result: { approval_id: asked.id } });
+    await expectOrgRefused(s, 'approval_decided', (lang) => approve(t.org.owner.token, asked.id, lang));
+    await expectLedgerOk();
+  });
+
+  it('at or under the threshold, and the owner, act at once; the owner moves the threshold', async () => {
+    const t = await team();
+    const direct = await retire(t, 100);
+    expect(direct.code, direct.msg).toBe(0);
+    expect(direct.data.certificate_url).toBeTruthy();
+    const own = await retire(t, 150, t.org.owner.token);
+    expect(own.data.certificate_url).toBeTruthy();
+    const admin = await addMember(s, t.org, 'admin');
+    await expectOrgRefused(s, 'approval_owner_only', (lang) => send(PATHS.approvalThresholds, { retire_tons: 1000, withdraw_cents: 0 }, admin.orgToken, { lang }));
+    await expectOrgRefused(s, 'org_role_forbidden', (lang) => send(PATHS.approvalThresholds, { retire_tons: 1000, withdraw_cents: 0 }, t.approver.orgToken, { lang }));
+    expect((await s.api('GET', PATHS.approvalThresholds, {}, { token: t.buyer.orgToken })).data).toEqual({ retire_tons: 100, withdraw_cents: 0 });
+    const set = await send(PATHS.approvalThresholds, { retire_tons: 150, withdraw_cents: 0 }, t.org.owner.token);
+    expect(set.data).toEqual({ retire_tons: 150, withdraw_cents: 0 });
+    const under = await retire(t, 40);
+    expect(under.data.certificate_url).toBeTruthy();
+    const bad = await send(PATHS.approvalThresholds, { retire_tons: -1, withdraw_cents: 0 }, t.org.owner.token);
+    expect(bad.code).toBe(ERRORS.invalid_request.code);
+  });
+
+  it('role checks: a viewer cannot ask, a buyer cannot approve, a maker cannot approve their own, other organisations are refused', async () => {
+    const t = await team();
+    const viewer = await addMember(s, t.org, 'viewer');
+    await expectOrgRefused(s, 'org_role_forbidden', (lang) => send(PATHS.creditRetire, { project_id: t.pid, tons: 150, beneficiary: 'X', paypwd: TRADE_PASSWORD }, viewer.orgToken, { lang }));
+    const asked = requestOf(await retire(t, 150));
+    const otherBuyer = await addMember(s, t.org, 'buyer');
+    await expectOrgRefused(s, 'org_role_forbidden', (lang) => approve(otherBuyer.orgToken, asked.id, lang));
+    await expectOrgRefused(s, 'org_role_forbidden', (lang) => decline(viewer.orgToken, asked.id, lang));
+    // The maker made approver: still not their own request.
+    const role = await send(PATHS.orgRole, { user_id: t.buyer.id, role: 'approver' }, t.org.owner.token);
+    expect(role.code, role.msg).toBe(0);
+    await expectOrgRefused(s, 'approval_own', (lang) => approve(t.buyer.orgToken, asked.id, lang));
+    await expectOrgRefused(s, 'approval_own', (lang) => decline(t.buyer.orgToken, asked.id, lang));
+    // Another organisation's approver, and ids that are not there.
+    const other = await team(0);
+    await expectOrgRefused(s, 'approval_not_found', (lang) => approve(other.approver.orgToken, asked.id, lang));
+    await expectOrgRefused(s, 'approval_not_found', (lang) => approve(t.approver.orgToken, 999_999_999, lang));
+    const otherList = await s.api('GET', PATHS.approvalList, {}, { token: other.approver.orgToken });
+    expect(otherList.data.list).toEqual([]);
+    const personal = await makeUser(s);
+    await expectOrgRefused(s, 'org_not_member', (lang) => approve(personal.token, asked.id, lang));
+    const proto = await s.api('POST', PATHS.approvalApprove, JSON.parse('{"id": 1, "__proto__": {"x": 1}}'), { token: t.approver.orgToken, idempotencyKey: `k-${Math.random()}` });
+    expect(proto.code).not.toBe(0);
+    expect((await decline(t.approver.orgToken, asked.id)).data).toMatchObject({ status: 'declined' });
+    await expectLedgerOk();
+  });
+
+  it('a withdrawal waits holding amount + fee; a decline releases it; an approval withdraws it', async () => {
+    const t = await team(0, 100_000);
+    const before = await walletOf(s.db, t.org.id);
+    const asked = requestOf(await withdraw(t, 10_000));
+    expect(asked).toMatchObject({ kind: 'withdraw', amount: 10_000, fee: FEE });
+    expect(await walletOf(s.db, t.org.id)).toMatchObject({ available: before.available - 10_000 - FEE, frozen: before.frozen + 10_000 + FEE });
+    expect((await decline(t.approver.orgToken, asked.id)).data).toMatchObject({ status: 'declined' });
+    expect(await walletOf(s.db, t.org.id)).toMatchObject({ available: before.available, frozen: before.frozen });
+    await expectOrgRefused(s, 'approval_decided', (lang) => approve(t.approver.orgToken, asked.id, lang));
+
+    const again = requestOf(await withdraw(t, 20_000));
+    const done = await approve(t.approver.orgToken, again.id);
+    expect(done.code, done.msg).toBe(0);
+    const w = await s.db.selectFrom('withdrawals').selectAll().where('id', '=', done.data.withdrawal_id).executeTakeFirstOrThrow();
+    expect(w).toMatchObject({ user_id: t.org.id, amount: 20_000, fee: FEE, status: 'processing' });
+    expect(await walletOf(s.db, t.org.id)).toMatchObject({ available: before.available - 20_000 - FEE, frozen: before.frozen + 20_000 + FEE });
+    await expectLedgerOk();
+  });
+
+  it("an approved withdrawal goes by the maker's payment password, not the organisation's", async () => {
+    const t = await team(0, 100_000);
+    await s.db.updateTable('users').set({ withdraw_password_hash: null }).where('id', '=', t.org.id).execute();
+    const asked = requestOf(await withdraw(t, 10_000));
+    const done = await approve(t.approver.orgToken, asked.id);
+    expect(done.code, done.msg).toBe(0);
+    expect(done.data.withdrawal_id).toBeGreaterThan(0);
+    await expectLedgerOk();
+  });
+
+  it('an approval the use case refuses (a Saturday) leaves the request waiting and its money held', async () => {
+    const t = await team(0, 100_000);
+    const asked = requestOf(await withdraw(t, 10_000));
+    const wallet = await walletOf(s.db, t.org.id);
+    const saturday = 5 * DAY - ((s.clock.now() - Date.UTC(2026, 2, 2, 2)) % (7 * DAY));
+    s.clock.advance(saturday > 0 ? saturday : saturday + 7 * DAY);
+    await expectOrgRefused(s, 'withdraw_weekend', (lang) => approve(t.approver.orgToken, asked.id, lang));
+    expect(await walletOf(s.db, t.org.id)).toEqual(wallet);
+    expect((await s.api('GET', PATHS.approvalList, { state: 'waiting' }, { token: t.approver.orgToken })).data.list.map((a: { id: number }) => a.id)).toContain(asked.id);
+    s.clock.advance(2 * DAY); // Monday again
+    expect((await approve(t.approver.orgToken, asked.id)).data).toMatchObject({ status: 'approved' });
+    await expectLedgerOk();
+  });
+
+  it('expiry: the scheduler (two instances at once) expires it once and releases what was held', async () => {
+    const t = await team(300, 100_000);
+    const r = requestOf(await retire(t, 200));
+    const m = requestOf(await withdraw(t, 10_000));
+    const wallet = await walletOf(s.db, t.org.id);
+    s.clock.advance(7 * DAY);
+    const reports = await Promise.all([runDueWork(s.running.deps), runDueWork(s.running.deps)]);
+    expect(reports.reduce((n, x) => n + x.approvals, 0)).toBe(2);
+    const rows = await s.db.selectFrom('approval_requests').select(['id', 'status']).where('id', 'in', [r.id, m.id]).orderBy('id').execute();
+    expect(rows.map((x) => x.status)).toEqual(['expired', 'expired']);
+    expect(await walletOf(s.db, t.org.id)).toMatchObject({ available: wallet.available + 10_000 + FEE, frozen: wallet.frozen - 10_000 - FEE });
+    expect((await retire(t, 200, t.org.owner.token)).code).toBe(0);
+    const expiries = await s.db.selectFrom('organisation_activity').select('action').where('account_id', '=', t.org.id).where('action', '=', 'approval.expire').execute();
+    expect(expiries).toHaveLength(2);
+    expect(await s.db.selectFrom('notifications').select('title').where('user_id', '=', t.buyer.id).where('title', 'like', '%expired').execute()).toHaveLength(2);
+    await expectLedgerOk();
+  });
+
+  it('races: two approvers, forty approvals, an approval against the expiry: exactly one outcome', async () => {
+    const t = await team(300, 100_000);
+    const second = await addMember(s, t.org, 'approver');
+    const a = requestOf(await retire(t, 150));
+    const answers = await Promise.all([
+      ...Array.from({ length: 20 }, () => approve(t.approver.orgToken, a.id)),
+      ...Array.from({ length: 20 }, () => decline(second.orgToken, a.id)),
+    ]);
+    const won = answers.filter((x) => x.code === 0);
+    expect(won).toHaveLength(1);
+    for (const x of answers.filter((y) => y.code !== 0)) expect(x.code).toBe(ERRORS.approval_decided.code);
+    expect(await s.db.selectFrom('retirements').select('id').where('user_id', '=', t.org.id).execute()).toHaveLength(won[0]!.data.status === 'approved' ? 1 : 0);
+    await expectLedgerOk();
+
+    const b = requestOf(await withdraw(t, 10_000));
+    s.clock.advance(7 * DAY - 1);
+    const racing = Promise.all([approve(t.approver.orgToken, b.id), approve(second.orgToken, b.id)]);
+    s.clock.advance(1);
+    const [decided, report] = await Promise.all([racing, runDueWork(s.running.deps)]);
+    const row = await s.db.selectFrom('approval_requests').selectAll().where('id', '=', b.id).executeTakeFirstOrThrow();
+    const approvals = decided.filter((x) => x.code === 0).length;
+    expect(approvals + report.approvals).toBe(1);
+    expect(row.status).toBe(approvals === 1 ? 'approved' : 'expired');
+    expect(await s.db.selectFrom('withdrawals').select('id').where('user_id', '=', t.org.id).execute()).toHaveLength(approvals);
+    await expectLedgerOk();
+  });
+
+  it('the same key twice is one request; forty parallel requests hold no more tons than are held', async () => {
+    const t = await team(300, 0);
+    const key = `k-same-${Date.now()}`;
+    const body = { project_id: t.pid, tons: 150, beneficiary: 'Acme Pte Ltd', reason: '', paypwd: TRADE_PASSWORD };
+    const [a, b] = await Promise.all([write(s, PATHS.creditRetire, t.buyer.orgToken, body, { key }), write(s, PATHS.creditRetire, t.buyer.orgToken, body, { key })]);
+    expect(requestOf(a)).toEqual(requestOf(b));
+    const answers = await Promise.all(Array.from({ length: 40 }, () => retire(t, 101)));
+    expect(answers.filter((x) => x.code === 0)).toHaveLength(1);
+    for (const x of answers.filter((y) => y.code !== 0)) expect(x.code).toBe(ERRORS.retire_insufficient_credits.code);
+    expect(await s.db.selectFrom('approval_requests').select('tons').where('account_id', '=', t.org.id).orderBy('id').execute()).toEqual([{ tons: 150 }, { tons: 101 }]);
+    await expectLedgerOk();
+  });
+
+  it('a request races a withdrawal of the same money: one of them has it', async () => {
+    const t = await team(0, 0);
+    await topup(s, t.org.id, 15_000);
+    const [asked, direct] = await Promise.all([withdraw(t, 10_000), withdraw(t, 10_000, t.org.owner.token)]);
+    expect([asked.code, direct.code].filter((c) => c === 0)).toHaveLength(1);
+    // The loser finds the money gone, or (the withdrawal first) today's withdrawal made.
+    for (const x of [asked, direct].filter((y) => y.code !== 0)) expect([ERRORS.insufficient_balance.code, ERRORS.withdraw_daily_limit.code]).toContain(x.code);
+    expect((await walletOf(s.db, t.org.id)).available).toBe(15_000 - 10_000 - FEE);
+    await expectLedgerOk();
+
+    // Two members' requests for the same money: one holds it.
+    const u = await team(0, 0);
+    await topup(s, u.org.id, 15_000);
+    const other = await addMember(s, u.org, 'buyer');
+    const both = await Promise.all([withdraw(u, 10_000), withdraw(u, 10_000, other.orgToken)]);
+    expect(both.filter((x) => x.code === 0)).toHaveLength(1);
+    expect(both.find((x) => x.code !== 0)!.code).toBe(ERRORS.insufficient_balance.code);
+    expect(await walletOf(s.db, u.org.id)).toMatchObject({ available: 15_000 - 10_000 - FEE, frozen: 10_000 + FEE });
+    await expectLedgerOk();
+  });
+});
