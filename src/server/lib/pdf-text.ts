@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import type PDFDocument from 'pdfkit';
+import PDFDocument from 'pdfkit';
 
 // Text in a pdfkit document set in Noto Sans SC from the `@fontsource/noto-sans-sc` package, never a system
 // font: the package ships the font in slices by Unicode range (its 400.css says which slice holds which
 // characters), so each run of text takes the slice of its characters and the PDF embeds only the glyphs it
-// uses. The retirement certificate and the carbon-tax evidence pack set their text with it
+// uses. The retirement certificate, the receipt and the carbon-tax evidence pack set their text with it
 // (docs/decisions/0031-certificate-pdf.md).
 
 interface Slice {
@@ -144,3 +144,17 @@ export function typesetter(doc: Doc) {
   };
 }
 
+
+/** An A4 document in the reader's language with its text set by `typesetter`: `done` gives its bytes once
+ *  `doc.end()` is called; `left` and `width` are the text block inside the margins. */
+export function a4Document(opts: { margin: number; title: string; author: string; lang: 'en' | 'cn' }) {
+  const doc = new PDFDocument({ size: 'A4', margin: opts.margin, info: { Title: opts.title, Author: opts.author }, lang: opts.lang === 'cn' ? 'zh-Hans' : 'en' });
+  const chunks: Buffer[] = [];
+  doc.on('data', (b: Buffer) => chunks.push(b));
+  const done = new Promise<Buffer>((resolve, reject) => {
+    doc.on('end', () => resolve(Buffer.concat(chunks)));
+    doc.on('error', reject);
+  });
+  const left = doc.page.margins.left;
+  return { doc, done, set: typesetter(doc), left, width: doc.page.width - left - doc.page.margins.right };
+}

@@ -1,7 +1,6 @@
-import PDFDocument from 'pdfkit';
 import type { Lang } from '../../../shared/errors';
 import { formatSgd } from '../../../shared/money';
-import { typesetter, type Doc } from '../../lib/pdf-text';
+import { a4Document, type Doc, type typesetter } from '../../lib/pdf-text';
 import { sgtText, type Pack, type PackRow } from './pack';
 import { PACK_TEXT, verdictText, type PackWords } from './pack-text';
 
@@ -106,15 +105,8 @@ function totals(l: Layout, pack: Pack, t: PackWords, verifyUrl: string): void {
 
 export function packPdf(pack: Pack, lang: Lang, verifyUrl: string): Promise<Buffer> {
   const t = PACK_TEXT[lang];
-  const doc = new PDFDocument({ size: 'A4', margin: 48, info: { Title: `${t.title} ${pack.from} – ${pack.to}`, Author: 'Canopy' }, lang: lang === 'cn' ? 'zh-Hans' : 'en' });
-  const chunks: Buffer[] = [];
-  doc.on('data', (b: Buffer) => chunks.push(b));
-  const done = new Promise<Buffer>((resolve, reject) => {
-    doc.on('end', () => resolve(Buffer.concat(chunks)));
-    doc.on('error', reject);
-  });
-  const left = doc.page.margins.left;
-  const l: Layout = { doc, set: typesetter(doc), left, width: doc.page.width - left - doc.page.margins.right, bottom: doc.page.height - doc.page.margins.bottom };
+  const { doc, done, set, left, width } = a4Document({ margin: 48, title: `${t.title} ${pack.from} – ${pack.to}`, author: 'Canopy', lang });
+  const l: Layout = { doc, set, left, width, bottom: doc.page.height - doc.page.margins.bottom };
   header(l, pack, t);
   for (const [kind, title] of [['purchase', t.purchases], ['retirement', t.retirements]] as const) {
     const rows = pack.rows.filter((r) => r.kind === kind);

@@ -1,7 +1,6 @@
-import PDFDocument from 'pdfkit';
 import type { Lang } from '../../../shared/errors';
 import type { Receipt } from '../../../shared/schemas/receipt';
-import { typesetter } from '../../lib/pdf-text';
+import { a4Document } from '../../lib/pdf-text';
 import { receiptRows } from './text';
 
 // A receipt as one A4 PDF page (docs/product.md#receipts): the rows its mail shows, in English or Chinese,
@@ -13,16 +12,7 @@ const MUTED = '#5b6b63';
 
 export function receiptPdf(r: Receipt, lang: Lang): Promise<Buffer> {
   const { title, rows, seller } = receiptRows(r, lang);
-  const doc = new PDFDocument({ size: 'A4', margin: 56, info: { Title: title, Author: r.company.name }, lang: lang === 'cn' ? 'zh-Hans' : 'en' });
-  const chunks: Buffer[] = [];
-  doc.on('data', (b: Buffer) => chunks.push(b));
-  const done = new Promise<Buffer>((resolve, reject) => {
-    doc.on('end', () => resolve(Buffer.concat(chunks)));
-    doc.on('error', reject);
-  });
-  const set = typesetter(doc);
-  const left = doc.page.margins.left;
-  const width = doc.page.width - left - doc.page.margins.right;
+  const { doc, done, set, left, width } = a4Document({ margin: 56, title, author: r.company.name, lang });
   doc.fillColor(GREEN);
   set(r.company.name, 11, { x: left, width });
   set(title, 24, { x: left, width });

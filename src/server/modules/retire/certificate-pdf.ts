@@ -1,6 +1,5 @@
-import PDFDocument from 'pdfkit';
 import QRCode from 'qrcode';
-import { typesetter } from '../../lib/pdf-text';
+import { a4Document } from '../../lib/pdf-text';
 import type { Lang } from '../../../shared/errors';
 import type { Certificate } from '../../../shared/schemas/retire';
 
@@ -53,21 +52,7 @@ const MUTED = '#5b6b63';
 /** The certificate as a PDF; `url` is the public certificate page's address (the QR code's text). */
 export function certificatePdf(c: Certificate, lang: Lang, url: string): Promise<Buffer> {
   const t = TEXT[lang];
-  const doc = new PDFDocument({
-    size: 'A4',
-    margin: 56,
-    info: { Title: `${t.title} ${c.id}`, Author: 'Canopy' },
-    lang: lang === 'cn' ? 'zh-Hans' : 'en',
-  });
-  const chunks: Buffer[] = [];
-  doc.on('data', (b: Buffer) => chunks.push(b));
-  const done = new Promise<Buffer>((resolve, reject) => {
-    doc.on('end', () => resolve(Buffer.concat(chunks)));
-    doc.on('error', reject);
-  });
-  const set = typesetter(doc);
-  const left = doc.page.margins.left;
-  const width = doc.page.width - left - doc.page.margins.right;
+  const { doc, done, set, left, width } = a4Document({ margin: 56, title: `${t.title} ${c.id}`, author: 'Canopy', lang });
   const center = (text: string, size: number) => set(text, size, { x: left, width, align: 'center' });
   // The time in SGT as the page shows it: retired_at is ISO 8601 at +08:00.
   const date = c.retired_at.slice(0, 16).replace('T', ' ');
