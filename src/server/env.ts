@@ -36,5 +36,5 @@ export interface Deps {
 export interface AppEnv {
   /** `acting`: set when the request acts for an organisation (modules/session.ts requireUser): its
    *  account and the member, for the organisation's activity log. */
-  Variables: { deps: Deps; lang: Lang; acting?: { accountId: number; memberId: number } };
+  Variables: { deps: Deps; lang: Lang; acting?: { accountId: number; memberId: number; alone?: boolean } };
 }

@@ -76,7 +76,7 @@ describe('approvals', () => {
     expect(asked).toMatchObject({ kind: 'retire', status: 'waiting', tons: 150, maker_id: t.buyer.id, beneficiary: 'Acme Pte Ltd', expires_at: s.clock.now() + 7 * DAY });
     expect(await held(t)).toBe(300);
     expect(await s.db.selectFrom('retirements').selectAll().where('user_id', '=', t.org.id).execute()).toEqual([]);
-    // What the request holds is neither retirable nor for sale (the owner's own retirement does not wait).
+    // What the request holds is neither retirable nor for sale (the owner's own request checks it as well).
     const more = await retire(t, 151, t.org.owner.token);
     expect(more.code).toBe(ERRORS.retire_insufficient_credits.code);
     const sale = await send(PATHS.orderSell, { project_id: t.pid, tons: 151, password: ORG_PASSWORD }, t.org.owner.token);
@@ -104,12 +104,12 @@ describe('approvals', () => {
     await expectLedgerOk();
   });
 
-  it('at or under the threshold, and the owner, act at once; the owner moves the threshold', async () => {
+  it('at or under the threshold acts at once; the owner moves the threshold', async () => {
     const t = await team();
     const direct = await retire(t, 100);
     expect(direct.code, direct.msg).toBe(0);
     expect(direct.data.certificate_url).toBeTruthy();
-    const own = await retire(t, 150, t.org.owner.token);
+    const own = await retire(t, 100, t.org.owner.token);
     expect(own.data.certificate_url).toBeTruthy();
     const admin = await addMember(s, t.org, 'admin');
     await expectOrgRefused(s, 'approval_owner_only', (lang) => send(PATHS.approvalThresholds, { retire_tons: 1000, withdraw_cents: 0 }, admin.orgToken, { lang }));
@@ -121,6 +121,36 @@ describe('approvals', () => {
     expect(under.data.certificate_url).toBeTruthy();
     const bad = await send(PATHS.approvalThresholds, { retire_tons: -1, withdraw_cents: 0 }, t.org.owner.token);
     expect(bad.code).toBe(ERRORS.invalid_request.code);
+  });
+
+  it("the owner's retirement or withdrawal above the threshold waits when another member may approve", async () => {
+    const t = await team(300, 100_000);
+    const r = requestOf(await retire(t, 150, t.org.owner.token));
+    expect(r).toMatchObject({ kind: 'retire', status: 'waiting', maker_id: t.org.id });
+    const m = requestOf(await withdraw(t, 10_000, t.org.owner.token));
+    expect(m).toMatchObject({ kind: 'withdraw', status: 'waiting' });
+    // The owner cannot approve their own; the approver can.
+    await expectOrgRefused(s, 'approval_own', (lang) => approve(t.org.owner.token, r.id, lang));
+    expect((await approve(t.approver.orgToken, r.id)).data).toMatchObject({ status: 'approved' });
+    expect((await decline(t.approver.orgToken, m.id)).data).toMatchObject({ status: 'declined' });
+    await expectLedgerOk();
+  });
+
+  it('an organisation where no one else may approve lets the owner act alone, and the activity log says so', async () => {
+    const org = await makeOrg(s);
+    const card = await send(PATHS.userCard, { bank_name: 'DBS', account_no: '012-345678-9', holder_name: 'Acme Pte Ltd', password: ORG_PASSWORD }, org.owner.token);
+    expect(card.code, card.msg).toBe(0);
+    await topup(s, org.id, 100_000);
+    // A buyer, an admin and a viewer cannot approve: the owner still acts alone.
+    for (const role of ['buyer', 'admin', 'viewer'] as const) await addMember(s, org, role);
+    const done = await send(PATHS.walletWithdraw, { amount: 10_000, password: ORG_PASSWORD }, org.owner.token);
+    expect(done.code, done.msg).toBe(0);
+    expect(done.data.approval).toBeUndefined();
+    expect(await s.db.selectFrom('withdrawals').select('amount').where('user_id', '=', org.id).execute()).toEqual([{ amount: 10_000 }]);
+    const log = await s.api('GET', PATHS.orgActivity, {}, { token: org.owner.token });
+    const row = log.data.list.find((a: { action: string }) => a.action === 'wallet.withdraw');
+    expect(JSON.parse(row.detail).request).toMatchObject({ amount: 10_000, approval: 'owner_alone' });
+    await expectLedgerOk();
   });
 
   it('role checks: a viewer cannot ask, a buyer cannot approve, a maker cannot approve their own, other organisations are refused', async () => {
@@ -204,7 +234,9 @@ describe('approvals', () => {
     const rows = await s.db.selectFrom('approval_requests').select(['id', 'status']).where('id', 'in', [r.id, m.id]).orderBy('id').execute();
     expect(rows.map((x) => x.status)).toEqual(['expired', 'expired']);
     expect(await walletOf(s.db, t.org.id)).toMatchObject({ available: wallet.available + 10_000 + FEE, frozen: wallet.frozen - 10_000 - FEE });
-    expect((await retire(t, 200, t.org.owner.token)).code).toBe(0);
+    // The tons are free again: a new request may hold them.
+    const again = requestOf(await retire(t, 200));
+    expect((await decline(t.approver.orgToken, again.id)).data).toMatchObject({ status: 'declined' });
     const expiries = await s.db.selectFrom('organisation_activity').select('action').where('account_id', '=', t.org.id).where('action', '=', 'approval.expire').execute();
     expect(expiries).toHaveLength(2);
     expect(await s.db.selectFrom('notifications').select('title').where('user_id', '=', t.buyer.id).where('title', 'like', '%expired').execute()).toHaveLength(2);
