@@ -130,6 +130,11 @@ for (const lang of ['en', 'cn'] as const) {
     await shot(review, `approvals-${tag}-waiting`);
     expect((await new AxeBuilder({ page: review }).analyze()).violations.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
     await item.getByTestId('approval-approve').click();
+    // The approver's own payment password, in the sheet.
+    const sheet = review.getByTestId('approval-confirm');
+    await sheet.getByTestId('payment-password').fill(PAY);
+    await shot(review, `approvals-${tag}-password`);
+    await sheet.getByTestId('approval-confirm-submit').click();
     const decided = review.getByTestId('approvals-decided').getByTestId('approval-item').first();
     await expect(decided.getByTestId('approval-status')).toContainText(text.approved);
     await expect(decided.getByTestId('approval-certificate')).toBeVisible();

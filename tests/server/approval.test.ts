@@ -8,10 +8,10 @@ import { checkLedger, walletOf } from '../../src/server/ledger/ledger';
 import { runDueWork } from '../../src/server/scheduler/scheduler';
 import { PATHS } from '../../src/shared/api';
 import { ERRORS } from '../../src/shared/errors';
-import { DAY, MIN, startTestServer, type Envelope, type TestServer } from '../helpers/server';
+import { DAY, MIN, refusal, startTestServer, type Envelope, type TestServer } from '../helpers/server';
 import { makeUser, topup } from './market-helpers';
 import { makeRetirableProject } from './retire-helpers';
-import { addMember, expectOrgRefused, GENEROUS, makeOrg, ORG_PASSWORD, TRADE_PASSWORD, write, type Member, type Org } from './org-helpers';
+import { addMember, expectOrgRefused, GENEROUS, LANGS, makeOrg, orgSnapshot, ORG_PASSWORD, TRADE_PASSWORD, write, type Member, type Org } from './org-helpers';
 
 const send = (path: string, data: Record<string, unknown>, token: string, opts: { lang?: 'en' | 'cn' } = {}) => write(s, path, token, data, opts);
 
@@ -42,6 +42,7 @@ interface Team {
 /** An organisation with money, a payout account, `tons` held of a retirable project, a buyer and an approver. */
 async function team(tons = 300, cents = 100_000): Promise<Team> {
   const org = await makeOrg(s);
+  ownerTokens.add(org.owner.token);
   const card = await send(PATHS.userCard, { bank_name: 'DBS', account_no: '012-345678-9', holder_name: 'Acme Pte Ltd', password: ORG_PASSWORD }, org.owner.token);
   expect(card.code, card.msg).toBe(0);
   if (cents + tons > 0) await topup(s, org.id, cents + tons * 10_000);
@@ -59,7 +60,9 @@ async function team(tons = 300, cents = 100_000): Promise<Team> {
 
 const retire = (t: Team, tons: number, token = t.buyer.orgToken) => send(PATHS.creditRetire, { project_id: t.pid, tons, beneficiary: 'Acme Pte Ltd', reason: 'FY2026', paypwd: token === t.org.owner.token ? ORG_PASSWORD : TRADE_PASSWORD }, token);
 const withdraw = (t: Team, amount: number, token = t.buyer.orgToken) => send(PATHS.walletWithdraw, { amount, password: token === t.org.owner.token ? ORG_PASSWORD : TRADE_PASSWORD }, token);
-const approve = (token: string, id: number, lang?: 'en' | 'cn') => send(PATHS.approvalApprove, { id }, token, { lang });
+/** The approver types their own payment password (the owner acting as the organisation: the organisation's). */
+const approve = (token: string, id: number, lang?: 'en' | 'cn', password?: string) => send(PATHS.approvalApprove, { id, password: password ?? (ownerTokens.has(token) ? ORG_PASSWORD : TRADE_PASSWORD) }, token, { lang });
+const ownerTokens = new Set<string>();
 const decline = (token: string, id: number, lang?: 'en' | 'cn') => send(PATHS.approvalDecline, { id }, token, { lang });
 const held = async (t: Team) => Number((await s.db.selectFrom('credit_holdings').select((eb) => eb.fn.sum<number>('tons').as('n')).where('user_id', '=', t.org.id).where('project_id', '=', t.pid).executeTakeFirst())?.n ?? 0);
 
@@ -180,6 +183,33 @@ describe('approvals', () => {
     await expectLedgerOk();
   });
 
+  it("approving asks the approver's own payment password; a wrong one counts toward the approver's lock; declining asks none", async () => {
+    const t = await team(0, 100_000);
+    const asked = requestOf(await withdraw(t, 10_000));
+    await expectOrgRefused(s, 'required', (lang) => send(PATHS.approvalApprove, { id: asked.id }, t.approver.orgToken, { lang }), { field: 'password' });
+    // A wrong password costs the approver an attempt, not the organisation or the maker.
+    const second = await addMember(s, t.org, 'approver');
+    let left = 5;
+    for (const lang of LANGS) {
+      const before = await orgSnapshot(s);
+      const res = await approve(second.orgToken, asked.id, lang, 'not-her-password');
+      left -= 1;
+      expect({ code: res.code, msg: res.msg }).toEqual(refusal('trade_password_incorrect', lang, { n: left }));
+      expect(await orgSnapshot(s)).toEqual(before);
+    }
+    // The organisation's password is not the approver's.
+    const wrongOrg = await approve(second.orgToken, asked.id, 'en', ORG_PASSWORD);
+    expect(wrongOrg.code).toBe(ERRORS.trade_password_incorrect.code);
+    for (let i = 0; i < 2; i++) await approve(second.orgToken, asked.id, 'en', 'still-wrong');
+    const locked = await s.db.selectFrom('users').select(['id', 'trade_locked']).where('id', 'in', [second.id, t.org.id, t.approver.id]).orderBy('id').execute();
+    expect(Object.fromEntries(locked.map((u) => [u.id, u.trade_locked]))).toEqual({ [second.id]: 1, [t.org.id]: 0, [t.approver.id]: 0 });
+    expect((await s.db.selectFrom('approval_requests').select('status').where('id', '=', asked.id).executeTakeFirstOrThrow()).status).toBe('waiting');
+    // A decline takes no password (a password in it is refused as an unknown field).
+    const declined = await decline(t.approver.orgToken, asked.id);
+    expect(declined.data).toMatchObject({ status: 'declined' });
+    await expectLedgerOk();
+  });
+
   it('a withdrawal waits holding amount + fee; a decline releases it; an approval withdraws it', async () => {
     const t = await team(0, 100_000);
     const before = await walletOf(s.db, t.org.id);
@@ -215,6 +245,8 @@ describe('approvals', () => {
     const wallet = await walletOf(s.db, t.org.id);
     const saturday = 5 * DAY - ((s.clock.now() - Date.UTC(2026, 2, 2, 2)) % (7 * DAY));
     s.clock.advance(saturday > 0 ? saturday : saturday + 7 * DAY);
+    // The first right password may store its hash anew (a stronger scheme); the refusals after change nothing.
+    expect((await approve(t.approver.orgToken, asked.id)).code).toBe(ERRORS.withdraw_weekend.code);
     await expectOrgRefused(s, 'withdraw_weekend', (lang) => approve(t.approver.orgToken, asked.id, lang));
     expect(await walletOf(s.db, t.org.id)).toEqual(wallet);
     expect((await s.api('GET', PATHS.approvalList, { state: 'waiting' }, { token: t.approver.orgToken })).data.list.map((a: { id: number }) => a.id)).toContain(asked.id);

@@ -8,7 +8,10 @@ import { epochMs, idSchema, int, intFromInput, paged, pageSchema } from './commo
 export const APPROVAL_STATUSES = ['waiting', 'approved', 'declined', 'expired'] as const;
 export type ApprovalStatus = (typeof APPROVAL_STATUSES)[number];
 
+/** Declining names the request; approving also takes the approver's own payment password, since the
+ *  approval moves the organisation's money or credits (docs/decisions/0038-approvals.md). */
 export const approvalDecideSchema = v.strictObject({ id: idSchema });
+export const approvalApproveSchema = v.strictObject({ id: idSchema, password: v.pipe(v.string('required'), v.nonEmpty('required'), v.maxLength(140, 'too_long')) });
 
 export const approvalListQuery = v.object({
   ...pageSchema.entries,

@@ -1,6 +1,6 @@
 import type { Endpoint } from '../../lib/openapi-endpoint';
 import { PATHS } from '../../../shared/api';
-import { approvalDecideSchema, approvalListQuery, approvalPageSchema, approvalRequestSchema, approvalThresholdsAnswerSchema, approvalThresholdsSchema } from '../../../shared/schemas/approval';
+import { approvalApproveSchema, approvalDecideSchema, approvalListQuery, approvalPageSchema, approvalRequestSchema, approvalThresholdsAnswerSchema, approvalThresholdsSchema } from '../../../shared/schemas/approval';
 
 // The approvals endpoints (docs/product.md#approvals), for ENDPOINTS in src/server/openapi.ts.
 
@@ -10,15 +10,15 @@ const decideEntry = (approve: boolean): Endpoint => ({
   operationId: approve ? 'approvalApprove' : 'approvalDecline',
   tag: 'Approvals',
   summary: approve
-    ? "Approve another member's waiting request (approvers and the owner): the retirement or withdrawal is carried out now"
+    ? "Approve another member's waiting request (approvers and the owner) with the approver's own payment password: the retirement or withdrawal is carried out now"
     : "Decline another member's waiting request (approvers and the owner): what it held is released",
-  schema: approvalDecideSchema,
+  schema: approve ? approvalApproveSchema : approvalDecideSchema,
   auth: 'user',
   idempotent: true,
   answer: approvalRequestSchema,
   answerName: 'ApprovalRequest',
   errors: approve
-    ? ['org_not_member', 'approval_not_found', 'approval_own', 'approval_decided', 'retire_insufficient_credits', 'retire_not_retirable', 'insufficient_balance', 'withdraw_weekend', 'withdraw_holiday', 'withdraw_daily_limit', 'bank_incorrect']
+    ? ['org_not_member', 'approval_not_found', 'approval_own', 'approval_decided', 'trade_password_incorrect', 'withdraw_password_unset', 'account_locked', 'balance_frozen', 'retire_insufficient_credits', 'retire_not_retirable', 'insufficient_balance', 'withdraw_weekend', 'withdraw_holiday', 'withdraw_daily_limit', 'bank_incorrect']
     : ['org_not_member', 'approval_not_found', 'approval_own', 'approval_decided'],
   gives: 'the request as decided',
 });

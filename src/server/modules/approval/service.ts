@@ -74,14 +74,25 @@ async function tellOutcome(w: WriteScope, row: ApprovalRow, status: Outcome, now
   );
 }
 
+/** The request of the organisation `acting` acts for, if `acting` may decide it now; else the refusal. */
+async function decidable(db: Deps['db'] | WriteScope['tx'], acting: Acting, id: number, now: number): Promise<ApprovalRow> {
+  const row = await db.selectFrom('approval_requests').selectAll().where('id', '=', id).where('account_id', '=', acting.accountId).executeTakeFirst();
+  if (!row) throw new AppError('approval_not_found');
+  if (row.maker_id === acting.member.id) throw new AppError('approval_own');
+  if (row.status !== 'waiting' || row.expires_at <= now) throw new AppError('approval_decided');
+  return row;
+}
+
+/** The checks of a decision before the approver's payment password is paid for (made again in decide). */
+export async function checkDecidable(deps: Deps, acting: Acting, id: number): Promise<void> {
+  await decidable(deps.db, acting, id, deps.clock.now());
+}
+
 /** An approver decides a request of the organisation the session acts for. */
 export async function decide(deps: Deps, acting: Acting, id: number, approve: boolean, record: EffectRecord): Promise<ApprovalRequest> {
   return writeTx(deps.db, async (tx, w) => {
     const now = deps.clock.now();
-    const row = await tx.selectFrom('approval_requests').selectAll().where('id', '=', id).where('account_id', '=', acting.accountId).executeTakeFirst();
-    if (!row) throw new AppError('approval_not_found');
-    if (row.maker_id === acting.member.id) throw new AppError('approval_own');
-    if (row.status !== 'waiting' || row.expires_at <= now) throw new AppError('approval_decided');
+    const row = await decidable(tx, acting, id, now);
     const status: Outcome = approve ? 'approved' : 'declined';
     if (!(await settle(w, row, status, acting.member.id, now))) throw new AppError('approval_decided');
     if (approve) {
