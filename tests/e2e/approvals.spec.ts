@@ -131,10 +131,10 @@ for (const lang of ['en', 'cn'] as const) {
     expect((await new AxeBuilder({ page: review }).analyze()).violations.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
     await item.getByTestId('approval-approve').click();
     // The approver's own payment password, in the sheet.
-    const sheet = review.getByTestId('approval-confirm');
-    await sheet.getByTestId('payment-password').fill(PAY);
+    const confirm = review.getByTestId('approval-confirm');
+    await confirm.getByTestId('payment-password').fill(PAY);
     await shot(review, `approvals-${tag}-password`);
-    await sheet.getByTestId('approval-confirm-submit').click();
+    await confirm.getByTestId('approval-confirm-submit').click();
     const decided = review.getByTestId('approvals-decided').getByTestId('approval-item').first();
     await expect(decided.getByTestId('approval-status')).toContainText(text.approved);
     await expect(decided.getByTestId('approval-certificate')).toBeVisible();

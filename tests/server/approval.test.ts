@@ -64,6 +64,7 @@ const withdraw = (t: Team, amount: number, token = t.buyer.orgToken) => send(PAT
 const approve = (token: string, id: number, lang?: 'en' | 'cn', password?: string) => send(PATHS.approvalApprove, { id, password: password ?? (ownerTokens.has(token) ? ORG_PASSWORD : TRADE_PASSWORD) }, token, { lang });
 const ownerTokens = new Set<string>();
 const decline = (token: string, id: number, lang?: 'en' | 'cn') => send(PATHS.approvalDecline, { id }, token, { lang });
+const cancel = (token: string, id: number, lang?: 'en' | 'cn') => send(PATHS.approvalCancel, { id }, token, { lang });
 const held = async (t: Team) => Number((await s.db.selectFrom('credit_holdings').select((eb) => eb.fn.sum<number>('tons').as('n')).where('user_id', '=', t.org.id).where('project_id', '=', t.pid).executeTakeFirst())?.n ?? 0);
 
 function requestOf(res: Envelope): { id: number; status: string } {
@@ -208,6 +209,45 @@ describe('approvals', () => {
     const declined = await decline(t.approver.orgToken, asked.id);
     expect(declined.data).toMatchObject({ status: 'declined' });
     await expectLedgerOk();
+  });
+
+  it('the maker cancels their own waiting request: released as by a decline; no one else may; a cancel racing approvals has one outcome', async () => {
+    const t = await team(300, 100_000);
+    const before = await walletOf(s.db, t.org.id);
+    const m = requestOf(await withdraw(t, 10_000));
+    const otherBuyer = await addMember(s, t.org, 'buyer');
+    await expectOrgRefused(s, 'approval_not_yours', (lang) => cancel(otherBuyer.orgToken, m.id, lang));
+    await expectOrgRefused(s, 'approval_not_yours', (lang) => cancel(t.org.owner.token, m.id, lang));
+    await expectOrgRefused(s, 'org_role_forbidden', (lang) => cancel(t.approver.orgToken, m.id, lang));
+    await expectOrgRefused(s, 'approval_not_found', (lang) => cancel(t.buyer.orgToken, 999_999_999, lang));
+    const other = await team(0, 0);
+    await expectOrgRefused(s, 'approval_not_found', (lang) => cancel(other.buyer.orgToken, m.id, lang));
+    const done = await cancel(t.buyer.orgToken, m.id);
+    expect(done.code, done.msg).toBe(0);
+    expect(done.data).toMatchObject({ id: m.id, status: 'cancelled', decided_by_email: t.buyer.email });
+    expect(await walletOf(s.db, t.org.id)).toMatchObject({ available: before.available, frozen: before.frozen });
+    await expectOrgRefused(s, 'approval_decided', (lang) => cancel(t.buyer.orgToken, m.id, lang));
+    await expectOrgRefused(s, 'approval_decided', (lang) => approve(t.approver.orgToken, m.id, lang));
+    const log = await s.api('GET', PATHS.orgActivity, {}, { token: t.org.owner.token });
+    expect(log.data.list.map((a: { action: string; member_id: number }) => `${a.action}:${a.member_id}`)).toContain(`approval.cancel:${t.buyer.id}`);
+    expect((await s.api('GET', PATHS.approvalList, { state: 'decided' }, { token: t.approver.orgToken })).data.list[0]).toMatchObject({ id: m.id, status: 'cancelled' });
+
+    // Twenty cancels race twenty approvals, of a retirement and of a withdrawal: one outcome each.
+    for (const asking of [() => retire(t, 150), () => withdraw(t, 10_000)]) {
+      const r = requestOf(await asking());
+      const answers = await Promise.all([...Array.from({ length: 20 }, () => cancel(t.buyer.orgToken, r.id)), ...Array.from({ length: 20 }, () => approve(t.approver.orgToken, r.id))]);
+      const won = answers.filter((x) => x.code === 0);
+      expect(won).toHaveLength(1);
+      for (const x of answers.filter((y) => y.code !== 0)) expect(x.code).toBe(ERRORS.approval_decided.code);
+      const row = await s.db.selectFrom('approval_requests').select(['status', 'decided_by']).where('id', '=', r.id).executeTakeFirstOrThrow();
+      expect(row.status).toBe(won[0]!.data.status === 'approved' ? 'approved' : 'declined');
+      await expectLedgerOk();
+    }
+    const wallet = await walletOf(s.db, t.org.id);
+    const withdrawals = await s.db.selectFrom('withdrawals').select(['amount', 'fee']).where('user_id', '=', t.org.id).execute();
+    // Every cent is either available or held by the one withdrawal an approval made.
+    expect(wallet.available + wallet.frozen).toBe(before.available + before.frozen);
+    expect(wallet.frozen - before.frozen).toBe(withdrawals.reduce((n, w) => n + w.amount + w.fee, 0));
   });
 
   it('a withdrawal waits holding amount + fee; a decline releases it; an approval withdraws it', async () => {

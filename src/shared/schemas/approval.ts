@@ -5,7 +5,8 @@ import { epochMs, idSchema, int, intFromInput, paged, pageSchema } from './commo
 
 // Approvals (maker-checker) of an organisation (docs/product.md#approvals): requests and answers.
 
-export const APPROVAL_STATUSES = ['waiting', 'approved', 'declined', 'expired'] as const;
+/** `cancelled`: withdrawn by its maker, kept as `declined` by the maker (who can never decline their own). */
+export const APPROVAL_STATUSES = ['waiting', 'approved', 'declined', 'expired', 'cancelled'] as const;
 export type ApprovalStatus = (typeof APPROVAL_STATUSES)[number];
 
 /** Declining names the request; approving also takes the approver's own payment password, since the

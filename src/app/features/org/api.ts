@@ -70,6 +70,11 @@ export function decideApproval(input: { id: number; approve: boolean; password?:
   return post<ApprovalRequest>(input.approve ? PATHS.approvalApprove : PATHS.approvalDecline, body, { idempotencyKey });
 }
 
+/** The maker cancels their own waiting request. */
+export function cancelApproval(input: { id: number }, idempotencyKey: string) {
+  return post<ApprovalRequest>(PATHS.approvalCancel, { id: input.id }, { idempotencyKey });
+}
+
 export function setThresholds(input: ApprovalThresholds, idempotencyKey: string) {
   return post<ApprovalThresholds>(PATHS.approvalThresholds, { ...input }, { idempotencyKey });
 }

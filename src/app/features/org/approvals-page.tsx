@@ -10,7 +10,7 @@ import { useOnline } from '../../lib/online';
 import { useSession } from '../../lib/storage';
 import type { ApprovalRequest, ApprovalThresholds } from '../../../shared/schemas/approval';
 import type { OrgSummary } from '../../../shared/schemas/org';
-import { decideApproval, refreshApprovals, setThresholds, useApprovals, useOrgMine, useThresholds } from './api';
+import { cancelApproval, decideApproval, refreshApprovals, setThresholds, useApprovals, useOrgMine, useThresholds } from './api';
 import { APPROVAL_STATUS_LABELS } from './labels';
 import './org.css';
 
@@ -104,7 +104,15 @@ function RequestRow({ item, acting }: { item: ApprovalRequest; acting: OrgSummar
   const me = useSession().login.account;
   // The key names the decision, not the password: a retry with another password is the same intent.
   const write = useWrite(decideApproval, (input) => ({ id: input.id, approve: input.approve }));
+  const withdrawOwn = useWrite(cancelApproval);
   const [confirming, setConfirming] = useState(false);
+  const canCancel = item.status === 'waiting' && item.maker_email === me && (acting.role === 'owner' || acting.role === 'buyer');
+  const cancel = async () => {
+    const res = await withdrawOwn.run({ id: item.id });
+    if (res?.code === 0) showToast(t`Request cancelled.`, 'success');
+    else if (res) showToast(res.msg, 'error');
+    void refreshApprovals();
+  };
   const canDecide = item.status === 'waiting' && (acting.role === 'approver' || acting.role === 'owner') && item.maker_email !== me;
   const decline = async () => {
     const res = await write.run({ id: item.id, approve: false });
@@ -160,6 +168,13 @@ function RequestRow({ item, acting }: { item: ApprovalRequest; acting: OrgSummar
           </button>
           <button type="button" className="btn btn--ghost" disabled={!online || write.busy} onClick={() => void decline()} data-testid="approval-decline">
             <Trans>Decline</Trans>
+          </button>
+        </span>
+      ) : null}
+      {canCancel ? (
+        <span className="org-row__confirm">
+          <button type="button" className="btn btn--ghost" disabled={!online || withdrawOwn.busy} onClick={() => void cancel()} data-testid="approval-cancel">
+            <Trans>Cancel request</Trans>
           </button>
         </span>
       ) : null}

@@ -4,7 +4,7 @@ import { idempotent } from '../../lib/idempotency';
 import { AppError, input, ok, parse, strictBody } from '../../lib/http';
 import { approvalApproveSchema, approvalDecideSchema, approvalListQuery, approvalThresholdsSchema } from '../../../shared/schemas/approval';
 import { requireUser, type Acting, type Capability } from '../session';
-import { approvalsOf, checkDecidable, decide, setThresholds, thresholdsOfAccount } from './service';
+import { approvalsOf, cancelRequest, checkDecidable, decide, setThresholds, thresholdsOfAccount } from './service';
 import { checkThenVerify } from '../user/trade-password';
 
 // Approvals (docs/product.md#approvals), mounted at /h5/api/api/approval. Every member of the organisation
@@ -42,6 +42,13 @@ approvalRoutes.post('/decline', async (c) => {
   const acting = await requireActing(c, 'approve');
   const { data, raw } = await strictBody(c, approvalDecideSchema);
   return idempotent(c, acting.accountId, raw, (record) => decide(c.get('deps'), acting, data.id, false, record));
+});
+
+// The maker (who asked with `trade`) cancels their own waiting request.
+approvalRoutes.post('/cancel', async (c) => {
+  const acting = await requireActing(c, 'trade');
+  const { data, raw } = await strictBody(c, approvalDecideSchema);
+  return idempotent(c, acting.accountId, raw, (record) => cancelRequest(c.get('deps'), acting, data.id, record));
 });
 
 approvalRoutes.get('/thresholds', async (c) => {

@@ -102,7 +102,8 @@ export async function approvalAnswers(db: DB | Tx, accountId: number, narrow: (q
     return {
       id: r.id,
       kind: r.kind,
-      status: r.status,
+      // The maker's own decline is a cancel (a maker cannot decline their own request otherwise).
+      status: r.status === 'declined' && r.decided_by === r.maker_id ? ('cancelled' as const) : r.status,
       maker_id: r.maker_id,
       maker_email: r.maker_email,
       project_id: r.project_id,
