@@ -358,6 +358,7 @@ describe('approvals', () => {
   it('a request races a withdrawal of the same money: one of them has it', async () => {
     const t = await team(0, 0);
     await topup(s, t.org.id, 15_000);
+    // The owner's withdrawal is a request too (an approver exists): two requests, or one against a withdrawal.
     const [asked, direct] = await Promise.all([withdraw(t, 10_000), withdraw(t, 10_000, t.org.owner.token)]);
     expect([asked.code, direct.code].filter((c) => c === 0)).toHaveLength(1);
     // The loser finds the money gone, or (the withdrawal first) today's withdrawal made.
