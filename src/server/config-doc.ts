@@ -33,7 +33,7 @@ const DESCRIBE: Record<string, KeyDoc> = {
   COMPANY_NAME: { what: 'The company named as seller on every receipt', allowed: 'text' },
   COMPANY_UEN: { what: "The company's UEN on every receipt", allowed: 'Singapore UEN' },
   COMPANY_ADDRESS: { what: "The company's address on every receipt", allowed: 'text' },
-  RECEIPT_MAIL_EVERY_MS: { what: 'How often each instance looks for receipt mail to send (one instance claims each mail)' },
+  RECEIPT_MAIL_EVERY_MS: { what: 'How often each instance looks for queued mail (receipts, invitations) to send (one instance claims each mail)' },
   APP_VERSION: { what: 'Version served in baseconfig (the app sends it back as `v`)', allowed: 'text' },
   SOCKET_HOST: {
     what: 'Live socket URL served in baseconfig; never taken from the request',

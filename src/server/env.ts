@@ -1,5 +1,6 @@
 import type { Config } from './config';
 import type { DB } from './db/connection';
+import type { OrgRole } from './db/schema';
 import type { Clock } from './lib/clock';
 import type { Logger } from './lib/log';
 import type { Mailer } from './lib/mail';
@@ -35,6 +36,8 @@ export interface Deps {
 /** The Hono environment of every router: the dependencies and the request's language. */
 export interface AppEnv {
   /** `acting`: set when the request acts for an organisation (modules/session.ts requireUser): its
-   *  account and the member, for the organisation's activity log. */
-  Variables: { deps: Deps; lang: Lang; acting?: { accountId: number; memberId: number; alone?: boolean } };
+   *  account and the member, for the organisation's activity log; `recheck`, the roles that may make this
+   *  write, read again in its transaction (lib/activity.ts); `alone`, the owner acting above an approval
+   *  threshold with no one else able to approve (lib/activity.ts markOwnerAlone). */
+  Variables: { deps: Deps; lang: Lang; acting?: { accountId: number; memberId: number; recheck?: readonly OrgRole[]; alone?: boolean } };
 }

@@ -216,6 +216,7 @@ export const ERRORS = {
   org_owner_fixed: { code: 2606, en: "The organisation's owner cannot be removed or given another role.", cn: '机构所有者不能被移除或更改角色。' },
   org_personal_only: { code: 2607, en: 'Only a personal account can join an organisation.', cn: '只有个人账户可以加入机构。' },
   org_member_not_found: { code: 2608, en: 'This member does not exist.', cn: '该成员不存在。' },
+  org_own_role: { code: 2609, en: 'You cannot change your own role. Ask the owner or another admin.', cn: '您不能更改自己的角色，请联系所有者或其他管理员。' },
   // Approvals (modules/approval, docs/product.md#approvals)
   approval_not_found: { code: 2650, en: 'This request does not exist.', cn: '该申请不存在。' },
   approval_own: { code: 2651, en: 'You cannot approve or decline your own request.', cn: '您不能审批自己提交的申请。' },

@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { baseUrl, buyAndComplete, DEMO, expect, loginDemo, memberApi, shot, test } from './helpers';
 
 // Singapore carbon tax for an account (docs/product.md#singapore-carbon-tax), browser half: the cap screen
@@ -63,6 +65,19 @@ test('the cap screen, the pack download and its public check', async ({ page, co
   await page.getByTestId('verify-file').setInputFiles({ name: 'pack.csv', mimeType: 'text/csv', buffer: changed });
   await expect(page.getByTestId('verify-result')).toHaveAttribute('data-issued', 'false');
   await expect(page.getByTestId('verify-result')).toContainText('Not issued by Canopy');
+
+  // A file far larger than any pack is refused at once, not read into the page's memory.
+  const huge = path.join(os.tmpdir(), `canopy-huge-${process.pid}.pdf`);
+  const fd = fs.openSync(huge, 'w');
+  fs.ftruncateSync(fd, 64 * 1024 * 1024 + 1);
+  fs.closeSync(fd);
+  try {
+    await page.getByTestId('verify-file').setInputFiles(huge);
+    await expect(page.getByTestId('verify-result')).toHaveAttribute('data-issued', 'false');
+    await expect(page.getByTestId('verify-result')).toContainText('too large to be a Canopy evidence pack');
+  } finally {
+    fs.rmSync(huge, { force: true });
+  }
 });
 
 test('the retire form surrenders for the tax: refused for credits that are not eligible, warned past the cap', async ({ page, context, request }) => {
@@ -73,7 +88,7 @@ test('the retire form surrenders for the tax: refused for credits that are not e
   await buyAndComplete(request, token, notEligible.id, 2);
   const year = String(new Date().getFullYear());
 
-  const surrender = async (projectId: number) => {
+  const surrender = async (projectId: number, overCap = false) => {
     await page.goto(`/pages/profile/retire?project_id=${projectId}`);
     await expect(page.getByTestId('retire-project')).toHaveValue(String(projectId));
     await page.getByTestId('retire-tons').fill('1');
@@ -83,6 +98,11 @@ test('the retire form surrenders for the tax: refused for credits that are not e
     await page.getByTestId('retire-submit').click();
     const sheet = page.getByTestId('confirm-sheet');
     await expect(sheet.getByTestId('confirm-icc-year')).toHaveText(`For ${year}`);
+    // Past the cap already: the sheet says so before the password is asked for.
+    if (overCap) {
+      await expect(sheet.getByTestId('confirm-icc-over')).toContainText(`would pass your ${year} cap`);
+      await shot(page, 'icc-en-retire-over-cap');
+    }
     await sheet.getByTestId('payment-password').fill(DEMO.pay);
     await sheet.getByTestId('confirm-submit').click();
     return sheet;
@@ -92,7 +112,7 @@ test('the retire form surrenders for the tax: refused for credits that are not e
   await shot(page, 'icc-en-retire-refused');
 
   // The demo's year is already past its cap (the test before): the surrender is made, and warned.
-  await surrender(ghana.id);
+  await surrender(ghana.id, true);
   await expect(page.getByTestId('retire-done')).toBeVisible();
   await expect(page.getByTestId('retire-icc-warning')).toBeVisible();
   await shot(page, 'icc-en-retire-warned');

@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { expect, loginDemo, shot, test } from './helpers';
+import { createProject, DEMO, expect, loginDemo, memberApi, shot, test } from './helpers';
 
 // Accessibility: every action reachable by keyboard with a visible focus; a dialog keeps focus
 // inside and gives it back; text at 200% without loss. Text zoom is emulated the way a phone's text-size
@@ -31,7 +31,11 @@ test.describe('text at 200%', () => {
   // The larger sizes come as a style added to the page, which the app's CSP would refuse.
   test.use({ bypassCSP: true });
   test('no page needs sideways scrolling', async ({ page, context, request }) => {
-    await loginDemo(context, request);
+    const token = await loginDemo(context, request);
+    // An order whose price and total in dollars and cents fill the order card's three figures at double text.
+    const projectId = await createProject({ name: 'Zoom Test Highland Forest', name_cn: '缩放测试高地森林', price: 2_400 });
+    const bought = await memberApi(request, token, 'POST', '/api/order/buy', { project_id: projectId, tons: 2, password: DEMO.pay });
+    expect(bought.code, bought.msg).toBe(0);
     const problems: string[] = [];
     for (const route of PAGES) {
       await page.goto(route);

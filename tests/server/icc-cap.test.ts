@@ -13,7 +13,8 @@ import { addMember, expectOrgRefused, makeOrg, switchInto } from './org-helpers'
 
 let s: TestServer;
 beforeAll(async () => {
-  s = await startTestServer();
+  // Many payment passwords at once (40 parallel surrenders by one account): the hash lane queues them all.
+  s = await startTestServer({ HASH_MAX_WAIT_MS: '60000', HASH_JOBS_PER_CLIENT: '1000' });
 });
 afterAll(async () => s?.close());
 
@@ -114,6 +115,17 @@ describe('a retirement for Singapore carbon tax', () => {
     const year = await retireApi(s).retire(u, { project_id: pid, tons: 1, icc_year: 2023 });
     expect({ code: year.code, msg: year.msg }).toEqual(refusal('icc_year_invalid'));
     expect(await retireSnapshot(s)).toEqual(before);
+  });
+
+  it('40 surrenders for one year in parallel: each counted once, in turn, and exactly those past the cap warned', async () => {
+    const { u, pid } = await holder(s, 40, { ...ELIGIBLE, price: 100 });
+    expect((await enter(u, { year: 2026, taxable_tons: 200 })).data).toMatchObject({ cap_tons: 10 });
+    const answers = await Promise.all(Array.from({ length: 40 }, () => retireApi(s).retire(u, { project_id: pid, tons: 1, icc_year: 2026 })));
+    expect(answers.map((a) => `${a.code} ${a.msg}`)).toEqual(answers.map(() => '0 ok'));
+    const counts = answers.map((a) => a.data.icc as { retired_tons: number; over_tons: number });
+    expect(counts.map((c) => c.retired_tons).sort((a, b) => a - b)).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
+    for (const c of counts) expect(c.over_tons).toBe(Math.max(0, c.retired_tons - 10));
+    expect((await cap(u, 2026)).data).toMatchObject({ cap_tons: 10, retired_tons: 40, room_tons: 0, over_tons: 30, held_eligible_tons: 0 });
   });
 
   it('records the year and the rules version on the retirement', async () => {

@@ -7,7 +7,10 @@ import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_BASE, PATHS } from '../../src/shared/api';
 import type { Lang } from '../../src/shared/errors';
+import { ICC_RULES } from '../../src/shared/icc/current-rules';
 import { ICC_REASONS } from '../../src/shared/icc/reasons';
+import type { IccRules } from '../../src/shared/icc/rules';
+import type { IccCap } from '../../src/shared/schemas/icc';
 import { refusal, startTestServer, type TestServer } from '../helpers/server';
 import { giveCredits, holder, makeRetirableProject, retireApi } from './retire-helpers';
 import type { MarketUser } from './market-helpers';
@@ -149,6 +152,30 @@ describe('the CSV pack', () => {
     expect((await verify('not-a-hash')).code).toBe(refusal('icc_pack_not_issued').code);
     expect((await verify(hash.toUpperCase())).code).toBe(0);
   });
+
+  it('lets no cell start a formula: project names and the account name starting with = + - @ are quoted as text', async () => {
+    const h = await holder(s, 2, { name: '=HYPERLINK("http://evil.example","x")', name_cn: '+1+1', price: 500 });
+    await s.db.updateTable('users').set({ company: '@SUM(A1)' }).where('id', '=', h.u.id).execute();
+    const other = await makeRetirableProject(s, { name: '-2+3', price: 500 });
+    await giveCredits(s, h.u, other, 1);
+    expect((await retireApi(s).retire(h.u, { project_id: h.pid, tons: 1 })).code).toBe(0);
+    for (const lang of ['en', 'cn'] as const) {
+      const { bytes } = await pack({ ...MARCH, format: 'csv', lang }, h.u.token);
+      const rows = parseCsv(new TextDecoder().decode(bytes));
+      const cells = rows.flat();
+      expect(cells.filter((c) => /^[=+\-@\t\r]/.test(c))).toEqual([]);
+      expect(cells).toContain(lang === 'en' ? `'=HYPERLINK("http://evil.example","x")` : "'+1+1");
+      expect(cells).toContain(`'@SUM(A1) (#${h.u.id})`);
+    }
+  });
+
+  it("names a private holder by first name and initial, a whole character even outside the BMP", async () => {
+    const h = await holder(s, 0);
+    await s.db.updateTable('users').set({ first_name: 'Mei', last_name: '\u{20BB7}田' }).where('id', '=', h.u.id).execute();
+    const { res } = await pack({ ...MARCH, format: 'csv' }, h.u.token);
+    const ok = await verify(res.headers.get('x-canopy-pack-sha256')!);
+    expect(ok.data).toMatchObject({ account: `Mei \u{20BB7}. (#${h.u.id})` });
+  });
 });
 
 describe('the PDF pack', () => {
@@ -168,6 +195,58 @@ describe('the PDF pack', () => {
       expect((await verify(sha(bytes))).code).toBe(0);
     });
   }
+});
+
+/** Runs `run` while the server judges by a changed rules file (the server runs in this process and reads
+ *  the same rules object), then puts the shipped rules back. */
+async function underRules(change: (rules: IccRules) => void, run: () => Promise<void>): Promise<void> {
+  const shipped = structuredClone(ICC_RULES);
+  change(ICC_RULES);
+  try {
+    await run();
+  } finally {
+    Object.assign(ICC_RULES, shipped);
+  }
+}
+
+/** The next rules file: Ghana's list now excludes cookstoves. */
+function cookstovesExcluded(rules: IccRules): void {
+  rules.version = 'test.2';
+  rules.countries.find((c) => c.country === 'GH')!.eligibility!.excluded_sectors = [{ sector: 'cookstove', source: 'a test rule' }];
+}
+
+describe('a surrender under rules that change later', () => {
+  it('keeps the verdict, reasons and rules version of the surrender in the CSV and the PDF; other rows are judged today, and say so', async () => {
+    const h = await holder(s, 6, { ...ELIGIBLE, price: 700 });
+    const shipped = ICC_RULES.version;
+    const surrender = await retireApi(s).retire(h.u, { project_id: h.pid, tons: 4, icc_year: 2026 });
+    expect(surrender.code, surrender.msg).toBe(0);
+    const plain = await retireApi(s).retire(h.u, { project_id: h.pid, tons: 1 });
+    expect(plain.code, plain.msg).toBe(0);
+    await underRules(cookstovesExcluded, async () => {
+      const rows = parseCsv(new TextDecoder().decode((await pack({ ...MARCH, format: 'csv' }, h.u.token)).bytes));
+      const col = (name: string) => rows[0]!.indexOf(name);
+      const line = (ref: string) => rows.find((r) => r[col('reference')] === ref)!;
+      const pick = (r: string[]) => ({ verdict: r[col('icc_verdict')], version: r[col('rules_version')], at: r[col('icc_judged')], year: r[col('icc_year')] });
+      expect(pick(line(surrender.data.id as string))).toEqual({ verdict: 'eligible', version: shipped, at: 'surrender', year: '2026' });
+      expect(pick(line(plain.data.id as string))).toEqual({ verdict: 'not_eligible', version: 'test.2', at: 'today', year: '' });
+      expect(line(plain.data.id as string)[col('icc_reasons')]).toContain(ICC_REASONS.sector_excluded.en);
+      const bought = rows.find((r) => r[col('type')] === 'purchase')!;
+      expect(pick(bought)).toEqual({ verdict: 'not_eligible', version: 'test.2', at: 'today', year: '' });
+      for (const lang of ['en', 'cn'] as const) {
+        const { text } = await pdfText((await pack({ ...MARCH, format: 'pdf', lang }, h.u.token)).bytes);
+        const words = lang === 'en' ? { ok: 'Eligible', at: 'at surrender', today: 'today', no: 'Not eligible' } : { ok: '合格', at: '注销时判定', today: '当前判定', no: '不合格' };
+        const rules = lang === 'en' ? 'Eligibility rules version' : '合格规则版本';
+        expect(text).toContain(`${words.ok} (${words.at}, ${rules} ${shipped})`);
+        expect(text).toContain(`(${words.today}, ${rules} test.2)`);
+        expect(text).toContain(ICC_REASONS.sector_excluded[lang]);
+      }
+      // The cap counts the tons the surrender found eligible, whatever the rules say now; held credits are
+      // judged today.
+      const cap = await s.api<IccCap>('GET', PATHS.iccCap, { year: 2026 }, { token: h.u.token });
+      expect(cap.data).toMatchObject({ retired_tons: 4, held_eligible_tons: 0, rules_version: 'test.2' });
+    });
+  });
 });
 
 describe('what a pack covers', () => {

@@ -28,6 +28,16 @@ function file(name: string, content: unknown): string {
   fs.writeFileSync(f, JSON.stringify(content));
   return f;
 }
+/** Polls `check` until it holds, for `ms`: an operator's edit drops the cached public answers by its event,
+ *  which the server receives a moment after the command commits (PostgreSQL's notification). */
+async function eventually(check: () => Promise<boolean>, ms = 10_000): Promise<void> {
+  const t0 = Date.now();
+  while (Date.now() - t0 < ms) {
+    if (await check()) return;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  throw new Error(`not within ${ms} ms`);
+}
 const list = (q: Record<string, unknown> = {}) => s.api<Paged<Project>>('GET', PATHS.projectLists, { page_size: 50, ...q });
 
 describe('projects carry their carbon-tax facts and verdict', () => {
@@ -68,11 +78,13 @@ describe('projects carry their carbon-tax facts and verdict', () => {
     // Re-homed to Ghana as a cookstove programme, every fact known: eligible.
     const edit = await ops(['project:edit', String(kal.id), file('kal.json', { host_country: 'GH', type: 'cookstove', programme: 'GS', methodology_id: 'GS-TPDDTEC', methodology_date: '2021-07-01', reduction_start: 2023, reduction_end: 2024, authorisation: 'granted', authorisation_ref: 'LoA-1', adjustment: 'granted', adjustment_ref: 'CA-1' })]);
     expect(edit.ok).toBe(true);
+    await eventually(async () => (await s.api<Project>('GET', PATHS.projectDetail, { id: kal.id })).data.icc.verdict === 'eligible');
     const after = await s.api<Project>('GET', PATHS.projectDetail, { id: kal.id });
     expect(after.data.icc).toMatchObject({ verdict: 'eligible', reasons: [], authorisation_ref: 'LoA-1', adjustment_ref: 'CA-1', reduction_start: 2023, reduction_end: 2024 });
     expect((await list({ icc: 'eligible' })).data.total).toBe(before + 1);
     // The corresponding adjustment withdrawn: not eligible, saying why.
     expect((await ops(['project:edit', String(kal.id), file('kal2.json', { adjustment: 'none' })])).ok).toBe(true);
+    await eventually(async () => (await s.api<Project>('GET', PATHS.projectDetail, { id: kal.id })).data.icc.verdict === 'not_eligible');
     const none = await s.api<Project>('GET', PATHS.projectDetail, { id: kal.id });
     expect(none.data.icc).toMatchObject({ verdict: 'not_eligible', reasons: [{ code: 'no_corresponding_adjustment' }] });
     expect((await list({ icc: 'eligible' })).data.total).toBe(before);

@@ -239,6 +239,17 @@ describe('numbers under load', () => {
     expect((await checkLedger(s.db)).ok).toBe(true);
   });
 
+  it('40 purchases in parallel with money for 25: the refused ones take no number, the rest run on without a gap', async () => {
+    const buyer = await makeUser(s, { cents: 25 * 1000 });
+    const pid = await makeProject(s, { max_tons: 1000, monthly_limit: 10_000, total_limit: 10_000, price: 1000 });
+    const answers = await Promise.all(Array.from({ length: 40 }, () => orderApi(s).buy(buyer, pid, 1)));
+    const bought = answers.filter((a) => a.code === 0).length;
+    expect(bought).toBe(25);
+    const rows = await s.db.selectFrom('receipts').select('number').where('owner_id', '=', buyer.id).orderBy('number').execute();
+    expect(rows.map((r) => Number(r.number))).toEqual(Array.from({ length: bought + 1 }, (_, i) => i + 1));
+    expect((await checkLedger(s.db)).ok).toBe(true);
+  });
+
   it('two accounts buying at once each count from their own counter', async () => {
     const a = await makeUser(s, { cents: 100_000 });
     const b = await makeUser(s, { cents: 100_000 });

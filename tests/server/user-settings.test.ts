@@ -242,11 +242,12 @@ describe('bank account and PayNow', () => {
     expect(await s.db.selectFrom('bank_accounts').selectAll().where('user_id', '=', u.id).execute()).toHaveLength(1);
   });
 
-  it('lets a corporate user bind PayNow by UEN, held by the company', async () => {
+  it('lets a corporate user bind PayNow by its UEN, held by the company, never by a person', async () => {
     const u = await newUser(s, { ready: false, type: 'corporate', company: 'Green Leaf Pte Ltd', uen: '201912345K' });
     ok(await write(s, PATHS.userProfile, { first_name: 'Wei', last_name: 'Lim', mobile: '91234567', ic_number: 'S7654321F' }, u));
     const bound = ok(await card(u, { paynow: '201912345k', holder_name: 'GREEN LEAF PTE LTD' }));
     expect(bound).toMatchObject({ paynow: '201912345K', paynow_type: 'uen', holder_name: 'GREEN LEAF PTE LTD' });
-    ok(await card(u, { bank_name: 'UOB', account_no: '3456789012', holder_name: 'wei lim' }));
+    // The account's person names are not the organisation's: a payout goes to the company only.
+    await expectRefused(s, 'holder_mismatch', (lang) => card(u, { bank_name: 'UOB', account_no: '3456789012', holder_name: 'wei lim' }, lang), { field: 'holder_name' });
   });
 });

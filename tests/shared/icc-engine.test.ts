@@ -17,6 +17,7 @@ const ghanaCookstoves: IccFacts = {
   methodology_date: '2021-07-01',
   reduction_start: 2022,
   reduction_end: 2026,
+  vintage: 2024,
   authorisation: 'granted',
   adjustment: 'granted',
 };
@@ -25,7 +26,12 @@ const CASES: Array<[string, Partial<IccFacts>, string, string[]]> = [
   ['an authorised Ghana cookstove project', {}, 'eligible', []],
   ['a Ghana afforestation (ARR) project', { programme: 'VCS', type: 'forestry', methodology_id: 'VM0047', methodology_date: '2023-09-01' }, 'not_eligible', ['sector_excluded']],
   ['a country without an agreement (Indonesia)', { host_country: 'ID' }, 'not_eligible', ['no_agreement']],
-  ['a 2019 vintage', { reduction_start: 2019, reduction_end: 2019 }, 'not_eligible', ['reductions_before_window']],
+  ['a 2019 vintage', { reduction_start: 2019, reduction_end: 2019, vintage: 2019 }, 'not_eligible', ['reductions_before_window']],
+  // The vintage is the year of the credits' reductions: it counts even where the period says otherwise or is not given.
+  ['a 2019 vintage whose project period is not given', { reduction_start: null, reduction_end: null, vintage: 2019 }, 'not_eligible', ['reductions_before_window']],
+  ['a 2019 vintage of a project whose period starts in 2021', { vintage: 2019 }, 'not_eligible', ['reductions_before_window']],
+  ['a 2031 vintage', { vintage: 2031 }, 'not_eligible', ['reductions_after_window']],
+  ['no reduction period but a 2024 vintage', { reduction_start: null, reduction_end: null }, 'eligible', []],
   ['reductions running past 2030', { reduction_end: 2032 }, 'not_eligible', ['reductions_after_window']],
   ['no corresponding adjustment', { adjustment: 'none' }, 'not_eligible', ['no_corresponding_adjustment']],
   ['not authorised by the host country', { authorisation: 'none' }, 'not_eligible', ['not_authorised']],
@@ -36,7 +42,7 @@ const CASES: Array<[string, Partial<IccFacts>, string, string[]]> = [
   ['an authorisation applied for', { authorisation: 'pending', adjustment: 'unknown' }, 'unknown', ['authorisation_unknown', 'adjustment_unknown']],
   [
     'nothing known',
-    { host_country: '', programme: '', methodology_id: '', methodology_date: '', reduction_start: null, reduction_end: null, authorisation: 'unknown', adjustment: 'unknown' },
+    { host_country: '', programme: '', methodology_id: '', methodology_date: '', reduction_start: null, reduction_end: null, vintage: 0, authorisation: 'unknown', adjustment: 'unknown' },
     'unknown',
     ['host_country_unknown', 'reduction_period_unknown', 'authorisation_unknown', 'adjustment_unknown'],
   ],

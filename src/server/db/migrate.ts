@@ -29,6 +29,8 @@ import * as m027 from './migrations/027-organisations';
 import * as m028 from './migrations/028-approvals';
 import * as m029 from './migrations/029-icc-cap';
 import * as m030 from './migrations/030-push-person';
+import * as m031 from './migrations/031-org-fixes';
+import * as m032 from './migrations/032-icc-surrender';
 
 // Migrations are listed here in order (no directory scanning, so the bundle and tsx agree).
 const migrations: Record<string, Migration> = {
@@ -60,6 +62,8 @@ const migrations: Record<string, Migration> = {
   '028-approvals': m028,
   '029-icc-cap': m029,
   '030-push-person': m030,
+  '031-org-fixes': m031,
+  '032-icc-surrender': m032,
 };
 
 /** Every migration this version knows, oldest first. */

@@ -545,6 +545,17 @@ export interface IccPacksTable {
   created_at: number;
 }
 
+/** Migration 032: the verdict a surrender for Singapore carbon tax was judged with, in the retirement's own
+ *  transaction (docs/product.md#singapore-carbon-tax). One row per retirement with an icc_year; never
+ *  updated or deleted. */
+export interface RetirementIccTable {
+  retirement_id: string;
+  verdict: 'eligible' | 'not_eligible' | 'unknown';
+  /** JSON: IccReason[] ({code, source}), as the engine gave them. */
+  reasons: string;
+  rules_version: string;
+}
+
 /** A range of a project's serial sequences (1..total_tons) that one retirement took. */
 export interface RetirementSerialsTable {
   retirement_id: string;
@@ -618,6 +629,7 @@ export interface Database {
   retirement_serials: RetirementSerialsTable;
   icc_emissions: IccEmissionsTable;
   icc_packs: IccPacksTable;
+  retirement_icc: RetirementIccTable;
   footprints: FootprintsTable;
   bank_accounts: BankAccountsTable;
   topups: TopupsTable;

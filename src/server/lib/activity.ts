@@ -1,6 +1,9 @@
 import type { Context } from 'hono';
 import type { AppEnv } from '../env';
+import type { Compilable, QueryResult } from 'kysely';
 import type { Tx } from '../db/tx';
+import type { OrgRole } from '../db/schema';
+import { AppError } from './http';
 import { API_BASE } from '../../shared/api';
 
 // The organisation's activity log (docs/product.md#organisations): every write a member makes for an
@@ -14,6 +17,8 @@ export interface Activity {
   memberId: number;
   action: string;
   fields: Record<string, unknown>;
+  /** The roles that may make this write, read again in its transaction (membershipCheck); none: not read. */
+  recheck?: readonly OrgRole[];
 }
 
 /** Fields never kept: secrets and the request's language. */
@@ -22,14 +27,18 @@ const DROPPED = /pass|pwd|^lang$/i;
  *  grouped: the activity keeps the request as typed, before its schema strips spaces and dashes. */
 const LONG_NUMBER = /^\+?\d{8,}$/;
 const GROUPING = /[\s-]/g;
+/** Fields that identify a person or an account whatever their shape (an NRIC/FIN, a PayNow UEN, an account
+ *  number with letters): kept as their last 4 characters at most, as account numbers are. */
+const MASKED = /^(ic_number|paynow|account_no)$/;
 /** At most this many fields of the request and of the answer, each at most this long. */
 const MAX_FIELDS = 20;
 const MAX_TEXT = 200;
 
-function kept(value: unknown): unknown {
+function kept(key: string, value: unknown): unknown {
   if (typeof value === 'number' || typeof value === 'boolean' || value === null) return value;
   if (typeof value !== 'string') return undefined;
   const digits = value.replace(GROUPING, '');
+  if (MASKED.test(key) && digits !== '') return digits.length > 4 ? `****${digits.slice(-4)}` : '****';
   if (LONG_NUMBER.test(digits)) return `****${digits.slice(-4)}`;
   // Cut on a character boundary: half a surrogate pair is not text (the log is read back and exported).
   const cut = value.slice(0, MAX_TEXT);
@@ -43,7 +52,7 @@ function scalars(obj: unknown, drop: RegExp): Record<string, unknown> {
     if (drop.test(k)) continue;
     // A nested record is named by its id (a request's answer `{approval: {id, …}}` keeps `approval_id`).
     if (v && typeof v === 'object' && !Array.isArray(v) && typeof (v as { id?: unknown }).id === 'number') out[`${k}_id`] = (v as { id: number }).id;
-    const value = kept(v);
+    const value = kept(k, v);
     if (value !== undefined) out[k] = value;
   }
   return out;
@@ -56,7 +65,7 @@ export function activityOf(c: Context<AppEnv>, payload: Record<string, unknown>)
   const action = c.req.path.slice(API_BASE.length).replace(/^\/api\//, '').replace(/\//g, '.');
   const fields = scalars(payload, DROPPED);
   if (acting.alone) fields.approval = 'owner_alone';
-  return { accountId: acting.accountId, memberId: acting.memberId, action, fields };
+  return { accountId: acting.accountId, memberId: acting.memberId, action, fields, recheck: acting.recheck };
 }
 
 /** Marks the request as the owner's, above the approval threshold, in an organisation where no one else may
@@ -64,6 +73,26 @@ export function activityOf(c: Context<AppEnv>, payload: Record<string, unknown>)
 export function markOwnerAlone(c: Context<AppEnv>): void {
   const acting = c.get('acting');
   if (acting) c.set('acting', { ...acting, alone: true });
+}
+
+/** The members of the activities that are read again in the write's transaction, with a check that each
+ *  still has a role allowed to make it (a request that passed its role check before the member was removed
+ *  or given another role is refused, and its effect rolled back); null when none is. Sent with the activity
+ *  rows (`w.ahead`), so it costs no round trip of its own on PostgreSQL. */
+export function membershipCheck(tx: Tx, activities: readonly Activity[]): { query: Compilable<{ account_id: number; user_id: number; role: OrgRole }>; check: (result: QueryResult<{ account_id: number; user_id: number; role: OrgRole }>) => void } | null {
+  const checked = activities.filter((a) => a.recheck);
+  if (checked.length === 0) return null;
+  const query = tx
+    .selectFrom('organisation_members')
+    .select(['account_id', 'user_id', 'role'])
+    .where((eb) => eb.or(checked.map((a) => eb.and([eb('account_id', '=', a.accountId), eb('user_id', '=', a.memberId)]))));
+  const check = ({ rows }: QueryResult<{ account_id: number; user_id: number; role: OrgRole }>) => {
+    for (const a of checked) {
+      const row = rows.find((r) => Number(r.account_id) === a.accountId && Number(r.user_id) === a.memberId);
+      if (!row || !a.recheck!.includes(row.role)) throw new AppError('org_role_forbidden');
+    }
+  };
+  return { query, check };
 }
 
 /** The insert of the activity rows of answered requests. */

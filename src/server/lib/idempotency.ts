@@ -6,7 +6,7 @@ import { sql } from 'kysely';
 import type { EffectRecord, WriteScope } from '../db/tx';
 import { prepared } from '../db/prepared';
 import { dialectOf } from '../db/connection';
-import { activityOf, insertActivity, type Activity } from './activity';
+import { activityOf, insertActivity, membershipCheck, type Activity } from './activity';
 
 // docs/product.md#writes-and-retries: every write carries an Idempotency-Key chosen per user intent.
 // - The key, the effect and the answer commit in ONE transaction (the request's effect transaction, see
@@ -81,7 +81,14 @@ async function endKeyRecords(w: WriteScope, ends: readonly { record: EffectRecor
     for (const { record, result } of list) record.claimed(result);
   });
   const done = list.flatMap(({ record, result, claim }) => (record.activity ? [{ activity: record.activity, result, now: claim.now }] : []));
-  if (done.length > 0) await w.ahead(insertActivity(w.tx, done, done[0]!.now));
+  if (done.length > 0) await writeActivity(w, done, done[0]!.now);
+}
+
+/** The activity rows of a write transaction's requests, after the check that their members still may. */
+async function writeActivity(w: WriteScope, done: readonly { activity: Activity; result: unknown }[], now: number): Promise<void> {
+  const still = membershipCheck(w.tx, done.map((d) => d.activity));
+  if (still) await w.ahead(still.query, still.check);
+  await w.ahead(insertActivity(w.tx, done, now));
 }
 
 export function canonical(value: unknown): string {
@@ -228,7 +235,7 @@ function keyRecord(req: KeyedRequest, now: () => number, activity: Activity | nu
         if (Number(inserted.numAffectedRows ?? 0) === 0) throw new KeyTaken();
         record.claimed(result);
       });
-      if (activity) await w.ahead(insertActivity(w.tx, [{ activity, result }], now()));
+      if (activity) await writeActivity(w, [{ activity, result }], now());
     },
     endMany: endKeyRecords,
     undo: () => {

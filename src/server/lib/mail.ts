@@ -20,7 +20,8 @@ export function createMailer(opts: { db: DB; clock: Clock; log: Logger; smtpUrl?
       const now = opts.clock.now();
       const row = await opts.db
         .insertInto('outbox')
-        .values({ to_email: to, subject, body, created_at: now, sent_at: null, error: null })
+        // Sent here at once, so claimed at once: the mail job takes only what a write transaction queued.
+        .values({ to_email: to, subject, body, created_at: now, sent_at: null, error: null, attempted_at: now })
         .returning('id')
         .executeTakeFirstOrThrow();
       if (!transport) {

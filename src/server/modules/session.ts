@@ -44,6 +44,8 @@ const ROLE_CAN: Readonly<Record<OrgRole, readonly Capability[]>> = {
 
 export const roleCan = (role: OrgRole, need: Capability): boolean => ROLE_CAN[role].includes(need);
 
+const TRADERS: readonly OrgRole[] = (Object.keys(ROLE_CAN) as OrgRole[]).filter((r) => roleCan(r, 'trade'));
+
 /** The person whose payment password a write of `account` checks: the member acting for an organisation,
  *  else the account itself (set by findSession for the request's account row). */
 const payers = new WeakMap<User, User>();
@@ -158,7 +160,11 @@ export async function requireUser(c: Context<AppEnv>, need?: Capability): Promis
   if (acting) {
     const isRead = c.req.method === 'GET' || c.req.method === 'HEAD';
     if (need ? !roleCan(acting.role, need) : !isRead) throw new AppError('org_role_forbidden');
-    c.set('acting', { accountId: acting.accountId, memberId: acting.member.id });
+    // A trade write moves the organisation's money: the membership and role are read again in its own
+    // transaction, so a buy or withdrawal in flight when the member is removed or demoted commits nothing.
+    // The writes on members check theirs in their own transactions (org/service.ts).
+    const recheck = need === 'trade' ? TRADERS : undefined;
+    c.set('acting', { accountId: acting.accountId, memberId: acting.member.id, recheck });
   }
   return { session, user: session.user };
 }

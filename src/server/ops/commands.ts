@@ -25,8 +25,8 @@ export class OpsError extends Error {}
 function mailState(r: { sent_at: number | null; attempted_at: number | null; error: string | null; receipt_id: number | null }): string {
   if (r.sent_at) return ' (sent)';
   if (r.error) return ` (not sent: ${r.error})`;
-  if (r.attempted_at) return ' (claimed, not sent: `outbox:resend` queues it again)';
-  return r.receipt_id ? ' (waiting for the mail job)' : '';
+  if (r.attempted_at) return r.receipt_id ? ' (claimed, not sent: `outbox:resend` queues it again)' : '';
+  return ' (waiting for the mail job)';
 }
 
 export interface OpsContext {

@@ -2,11 +2,13 @@ import type { Deps } from '../env';
 import { receiptForMail } from '../modules/receipt/service';
 import { receiptMail } from '../modules/receipt/text';
 
-// The receipts' mail (docs/product.md#receipts): the outbox rows the ledger wrote with each receipt, in the
-// event's transaction, sent by whichever instance claims each. At most once (docs/decisions/0036-receipts.md):
-// the claim (attempted_at, with the mail's text) commits before the send, so a crash after the claim never
-// sends the mail again; a crash before it leaves the row unclaimed, and the next run after the restart
-// sends it. A mail the SMTP server refused keeps its error for the operator (`ops outbox`).
+// The queued mail (docs/decisions/0036-receipts.md): outbox rows a write transaction wrote with its effect
+// (a receipt's, written by the ledger; an organisation's invitation, docs/product.md#organisations), sent
+// by whichever instance claims each. A receipt's text is written at the claim, in its owner's language; any
+// other row carries its text. At most once: the claim (attempted_at, with the mail's text) commits before
+// the send, so a crash after the claim never sends the mail again; a crash before it leaves the row
+// unclaimed, and the next run after the restart sends it. A mail the SMTP server refused keeps its error for
+// the operator (`ops outbox`). Mail sent at once by the mailer (codes) is claimed when it is written.
 
 /** Rows one run sends at most; a larger queue is worked off over the following runs. */
 const RUN_MAX = 50;
@@ -22,28 +24,37 @@ export async function sendReceiptMail(deps: Pick<Deps, 'db' | 'clock' | 'config'
   return sent;
 }
 
+type Mail = { subject: string; body: string };
+
+/** A queued row's text: a receipt's written now (null when the receipt is gone), any other row's its own. */
+async function textOf(deps: Pick<Deps, 'db' | 'clock' | 'config' | 'log' | 'mailer'>, row: Mail & { receipt_id: number | null }): Promise<Mail | null> {
+  if (row.receipt_id === null) return { subject: row.subject, body: row.body };
+  const found = await receiptForMail(deps.db, deps, row.receipt_id);
+  return found ? receiptMail(found.receipt, found.lang) : null;
+}
+
 async function sendNext(deps: Pick<Deps, 'db' | 'clock' | 'config' | 'log' | 'mailer'>): Promise<'empty' | 'claimed' | 'taken'> {
   const { db, clock } = deps;
   const next = await db
     .selectFrom('outbox')
-    .select(['id', 'to_email', 'receipt_id'])
-    .where('receipt_id', 'is not', null)
+    .select(['id', 'to_email', 'receipt_id', 'subject', 'body'])
     .where('attempted_at', 'is', null)
     .orderBy('id')
     .limit(1)
     .executeTakeFirst();
   if (!next) return 'empty';
-  const found = await receiptForMail(db, deps, next.receipt_id!);
-  const { subject, body } = found ? receiptMail(found.receipt, found.lang) : { subject: '', body: '' };
+  const text = await textOf(deps, next);
+  const { subject, body } = text ?? { subject: '', body: '' };
   const claim = await db.updateTable('outbox').set({ attempted_at: clock.now(), subject, body }).where('id', '=', next.id).where('attempted_at', 'is', null).executeTakeFirst();
   if (Number(claim.numUpdatedRows) !== 1) return 'taken'; // another instance claimed it first
-  if (!found) return 'claimed';
+  if (!text) return 'claimed';
   try {
-    if (await deps.mailer.deliver(next.to_email, subject, body, `<receipt-${next.receipt_id}.${next.id}@canopy>`)) {
+    const messageId = next.receipt_id === null ? `<mail-${next.id}@canopy>` : `<receipt-${next.receipt_id}.${next.id}@canopy>`;
+    if (await deps.mailer.deliver(next.to_email, subject, body, messageId)) {
       await db.updateTable('outbox').set({ sent_at: clock.now() }).where('id', '=', next.id).execute();
     }
   } catch (err) {
-    deps.log.error(`receipt mail #${next.id} not sent`, err);
+    deps.log.error(`queued mail #${next.id} not sent`, err);
     await db.updateTable('outbox').set({ error: String(err) }).where('id', '=', next.id).execute();
   }
   return 'claimed';

@@ -5,7 +5,8 @@ import { ICC_REASON_KINDS, type IccReasonCode, type IccStatus, type IccVerdict }
 // the rules file. It gives every reason that applies, each with the source line of its rule, so a page,
 // the retirement refusal and the evidence pack all say why in the same words.
 
-/** The project facts the rules judge. `type` is the project's sector. */
+/** The project facts the rules judge. `type` is the project's sector; `vintage` the year of the credits'
+ *  reductions (0 when not known). */
 export interface IccFacts {
   host_country: string;
   programme: string;
@@ -14,18 +15,19 @@ export interface IccFacts {
   methodology_date: string;
   reduction_start: number | null;
   reduction_end: number | null;
+  vintage: number;
   authorisation: IccStatus;
   adjustment: IccStatus;
 }
 
 /** The facts as the engine reads them, from a row that has at least those columns (and maybe more). */
 export function iccFactsOf(p: IccFacts): IccFacts {
-  const { host_country, programme, type, methodology_id, methodology_date, reduction_start, reduction_end, authorisation, adjustment } = p;
-  return { host_country, programme, type, methodology_id, methodology_date, reduction_start, reduction_end, authorisation, adjustment };
+  const { host_country, programme, type, methodology_id, methodology_date, reduction_start, reduction_end, vintage, authorisation, adjustment } = p;
+  return { host_country, programme, type, methodology_id, methodology_date, reduction_start, reduction_end, vintage, authorisation, adjustment };
 }
 
 /** The project columns the facts are read from. */
-export const ICC_COLUMNS = ['host_country', 'programme', 'type', 'methodology_id', 'methodology_date', 'reduction_start', 'reduction_end', 'authorisation', 'adjustment'] as const;
+export const ICC_COLUMNS = ['host_country', 'programme', 'type', 'methodology_id', 'methodology_date', 'reduction_start', 'reduction_end', 'vintage', 'authorisation', 'adjustment'] as const;
 
 /** The share of its taxable emissions a company may cover with eligible credits, in percent. */
 export const ICC_CAP_PERCENT = 5;
@@ -87,14 +89,19 @@ function countryReasons(f: IccFacts, rules: IccRules, out: IccReason[]): void {
   else listReasons(f, country.eligibility, out);
 }
 
+/** The credits' reductions fall in their vintage year and in the project's period: the vintage counts even
+ *  where the period says otherwise or is not given, as the serials carry it. */
 function periodReasons(f: IccFacts, rules: IccRules, out: IccReason[]): void {
   const w = rules.reduction_window;
-  if (f.reduction_start === null || f.reduction_end === null) {
+  const vintage = f.vintage > 0 ? f.vintage : null;
+  const firsts = [f.reduction_start, vintage].filter((y): y is number => y !== null);
+  const lasts = [f.reduction_end, vintage].filter((y): y is number => y !== null);
+  if (firsts.length === 0 || lasts.length === 0) {
     out.push({ code: 'reduction_period_unknown', source: w.source });
     return;
   }
-  if (f.reduction_start < w.first_year) out.push({ code: 'reductions_before_window', source: w.source });
-  if (f.reduction_end > w.last_year) out.push({ code: 'reductions_after_window', source: w.source });
+  if (Math.min(...firsts) < w.first_year) out.push({ code: 'reductions_before_window', source: w.source });
+  if (Math.max(...lasts) > w.last_year) out.push({ code: 'reductions_after_window', source: w.source });
 }
 
 function hostReasons(f: IccFacts, rules: IccRules, out: IccReason[]): void {

@@ -12,17 +12,12 @@ import { useMemberId } from '../../lib/user-info';
 import type { IccCap } from '../../../shared/schemas/icc';
 import { fetchCap, saveEmissions } from './api';
 import { PackSection } from './pack-section';
+import { complianceYear, complianceYears } from '../../lib/compliance-years';
 import './carbontax.css';
 
 // /pages/profile/carbontax: the account's Singapore carbon tax (docs/product.md#singapore-carbon-tax). Per
 // compliance year it enters its taxable emissions and reads the cap (5%, rounded down), the eligible tons it
 // holds, the tons retired for the year and the room left; below, the evidence pack for a period.
-
-const FIRST_YEAR = 2024;
-const years = () => {
-  const last = new Date().getFullYear() + 1;
-  return Array.from({ length: last - FIRST_YEAR + 1 }, (_, i) => last - i);
-};
 
 function CapFigures({ cap }: { cap: IccCap }) {
   const { t } = useLingui();
@@ -81,7 +76,7 @@ export function CarbonTaxPage() {
   const { t } = useLingui();
   const memId = useMemberId();
   const online = useOnline();
-  const [year, setYear] = useState(() => new Date().getFullYear());
+  const [year, setYear] = useState(() => complianceYear());
   const [cap, setCap] = useState<IccCap | null>(null);
   const [error, setError] = useState('');
   const load = useCallback(async () => {
@@ -110,7 +105,7 @@ export function CarbonTaxPage() {
               <Trans>Compliance year</Trans>
             </label>
             <select id="icc-year" className="input" data-testid="icc-year" value={year} onChange={(e) => setYear(Number(e.target.value))}>
-              {years().map((y) => (
+              {complianceYears().map((y) => (
                 <option key={y} value={y}>
                   {y}
                 </option>

@@ -12,6 +12,10 @@ import './carbontax.css';
 // here is fingerprinted in the browser (it never leaves the device) and checked the same way, so a file
 // with one byte changed reads "not issued by Canopy".
 
+/** Far above any pack Canopy issues (at most three years of rows): a larger file is refused before it is
+ *  read, as the fingerprint reads the whole file into the page's memory. */
+const MAX_PACK_BYTES = 64 * 1024 * 1024;
+
 type Check = { state: 'idle' } | { state: 'checking' } | { state: 'issued'; verdict: PackVerdict; file: boolean } | { state: 'refused'; msg: string };
 
 function Result({ check }: { check: Check }) {
@@ -68,7 +72,14 @@ export function VerifyPage({ hash }: { hash?: string }) {
   }, [hash]);
   const onFile = async (file: File | undefined) => {
     if (!file) return;
-    await run(await sha256Hex(file), true);
+    if (file.size > MAX_PACK_BYTES) {
+      setCheck({ state: 'refused', msg: t`This file is too large to be a Canopy evidence pack.` });
+      return;
+    }
+    setCheck({ state: 'checking' });
+    const hash = await sha256Hex(file).catch(() => null);
+    if (hash) await run(hash, true);
+    else setCheck({ state: 'refused', msg: t`This file could not be read.` });
   };
   return (
     <div className="page verify-page">

@@ -1,7 +1,39 @@
+import { useEffect, useState } from 'react';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { ConfirmSheet } from '../../components/forms/confirm-sheet';
+import { get } from '../../lib/api';
 import { formatTons, pick } from '../../lib/format';
+import { PATHS } from '../../../shared/api';
+import type { IccCap } from '../../../shared/schemas/icc';
 import type { CreditHolding } from '../../../shared/schemas/order';
+
+/** Before a surrender for Singapore carbon tax is confirmed: the tons of it that would pass the year's cap
+ *  (docs/product.md#singapore-carbon-tax). The server warns again in its answer; offline, nothing shows. */
+function CapPreview({ open, year, tons }: { open: boolean; year: number; tons: number }) {
+  const [cap, setCap] = useState<IccCap | null>(null);
+  useEffect(() => {
+    if (!open) return;
+    let live = true;
+    void get<IccCap>(PATHS.iccCap, { year }, { quiet: true, fresh: true }).then((res) => {
+      if (live && res.code === 0) setCap(res.data);
+    });
+    return () => {
+      live = false;
+    };
+  }, [open, year]);
+  if (!cap || cap.year !== year || !Number.isInteger(tons)) return null;
+  const overTons = Math.min(tons, cap.retired_tons + tons - cap.cap_tons);
+  if (overTons <= 0) return null;
+  const over = formatTons(overTons);
+  const limit = formatTons(cap.cap_tons);
+  return (
+    <p className="notice notice--warn" role="status" data-testid="confirm-icc-over">
+      <Trans>
+        {over} of these would pass your {year} cap of {limit} and would not count against Singapore carbon tax.
+      </Trans>
+    </p>
+  );
+}
 
 /** The last step of a retirement: what is retired for whom, that it is permanent, and the payment password. */
 export function RetireConfirmSheet({
@@ -92,6 +124,7 @@ export function RetireConfirmSheet({
           </>
         )}
       </dl>
+      {iccYear !== null && <CapPreview open={open} year={iccYear} tons={tons} />}
       <p className="notice notice--warn" data-testid="retire-permanent">
         <Trans>This is permanent. Retired credits leave your balance for good: they cannot be sold, transferred or undone.</Trans>
       </p>

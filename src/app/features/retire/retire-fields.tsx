@@ -3,6 +3,7 @@ import { formatTons, pick } from '../../lib/format';
 import { WrapSelect } from '../../components/forms/wrap-select';
 import { BENEFICIARY_MAX, REASON_MAX } from '../../../shared/schemas/retire';
 import type { CreditHolding } from '../../../shared/schemas/order';
+import { complianceYears } from '../../lib/compliance-years';
 
 // The retire form's fields. Each shows its error only once the form was submitted (`error` is then set),
 // except the reason, whose length is counted as it is typed.
@@ -152,13 +153,6 @@ export function PrivacyField({ hidden, onChange }: { hidden: boolean; onChange: 
       </label>
     </div>
   );
-}
-
-/** The compliance years a surrender can be for: from 2024, when the tax began to take eligible credits, to
- *  next year. */
-function complianceYears(): number[] {
-  const last = new Date().getFullYear() + 1;
-  return Array.from({ length: Math.max(1, last - 2024 + 1) }, (_, i) => last - i);
 }
 
 /** A retirement surrendered against Singapore carbon tax for a compliance year (docs/product.md#singapore-carbon-tax):

@@ -17,12 +17,11 @@ export const CARD_FORM = 'card';
 
 export type Method = 'bank' | 'paynow';
 
-/** The names a holder may carry (the server's rule, card.ts): "first last", and the company for corporate users. */
+/** The names a holder may carry (the server's rule, card.ts): a person's "first last"; an organisation's
+ *  company name only. */
 export function registeredNames(info: Pick<UserInfo, 'type' | 'first_name' | 'last_name' | 'company'>): string[] {
-  const names: string[] = [];
-  if (info.first_name.trim() && info.last_name.trim()) names.push(`${info.first_name.trim()} ${info.last_name.trim()}`);
-  if (info.type === 'corporate' && info.company.trim()) names.push(info.company.trim());
-  return names;
+  if (info.type === 'corporate') return info.company.trim() ? [info.company.trim()] : [];
+  return info.first_name.trim() && info.last_name.trim() ? [`${info.first_name.trim()} ${info.last_name.trim()}`] : [];
 }
 
 export function useCardForm(names: string[], card: BankCard | null, onDone: (saved: BankCard) => void) {

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { DB } from '../../db/connection';
 import type { Tx } from '../../db/tx';
 import { ICC_RULES } from '../../../shared/icc/current-rules';
-import { capFigures, iccFactsOf, judgeIcc } from '../../../shared/icc/engine';
+import { capFigures, ICC_COLUMNS, iccFactsOf, judgeIcc } from '../../../shared/icc/engine';
 import { retiredForYear, taxableFor } from '../retire/icc-count';
 import type { IccCap } from '../../../shared/schemas/icc';
 
@@ -10,15 +10,17 @@ import type { IccCap } from '../../../shared/schemas/icc';
 // the taxable emissions it entered, the eligible tons it holds, the tons it retired for the year, and what
 // room is left. Read by the cap screen and, inside a retirement's write transaction, for its warning.
 
+const FACTS = ICC_COLUMNS.map((c) => `p.${c}` as const);
+
 /** The tons the account holds of projects the rules find eligible now. */
 async function heldEligible(db: DB | Tx, userId: number): Promise<number> {
   const rows = await db
     .selectFrom('credit_holdings as h')
     .innerJoin('projects as p', 'p.id', 'h.project_id')
-    .select(['p.host_country', 'p.programme', 'p.type', 'p.methodology_id', 'p.methodology_date', 'p.reduction_start', 'p.reduction_end', 'p.authorisation', 'p.adjustment'])
+    .select(FACTS)
     .select(sql<number>`sum(h.tons)`.as('tons'))
     .where('h.user_id', '=', userId)
-    .groupBy(['p.id', 'p.host_country', 'p.programme', 'p.type', 'p.methodology_id', 'p.methodology_date', 'p.reduction_start', 'p.reduction_end', 'p.authorisation', 'p.adjustment'])
+    .groupBy(['p.id', ...FACTS])
     .execute();
   return rows.filter((r) => judgeIcc(iccFactsOf(r), ICC_RULES).verdict === 'eligible').reduce((sum, r) => sum + Number(r.tons), 0);
 }

@@ -53,7 +53,9 @@ export async function verifyPack(deps: Deps, hash: string): Promise<PackVerdict>
   if (!row) throw new AppError('icc_pack_not_issued');
   // The public names the account by its company, or by the holder's first name and initial: enough for an
   // auditor holding the file, without the full name or e-mail of a private person.
-  const name = row.company.trim() ? accountName(row) : `${row.first_name} ${row.last_name.slice(0, 1)}.`.trim();
+  // The initial is a whole character (code point): half of a surrogate pair is no letter at all.
+  const initial = Array.from(row.last_name)[0] ?? '';
+  const name = row.company.trim() ? accountName(row) : `${row.first_name} ${initial}.`.trim();
   const at = Number(row.created_at);
   return { hash: row.hash, issued_at: isoSgt(at), issued_at_ms: at, account: `${name} (#${row.id})`, format: row.format, period_from: row.period_from, period_to: row.period_to };
 }

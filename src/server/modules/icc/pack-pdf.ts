@@ -58,7 +58,7 @@ function rowBlock(l: Layout, r: PackRow, lang: Lang, t: PackWords): void {
     [t.registry, `${r.registry} ${r.registry_id}`],
     [t.registryLink, r.registry_url, r.registry_url],
     [t.serials, r.serials.join('\n')],
-    [t.carbonTax, `${verdictText(r.icc, lang)} (${t.rules} ${r.icc.rules_version})`],
+    [t.carbonTax, `${verdictText(r.icc, lang)} (${t[`judged_${r.icc_judged}`]}, ${t.rules} ${r.icc.rules_version})`],
     [t.surrenderedFor, r.icc_year === null ? '' : String(r.icc_year)],
     [t.quantity, money],
   ]);
@@ -76,7 +76,7 @@ function header(l: Layout, pack: Pack, t: PackWords): void {
       [t.account, `${pack.account.name} (#${pack.account.id}, ${pack.account.email})`],
       [t.period, `${pack.from} – ${pack.to}`],
       [t.issued, sgtText(pack.issued_at)],
-      [t.rules, pack.rules_version],
+      [t.rulesToday, pack.rules_version],
     ],
     10,
   );

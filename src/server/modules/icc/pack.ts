@@ -4,7 +4,9 @@ import { AppError } from '../../lib/http';
 import type { User } from '../session';
 import { ICC_RULES } from '../../../shared/icc/current-rules';
 import { ICC_COLUMNS, iccFactsOf, judgeIcc, type IccJudgement } from '../../../shared/icc/engine';
+import type { IccVerdict } from '../../../shared/icc/values';
 import type { IccPackQuery } from '../../../shared/schemas/icc';
+import { keptJudgement } from '../retire/icc-count';
 import { serialRangesOf } from '../retire/service';
 
 // What an evidence pack holds (docs/product.md#singapore-carbon-tax): every purchase and retirement of the
@@ -34,6 +36,9 @@ export interface PackRow {
   registry_url: string;
   serials: string[];
   icc: IccJudgement;
+  /** Whose verdict `icc` is: the one a surrender for the tax was judged with and keeps, or today's rules
+   *  (a purchase, a retirement not surrendered for the tax). */
+  icc_judged: 'surrender' | 'today';
   /** Retirements: the compliance year it was surrendered for, or null. */
   icc_year: number | null;
   tons: number;
@@ -69,7 +74,7 @@ export function registryUrl(registry: string, registryId: string): string {
   return '';
 }
 
-type ProjectFacts = Pick<PackRow, 'project' | 'project_cn' | 'host_country' | 'programme' | 'methodology' | 'vintage' | 'reduction_period' | 'registry' | 'registry_id' | 'registry_url' | 'icc'>;
+type ProjectFacts = Pick<PackRow, 'project' | 'project_cn' | 'host_country' | 'programme' | 'methodology' | 'vintage' | 'reduction_period' | 'registry' | 'registry_id' | 'registry_url' | 'icc' | 'icc_judged'>;
 
 function projectFacts(p: { name: string; name_cn: string; registry: string; registry_id: string; methodology: string; vintage: number } & Parameters<typeof iccFactsOf>[0]): ProjectFacts {
   const period = p.reduction_start === null || p.reduction_end === null ? '' : p.reduction_start === p.reduction_end ? String(p.reduction_start) : `${p.reduction_start}-${p.reduction_end}`;
@@ -85,10 +90,11 @@ function projectFacts(p: { name: string; name_cn: string; registry: string; regi
     registry_id: p.registry_id,
     registry_url: registryUrl(p.registry, p.registry_id),
     icc: judgeIcc(iccFactsOf(p), ICC_RULES),
+    icc_judged: 'today',
   };
 }
 
-const P_COLUMNS = ['p.name', 'p.name_cn', 'p.registry', 'p.registry_id', 'p.methodology', 'p.vintage', ...ICC_COLUMNS.map((c) => `p.${c}` as const)] as const;
+const P_COLUMNS = ['p.name', 'p.name_cn', 'p.registry', 'p.registry_id', 'p.methodology', ...ICC_COLUMNS.map((c) => `p.${c}` as const)] as const;
 
 /** Purchases from the ledger: each credit to the platform's sales for one of the account's buy orders. */
 async function purchases(db: DB, userId: number, start: number, end: number): Promise<PackRow[]> {
@@ -121,11 +127,19 @@ async function purchases(db: DB, userId: number, start: number, end: number): Pr
   }));
 }
 
+/** The verdict a surrender keeps (retirement_icc), replacing today's; nothing for another retirement. */
+function kept(r: { verdict: IccVerdict | null; reasons: string | null; rules_version: string | null }): Partial<Pick<PackRow, 'icc' | 'icc_judged'>> {
+  if (r.verdict === null || r.reasons === null || r.rules_version === null) return {};
+  return { icc: keptJudgement({ verdict: r.verdict, reasons: r.reasons, rules_version: r.rules_version }), icc_judged: 'surrender' };
+}
+
+/** Retirements with their serial ranges; a surrender for the tax with the verdict it was judged with. */
 async function retirements(db: DB, userId: number, start: number, end: number): Promise<PackRow[]> {
   const rows = await db
     .selectFrom('retirements as r')
     .innerJoin('projects as p', 'p.id', 'r.project_id')
-    .select(['r.id', 'r.tons', 'r.created_at', 'r.icc_year', ...P_COLUMNS])
+    .leftJoin('retirement_icc as ri', 'ri.retirement_id', 'r.id')
+    .select(['r.id', 'r.tons', 'r.created_at', 'r.icc_year', 'ri.verdict', 'ri.reasons', 'ri.rules_version', ...P_COLUMNS])
     .where('r.user_id', '=', userId)
     .where('r.created_at', '>=', start)
     .where('r.created_at', '<', end)
@@ -138,6 +152,7 @@ async function retirements(db: DB, userId: number, start: number, end: number): 
     at: Number(r.created_at),
     ref: r.id,
     ...projectFacts(r),
+    ...kept(r),
     serials: (serials.get(r.id) ?? []).map((s) => (s.from === s.to ? s.from : `${s.from} to ${s.to}`)),
     icc_year: r.icc_year === null ? null : Number(r.icc_year),
     tons: Number(r.tons),

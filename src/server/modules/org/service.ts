@@ -75,7 +75,7 @@ export async function invite(deps: Deps, acting: Acting, input: { email: string;
   const now = deps.clock.now();
   const token = newToken();
   const expires_at = now + deps.config.ORG_INVITE_TTL_HOURS * HOUR_MS;
-  const made = await writeTx(deps.db, async (tx, w) => {
+  return writeTx(deps.db, async (tx, w) => {
     await assertStillManages(tx, acting);
     const already = await tx
       .selectFrom('organisation_members as m')
@@ -91,15 +91,18 @@ export async function invite(deps: Deps, acting: Acting, input: { email: string;
       .values({ account_id: acting.accountId, email: input.email, role: input.role, token_hash: sha256(token), invited_by: acting.member.id, created_at: now, expires_at })
       .returning('id')
       .executeTakeFirstOrThrow();
+    await queueInvitation(deps, tx, acting, input.email, token, expires_at, now);
     await publish(w, { type: 'invalidate', tables: ['members'] }, acting.accountId, now);
     return { id: row.id, email: input.email, role: input.role, expires_at };
   }, record);
-  await sendInvitation(deps, acting, input.email, token, expires_at);
-  return made;
 }
 
-async function sendInvitation(deps: Deps, acting: Acting, email: string, token: string, expiresAt: number): Promise<void> {
-  const org = await deps.db.selectFrom('organisations').select('name').where('account_id', '=', acting.accountId).executeTakeFirstOrThrow();
+/** The invitation's mail, queued in the outbox in the invitation's transaction and sent by the mail job
+ *  (scheduler/receipt-mail.ts): the mail exists exactly when its token does, a crash after the commit loses
+ *  neither, and the mails of invitations to one address go out in the order they were made, so the last one
+ *  carries the link that works. */
+async function queueInvitation(deps: Deps, tx: Tx, acting: Acting, email: string, token: string, expiresAt: number, now: number): Promise<void> {
+  const org = await tx.selectFrom('organisations').select('name').where('account_id', '=', acting.accountId).executeTakeFirstOrThrow();
   const link = `${deps.config.PUBLIC_URL ?? ''}/pages/org/join?token=${token}`;
   const until = new Date(expiresAt + 8 * HOUR_MS).toISOString().slice(0, 16).replace('T', ' ');
   const body = [
@@ -110,7 +113,7 @@ async function sendInvitation(deps: Deps, acting: Acting, email: string, token: 
     `请打开以下链接，并使用 ${email} 注册或登录后加入（有效期至新加坡时间 ${until}，仅可使用一次）：`,
     link,
   ].join('\n');
-  await deps.mailer.send(email, `Canopy: join ${org.name} / 加入 ${org.name}`, body);
+  await tx.insertInto('outbox').values({ to_email: email, subject: `Canopy: join ${org.name} / 加入 ${org.name}`, body, created_at: now, sent_at: null, error: null }).execute();
 }
 
 /** Joins the organisation of an invitation: the signed-in person's email must be the invited one, the
@@ -168,6 +171,9 @@ async function revokeInvitationsOf(tx: Tx, accountId: number, userId: number, no
 /** Gives a member another role: every request reads the role again, so it applies from the next one; a role
  *  without trade pauses the monthly offsets she set up (offset/maker.ts). */
 export async function setRole(deps: Deps, acting: Acting, input: { user_id: number; role: MemberRole }, record: EffectRecord) {
+  // A role is given by someone else: an admin who could give themself buyer would trade alone, where the
+  // organisation chose to have an admin who does not.
+  if (input.user_id === acting.member.id) throw new AppError('org_own_role');
   const now = deps.clock.now();
   return writeTx(deps.db, async (tx, w) => {
     await changeableMember(tx, acting, input.user_id);

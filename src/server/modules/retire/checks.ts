@@ -2,7 +2,7 @@ import { AppError } from '../../lib/http';
 import type { User } from '../session';
 import { assertNotRisk } from '../user/trade-password';
 import { ICC_RULES } from '../../../shared/icc/current-rules';
-import { iccFactsOf, judgeIcc } from '../../../shared/icc/engine';
+import { iccFactsOf, judgeIcc, type IccJudgement } from '../../../shared/icc/engine';
 import { ICC_REASONS } from '../../../shared/icc/reasons';
 import type { IccStatus } from '../../../shared/icc/values';
 
@@ -55,10 +55,10 @@ function isRetirable(p: RetirableProject): boolean {
 }
 
 /** A surrender for Singapore carbon tax takes only credits the rules find eligible now; the refusal names
- *  every reason in both languages. Answers the rules version that found them eligible. */
-function checkIccEligible(p: RetirableProject): string {
+ *  every reason in both languages. Answers the judgement, which the surrender keeps. */
+function checkIccEligible(p: RetirableProject): IccJudgement {
   const j = judgeIcc(iccFactsOf(p), ICC_RULES);
-  if (j.verdict === 'eligible') return j.rules_version;
+  if (j.verdict === 'eligible') return j;
   const text = (lang: 'en' | 'cn') => j.reasons.map((r) => ICC_REASONS[r.code][lang]).join(lang === 'cn' ? '' : ' ');
   throw new AppError('icc_not_eligible', { reasons: { en: text('en'), cn: text('cn') } }, { reasons: j.reasons.map((r) => r.code), rules_version: j.rules_version });
 }
@@ -70,14 +70,14 @@ export function checkRetirement(facts: RetirementFacts, user: Pick<User, 'risk' 
   assertNotRisk(user);
   const { p, held, pendingSale } = facts;
   if (!p || !isRetirable(p)) throw new AppError('retire_not_retirable');
-  const iccRulesVersion = iccYear === null ? '' : checkIccEligible(p);
+  const icc = iccYear === null ? null : checkIccEligible(p);
   const total = held.purchase + held.presale;
   if (tons > total) {
     if (pendingSale > 0 && tons <= total + pendingSale) throw new AppError('retire_pending_sale', { n: pendingSale, m: total });
     throw new AppError('retire_insufficient_credits', { n: total });
   }
   const fromPurchase = Math.min(held.purchase, tons);
-  return { p, fromPurchase, fromPresale: tons - fromPurchase, iccRulesVersion };
+  return { p, fromPurchase, fromPresale: tons - fromPurchase, icc };
 }
 
 /** A serial range of a project: sequences first..last of 1..total_tons. */

@@ -1,21 +1,30 @@
 import { sql } from 'kysely';
 import type { DB } from '../../db/connection';
 import type { Tx } from '../../db/tx';
-import { capFigures } from '../../../shared/icc/engine';
+import { capFigures, type IccJudgement, type IccReason } from '../../../shared/icc/engine';
+import type { IccVerdict } from '../../../shared/icc/values';
 import type { RetireAnswer } from '../../../shared/schemas/retire';
 
 // A retirement surrendered for Singapore carbon tax counts against the year's cap (docs/product.md#singapore-carbon-tax).
 // These reads live with the retirements they sum; the icc module's cap screen reads them too.
 
-/** The tons an account retired for Singapore carbon tax for a year (each found eligible when retired). */
+/** The tons an account retired for Singapore carbon tax for a year that the surrender found eligible: the
+ *  verdict kept with each surrender (retirement_icc), never today's rules. */
 export async function retiredForYear(db: DB | Tx, userId: number, year: number): Promise<number> {
   const row = await db
-    .selectFrom('retirements')
-    .select(sql<number>`coalesce(sum(tons), 0)`.as('n'))
-    .where('user_id', '=', userId)
-    .where('icc_year', '=', year)
+    .selectFrom('retirements as r')
+    .innerJoin('retirement_icc as ri', 'ri.retirement_id', 'r.id')
+    .select(sql<number>`coalesce(sum(r.tons), 0)`.as('n'))
+    .where('r.user_id', '=', userId)
+    .where('r.icc_year', '=', year)
+    .where('ri.verdict', '=', 'eligible')
     .executeTakeFirstOrThrow();
   return Number(row.n);
+}
+
+/** A surrender's kept verdict as the engine gave it. */
+export function keptJudgement(row: { verdict: IccVerdict; reasons: string; rules_version: string }): IccJudgement {
+  return { verdict: row.verdict, reasons: JSON.parse(row.reasons) as IccReason[], rules_version: row.rules_version };
 }
 
 /** The taxable emissions an account entered for a year, or null. */

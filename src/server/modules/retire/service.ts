@@ -17,7 +17,7 @@ import { CERTIFICATE_ID, type Certificate, type RetireAnswer, type RetireInput, 
 import { takeHolding } from '../order/repo';
 import { freshUser } from '../order/facts';
 import { iccCount } from './icc-count';
-import { ICC_COLUMNS } from '../../../shared/icc/engine';
+import { ICC_COLUMNS, type IccJudgement } from '../../../shared/icc/engine';
 import { checkRetirement, freeSerialRanges, type RetirableProject, type RetirementFacts, type SeqRange } from './checks';
 
 // Retirement of carbon credits (docs/product.md#retirement). A retirement moves whole tons of one project
@@ -48,7 +48,7 @@ export function certificateUrl(deps: Pick<Deps, 'config'>, id: string): string {
   return `${deps.config.PUBLIC_URL ?? ''}${certificatePath(id)}`;
 }
 
-const PROJECT_COLUMNS = ['id', 'name', 'name_cn', 'status', 'registry', 'registry_id', 'standard', 'methodology', 'vintage', 'country', 'country_cn', 'location', 'location_cn', 'total_tons', ...ICC_COLUMNS] as const;
+const PROJECT_COLUMNS = ['id', 'name', 'name_cn', 'status', 'registry', 'registry_id', 'standard', 'methodology', 'country', 'country_cn', 'location', 'location_cn', 'total_tons', ...ICC_COLUMNS] as const;
 
 /** The tons of a project a user sold back whose proceeds have not settled (the sell orders in progress), from
  *  the partial index orders_selling (migration 018): side and status are written out, not parameters, so
@@ -135,6 +135,12 @@ export async function requestRetirement(deps: Deps, user: User, acting: Acting, 
   );
 }
 
+/** A surrender's verdict, its reasons and rules version, kept with it (migration 032): the pack and the cap
+ *  read these, not today's rules. */
+async function keepSurrenderVerdict(tx: Tx, retirementId: string, j: IccJudgement): Promise<void> {
+  await tx.insertInto('retirement_icc').values({ retirement_id: retirementId, verdict: j.verdict, reasons: JSON.stringify(j.reasons), rules_version: j.rules_version }).execute();
+}
+
 /** The retirement's writes, once its checks passed: the holdings taken, the serials, the ledger entry from
  *  the user's credits to the project's retirement account, the retirement row and its events. */
 async function writeRetirement(deps: Deps, w: WriteScope, userId: number, input: Omit<RetireInput, 'paypwd'>, checked: ReturnType<typeof checkRetirement>, now: number): Promise<RetireAnswer> {
@@ -170,9 +176,10 @@ async function writeRetirement(deps: Deps, w: WriteScope, userId: number, input:
       entry_id: entryId,
       created_at: now,
       icc_year: input.icc_year,
-      icc_rules_version: checked.iccRulesVersion,
+      icc_rules_version: checked.icc?.rules_version ?? '',
     })
     .execute();
+  if (checked.icc) await keepSurrenderVerdict(tx, id, checked.icc);
   await tx
     .insertInto('retirement_serials')
     .values(ranges.map((r) => ({ retirement_id: id, project_id: p.id, first_seq: r.first, last_seq: r.last })))
@@ -186,7 +193,7 @@ async function writeRetirement(deps: Deps, w: WriteScope, userId: number, input:
 // ---------------------------------------------------------------------------------------------------
 // Reads
 
-type RetirementRow = { id: string; user_id: number; project_id: number; tons: number; beneficiary: string; reason: string; beneficiary_hidden: number; created_at: number } & Omit<RetirableProject, 'id' | 'status' | 'total_tons' | (typeof ICC_COLUMNS)[number]>;
+type RetirementRow = { id: string; user_id: number; project_id: number; tons: number; beneficiary: string; reason: string; beneficiary_hidden: number; created_at: number } & Omit<RetirableProject, 'id' | 'status' | 'total_tons' | Exclude<(typeof ICC_COLUMNS)[number], 'vintage'>>;
 
 function retirementsQuery(db: DB) {
   return db

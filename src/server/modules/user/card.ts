@@ -16,16 +16,26 @@ import { verifyTradePassword } from './trade-password';
 
 export type PayoutAccount = Selectable<BankAccountsTable>;
 
-/** The names a holder may carry: the person's "first last"; for a corporate user also the company. */
-export function registeredNames(user: Pick<User, 'type' | 'first_name' | 'last_name' | 'company'>): string[] {
-  const names: string[] = [];
-  if (user.first_name.trim() && user.last_name.trim()) names.push(`${user.first_name} ${user.last_name}`);
-  if (user.type === 'corporate' && user.company.trim()) names.push(user.company);
-  return names;
+type Holder = Pick<User, 'type' | 'first_name' | 'last_name' | 'company' | 'uen'>;
+
+/** The names a holder may carry: a person's "first last"; an organisation's company name only. The names on
+ *  an organisation's account are whatever a member with 'manage' typed into its profile, so a payout checked
+ *  against them would go wherever an admin names themself (docs/decisions/0027-holder-names.md). */
+export function registeredNames(user: Holder): string[] {
+  if (user.type === 'corporate') return user.company.trim() ? [user.company] : [];
+  return user.first_name.trim() && user.last_name.trim() ? [`${user.first_name} ${user.last_name}`] : [];
 }
 
-export function holderMatches(user: Pick<User, 'type' | 'first_name' | 'last_name' | 'company'>, holder: string): boolean {
+export function holderMatches(user: Holder, holder: string): boolean {
   return registeredNames(user).some((name) => sameName(name, holder));
+}
+
+/** A PayNow number the user may be paid to: a person's mobile number; an organisation's own UEN only (a
+ *  mobile number is a person's, another UEN another company's). */
+export function paynowMatches(user: Holder, paynow: string): boolean {
+  if (paynow === '') return true;
+  if (user.type === 'corporate') return paynow.toUpperCase() === user.uen.toUpperCase();
+  return paynowType(paynow) === 'mobile';
 }
 
 export function maskAccountNo(accountNo: string): string {
@@ -59,8 +69,7 @@ interface BankCardData {
 
 /** Binds or replaces the payout account. */
 export async function bindPayoutAccount(deps: Deps, user: User, input: BankCardData, record?: EffectRecord): Promise<BankCard> {
-  // A UEN is a business identifier: PayNow by UEN is for corporate users only.
-  if (input.paynow && paynowType(input.paynow) === 'uen' && user.type !== 'corporate') throw new AppError('paynow_invalid', undefined, { field: 'paynow' });
+  if (!paynowMatches(user, input.paynow)) throw new AppError('paynow_invalid', undefined, { field: 'paynow' });
   if (registeredNames(user).length === 0) throw new AppError('name_required');
   if (!holderMatches(user, input.holder_name)) throw new AppError('holder_mismatch', undefined, { field: 'holder_name' });
   // Where money goes is as sensitive as a withdrawal: once the withdrawal password exists, a change needs it

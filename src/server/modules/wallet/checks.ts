@@ -6,7 +6,7 @@ import { AppError } from '../../lib/http';
 import { formatSgd } from '../../../shared/money';
 import { withdrawalFee } from '../../../shared/fees';
 import type { ErrorKey } from '../../../shared/errors';
-import { holderMatches, type PayoutAccount } from '../user/card';
+import { holderMatches, paynowMatches, type PayoutAccount } from '../user/card';
 import type { User } from '../session';
 import { assertNotRisk } from '../user/trade-password';
 
@@ -102,6 +102,7 @@ export function checkWithdrawal(facts: WithdrawalFacts, user: User, input: Withd
   const { account } = facts;
   const method = account ? payoutOf(account, input.method) : null;
   if (!account || !method || !holderMatches(user, account.holder_name)) throw new AppError('bank_incorrect');
+  if (method === 'paynow' && !paynowMatches(user, account.paynow)) throw new AppError('bank_incorrect');
   if (!user.withdraw_password_hash) throw new AppError('withdraw_password_unset');
   if (facts.withdrawnToday) throw new AppError('withdraw_daily_limit');
   const fee = withdrawalFee(input.amount, { withdraw_fee: config.WITHDRAW_FEE_CENTS, withdraw_fee_bp: config.WITHDRAW_FEE_BP });
