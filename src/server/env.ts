@@ -37,6 +37,7 @@ export interface Deps {
 export interface AppEnv {
   /** `acting`: set when the request acts for an organisation (modules/session.ts requireUser): its
    *  account and the member, for the organisation's activity log; `recheck`, the roles that may make this
-   *  write, read again in its transaction (lib/activity.ts). */
-  Variables: { deps: Deps; lang: Lang; acting?: { accountId: number; memberId: number; recheck?: readonly OrgRole[] } };
+   *  write, read again in its transaction (lib/activity.ts); `alone`, the owner acting above an approval
+   *  threshold with no one else able to approve (lib/activity.ts markOwnerAlone). */
+  Variables: { deps: Deps; lang: Lang; acting?: { accountId: number; memberId: number; recheck?: readonly OrgRole[]; alone?: boolean } };
 }

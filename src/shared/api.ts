@@ -86,6 +86,7 @@ export const PATHS = {
   approvalList: '/api/approval/list',
   approvalApprove: '/api/approval/approve',
   approvalDecline: '/api/approval/decline',
+  approvalCancel: '/api/approval/cancel',
   approvalThresholds: '/api/approval/thresholds',
   openapi: '/openapi.json',
   /** GET: the interactive API reference (Swagger UI) and its files (docs/decisions/0012-api-contract.md). */

@@ -222,6 +222,7 @@ export const ERRORS = {
   approval_own: { code: 2651, en: 'You cannot approve or decline your own request.', cn: '您不能审批自己提交的申请。' },
   approval_decided: { code: 2652, en: 'This request is no longer waiting: it was approved, declined or has expired.', cn: '该申请已不在等待中：已被批准、拒绝或已过期。' },
   approval_owner_only: { code: 2653, en: 'Only the owner can set the approval thresholds.', cn: '只有机构所有者可以设置审批门槛。' },
+  approval_not_yours: { code: 2654, en: 'Only the member who asked can cancel this request.', cn: '只有提交该申请的成员可以撤销。' },
 } as const satisfies Record<string, CatalogueEntry>;
 
 export type ErrorKey = keyof typeof ERRORS;

@@ -63,7 +63,16 @@ export function activityOf(c: Context<AppEnv>, payload: Record<string, unknown>)
   const acting = c.get('acting');
   if (!acting) return null;
   const action = c.req.path.slice(API_BASE.length).replace(/^\/api\//, '').replace(/\//g, '.');
-  return { accountId: acting.accountId, memberId: acting.memberId, action, fields: scalars(payload, DROPPED), recheck: acting.recheck };
+  const fields = scalars(payload, DROPPED);
+  if (acting.alone) fields.approval = 'owner_alone';
+  return { accountId: acting.accountId, memberId: acting.memberId, action, fields, recheck: acting.recheck };
+}
+
+/** Marks the request as the owner's, above the approval threshold, in an organisation where no one else may
+ *  approve (docs/product.md#approvals): its activity row says `approval: owner_alone`. */
+export function markOwnerAlone(c: Context<AppEnv>): void {
+  const acting = c.get('acting');
+  if (acting) c.set('acting', { ...acting, alone: true });
 }
 
 /** The members of the activities that are read again in the write's transaction, with a check that each

@@ -5,10 +5,14 @@ import { epochMs, idSchema, int, intFromInput, paged, pageSchema } from './commo
 
 // Approvals (maker-checker) of an organisation (docs/product.md#approvals): requests and answers.
 
-export const APPROVAL_STATUSES = ['waiting', 'approved', 'declined', 'expired'] as const;
+/** `cancelled`: withdrawn by its maker, kept as `declined` by the maker (who can never decline their own). */
+export const APPROVAL_STATUSES = ['waiting', 'approved', 'declined', 'expired', 'cancelled'] as const;
 export type ApprovalStatus = (typeof APPROVAL_STATUSES)[number];
 
+/** Declining names the request; approving also takes the approver's own payment password, since the
+ *  approval moves the organisation's money or credits (docs/decisions/0038-approvals.md). */
 export const approvalDecideSchema = v.strictObject({ id: idSchema });
+export const approvalApproveSchema = v.strictObject({ id: idSchema, password: v.pipe(v.string('required'), v.nonEmpty('required'), v.maxLength(140, 'too_long')) });
 
 export const approvalListQuery = v.object({
   ...pageSchema.entries,

@@ -64,8 +64,15 @@ export async function refreshApprovals(): Promise<void> {
   if (limits.code === 0 && limits.data) await db.meta.put({ key: THRESHOLDS_KEY, value: limits.data });
 }
 
-export function decideApproval(input: { id: number; approve: boolean }, idempotencyKey: string) {
-  return post<ApprovalRequest>(input.approve ? PATHS.approvalApprove : PATHS.approvalDecline, { id: input.id }, { idempotencyKey });
+/** Approving sends the approver's own payment password; declining sends none. */
+export function decideApproval(input: { id: number; approve: boolean; password?: string }, idempotencyKey: string) {
+  const body = input.approve ? { id: input.id, password: input.password ?? '' } : { id: input.id };
+  return post<ApprovalRequest>(input.approve ? PATHS.approvalApprove : PATHS.approvalDecline, body, { idempotencyKey });
+}
+
+/** The maker cancels their own waiting request. */
+export function cancelApproval(input: { id: number }, idempotencyKey: string) {
+  return post<ApprovalRequest>(PATHS.approvalCancel, { id: input.id }, { idempotencyKey });
 }
 
 export function setThresholds(input: ApprovalThresholds, idempotencyKey: string) {

@@ -4,12 +4,13 @@ import { MemberPage } from '../../components/member-page';
 import { LoadingState } from '../../components/empty-state';
 import { showToast } from '../../components/toast';
 import { useWrite } from '../../components/forms/use-write';
+import { ConfirmSheet } from '../../components/forms/confirm-sheet';
 import { formatAmount, formatDateTime } from '../../lib/format';
 import { useOnline } from '../../lib/online';
 import { useSession } from '../../lib/storage';
 import type { ApprovalRequest, ApprovalThresholds } from '../../../shared/schemas/approval';
 import type { OrgSummary } from '../../../shared/schemas/org';
-import { decideApproval, refreshApprovals, setThresholds, useApprovals, useOrgMine, useThresholds } from './api';
+import { cancelApproval, decideApproval, refreshApprovals, setThresholds, useApprovals, useOrgMine, useThresholds } from './api';
 import { APPROVAL_STATUS_LABELS } from './labels';
 import './org.css';
 
@@ -101,13 +102,34 @@ function RequestRow({ item, acting }: { item: ApprovalRequest; acting: OrgSummar
   const { t, i18n } = useLingui();
   const online = useOnline();
   const me = useSession().login.account;
-  const write = useWrite(decideApproval);
-  const canDecide = item.status === 'waiting' && (acting.role === 'approver' || acting.role === 'owner') && item.maker_email !== me;
-  const decide = async (approve: boolean) => {
-    const res = await write.run({ id: item.id, approve });
-    if (res?.code === 0) showToast(approve ? t`Approved.` : t`Declined.`, 'success');
+  // The key names the decision, not the password: a retry with another password is the same intent.
+  const write = useWrite(decideApproval, (input) => ({ id: input.id, approve: input.approve }));
+  const withdrawOwn = useWrite(cancelApproval);
+  const [confirming, setConfirming] = useState(false);
+  const canCancel = item.status === 'waiting' && item.maker_email === me && (acting.role === 'owner' || acting.role === 'buyer');
+  const cancel = async () => {
+    const res = await withdrawOwn.run({ id: item.id });
+    if (res?.code === 0) showToast(t`Request cancelled.`, 'success');
     else if (res) showToast(res.msg, 'error');
     void refreshApprovals();
+  };
+  const canDecide = item.status === 'waiting' && (acting.role === 'approver' || acting.role === 'owner') && item.maker_email !== me;
+  const decline = async () => {
+    const res = await write.run({ id: item.id, approve: false });
+    if (res?.code === 0) showToast(t`Declined.`, 'success');
+    else if (res) showToast(res.msg, 'error');
+    void refreshApprovals();
+  };
+  // Approving moves the organisation's money or credits: the sheet asks the approver's payment password and
+  // shows a refusal (a wrong password, a weekend) inline.
+  const approve = async (password: string): Promise<number | null> => {
+    const res = await write.run({ id: item.id, approve: true, password });
+    if (res?.code === 0) {
+      showToast(t`Approved.`, 'success');
+      setConfirming(false);
+      void refreshApprovals();
+    }
+    return res?.code ?? null;
   };
   const until = formatDateTime(item.expires_at);
   return (
@@ -132,14 +154,54 @@ function RequestRow({ item, acting }: { item: ApprovalRequest; acting: OrgSummar
       </span>
       {canDecide ? (
         <span className="org-row__confirm">
-          <button type="button" className="btn" disabled={!online || write.busy} onClick={() => void decide(true)} data-testid="approval-approve">
+          <button
+            type="button"
+            className="btn"
+            disabled={!online || write.busy}
+            onClick={() => {
+              write.setError('');
+              setConfirming(true);
+            }}
+            data-testid="approval-approve"
+          >
             <Trans>Approve</Trans>
           </button>
-          <button type="button" className="btn btn--ghost" disabled={!online || write.busy} onClick={() => void decide(false)} data-testid="approval-decline">
+          <button type="button" className="btn btn--ghost" disabled={!online || write.busy} onClick={() => void decline()} data-testid="approval-decline">
             <Trans>Decline</Trans>
           </button>
         </span>
       ) : null}
+      {canCancel ? (
+        <span className="org-row__confirm">
+          <button type="button" className="btn btn--ghost" disabled={!online || withdrawOwn.busy} onClick={() => void cancel()} data-testid="approval-cancel">
+            <Trans>Cancel request</Trans>
+          </button>
+        </span>
+      ) : null}
+      <ConfirmSheet
+        open={confirming}
+        onClose={() => setConfirming(false)}
+        title={<Trans>Approve the request</Trans>}
+        password={{
+          id: `approve-password-${item.id}`,
+          testId: 'payment-password',
+          label: <Trans>Your payment password</Trans>,
+          hint: <Trans>Approving carries the request out now, in your name.</Trans>,
+          missing: t`Enter your payment password.`,
+        }}
+        busy={write.busy}
+        error={write.error}
+        confirmLabel={<Trans>Approve</Trans>}
+        busyLabel={<Trans>Processing…</Trans>}
+        onConfirm={approve}
+        testId="approval-confirm"
+        submitTestId="approval-confirm-submit"
+        closeTestId="approval-confirm-close"
+      >
+        <p className="sheet__what">
+          <What item={item} />
+        </p>
+      </ConfirmSheet>
     </li>
   );
 }

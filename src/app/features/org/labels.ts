@@ -56,4 +56,5 @@ export const APPROVAL_STATUS_LABELS: Record<ApprovalStatus, MessageDescriptor> =
   approved: msg`Approved`,
   declined: msg`Declined`,
   expired: msg`Expired`,
+  cancelled: msg`Cancelled by its maker`,
 };

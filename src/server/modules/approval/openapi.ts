@@ -1,6 +1,6 @@
 import type { Endpoint } from '../../lib/openapi-endpoint';
 import { PATHS } from '../../../shared/api';
-import { approvalDecideSchema, approvalListQuery, approvalPageSchema, approvalRequestSchema, approvalThresholdsAnswerSchema, approvalThresholdsSchema } from '../../../shared/schemas/approval';
+import { approvalApproveSchema, approvalDecideSchema, approvalListQuery, approvalPageSchema, approvalRequestSchema, approvalThresholdsAnswerSchema, approvalThresholdsSchema } from '../../../shared/schemas/approval';
 
 // The approvals endpoints (docs/product.md#approvals), for ENDPOINTS in src/server/openapi.ts.
 
@@ -10,15 +10,15 @@ const decideEntry = (approve: boolean): Endpoint => ({
   operationId: approve ? 'approvalApprove' : 'approvalDecline',
   tag: 'Approvals',
   summary: approve
-    ? "Approve another member's waiting request (approvers and the owner): the retirement or withdrawal is carried out now"
+    ? "Approve another member's waiting request (approvers and the owner) with the approver's own payment password: the retirement or withdrawal is carried out now"
     : "Decline another member's waiting request (approvers and the owner): what it held is released",
-  schema: approvalDecideSchema,
+  schema: approve ? approvalApproveSchema : approvalDecideSchema,
   auth: 'user',
   idempotent: true,
   answer: approvalRequestSchema,
   answerName: 'ApprovalRequest',
   errors: approve
-    ? ['org_not_member', 'approval_not_found', 'approval_own', 'approval_decided', 'retire_insufficient_credits', 'retire_not_retirable', 'insufficient_balance', 'withdraw_weekend', 'withdraw_holiday', 'withdraw_daily_limit', 'bank_incorrect']
+    ? ['org_not_member', 'approval_not_found', 'approval_own', 'approval_decided', 'trade_password_incorrect', 'withdraw_password_unset', 'account_locked', 'balance_frozen', 'retire_insufficient_credits', 'retire_not_retirable', 'insufficient_balance', 'withdraw_weekend', 'withdraw_holiday', 'withdraw_daily_limit', 'bank_incorrect']
     : ['org_not_member', 'approval_not_found', 'approval_own', 'approval_decided'],
   gives: 'the request as decided',
 });
@@ -38,6 +38,20 @@ export const APPROVAL_ENDPOINTS: Endpoint[] = [
   },
   decideEntry(true),
   decideEntry(false),
+  {
+    method: 'post',
+    path: PATHS.approvalCancel,
+    operationId: 'approvalCancel',
+    tag: 'Approvals',
+    summary: 'Cancel your own waiting request (its maker): what it held is released, as by a decline',
+    schema: approvalDecideSchema,
+    auth: 'user',
+    idempotent: true,
+    answer: approvalRequestSchema,
+    answerName: 'ApprovalRequest',
+    errors: ['org_not_member', 'org_role_forbidden', 'approval_not_found', 'approval_not_yours', 'approval_decided'],
+    gives: 'the request, cancelled',
+  },
   {
     method: 'get',
     path: PATHS.approvalThresholds,

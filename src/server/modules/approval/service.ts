@@ -19,10 +19,12 @@ import type { Acting } from '../session';
 // request out of `waiting` with a conditional update: of two deciders, or a decider and the expiry, exactly
 // one changes it.
 
-type Outcome = 'approved' | 'declined' | 'expired';
+/** What the row keeps, and what its notices say (a cancel is kept as the maker's decline). */
+type Stored = 'approved' | 'declined' | 'expired';
+type Outcome = Stored | 'cancelled';
 
 /** Moves a waiting request to its outcome; undefined when it was no longer waiting (someone was first). */
-async function settle(w: WriteScope, row: ApprovalRow, status: Outcome, by: number | null, now: number): Promise<boolean> {
+async function settle(w: WriteScope, row: ApprovalRow, status: Stored, by: number | null, now: number): Promise<boolean> {
   const done = await w.tx
     .updateTable('approval_requests')
     .set({ status, decided_by: by, decided_at: now })
@@ -58,6 +60,7 @@ const OUTCOME_WORDS: Record<Outcome, { en: string; cn: string }> = {
   approved: { en: 'approved', cn: '已批准' },
   declined: { en: 'declined', cn: '已拒绝' },
   expired: { en: 'expired', cn: '已过期' },
+  cancelled: { en: 'cancelled by its maker', cn: '已由申请人撤销' },
 };
 
 async function tellOutcome(w: WriteScope, row: ApprovalRow, status: Outcome, now: number): Promise<void> {
@@ -74,14 +77,25 @@ async function tellOutcome(w: WriteScope, row: ApprovalRow, status: Outcome, now
   );
 }
 
+/** The request of the organisation `acting` acts for, if `acting` may decide it now; else the refusal. */
+async function decidable(db: Deps['db'] | WriteScope['tx'], acting: Acting, id: number, now: number): Promise<ApprovalRow> {
+  const row = await db.selectFrom('approval_requests').selectAll().where('id', '=', id).where('account_id', '=', acting.accountId).executeTakeFirst();
+  if (!row) throw new AppError('approval_not_found');
+  if (row.maker_id === acting.member.id) throw new AppError('approval_own');
+  if (row.status !== 'waiting' || row.expires_at <= now) throw new AppError('approval_decided');
+  return row;
+}
+
+/** The checks of a decision before the approver's payment password is paid for (made again in decide). */
+export async function checkDecidable(deps: Deps, acting: Acting, id: number): Promise<void> {
+  await decidable(deps.db, acting, id, deps.clock.now());
+}
+
 /** An approver decides a request of the organisation the session acts for. */
 export async function decide(deps: Deps, acting: Acting, id: number, approve: boolean, record: EffectRecord): Promise<ApprovalRequest> {
   return writeTx(deps.db, async (tx, w) => {
     const now = deps.clock.now();
-    const row = await tx.selectFrom('approval_requests').selectAll().where('id', '=', id).where('account_id', '=', acting.accountId).executeTakeFirst();
-    if (!row) throw new AppError('approval_not_found');
-    if (row.maker_id === acting.member.id) throw new AppError('approval_own');
-    if (row.status !== 'waiting' || row.expires_at <= now) throw new AppError('approval_decided');
+    const row = await decidable(tx, acting, id, now);
     const status: Outcome = approve ? 'approved' : 'declined';
     if (!(await settle(w, row, status, acting.member.id, now))) throw new AppError('approval_decided');
     if (approve) {
@@ -91,6 +105,22 @@ export async function decide(deps: Deps, acting: Acting, id: number, approve: bo
       await release(w, row, now);
     }
     await tellOutcome(w, row, status, now);
+    return (await approvalAnswer(tx, acting.accountId, row.id))!;
+  }, record);
+}
+
+/** The maker cancels their own waiting request: released exactly as a decline, by the same conditional
+ *  update, so a cancel racing approvals (or the expiry) leaves one outcome. */
+export async function cancelRequest(deps: Deps, acting: Acting, id: number, record: EffectRecord): Promise<ApprovalRequest> {
+  return writeTx(deps.db, async (tx, w) => {
+    const now = deps.clock.now();
+    const row = await tx.selectFrom('approval_requests').selectAll().where('id', '=', id).where('account_id', '=', acting.accountId).executeTakeFirst();
+    if (!row) throw new AppError('approval_not_found');
+    if (row.maker_id !== acting.member.id) throw new AppError('approval_not_yours');
+    if (row.status !== 'waiting' || row.expires_at <= now) throw new AppError('approval_decided');
+    if (!(await settle(w, row, 'declined', acting.member.id, now))) throw new AppError('approval_decided');
+    await release(w, row, now);
+    await tellOutcome(w, row, 'cancelled', now);
     return (await approvalAnswer(tx, acting.accountId, row.id))!;
   }, record);
 }

@@ -6,7 +6,8 @@ import { answerPublic } from '../../lib/public-answer';
 import { requireUser } from '../session';
 import { retireSchema, retirementsQuery } from '../../../shared/schemas/retire';
 import { certificateOf, publicTransparency, requestRetirement, retire, retirementsOf } from './service';
-import { needsApproval } from '../user/approval-requests';
+import { approvalPath } from '../user/approval-requests';
+import { markOwnerAlone } from '../../lib/activity';
 import { certificatePdf } from './certificate-pdf';
 
 // Retirement (docs/product.md#retirement). Mounted twice: creditRoutes at /h5/api/api/credit (signed-in:
@@ -36,8 +37,10 @@ creditRoutes.post('/retire', async (c) => {
   const { user, session } = await requireUser(c, 'trade');
   const { data, raw } = await strictBody(c, retireSchema);
   const deps = c.get('deps');
+  const path = await approvalPath(deps.db, session.acting, 'retire', data.tons);
+  if (path === 'alone') markOwnerAlone(c);
   return idempotent(c, user.id, raw, async (record) =>
-    session.acting && (await needsApproval(deps.db, session.acting, 'retire', data.tons)) ? requestRetirement(deps, user, session.acting, data, record) : retire(deps, user, data, record),
+    path === 'request' && session.acting ? requestRetirement(deps, user, session.acting, data, record) : retire(deps, user, data, record),
   );
 });
 

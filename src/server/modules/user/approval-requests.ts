@@ -5,7 +5,8 @@ import type { Tx, WriteScope } from '../../db/tx';
 import { publish } from '../../live/events';
 import { notify, type NoticeText } from '../../live/notices';
 import type { ApprovalRequest, ApprovalThresholds } from '../../../shared/schemas/approval';
-import type { Acting } from '../session';
+import { ORG_ROLES } from '../../../shared/schemas/org';
+import { roleCan, type Acting } from '../session';
 
 // What the retirement, the withdrawal and the approvals share of an organisation's maker-checker requests
 // (docs/product.md#approvals, docs/decisions/0038-approvals.md): the owner's thresholds, whether a
@@ -37,12 +38,22 @@ export async function thresholdsFor(db: DB | Tx, accountId: number): Promise<App
   return thresholdsOf(org?.settings ?? '{}');
 }
 
-/** Whether a member's retirement (`tons`) or withdrawal (`cents`) waits for an approver. The owner's own
- *  does not: the owner sets the thresholds, so holding the owner to them would control nothing. */
-export async function needsApproval(db: DB | Tx, acting: Acting | null, kind: 'retire' | 'withdraw', size: number): Promise<boolean> {
-  if (!acting || acting.role === 'owner') return false;
+/** How a retirement (`tons`) or withdrawal (`cents`) of a member goes: at once (`direct`, at or under the
+ *  threshold, or not for an organisation), as a request waiting for an approver (`request`), or, for the
+ *  owner of an organisation where no one else may approve, at once and marked in the activity log
+ *  (`alone`). The owner is held to the thresholds too: maker-checker means no one person moves the
+ *  organisation's money or credits alone (docs/decisions/0038-approvals.md). */
+export type ApprovalPath = 'direct' | 'request' | 'alone';
+
+const APPROVING_ROLES = ORG_ROLES.filter((r) => roleCan(r, 'approve'));
+
+export async function approvalPath(db: DB | Tx, acting: Acting | null, kind: 'retire' | 'withdraw', size: number): Promise<ApprovalPath> {
+  if (!acting) return 'direct';
   const t = await thresholdsFor(db, acting.accountId);
-  return size > (kind === 'retire' ? t.retire_tons : t.withdraw_cents);
+  if (size <= (kind === 'retire' ? t.retire_tons : t.withdraw_cents)) return 'direct';
+  if (acting.role !== 'owner') return 'request';
+  const other = await db.selectFrom('organisation_members').select('user_id').where('account_id', '=', acting.accountId).where('role', 'in', APPROVING_ROLES).where('user_id', '<>', acting.member.id).limit(1).executeTakeFirst();
+  return other ? 'request' : 'alone';
 }
 
 /** The tons of a project an account's waiting retirement requests hold: neither retirable nor sellable. */
@@ -91,7 +102,8 @@ export async function approvalAnswers(db: DB | Tx, accountId: number, narrow: (q
     return {
       id: r.id,
       kind: r.kind,
-      status: r.status,
+      // The maker's own decline is a cancel (a maker cannot decline their own request otherwise).
+      status: r.status === 'declined' && r.decided_by === r.maker_id ? ('cancelled' as const) : r.status,
       maker_id: r.maker_id,
       maker_email: r.maker_email,
       project_id: r.project_id,

@@ -5,7 +5,8 @@ import { idempotent } from '../../lib/idempotency';
 import { requireUser } from '../session';
 import { fundLogQuery, topupListQuery, topupSchema, withdrawalListQuery, withdrawSchema } from '../../../shared/schemas/wallet';
 import { fundLogsOf, requestTopup, requestWithdrawal, requestWithdrawalApproval, topupsOf, withdrawalsOf } from './service';
-import { needsApproval } from '../user/approval-requests';
+import { approvalPath } from '../user/approval-requests';
+import { markOwnerAlone } from '../../lib/activity';
 
 // Wallet: top-ups, withdrawals, fund logs (docs/product.md#wallet-and-ledger). Writes need a signed-in user
 // (visitors: guest_forbidden) and an Idempotency-Key; lists are newest first and answer {list, total, page,
@@ -23,10 +24,10 @@ walletRoutes.post('/withdraw', async (c) => {
   const { user, session } = await requireUser(c, 'trade');
   const { data, raw } = await strictBody(c, withdrawSchema);
   const deps = c.get('deps');
+  const path = await approvalPath(deps.db, session.acting, 'withdraw', data.amount);
+  if (path === 'alone') markOwnerAlone(c);
   return idempotent(c, user.id, raw, async (record) =>
-    session.acting && (await needsApproval(deps.db, session.acting, 'withdraw', data.amount))
-      ? requestWithdrawalApproval(deps, user, session.acting, data, record)
-      : requestWithdrawal(deps, user, data, record),
+    path === 'request' && session.acting ? requestWithdrawalApproval(deps, user, session.acting, data, record) : requestWithdrawal(deps, user, data, record),
   );
 });
 
