@@ -123,3 +123,19 @@ it('plans she sets up while being removed (forty at once) buy nothing either', a
   const left = await s.db.selectFrom('offset_plans').select('status').where('user_id', '=', org.id).where('status', '=', 'active').execute();
   expect(left).toEqual([]);
 });
+
+it("an organisation's month leaves its activity row under the plan's maker, with the order it placed", async () => {
+  const { org, maker, planId } = await planByMember();
+  await runMonth('2026-03');
+  const [order] = await ordersOf(org);
+  expect(order).toBeDefined();
+  const rows = await s.db.selectFrom('organisation_activity').select(['member_id', 'action', 'detail']).where('account_id', '=', org.id).where('action', '=', 'offset.month').execute();
+  expect(rows).toHaveLength(1);
+  expect(Number(rows[0]!.member_id)).toBe(maker.id);
+  const detail = JSON.parse(rows[0]!.detail) as { request: Record<string, unknown>; result: Record<string, unknown> };
+  expect(detail.request).toMatchObject({ plan_id: planId, month: '2026-03', tons: 2 });
+  expect(detail.result).toMatchObject({ id: order!.id });
+  // A month another instance decided leaves no second row.
+  await runMonth('2026-03');
+  expect(await s.db.selectFrom('organisation_activity').select('id').where('account_id', '=', org.id).where('action', '=', 'offset.month').execute()).toHaveLength(1);
+});

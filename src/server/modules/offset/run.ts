@@ -6,6 +6,7 @@ import { serverSecret } from '../../lib/secret';
 import { publish } from '../../live/events';
 import { commitPurchase } from '../order/purchase';
 import { notify } from '../../live/notices';
+import { insertActivity } from '../../lib/activity';
 import { formatSgd } from '../../../shared/money';
 import { ERRORS, errorMessage, type ErrorKey, type MessageParams } from '../../../shared/errors';
 import { nextMonth, offsetDueAt, sgtMonth } from '../../../shared/offset';
@@ -91,7 +92,8 @@ async function runPlan(deps: Deps, planId: number, now: number): Promise<'placed
   const user = await db.selectFrom('users').selectAll().where('id', '=', plan.user_id).executeTakeFirstOrThrow();
   try {
     if (user.disabled) throw new AppError('user_disabled');
-    await commitPurchase(deps, user, { project_id: plan.project_id, tons: plan.tons, password: '' }, monthRecord(deps, plan, month));
+    const organisation = await db.selectFrom('organisations').select('account_id').where('account_id', '=', plan.user_id).executeTakeFirst();
+    await commitPurchase(deps, user, { project_id: plan.project_id, tons: plan.tons, password: '' }, monthRecord(deps, plan, month, organisation !== undefined));
     // Counted with the order writes (canopy_orders_total), once a plan and month: a month another writer
     // decided is not counted here.
     deps.metrics?.orders.inc({ kind: 'offset', code: '0' });
@@ -106,8 +108,10 @@ async function runPlan(deps: Deps, planId: number, now: number): Promise<'placed
 }
 
 /** The effect record of a month's buy: it ends the buy's write transaction with the month's key, its
- *  outcome row, the plan's next due time and the notice, or rolls the buy back when any was taken. */
-function monthRecord(deps: Deps, plan: PlanRow, month: string): EffectRecord {
+ *  outcome row, the plan's next due time and the notice, or rolls the buy back when any was taken. An
+ *  organisation's month also leaves its activity row, under the member whose consent the plan runs on
+ *  (docs/product.md#organisations), as her own buy would. */
+function monthRecord(deps: Deps, plan: PlanRow, month: string, organisation: boolean): EffectRecord {
   let ended = false;
   return {
     begin: () => (ended ? Promise.reject(new Error('a month of a plan commits only one buy')) : Promise.resolve()),
@@ -117,6 +121,10 @@ function monthRecord(deps: Deps, plan: PlanRow, month: string): EffectRecord {
       await claimDerivedKey(w, serverSecret(deps.config), { userId: plan.user_id, key: monthKey(plan.id, month), endpoint: '/offset/month', payload: { plan_id: plan.id, month }, response: order, now });
       await w.ahead(w.tx.insertInto('offset_runs').values({ plan_id: plan.id, month, outcome: 'placed', order_id: order.id, reason: null, reason_params: null, created_at: now }).onConflict((oc) => oc.columns(['plan_id', 'month']).doNothing()), mustChangeOne);
       await w.ahead(advance(w, plan, month, now), mustChangeOne);
+      if (organisation) {
+        const activity = { accountId: plan.user_id, memberId: plan.made_by, action: 'offset.month', fields: { plan_id: plan.id, month, project_id: plan.project_id, tons: plan.tons } };
+        await w.ahead(insertActivity(w.tx, [{ activity, result: order }], now));
+      }
       await notify(w, plan.user_id, placedText(order, plan, month), now);
       await publish(w, { type: 'invalidate', tables: ['offsets'] }, plan.user_id, now);
       ended = true;
