@@ -43,6 +43,14 @@ export const ACTION_LABELS: Record<string, MessageDescriptor> = {
   'approval.decline': msg`Declined a request`,
   'approval.thresholds': msg`Changed the approval thresholds`,
   'approval.expire': msg`A request expired`,
+  'approval.cancel': msg`Cancelled a request`,
+  'offset.create': msg`Set up a monthly offset`,
+  'offset.change': msg`Changed a monthly offset`,
+  'offset.status': msg`Paused, resumed or cancelled a monthly offset`,
+  'offset.month': msg`Monthly offset bought credits`,
+  'icc.emissions': msg`Entered taxable emissions`,
+  'user.push.subscribe': msg`Turned on notifications`,
+  'user.push.unsubscribe': msg`Turned off notifications`,
 };
 
 /** A retirement or withdrawal that only asked an approver (docs/product.md#approvals). */
