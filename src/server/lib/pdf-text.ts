@@ -158,3 +158,28 @@ export function a4Document(opts: { margin: number; title: string; author: string
   const left = doc.page.margins.left;
   return { doc, done, set: typesetter(doc), left, width: doc.page.width - left - doc.page.margins.right };
 }
+
+/** The columns of a label-and-value table: the label's column is `label` points wide (its text `pad` less),
+ *  the value takes the rest of `width`; `gap` points follow each line. */
+export interface Columns {
+  left: number;
+  width: number;
+  label: number;
+  pad: number;
+  size: number;
+  gap: number;
+  muted: string;
+}
+
+/** One line of a label-and-value table: the label muted in its column, the value beside it in `color` (a
+ *  link when `link` is given); the cursor moves below the taller of the two. */
+export function labelledLine(doc: Doc, set: ReturnType<typeof typesetter>, c: Columns, label: string, value: string, color = '#000', link?: string): void {
+  const y = doc.y;
+  doc.fillColor(c.muted);
+  set(label, c.size, { x: c.left, width: c.label - c.pad });
+  const after = doc.y;
+  doc.y = y;
+  doc.fillColor(color);
+  set(value, c.size, { x: c.left + c.label, width: c.width - c.label, link });
+  doc.y = Math.max(doc.y, after) + c.gap;
+}

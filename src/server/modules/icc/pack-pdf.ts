@@ -1,6 +1,6 @@
 import type { Lang } from '../../../shared/errors';
 import { formatSgd } from '../../../shared/money';
-import { a4Document, type Doc, type typesetter } from '../../lib/pdf-text';
+import { a4Document, labelledLine, type Doc, type typesetter } from '../../lib/pdf-text';
 import { sgtText, type Pack, type PackRow } from './pack';
 import { PACK_TEXT, verdictText, type PackWords } from './pack-text';
 
@@ -28,18 +28,11 @@ function room(l: Layout, need: number): void {
 }
 
 function pairs(l: Layout, rows: Array<[string, string, string?]>, size = 9): void {
-  const LABEL = 120;
+  const columns = { left: l.left, width: l.width, label: 120, pad: 8, size, gap: 2, muted: MUTED };
   for (const [label, value, link] of rows) {
     if (!value) continue;
     room(l, size * 3);
-    const y = l.doc.y;
-    l.doc.fillColor(MUTED);
-    l.set(label, size, { x: l.left, width: LABEL - 8 });
-    const after = l.doc.y;
-    l.doc.y = y;
-    l.doc.fillColor(link ? GREEN : '#000');
-    l.set(value, size, { x: l.left + LABEL, width: l.width - LABEL, link });
-    l.doc.y = Math.max(l.doc.y, after) + 2;
+    labelledLine(l.doc, l.set, columns, label, value, link ? GREEN : '#000', link);
   }
 }
 

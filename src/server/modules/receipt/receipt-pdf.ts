@@ -1,6 +1,6 @@
 import type { Lang } from '../../../shared/errors';
 import type { Receipt } from '../../../shared/schemas/receipt';
-import { a4Document } from '../../lib/pdf-text';
+import { a4Document, labelledLine } from '../../lib/pdf-text';
 import { receiptRows } from './text';
 
 // A receipt as one A4 PDF page (docs/product.md#receipts): the rows its mail shows, in English or Chinese,
@@ -17,17 +17,8 @@ export function receiptPdf(r: Receipt, lang: Lang): Promise<Buffer> {
   set(r.company.name, 11, { x: left, width });
   set(title, 24, { x: left, width });
   doc.y += 12;
-  const LABEL = 150;
-  for (const [label, value] of rows) {
-    const y = doc.y;
-    doc.fillColor(MUTED);
-    set(label, 11, { x: left, width: LABEL - 10 });
-    const after = doc.y;
-    doc.y = y;
-    doc.fillColor('#000');
-    set(value, 11, { x: left + LABEL, width: width - LABEL, ...(value.startsWith('http') ? { link: value } : {}) });
-    doc.y = Math.max(doc.y, after) + 6;
-  }
+  const columns = { left, width, label: 150, pad: 10, size: 11, gap: 6, muted: MUTED };
+  for (const [label, value] of rows) labelledLine(doc, set, columns, label, value, '#000', value.startsWith('http') ? value : undefined);
   doc.y += 18;
   doc.fillColor(MUTED);
   for (const line of seller) set(line, 10, { x: left, width });

@@ -1,5 +1,5 @@
 import QRCode from 'qrcode';
-import { a4Document } from '../../lib/pdf-text';
+import { a4Document, labelledLine } from '../../lib/pdf-text';
 import type { Lang } from '../../../shared/errors';
 import type { Certificate } from '../../../shared/schemas/retire';
 
@@ -86,17 +86,8 @@ export function certificatePdf(c: Certificate, lang: Lang, url: string): Promise
     [t.date, `${date} (SGT)`],
     [t.serials, c.serials.map((s) => (s.from === s.to ? s.from : `${s.from} – ${s.to}`)).join('\n')],
   ];
-  const LABEL = 130;
-  for (const [label, value] of facts) {
-    const y = doc.y;
-    doc.fillColor(MUTED);
-    set(label, 10, { x: left, width: LABEL - 10 });
-    const after = doc.y;
-    doc.y = y;
-    doc.fillColor('#000');
-    set(value, 10, { x: left + LABEL, width: width - LABEL });
-    doc.y = Math.max(doc.y, after) + 6;
-  }
+  const columns = { left, width, label: 130, pad: 10, size: 10, gap: 6, muted: MUTED };
+  for (const [label, value] of facts) labelledLine(doc, set, columns, label, value);
 
   // The QR code of the page's address, drawn module by module, bottom left; the address and id beside it.
   const qr = QRCode.create(url, { errorCorrectionLevel: 'M' }).modules;
