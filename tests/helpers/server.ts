@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import { expect } from 'vitest';
 import { databaseEnv, dropDatabase, knownDatabaseEnv } from './database';
 import os from 'node:os';
+import net from 'node:net';
 import path from 'node:path';
 import { spawn } from 'node:child_process';
 import { loadConfig } from '../../src/server/config';
@@ -50,6 +51,18 @@ export interface TestServer {
   api<T = any>(method: 'GET' | 'POST', p: string, data?: Record<string, unknown>, opts?: ApiOptions): Promise<Envelope<T>>;
   /** The raw fetch Response, for status/header checks. */
   raw(method: string, p: string, init?: { body?: string | Uint8Array; headers?: Record<string, string>; query?: string }): Promise<Response>;
+}
+
+/** A loopback port free at the time of asking, for a server a test spawns as its own process. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
 }
 
 export function makeTmpDir(prefix = 'canopy-test-'): string {

@@ -5,7 +5,6 @@
 // sends each exactly once, and the device decrypts both.
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import { afterAll, expect, it } from 'vitest';
 import { openDatabase } from '../../src/server/db/connection';
 import { migrateToLatest } from '../../src/server/db/migrate';
@@ -13,7 +12,7 @@ import { writeTx } from '../../src/server/db/tx';
 import { notify } from '../../src/server/live/notices';
 import type { PushPayload } from '../../src/server/live/push-sender';
 import { API_BASE, PATHS } from '../../src/shared/api';
-import { makeTmpDir, REPO_ROOT } from '../helpers/server';
+import { freePort, makeTmpDir, REPO_ROOT } from '../helpers/server';
 import { databaseEnv, databaseTarget, dropDatabase } from '../helpers/database';
 import { decrypt, newDevice, startPushService, type PushService } from '../helpers/push-service';
 
@@ -26,17 +25,6 @@ afterAll(async () => {
   await dropDatabase(dataDir);
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 async function start(port: number): Promise<ChildProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {

@@ -5,7 +5,6 @@
 // most once), and the operator sees it in the outbox.
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import { afterAll, expect, it } from 'vitest';
 import { openDatabase, type DB } from '../../src/server/db/connection';
 import { migrateToLatest } from '../../src/server/db/migrate';
@@ -13,7 +12,7 @@ import { writeTx } from '../../src/server/db/tx';
 import { hashPassword, newToken, sha256 } from '../../src/server/lib/crypto';
 import { checkLedger, openPlatformAccounts, openUserAccounts, PLATFORM, post } from '../../src/server/ledger/ledger';
 import { API_BASE, PATHS } from '../../src/shared/api';
-import { makeTmpDir, REPO_ROOT } from '../helpers/server';
+import { freePort, makeTmpDir, REPO_ROOT } from '../helpers/server';
 import { databaseEnv, databaseTarget, dropDatabase } from '../helpers/database';
 import { startSmtpSink, type SmtpSink } from '../helpers/smtp-sink';
 
@@ -29,17 +28,6 @@ afterAll(async () => {
 
 const PASSWORD = 'Crash#Test2026';
 const ARGON2 = { memoryKiB: 1024, timeCost: 1, parallelism: 1 };
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 /** Starts the server (mail job every `mailEveryMs`) and waits until it answers. */
 async function start(port: number, smtpPort: number, mailEveryMs: number): Promise<ChildProcess> {
