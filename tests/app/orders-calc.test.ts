@@ -175,4 +175,14 @@ describe('project list refinements (standard and sort are client-side)', () => {
     expect(refineProjects(rows, {}).map((x) => x.id)).toEqual([1, 2, 3]);
     expect(rows.map((x) => x.id)).toEqual([1, 2, 3]); // not sorted in place
   });
+
+  it('puts ended projects after the open ones, whichever the sort (the All tab holds both)', () => {
+    const ended = (id: number, price: number, selling: number, how: 'closed' | 'past_end'): Project =>
+      ({ ...p(id, 'VCS', price, selling), ...(how === 'closed' ? { status: 'closed', join_block: 'ended' } : { join_block: 'ended' }) }) as Project;
+    const all = [ended(4, 100, 5, 'closed'), ...rows, ended(5, 9000, 40, 'past_end')];
+    expect(refineProjects(all, { sort: 'price_asc' }).map((x) => x.id)).toEqual([3, 2, 1, 4, 5]);
+    expect(refineProjects(all, { sort: 'price_desc' }).map((x) => x.id)).toEqual([1, 2, 3, 5, 4]);
+    expect(refineProjects(all, { sort: 'selling_soon' }).map((x) => x.id)).toEqual([2, 3, 1, 4, 5]);
+    expect(refineProjects(all, { sort: 'selling_latest' }).map((x) => x.id)).toEqual([1, 3, 2, 5, 4]);
+  });
 });

@@ -212,7 +212,7 @@ async function underRules(change: (rules: IccRules) => void, run: () => Promise<
 /** The next rules file: Ghana's list now excludes cookstoves. */
 function cookstovesExcluded(rules: IccRules): void {
   rules.version = 'test.2';
-  rules.countries.find((c) => c.country === 'GH')!.eligibility!.excluded_sectors = [{ sector: 'cookstove', source: 'a test rule' }];
+  rules.countries.find((c) => c.country === 'GH')!.eligibility!.excluded_sectors = [{ sector: 'cookstove', source: 'a test rule', source_cn: '测试规则' }];
 }
 
 describe('a surrender under rules that change later', () => {

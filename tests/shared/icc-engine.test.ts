@@ -60,15 +60,18 @@ describe('the eligibility engine', () => {
     expect(j.verdict).toBe(verdict);
     expect(j.reasons.map((r) => r.code)).toEqual(reasons);
     expect(j.rules_version).toBe(ICC_RULES.version);
-    for (const r of j.reasons) expect(r.source.length).toBeGreaterThan(10);
+    for (const r of j.reasons) {
+      expect(r.source.length).toBeGreaterThan(10);
+      expect(r.source_cn).toMatch(/[\u4e00-\u9fff]/);
+    }
   });
 
   it('judges by the rules it is given: a new rules file re-judges without any other change', () => {
     const rules: IccRules = structuredClone(ICC_RULES);
     rules.version = 'test.2';
     const gh = rules.countries.find((c) => c.country === 'GH')!;
-    gh.eligibility!.excluded_sectors = [{ sector: 'cookstove', source: 'a test rule' }];
-    expect(judgeIcc(ghanaCookstoves, rules)).toEqual({ verdict: 'not_eligible', reasons: [{ code: 'sector_excluded', source: 'a test rule' }], rules_version: 'test.2' });
+    gh.eligibility!.excluded_sectors = [{ sector: 'cookstove', source: 'a test rule', source_cn: '测试规则' }];
+    expect(judgeIcc(ghanaCookstoves, rules)).toEqual({ verdict: 'not_eligible', reasons: [{ code: 'sector_excluded', source: 'a test rule', source_cn: '测试规则' }], rules_version: 'test.2' });
     const vn = rules.countries.find((c) => c.country === 'VN')!;
     vn.eligibility = structuredClone(gh.eligibility);
     expect(judgeIcc({ ...ghanaCookstoves, host_country: 'VN', type: 'renewable' }, rules).verdict).toBe('eligible');

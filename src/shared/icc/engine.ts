@@ -43,9 +43,27 @@ export function capFigures(taxable: number | null, retired: number): { cap_tons:
   return { cap_tons: cap, room_tons: Math.max(0, cap - retired), over_tons: Math.max(0, retired - cap) };
 }
 
+/** A reason and its rule's citation in English and Chinese. */
 export interface IccReason {
   code: IccReasonCode;
   source: string;
+  source_cn: string;
+}
+
+type Cited = Pick<IccReason, 'source' | 'source_cn'>;
+
+/** The Chinese citation of a rule of `rules` by its English one: a verdict kept from before the rules carried
+ *  Chinese citations (or from a rules file since changed) keeps its English line where none matches. */
+export function sourceCnOf(source: string, rules: IccRules): string {
+  let found = '';
+  const visit = (node: unknown): void => {
+    if (found || node === null || typeof node !== 'object') return;
+    const o = node as Record<string, unknown>;
+    if (o.source === source && typeof o.source_cn === 'string') found = o.source_cn;
+    else for (const value of Object.values(o)) visit(value);
+  };
+  visit(rules);
+  return found || source;
 }
 
 export interface IccJudgement {
@@ -57,35 +75,42 @@ export interface IccJudgement {
 type Country = IccRules['countries'][number];
 type Eligibility = NonNullable<Country['eligibility']>;
 
-/** Reasons from the host country's own list: programme, sector, methodology and its version date. */
+/** A reason with the citation of the rule that gives it, in both languages. */
+const because = (code: IccReasonCode, rule: Cited): IccReason => ({ code, source: rule.source, source_cn: rule.source_cn });
+
+/** Reasons from the host country's own list: programme, sector, methodology and its version date. An unknown
+ *  methodology cites the list's methodology rule and has no version date to judge. */
 function listReasons(f: IccFacts, list: Eligibility, out: IccReason[]): void {
-  if (f.programme === '') out.push({ code: 'programme_unknown', source: list.programmes.source });
-  else if (!list.programmes.list.includes(f.programme)) out.push({ code: 'programme_not_eligible', source: list.programmes.source });
+  if (f.programme === '') out.push(because('programme_unknown', list.programmes));
+  else if (!list.programmes.list.includes(f.programme)) out.push(because('programme_not_eligible', list.programmes));
   const sector = list.excluded_sectors.find((s) => s.sector === f.type);
-  if (sector) out.push({ code: 'sector_excluded', source: sector.source });
-  if (f.methodology_id === '') out.push({ code: 'methodology_unknown', source: list.programmes.source });
-  const method = list.excluded_methodologies.find((m) => m.id === f.methodology_id);
-  if (method) out.push({ code: 'methodology_excluded', source: method.source });
+  if (sector) out.push(because('sector_excluded', sector));
   const cutoff = list.methodology_cutoff;
-  if (cutoff && f.methodology_date === '') out.push({ code: 'methodology_date_unknown', source: cutoff.source });
-  else if (cutoff && f.methodology_date < cutoff.date) out.push({ code: 'methodology_too_old', source: cutoff.source });
+  if (f.methodology_id === '') {
+    out.push(because('methodology_unknown', cutoff ?? list.programmes));
+    return;
+  }
+  const method = list.excluded_methodologies.find((m) => m.id === f.methodology_id);
+  if (method) out.push(because('methodology_excluded', method));
+  if (cutoff && f.methodology_date === '') out.push(because('methodology_date_unknown', cutoff));
+  else if (cutoff && f.methodology_date < cutoff.date) out.push(because('methodology_too_old', cutoff));
 }
 
 /** Reasons from where the credits come from: Singapore, a country without an agreement, or one whose list
  *  the rules do not hold yet. */
 function countryReasons(f: IccFacts, rules: IccRules, out: IccReason[]): void {
   if (f.host_country === '') {
-    out.push({ code: 'host_country_unknown', source: rules.authorisation.source });
+    out.push(because('host_country_unknown', rules.implementation_agreements));
     return;
   }
   const excluded = rules.excluded_host_countries.find((c) => c.country === f.host_country);
   if (excluded) {
-    out.push({ code: 'generated_in_singapore', source: excluded.source });
+    out.push(because('generated_in_singapore', excluded));
     return;
   }
   const country = rules.countries.find((c) => c.country === f.host_country);
-  if (!country) out.push({ code: 'no_agreement', source: rules.authorisation.source });
-  else if (!country.eligibility) out.push({ code: 'list_unknown', source: country.agreement.source });
+  if (!country) out.push(because('no_agreement', rules.implementation_agreements));
+  else if (!country.eligibility) out.push(because('list_unknown', country.agreement));
   else listReasons(f, country.eligibility, out);
 }
 
@@ -97,19 +122,19 @@ function periodReasons(f: IccFacts, rules: IccRules, out: IccReason[]): void {
   const firsts = [f.reduction_start, vintage].filter((y): y is number => y !== null);
   const lasts = [f.reduction_end, vintage].filter((y): y is number => y !== null);
   if (firsts.length === 0 || lasts.length === 0) {
-    out.push({ code: 'reduction_period_unknown', source: w.source });
+    out.push(because('reduction_period_unknown', w));
     return;
   }
-  if (Math.min(...firsts) < w.first_year) out.push({ code: 'reductions_before_window', source: w.source });
-  if (Math.max(...lasts) > w.last_year) out.push({ code: 'reductions_after_window', source: w.source });
+  if (Math.min(...firsts) < w.first_year) out.push(because('reductions_before_window', w));
+  if (Math.max(...lasts) > w.last_year) out.push(because('reductions_after_window', w));
 }
 
 function hostReasons(f: IccFacts, rules: IccRules, out: IccReason[]): void {
-  if (f.authorisation === 'none') out.push({ code: 'not_authorised', source: rules.authorisation.source });
-  else if (f.authorisation !== 'granted') out.push({ code: 'authorisation_unknown', source: rules.authorisation.source });
-  const ca = rules.corresponding_adjustment.source;
-  if (f.adjustment === 'none') out.push({ code: 'no_corresponding_adjustment', source: ca });
-  else if (f.adjustment !== 'granted') out.push({ code: 'adjustment_unknown', source: ca });
+  if (f.authorisation === 'none') out.push(because('not_authorised', rules.authorisation));
+  else if (f.authorisation !== 'granted') out.push(because('authorisation_unknown', rules.authorisation));
+  const ca = rules.corresponding_adjustment;
+  if (f.adjustment === 'none') out.push(because('no_corresponding_adjustment', ca));
+  else if (f.adjustment !== 'granted') out.push(because('adjustment_unknown', ca));
 }
 
 /** Eligible when no reason applies; not eligible when a failing one does; otherwise unknown. */

@@ -35,11 +35,17 @@ export const iccFactsOptional = {
   adjustment_ref: v.optional(iccFactsEntries.adjustment_ref, ''),
 };
 
-/** The verdict as answers carry it: every reason that applies with the source line of its rule, and the
- *  version of the rules file that gave it. */
+/** The verdict as answers carry it: every reason that applies with the source line of its rule in English
+ *  and Chinese, and the version of the rules file that gave it. */
 export const iccJudgementSchema = v.strictObject({
   verdict: v.picklist(ICC_VERDICTS),
-  reasons: v.array(v.strictObject({ code: v.picklist(ICC_REASON_CODES), source: v.string() })),
+  reasons: v.array(
+    v.strictObject({
+      code: v.picklist(ICC_REASON_CODES),
+      source: v.pipe(v.string(), v.description("The rule's citation in English")),
+      source_cn: v.pipe(v.string(), v.description("The rule's citation in Chinese")),
+    }),
+  ),
   rules_version: v.string(),
 });
 

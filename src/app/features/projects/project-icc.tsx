@@ -2,6 +2,7 @@ import { Trans, useLingui } from "@lingui/react/macro";
 import { msg } from "@lingui/core/macro";
 import type { MessageDescriptor } from "@lingui/core";
 import { wireLang } from "../../lib/i18n";
+import { countryName } from "../../../shared/countries";
 import { ICC_REASONS } from "../../../shared/icc/reasons";
 import type { IccStatus, IccVerdict } from "../../../shared/icc/values";
 import type { Project } from "../../../shared/schemas/content";
@@ -66,7 +67,7 @@ export function ProjectIcc({ project }: { project: Project }) {
               {icc.reasons.map((r) => (
                 <li key={r.code} data-testid="icc-reason" data-code={r.code}>
                   {ICC_REASONS[r.code][lang]}
-                  <span className="icc__source">{r.source}</span>
+                  <span className="icc__source">{lang === "cn" ? r.source_cn || r.source : r.source}</span>
                 </li>
               ))}
             </ul>
@@ -80,7 +81,7 @@ export function ProjectIcc({ project }: { project: Project }) {
         id="project-icc-facts"
         title={t`Facts the verdict rests on`}
         rows={[
-          [t`Host country`, icc.host_country || t`Not known`],
+          [t`Host country`, countryName(icc.host_country, lang) || t`Not known`],
           [t`Crediting programme`, icc.programme || t`Not known`],
           [
             t`Methodology`,

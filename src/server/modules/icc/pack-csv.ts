@@ -1,10 +1,12 @@
 import type { Lang } from '../../../shared/errors';
+import { countryName } from '../../../shared/countries';
 import { isoSgt } from '../../lib/clock';
 import type { Pack, PackRow } from './pack';
 import { decimal, PACK_TEXT, verdictText } from './pack-text';
 
 // The evidence pack as CSV (docs/product.md#singapore-carbon-tax): UTF-8 with a byte-order mark so a
-// spreadsheet reads it as UTF-8, one header row, ISO 8601 dates in SGT, amounts as plain decimals in SGD.
+// spreadsheet reads it as UTF-8, one header row, ISO 8601 dates in SGT, amounts as plain decimals in SGD,
+// the host country as its ISO code for a machine and by name in the pack's language for a reader.
 // The totals, the fee and GST lines and the pack's own facts follow as rows of the same columns, their
 // `type` saying what they are.
 
@@ -14,6 +16,7 @@ const COLUMNS = [
   'reference',
   'project',
   'host_country',
+  'host_country_name',
   'programme',
   'methodology',
   'vintage',
@@ -52,6 +55,7 @@ function rowLine(r: PackRow, lang: Lang): Line {
     reference: r.ref,
     project: lang === 'cn' ? r.project_cn : r.project,
     host_country: r.host_country,
+    host_country_name: countryName(r.host_country, lang),
     programme: r.programme,
     methodology: r.methodology,
     vintage: r.vintage,

@@ -1,4 +1,5 @@
 import type { Lang } from '../../../shared/errors';
+import { countryName } from '../../../shared/countries';
 import { formatSgd } from '../../../shared/money';
 import { a4Document, labelledLine, type Doc, type typesetter } from '../../lib/pdf-text';
 import { sgtText, type Pack, type PackRow } from './pack';
@@ -44,7 +45,7 @@ function rowBlock(l: Layout, r: PackRow, lang: Lang, t: PackWords): void {
   l.set(name, 11, { x: l.left, width: l.width });
   const money = r.unit_price !== null && r.amount !== null ? `${r.tons} t × ${formatSgd(r.unit_price)} = ${formatSgd(r.amount)}` : `${r.tons} t`;
   pairs(l, [
-    [t.hostProgramme, `${r.host_country || '-'} · ${r.programme || '-'}`],
+    [t.hostProgramme, `${countryName(r.host_country, lang) || '-'} · ${r.programme || '-'}`],
     [t.methodology, r.methodology],
     [t.vintagePeriod, `${r.vintage}${r.reduction_period ? ` · ${r.reduction_period}` : ''}`],
     [t.registry, `${r.registry} ${r.registry_id}`],

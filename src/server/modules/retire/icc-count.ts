@@ -1,7 +1,8 @@
 import { sql } from 'kysely';
 import type { DB } from '../../db/connection';
 import type { Tx } from '../../db/tx';
-import { capFigures, type IccJudgement, type IccReason } from '../../../shared/icc/engine';
+import { ICC_RULES } from '../../../shared/icc/current-rules';
+import { capFigures, sourceCnOf, type IccJudgement, type IccReason } from '../../../shared/icc/engine';
 import type { IccVerdict } from '../../../shared/icc/values';
 import type { RetireAnswer } from '../../../shared/schemas/retire';
 
@@ -22,9 +23,14 @@ export async function retiredForYear(db: DB | Tx, userId: number, year: number):
   return Number(row.n);
 }
 
-/** A surrender's kept verdict as the engine gave it. */
+/** A surrender's kept verdict as the engine gave it; a reason kept with its English citation only gets the
+ *  Chinese one from today's rules file where the line is still there. */
 export function keptJudgement(row: { verdict: IccVerdict; reasons: string; rules_version: string }): IccJudgement {
-  return { verdict: row.verdict, reasons: JSON.parse(row.reasons) as IccReason[], rules_version: row.rules_version };
+  const reasons = (JSON.parse(row.reasons) as Array<Omit<IccReason, 'source_cn'> & { source_cn?: string }>).map((r) => ({
+    ...r,
+    source_cn: r.source_cn ?? sourceCnOf(r.source, ICC_RULES),
+  }));
+  return { verdict: row.verdict, reasons, rules_version: row.rules_version };
 }
 
 /** The taxable emissions an account entered for a year, or null. */
