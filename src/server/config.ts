@@ -88,7 +88,7 @@ const envSchema = v.object({
   REGISTRATION_OPEN: bool(true),
   // Where members write for what only an operator can do, e.g. removing a forgotten withdrawal password
   // (docs/product.md#accounts): baseconfig serves it and the app links it as mailto:.
-  SUPPORT_EMAIL: v.optional(v.pipe(v.string(), v.maxLength(140, 'must be at most 140 characters'), v.email('must be an e-mail address')), 'support@canopy.example'),
+  SUPPORT_EMAIL: v.optional(v.pipe(v.string(), v.maxLength(140, 'must be at most 140 characters'), v.email('must be an e-mail address')), 'support@canopy.sg'),
   REGISTRATIONS_PER_IP_PER_HOUR: int(10, 1),
   CODES_PER_IP_PER_HOUR: int(20, 1),
   CODES_PER_ACCOUNT_PER_HOUR: int(5, 1),

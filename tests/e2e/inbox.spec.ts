@@ -6,8 +6,8 @@ import { expect, ops, registerViaApi, startServer, stopServer, test, uniqueEmail
 import { ROOT } from './server-control';
 
 // The notifications inbox in the browser: an operator's notice arrives live (the inbox lists it,
-// the profile tab's badge counts it, a toast says it), a tap marks it read and the badge drops; "mark all"
-// clears the rest; in Chinese every notice shows its Chinese text; with the server down the inbox still
+// a toast says it), the profile tab's badge counts what the inbox has not shown yet and opening the inbox
+// clears it, a tap marks a notice read; "mark all" clears the rest; in Chinese every notice shows its Chinese text; with the server down the inbox still
 // lists what the device holds. Screenshots at 390x844 in en and zh under test-results/screenshots-inbox/.
 //
 // SELECTOR CONTRACT (src/app/features/inbox, components/tab-bar.tsx): inbox-list, inbox-item[data-read],
@@ -43,6 +43,7 @@ function socketReady(page: Page): Promise<WebSocket> {
 
 const FIRST = { title: 'Maintenance tonight', title_cn: '今晚系统维护', body: 'Trading pauses from 23:00 to 23:30 SGT.', body_cn: '新加坡时间 23:00 至 23:30 暂停交易。' };
 const THIRD = { title: 'Your monthly statement is ready', title_cn: '您的月度对账单已生成', body: 'See Fund logs for every movement in October.', body_cn: '请在资金明细中查看十月的每一笔变动。' };
+const FOURTH = { title: 'Withdrawals resume', title_cn: '提现已恢复', body: 'Bank transfers run again from Monday.', body_cn: '银行转账自周一起恢复。' };
 const SECOND = { title: 'New mangrove project', title_cn: '新的红树林项目', body: 'Sabah Mangroves opens for presale on Monday.', body_cn: '沙巴红树林项目将于周一开放预售。' };
 
 test('inbox: a notice arrives live, the badge counts it, mark read, Chinese text, offline', async ({ page, context, request }) => {
@@ -65,25 +66,32 @@ test('inbox: a notice arrives live, the badge counts it, mark read, Chinese text
   await expect(page.locator('.toast', { hasText: FIRST.title })).toBeVisible();
   await expect(page.getByTestId('inbox-unread')).toHaveText('1 unread');
 
-  // ---- the profile tab's badge counts it (and says so to screen readers); a second notice arrives there
+  // ---- the badges count what the inbox has not shown yet (docs/decisions/0046-phone-polish.md): the first
+  // notice arrived on the open inbox, so no badge; a second one arriving elsewhere is counted (and said to
+  // screen readers)
   await page.goto('/pages/profile/index');
   const badge = page.getByTestId('unread-badge');
-  await expect(badge).toHaveText('1');
-  await expect(page.getByRole('link', { name: /^Profile\s*,\s*1 unread$/ })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Profile', exact: true })).toBeVisible();
+  await expect(badge).toHaveCount(0);
   await sendNotice(email, SECOND);
-  await expect(badge).toHaveText('2', { timeout: 15_000 });
+  await expect(badge).toHaveText('1', { timeout: 15_000 });
+  await expect(page.getByRole('link', { name: /^Profile\s*,\s*1 unread$/ })).toBeVisible();
+  await expect(page.getByTestId('notifications-unread')).toContainText('1');
   await shot(page, 'en-profile-badge');
 
-  // ---- mark one read with a tap: the badge drops
+  // ---- opening the inbox clears the badge; the unread notices stay marked; a tap marks one read
   await page.getByRole('link', { name: 'Notifications' }).click();
   await expect(items).toHaveCount(2);
   await expect(items.first()).toContainText(SECOND.title); // newest first
+  await expect(page.getByTestId('inbox-unread')).toHaveText('2 unread');
   await shot(page, 'en-inbox');
   await items.nth(1).getByRole('button').click();
   await expect(items.nth(1)).toHaveAttribute('data-read', 'true');
   await expect(page.getByTestId('inbox-unread')).toHaveText('1 unread');
   await page.goto('/pages/profile/index');
-  await expect(badge).toHaveText('1');
+  await expect(page.getByRole('link', { name: 'Profile', exact: true })).toBeVisible();
+  await expect(badge).toHaveCount(0);
+  await expect(page.getByTestId('notifications-unread')).toHaveCount(0);
 
   // ---- in Chinese every notice shows its Chinese text
   await page.evaluate(() => localStorage.setItem('language', JSON.stringify('cn')));
@@ -93,8 +101,9 @@ test('inbox: a notice arrives live, the badge counts it, mark read, Chinese text
   await expect(items.nth(1)).toContainText(FIRST.body_cn);
   await expect(page.getByText(SECOND.title)).toHaveCount(0);
   await shot(page, 'zh-inbox');
+  await sendNotice(email, FOURTH);
   await page.goto('/pages/profile/index');
-  await expect(page.getByRole('link', { name: /^我的\s*，\s*1 条未读$/ })).toBeVisible();
+  await expect(page.getByRole('link', { name: /^我的\s*，\s*1 条未读$/ })).toBeVisible({ timeout: 15_000 });
   await shot(page, 'zh-profile-badge');
   await page.evaluate(() => localStorage.setItem('language', JSON.stringify('en')));
 
@@ -112,16 +121,16 @@ test('inbox: a notice arrives live, the badge counts it, mark read, Chinese text
   // ---- offline: the server is down; the inbox lists what the device holds (one notice still unread)
   await page.goto('/pages/profile/notifications');
   await sendNotice(email, THIRD);
-  await expect(items).toHaveCount(3, { timeout: 15_000 });
+  await expect(items).toHaveCount(4, { timeout: 15_000 });
   await waitForServiceWorkerControl(page);
   await stopServer();
   try {
     await page.reload();
     await expect(page.getByTestId('offline-bar')).toBeVisible({ timeout: 15_000 });
-    await expect(items).toHaveCount(3);
+    await expect(items).toHaveCount(4);
     await expect(items.first()).toContainText(THIRD.title);
     await expect(items.first()).toHaveAttribute('data-read', 'false');
-    await expect(items.nth(1)).toContainText(SECOND.title);
+    await expect(items.nth(1)).toContainText(FOURTH.title);
     await expect(page.getByTestId('inbox-unread')).toHaveText('1 unread');
     await expect(page.getByTestId('inbox-mark-all')).toBeDisabled();
     await shot(page, 'en-inbox-offline');

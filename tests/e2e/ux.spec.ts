@@ -130,7 +130,8 @@ test('1. a pre-sale before its selling time says booking is open, and its Book b
     await expect(action).toHaveAttribute('href', /dpresale/);
     if (lang === 'en') {
       await expect(page.locator('.sale-countdown')).not.toContainText('Pre-sale opens in');
-      await expect(page.locator('.sale-countdown')).toContainText('Buying opens in');
+      await expect(page.locator('.sale-countdown')).toContainText('Bookings close in');
+      await expect(page.locator('.sale-countdown')).not.toContainText('Buying opens in');
     }
     await settle(page);
     await snap(page, 'presale-detail', lang);
@@ -313,20 +314,24 @@ test('2, 7, 9. withdraw: closed up front with the next day after today\'s withdr
     if (lang === 'en') await expect(next).toContainText(/Next withdrawal possible on \d{1,2} \w{3} \d{4}/);
     else await expect(next).toContainText('下次可提现日期');
     await expect(page.getByTestId('withdraw-submit')).toBeDisabled();
-    await expect(page.getByTestId('withdraw-amount')).toBeDisabled();
+    // The fee can still be worked out on a closed day.
+    await page.getByTestId('withdraw-amount').fill('100');
+    await expect(page.getByTestId('withdraw-fee')).toContainText('S$');
+    await expect(page.getByTestId('withdraw-fee')).not.toContainText('—');
+    await expect(page.getByTestId('withdraw-submit')).toBeDisabled();
     await settle(page);
     await snap(page, 'withdraw-closed', lang);
   }
 
-  // 7: the booking fee reads as money out: the pre-sale side is "set aside", not a green "+".
+  // 7: the booking fee reads as money out, once: one row, the amount out of available, where it is held.
   for (const lang of ['en', 'cn'] as const) {
     await setLang(page, lang);
     await page.goto('/pages/profile/fundlogs');
     const rows = page.locator('[data-testid="fundlog-row"][data-kind="presale_booking"]');
-    await expect(rows).toHaveCount(2);
+    await expect(rows).toHaveCount(1);
     const amounts = await rows.getByTestId('fundlog-amount').allTextContents();
-    expect(amounts.sort()).toEqual(['S$2.40', '\u2212S$2.40'].sort());
-    for (const text of amounts) expect(text).not.toContain('+');
+    expect(amounts).toEqual(['\u2212S$2.40']);
+    await expect(rows.getByTestId('fundlog-held')).toHaveText(lang === 'en' ? 'Held in your pre-sale balance' : /预售/);
     await settle(page);
     await snap(page, 'fundlogs', lang);
   }

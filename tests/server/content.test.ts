@@ -375,11 +375,19 @@ describe('baseconfig', () => {
     }
   });
 
-  it('names the support address the app links for what only an operator can do (SUPPORT_EMAIL)', async () => {
-    expect((await s.api('GET', PATHS.baseconfig)).data.support_email).toBe('support@canopy.example');
+  it('names the support address the app links for what only an operator can do, and About names it (SUPPORT_EMAIL)', async () => {
+    expect((await s.api('GET', PATHS.baseconfig)).data.support_email).toBe('support@canopy.sg');
+    const about = (await s.api('GET', PATHS.page, { slug: 'about' })).data as { body: string; body_cn: string };
+    for (const text of [about.body, about.body_cn]) {
+      expect(text).toContain('support@canopy.sg');
+      expect(text).not.toMatch(/canopy\.example|\{support_email\}/);
+    }
     const other = await startTestServer({ SUPPORT_EMAIL: 'help@bank.example' });
     try {
       expect((await other.api('GET', PATHS.baseconfig)).data.support_email).toBe('help@bank.example');
+      const theirs = (await other.api('GET', PATHS.page, { slug: 'about' })).data as { body: string; body_cn: string };
+      expect(theirs.body).toContain('help@bank.example');
+      expect(theirs.body_cn).toContain('help@bank.example');
     } finally {
       await other.close();
     }

@@ -63,6 +63,9 @@ export const CREDITS_KEY = 'order_credits';
 export const MEMBERSHIP_KEY = 'membership';
 /** The signed-in member's unread notice count (a number), from GET user/notifications. */
 export const NOTICES_UNREAD_KEY = 'notices_unread';
+/** The id of the newest notice the inbox has shown on this device (a number): the badges count only
+ *  unread notices newer than it (docs/decisions/0046-phone-polish.md). */
+export const NOTICES_SEEN_KEY = 'notices_seen';
 /** The signed-in member's passkeys (GET user/passkeys), for reading the list offline. */
 export const PASSKEYS_KEY = 'passkeys';
 

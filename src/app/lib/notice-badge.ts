@@ -1,13 +1,15 @@
 import { useEffect } from 'react';
 import { useLiveQuery } from 'dexie-react-hooks';
-import { db, NOTICES_UNREAD_KEY } from './db';
+import { db, NOTICES_SEEN_KEY, NOTICES_UNREAD_KEY } from './db';
 import { useOnline } from './online';
 import { useSession } from './storage';
 import { onInvalidation } from './sync';
 
-// The unread notice count the tab bar badges, and the app icon's badge (setAppBadge where the platform
-// has one; cleared at zero, so reading the inbox clears it). The tab bar is on the home screen, so this
-// stays small: the count is read from Dexie (meta NOTICES_UNREAD_KEY); the refresh (lib/notices.ts) loads
+// The unseen notice count the tab bar badges, and the app icon's badge (setAppBadge where the platform
+// has one; cleared at zero): unread notices newer than the newest one the inbox has shown, so opening the
+// inbox clears the badges while the inbox still marks each unread notice (docs/decisions/0046-phone-polish.md).
+// The tab bar is on the home screen, so this stays small: the count is read from Dexie (meta
+// NOTICES_UNREAD_KEY and NOTICES_SEEN_KEY, and the cached notices); the refresh (lib/notices.ts) loads
 // only for a signed-in member, on mount, when the connection returns and when `notifications` changed.
 // A member's device that has notifications on tells the server its subscription once per app start and
 // sign-in (lib/push.ts resyncPush: a device signed in again, or one the server dropped when her sessions
@@ -20,6 +22,23 @@ let pushResyncedFor = '';
 function showAppBadge(unread: number): void {
   if (typeof navigator === 'undefined' || !('setAppBadge' in navigator)) return;
   (unread > 0 ? navigator.setAppBadge(unread) : navigator.clearAppBadge()).catch(() => undefined);
+}
+
+/** Unread notices the inbox has not shown yet: the server's unread count until the inbox is first opened on
+ *  this device; undefined while Dexie answers. */
+async function unseenNotices(): Promise<number | undefined> {
+  const unread = (await db.meta.get(NOTICES_UNREAD_KEY))?.value;
+  if (typeof unread !== 'number') return undefined;
+  const seen = (await db.meta.get(NOTICES_SEEN_KEY))?.value;
+  if (typeof seen !== 'number') return unread;
+  const newer = await db.notices.where('id').above(seen).filter((n) => !n.read).count();
+  return Math.min(unread, newer);
+}
+
+/** Marks every notice up to `newestId` seen: the inbox calls it with the newest notice it shows. */
+export async function markNoticesSeen(newestId: number): Promise<void> {
+  const seen = (await db.meta.get(NOTICES_SEEN_KEY))?.value;
+  if (typeof seen !== 'number' || newestId > seen) await db.meta.put({ key: NOTICES_SEEN_KEY, value: newestId });
 }
 
 export function useUnreadNotices(): number {
@@ -39,13 +58,13 @@ export function useUnreadNotices(): number {
       if (tables.includes('notifications')) refresh();
     });
   }, [member, token, online]);
-  const unread = useLiveQuery(async () => (await db.meta.get(NOTICES_UNREAD_KEY))?.value, []);
-  useAppBadge(member, unread);
-  return member && typeof unread === 'number' ? unread : 0;
+  const unseen = useLiveQuery(unseenNotices, []);
+  useAppBadge(member, unseen);
+  return member && typeof unseen === 'number' ? unseen : 0;
 }
 
-/** Keeps the app icon's badge at the unread count (none for a visitor). Screens that show the count call it
- *  with theirs: the tab bar's pages and the inbox, where reading clears it. */
+/** Keeps the app icon's badge at the unseen count (none for a visitor). Screens that show the count call it
+ *  with theirs: the tab bar's pages, and the inbox with 0 once it shows its notices. */
 export function useAppBadge(member: boolean, unread: unknown): void {
   useEffect(() => {
     // Not while the count is still being read: that would clear the icon's badge for a moment.

@@ -261,7 +261,7 @@ export const fundLogRowSchema = v.strictObject({
   ref_type: v.string(),
   ref_id: int(),
   order_no: v.pipe(v.nullable(v.string()), v.description('The order a line belongs to (ref_type order); null otherwise')),
-  project_id: v.pipe(v.nullable(int()), v.description("That order's project; null without an order")),
+  project_id: v.pipe(v.nullable(int()), v.description("That order's or retirement's project; null otherwise")),
   project_name: v.nullable(v.string()),
   project_name_cn: v.nullable(v.string()),
   created_at: isoTime(),

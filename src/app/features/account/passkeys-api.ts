@@ -26,12 +26,13 @@ export async function refreshPasskeys(memId: number): Promise<ApiResult<PasskeyL
 }
 
 /** The member's passkeys from the device (undefined while it is read), refreshed on open and on reconnect. */
-export function usePasskeys(memId: number): { list: PasskeyItem[] | undefined; reload: () => Promise<unknown> } {
+/** The member's passkeys: undefined while Dexie answers, null when this device has never loaded them. */
+export function usePasskeys(memId: number): { list: PasskeyItem[] | null | undefined; reload: () => Promise<unknown> } {
   const entry = useLiveQuery(async () => ((await db.meta.get(PASSKEYS_KEY))?.value as CachedPasskeys | undefined) ?? null, []);
   const reload = useCallback(() => refreshPasskeys(memId), [memId]);
   useLiveRefresh(reload, ['user'], memId > 0);
   if (entry === undefined) return { list: undefined, reload };
-  return { list: entry && entry.mem_id === memId ? entry.list : [], reload };
+  return { list: entry && entry.mem_id === memId ? entry.list : null, reload };
 }
 
 /** Adds a passkey: the options (login password first), the device's own prompt, then the server keeps it.

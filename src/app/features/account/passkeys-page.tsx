@@ -39,9 +39,18 @@ export function PasskeysPage() {
   );
 }
 
-function PasskeyList({ list, onRemoved }: { list: PasskeyItem[] | undefined; onRemoved: () => Promise<unknown> }) {
+function PasskeyList({ list, onRemoved }: { list: PasskeyItem[] | null | undefined; onRemoved: () => Promise<unknown> }) {
   const { t } = useLingui();
+  const online = useOnline();
   if (list === undefined) return null;
+  // Never loaded on this device: offline, nothing is known, so it says so instead of "no passkeys".
+  if (list === null) {
+    return online ? null : (
+      <p className="card account-card passkey-empty" data-testid="passkeys-offline">
+        <Trans>Your passkeys cannot be loaded offline. Connect to the internet to see them.</Trans>
+      </p>
+    );
+  }
   if (list.length === 0) {
     return (
       <p className="card account-card passkey-empty" data-testid="passkeys-empty">

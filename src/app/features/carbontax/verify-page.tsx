@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { useNavigate } from '@tanstack/react-router';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { NavBar } from '../../components/nav-bar';
-import { formatDateTime } from '../../lib/format';
+import { formatDate, formatDateTime } from '../../lib/format';
 import { PACK_HASH, type PackVerdict } from '../../../shared/schemas/icc';
 import { sha256Hex, verifyPack } from './api';
 import './carbontax.css';
@@ -34,7 +34,10 @@ function Result({ check }: { check: Check }) {
     );
   const v = check.verdict;
   const when = formatDateTime(v.issued_at_ms);
-  const { account, period_from: first, period_to: last } = v;
+  const { account } = v;
+  // The period's days are SGT calendar days: their SGT midnight, written in the page's language.
+  const first = formatDate(Date.parse(`${v.period_from}T00:00:00+08:00`));
+  const last = formatDate(Date.parse(`${v.period_to}T00:00:00+08:00`));
   return (
     <div className="card section verify-result verify-result--ok" role="status" data-testid="verify-result" data-issued="true">
       <p>
@@ -62,6 +65,7 @@ export function VerifyPage({ hash }: { hash?: string }) {
   const navigate = useNavigate();
   const [check, setCheck] = useState<Check>({ state: 'idle' });
   const [typed, setTyped] = useState('');
+  const [fileName, setFileName] = useState('');
   const run = async (h: string, file: boolean) => {
     setCheck({ state: 'checking' });
     const res = await verifyPack(h.toLowerCase());
@@ -72,6 +76,7 @@ export function VerifyPage({ hash }: { hash?: string }) {
   }, [hash]);
   const onFile = async (file: File | undefined) => {
     if (!file) return;
+    setFileName(file.name);
     if (file.size > MAX_PACK_BYTES) {
       setCheck({ state: 'refused', msg: t`This file is too large to be a Canopy evidence pack.` });
       return;
@@ -88,10 +93,24 @@ export function VerifyPage({ hash }: { hash?: string }) {
         <p className="muted">
           <Trans>Choose the pack file: its fingerprint (SHA-256) is computed on this device and checked against the packs Canopy issued.</Trans>
         </p>
-        <label className="field__label verify-page__drop" htmlFor="verify-file">
-          <Trans>Pack file (PDF or CSV)</Trans>
+        {/* The browser's own file button is small and unstyled: the input is hidden for sight only, and its
+            label is the 48 px button a thumb taps (and the keyboard reaches through the input's focus). */}
+        <input
+          id="verify-file"
+          className="verify-page__file"
+          type="file"
+          accept=".pdf,.csv,application/pdf,text/csv"
+          data-testid="verify-file"
+          onChange={(e) => void onFile(e.target.files?.[0])}
+        />
+        <label className="btn btn--ghost btn--block verify-page__pick" htmlFor="verify-file" data-testid="verify-pick">
+          <Trans>Choose the pack file (PDF or CSV)</Trans>
         </label>
-        <input id="verify-file" type="file" accept=".pdf,.csv,application/pdf,text/csv" data-testid="verify-file" onChange={(e) => void onFile(e.target.files?.[0])} />
+        {fileName && (
+          <p className="muted verify-page__name" data-testid="verify-file-name">
+            {fileName}
+          </p>
+        )}
       </section>
       <Result check={check} />
       <form
@@ -107,7 +126,7 @@ export function VerifyPage({ hash }: { hash?: string }) {
           <Trans>Or paste a fingerprint</Trans>
         </label>
         <input id="verify-hash" className="input" data-testid="verify-hash" value={typed} onChange={(e) => setTyped(e.target.value)} spellCheck={false} autoComplete="off" />
-        <button type="submit" className="btn btn--ghost btn--block">
+        <button type="submit" className="btn btn--ghost btn--block verify-page__check" data-testid="verify-check">
           <Trans>Check</Trans>
         </button>
       </form>

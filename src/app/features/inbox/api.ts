@@ -1,10 +1,10 @@
-import { useCallback, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { useLiveQuery } from 'dexie-react-hooks';
 import { post } from '../../lib/api';
 import { db, NOTICES_UNREAD_KEY } from '../../lib/db';
 import { useIntentKey } from '../../lib/intent-key';
 import { useLiveRefresh } from '../../lib/live-refresh';
-import { useAppBadge } from '../../lib/notice-badge';
+import { markNoticesSeen, useAppBadge } from '../../lib/notice-badge';
 import { NOTICE_TABLES, refreshNotices } from '../../lib/notices';
 import { useOnline } from '../../lib/online';
 import { useMemberId } from '../../lib/user-info';
@@ -35,7 +35,12 @@ export function useInbox(): InboxState {
   const [loading, setLoading] = useState(false);
   const notices = useLiveQuery(() => db.notices.reverse().limit(shown).toArray(), [shown]);
   const unread = useLiveQuery(async () => (await db.meta.get(NOTICES_UNREAD_KEY))?.value, []);
-  useAppBadge(member, unread);
+  // What the inbox shows is seen: the badges clear, the unread marks stay until read.
+  const newest = notices?.[0]?.id;
+  useEffect(() => {
+    if (member && newest !== undefined) void markNoticesSeen(newest);
+  }, [member, newest]);
+  useAppBadge(member, notices === undefined ? undefined : 0);
   useLiveRefresh(
     async () => {
       const page = await refreshNotices(1);

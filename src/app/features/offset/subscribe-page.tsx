@@ -171,7 +171,7 @@ function DayField({ day, setDay, first }: { day: number; setDay: (d: number) => 
         ))}
       </WrapSelect>
       <p className="field__hint" data-testid="offset-first">
-        {day >= 29 ? <Trans>In a shorter month, the last day. First buy on {formatDate(first)}, 9:00 Singapore time.</Trans> : <Trans>First buy on {formatDate(first)}, 9:00 Singapore time.</Trans>}
+        {day >= 29 ? <Trans>In a shorter month, the last day. First buy on {formatDate(first)}, 9:00 am Singapore time.</Trans> : <Trans>First buy on {formatDate(first)}, 9:00 am Singapore time.</Trans>}
       </p>
     </div>
   );

@@ -85,7 +85,7 @@ export function BuybackOffer({ project }: { project: Project }) {
   return (
     <p className="notice buyback" data-testid="buyback-offer">
       <Trans>
-        Platform buy-back offer: {price} × (1 + {yieldPct}) = <strong>{offer}</strong> per ton — an offer, not a promised return.
+        Sell back to Canopy at <strong>{offer}</strong> per ton: the buy-back price, {price} × (1 + {yieldPct}). The platform's current offer, not a promised return.
       </Trans>
     </p>
   );

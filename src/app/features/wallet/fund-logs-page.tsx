@@ -7,7 +7,7 @@ import { currentLocale } from '../../lib/i18n';
 import { useFundLogs, type StoredFundLog } from './api';
 import { fundLogDirection } from './amount';
 import { Amount } from '../../components/amount';
-import { FUND_LOG_KINDS, accountNameLabel, balanceAfterLabel, fundLogKindChip, kindLabel } from './labels';
+import { FUND_LOG_KINDS, accountNameLabel, balanceAfterLabel, fundLogKindChip, heldInto, kindLabel } from './labels';
 import { WalletPage } from './wallet-parts';
 
 // /pages/profile/fundlogs: every movement of the member's balances, newest first, paged as the end of the
@@ -53,8 +53,8 @@ function FundLogsScreen({ kind }: { kind: string }) {
             }
           >
             <ul className="fundlog-list card">
-              {list.logs.map((row) => (
-                <FundLogItem key={row.id} row={row} />
+              {pairHeld(list.logs).map(({ row, held }) => (
+                <FundLogItem key={row.id} row={row} held={held} />
               ))}
             </ul>
           </InfiniteList>
@@ -64,14 +64,42 @@ function FundLogsScreen({ kind }: { kind: string }) {
   );
 }
 
-function FundLogItem({ row }: { row: StoredFundLog }) {
+/** A fund log line with, for money moved into a held balance (a booking fee, a withdrawal, a freeze), the
+ *  held side of the same ledger entry: one row says the money left the available balance and where it is
+ *  held, instead of two amounts that read as two charges. A held line whose partner is on another page
+ *  stays a row of its own. */
+interface FundLogLine {
+  row: StoredFundLog;
+  held?: StoredFundLog;
+}
+
+function pairHeld(rows: StoredFundLog[]): FundLogLine[] {
+  const out: FundLogLine[] = [];
+  const taken = new Set<number>();
+  const partnerOf = (i: number) =>
+    [rows[i - 1], rows[i + 1]].find((r) => r && !taken.has(r.id) && r.entry_id === rows[i]!.entry_id && r.kind === rows[i]!.kind && r.amount === -rows[i]!.amount);
+  rows.forEach((row, i) => {
+    if (taken.has(row.id) || fundLogDirection(row) !== 'held') return;
+    const partner = partnerOf(i);
+    if (partner) taken.add(partner.id).add(row.id);
+  });
+  rows.forEach((row, i) => {
+    if (fundLogDirection(row) === 'held' && taken.has(row.id)) return;
+    const held = taken.has(row.id) ? [rows[i - 1], rows[i + 1]].find((r) => r && r.entry_id === row.entry_id && fundLogDirection(r) === 'held') : undefined;
+    out.push(held ? { row, held } : { row });
+  });
+  return out;
+}
+
+function FundLogItem({ row, held }: FundLogLine) {
   const { t, i18n } = useLingui();
   const orderNo = row.order_no;
   const direction = fundLogDirection(row);
   const english = currentLocale() === 'en';
   const balance = balanceAfterLabel(row.account_name);
+  const heldBalance = held && balanceAfterLabel(held.account_name);
   return (
-    <li className="fundlog" data-testid="fundlog-row" data-kind={row.kind}>
+    <li className="fundlog" data-testid="fundlog-row" data-kind={row.kind} data-held={held ? held.account_name : undefined}>
       <div className="fundlog__main">
         <p className="fundlog__kind">{i18n._(kindLabel(row.kind))}</p>
         <p className="fundlog__meta">
@@ -79,10 +107,10 @@ function FundLogItem({ row }: { row: StoredFundLog }) {
           <time dateTime={row.created_at}>{formatDateTime(row.created_at_ms)}</time>
         </p>
         {/* The order and its project, in the reader's language, tell two lines of one amount apart. */}
-        {orderNo && (
+        {(orderNo || row.project_name) && (
           <p className="fundlog__ref" data-testid="fundlog-ref">
             {row.project_name && <span>{pick(row, 'project_name')}</span>}
-            <span>{t`Order ${orderNo}`}</span>
+            {orderNo && <span className="fundlog__order">{t`Order ${orderNo}`}</span>}
           </p>
         )}
         {Object.hasOwn(RECEIPT_OF_ENTRY, row.kind) && (
@@ -102,11 +130,19 @@ function FundLogItem({ row }: { row: StoredFundLog }) {
             <Trans>Set aside</Trans>
           </p>
         )}
+        {held && (
+          <p className="fundlog__held" data-testid="fundlog-held">
+            {i18n._(heldInto(held.account_name))}
+          </p>
+        )}
         {/* The balance after the line is the one of the bucket it moved (the chip beside the kind), named so a
             set-aside line is not read as the available balance. */}
         <p className="fundlog__balance" data-testid="fundlog-balance">
           {i18n._(balance.id, { amount: formatAmount(row.balance_after, row.unit) }, balance)}
         </p>
+        {held && heldBalance && (
+          <p className="fundlog__balance">{i18n._(heldBalance.id, { amount: formatAmount(held.balance_after, held.unit) }, heldBalance)}</p>
+        )}
       </div>
     </li>
   );

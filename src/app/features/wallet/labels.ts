@@ -124,3 +124,14 @@ export const topupMethodLabel: Record<'paynow' | 'bank', MessageDescriptor> = {
   paynow: msg`PayNow`,
   bank: msg`Bank transfer`,
 };
+
+/** Where money moved out of the available balance is held, on the one row of a booking fee, a withdrawal or
+ *  a freeze. */
+const heldIntoLabel: Partial<Record<FundAccount, MessageDescriptor>> = {
+  presale: msg`Held in your pre-sale balance`,
+  frozen: msg`Held in your frozen balance`,
+};
+
+export function heldInto(name: string): MessageDescriptor {
+  return heldIntoLabel[name as FundAccount] ?? msg`Held in another balance`;
+}

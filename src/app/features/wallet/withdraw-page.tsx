@@ -32,7 +32,9 @@ function WithdrawScreen() {
       <DayNotice block={day.block} nextDate={day.nextDate} />
 
       <form className="card wallet-card" onSubmit={form.onContinue} noValidate data-testid="withdraw-form">
-        <fieldset className="wallet-fieldset" disabled={day.block !== null} aria-describedby={day.block ? 'withdraw-next' : undefined}>
+        {/* On a day without withdrawals the form stays open for working out the fee (the news promises it is
+            shown here); only Continue is off, as `blocked` includes the day. */}
+        <fieldset className="wallet-fieldset" aria-describedby={day.block ? 'withdraw-next' : undefined}>
           <PayoutAccount card={card} payout={payout} hasBank={form.hasBank} hasPaynow={form.hasPaynow} onMethod={form.setMethod} />
           <AmountField amount={form.amount} onAmount={form.setAmount} amountError={form.amountError} limits={form.limits} />
           <FeeSummary preview={preview} />

@@ -77,6 +77,9 @@ export function DayNotice({ block, nextDate }: { block: WithdrawalDayBlock | nul
           <strong className="wallet-notice__next">
             <Trans>Next withdrawal possible on {nextDate}.</Trans>
           </strong>
+          <span className="wallet-notice__next">
+            <Trans>You can enter an amount now to see the handling fee.</Trans>
+          </span>
         </p>
       )}
     </>

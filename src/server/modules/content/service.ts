@@ -16,10 +16,15 @@ export async function faq(deps: Deps): Promise<PublicAnswer> {
   return { data: onePage(list) };
 }
 
+/** Where a page names the support address it says `{support_email}`: the configured SUPPORT_EMAIL is put
+ *  in on every read, so an operator's address reaches pages already stored. */
+const SUPPORT_EMAIL_SLOT = /\{support_email\}/g;
+
 export async function contentPage(deps: Deps, slug: string): Promise<PublicAnswer> {
   const row = await deps.db.selectFrom('pages').selectAll().where('slug', '=', slug).executeTakeFirst();
   if (!row) throw new AppError('not_found');
-  return { data: row as ContentPage };
+  const fill = (text: string) => text.replace(SUPPORT_EMAIL_SLOT, deps.config.SUPPORT_EMAIL);
+  return { data: { ...row, body: fill(row.body), body_cn: fill(row.body_cn) } as ContentPage };
 }
 
 export async function banners(deps: Deps): Promise<PublicAnswer> {

@@ -60,9 +60,10 @@ export function withdrawalRecord(row: Selectable<WithdrawalsTable>): WithdrawalR
   };
 }
 
-/** The order a fund log belongs to, with its project's names in both languages. */
+/** The order (or retirement: no order number) a fund log belongs to, with its project's names in both
+ *  languages. */
 export interface FundLogOrder {
-  order_no: string;
+  order_no: string | null;
   project_id: number;
   project_name: string;
   project_name_cn: string;

@@ -393,8 +393,9 @@ export function withdrawalsOf(deps: Deps, userId: number, q: { page: number; pag
   return pageOf(base, q, (b) => b.selectAll().orderBy('id', 'desc'), withdrawalRecord);
 }
 
-/** A page of fund logs; a line of an order carries the order number and project names, since the memo is
- *  English only and two buys of the same amount would otherwise read alike (docs/product.md#wallet-and-ledger). */
+/** A page of fund logs; a line of an order carries the order number and project names, and a retirement's
+ *  line its project's names, since the memo is English only and two buys of the same amount would otherwise
+ *  read alike (docs/product.md#wallet-and-ledger). */
 export async function fundLogsOf(deps: Deps, userId: number, q: { page: number; page_size: number; kind: string }): Promise<Paged<FundLogRow>> {
   let base = deps.db.selectFrom('fund_logs').where('owner_id', '=', userId);
   if (q.kind) base = base.where('kind', '=', q.kind);
@@ -410,5 +411,18 @@ export async function fundLogsOf(deps: Deps, userId: number, q: { page: number; 
         .execute()
     : [];
   const byId = new Map(orders.map(({ id, ...o }) => [id, o]));
-  return { ...page, list: page.list.map((row) => fundLogRow(row, row.ref_type === 'order' ? byId.get(row.ref_id) : undefined)) };
+  // A retirement's line names its project too (the retirement row names its ledger entry).
+  const entryIds = [...new Set(page.list.filter((r) => r.ref_type === 'retirement').map((r) => r.entry_id))];
+  const retired = entryIds.length
+    ? await deps.db
+        .selectFrom('retirements')
+        .innerJoin('projects', 'projects.id', 'retirements.project_id')
+        .select(['retirements.entry_id', 'retirements.project_id', 'projects.name as project_name', 'projects.name_cn as project_name_cn'])
+        .where('retirements.entry_id', 'in', entryIds)
+        .where('retirements.user_id', '=', userId)
+        .execute()
+    : [];
+  const byEntry = new Map(retired.map(({ entry_id, ...r }) => [Number(entry_id), { order_no: null, ...r }]));
+  const context = (row: (typeof page.list)[number]) => (row.ref_type === 'order' ? byId.get(row.ref_id) : row.ref_type === 'retirement' ? byEntry.get(Number(row.entry_id)) : undefined);
+  return { ...page, list: page.list.map((row) => fundLogRow(row, context(row))) };
 }
