@@ -72,6 +72,15 @@ async function pdfText(bytes: Uint8Array): Promise<string> {
 }
 
 describe('the evidence pack', () => {
+  it('writes its dates in the reader\'s words in the PDF, never ISO (the CSV keeps ISO 8601 for machines)', async () => {
+    for (const [lang, first, last] of [['en', '1 Mar 2026', '31 Mar 2026'], ['cn', '2026年3月1日', '2026年3月31日']] as const) {
+      const text = await pdfText(await pack('pdf', lang));
+      expect(text).toContain(`${first} – ${last}`);
+      expect(text).not.toMatch(/\b\d{4}-\d{2}-\d{2}\b/);
+      expect(text).toMatch(lang === 'en' ? /2 Mar 2026, \d{1,2}:\d{2} (am|pm)/ : /2026年3月2日 \d{2}:\d{2}/);
+    }
+  });
+
   it('names host countries in its language, in the PDF and in the CSV (which keeps the ISO code beside the name)', async () => {
     for (const [lang, ghana, fiji] of [['en', 'Ghana', 'Fiji'], ['cn', '加纳', '斐济']] as const) {
       const text = await pdfText(await pack('pdf', lang));

@@ -2,7 +2,8 @@ import type { Lang } from '../../../shared/errors';
 import { countryName } from '../../../shared/countries';
 import { formatSgd } from '../../../shared/money';
 import { a4Document, labelledLine, type Doc, type typesetter } from '../../lib/pdf-text';
-import { sgtText, type Pack, type PackRow } from './pack';
+import { isoDayText, sgtDateTimeText } from '../../../shared/sgt-text';
+import type { Pack, PackRow } from './pack';
 import { PACK_TEXT, verdictText, type PackWords } from './pack-text';
 
 // The evidence pack as an A4 PDF (docs/product.md#singapore-carbon-tax): the account, the period, every
@@ -41,12 +42,12 @@ function rowBlock(l: Layout, r: PackRow, lang: Lang, t: PackWords): void {
   room(l, 80);
   l.doc.fillColor('#000');
   const name = lang === 'cn' ? r.project_cn : r.project;
-  l.set(`${sgtText(r.at)} · ${t[r.kind]} · ${r.ref}`, 10, { x: l.left, width: l.width });
+  l.set(`${sgtDateTimeText(r.at, lang)} · ${t[r.kind]} · ${r.ref}`, 10, { x: l.left, width: l.width });
   l.set(name, 11, { x: l.left, width: l.width });
   const money = r.unit_price !== null && r.amount !== null ? `${r.tons} t × ${formatSgd(r.unit_price)} = ${formatSgd(r.amount)}` : `${r.tons} t`;
   pairs(l, [
     [t.hostProgramme, `${countryName(r.host_country, lang) || '-'} · ${r.programme || '-'}`],
-    [t.methodology, r.methodology],
+    [t.methodology, r.methodology.replace(/\((\d{4}-\d{2}-\d{2})\)$/, (_, day: string) => `(${isoDayText(day, lang)})`)],
     [t.vintagePeriod, `${r.vintage}${r.reduction_period ? ` · ${r.reduction_period}` : ''}`],
     [t.registry, `${r.registry} ${r.registry_id}`],
     [t.registryLink, r.registry_url, r.registry_url],
@@ -58,7 +59,7 @@ function rowBlock(l: Layout, r: PackRow, lang: Lang, t: PackWords): void {
   l.doc.y += 8;
 }
 
-function header(l: Layout, pack: Pack, t: PackWords): void {
+function header(l: Layout, pack: Pack, t: PackWords, lang: Lang): void {
   l.doc.fillColor(GREEN);
   l.set('Canopy', 11, { x: l.left, width: l.width });
   l.set(t.title, 20, { x: l.left, width: l.width });
@@ -67,8 +68,8 @@ function header(l: Layout, pack: Pack, t: PackWords): void {
     l,
     [
       [t.account, `${pack.account.name} (#${pack.account.id}, ${pack.account.email})`],
-      [t.period, `${pack.from} – ${pack.to}`],
-      [t.issued, sgtText(pack.issued_at)],
+      [t.period, `${isoDayText(pack.from, lang)} – ${isoDayText(pack.to, lang)}`],
+      [t.issued, sgtDateTimeText(pack.issued_at, lang)],
       [t.rulesToday, pack.rules_version],
     ],
     10,
@@ -101,7 +102,7 @@ export function packPdf(pack: Pack, lang: Lang, verifyUrl: string): Promise<Buff
   const t = PACK_TEXT[lang];
   const { doc, done, set, left, width } = a4Document({ margin: 48, title: `${t.title} ${pack.from} – ${pack.to}`, author: 'Canopy', lang });
   const l: Layout = { doc, set, left, width, bottom: doc.page.height - doc.page.margins.bottom };
-  header(l, pack, t);
+  header(l, pack, t, lang);
   for (const [kind, title] of [['purchase', t.purchases], ['retirement', t.retirements]] as const) {
     const rows = pack.rows.filter((r) => r.kind === kind);
     room(l, 60);

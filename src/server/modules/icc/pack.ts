@@ -1,5 +1,4 @@
 import type { DB } from '../../db/connection';
-import { isoSgt } from '../../lib/clock';
 import { AppError } from '../../lib/http';
 import type { User } from '../session';
 import { ICC_RULES } from '../../../shared/icc/current-rules';
@@ -190,6 +189,3 @@ export async function readPack(db: DB, user: User, q: Pick<IccPackQuery, 'from' 
   const rows = [...bought, ...retired].sort((a, b) => a.at - b.at || a.kind.localeCompare(b.kind));
   return { account: { id: user.id, name: accountName(user), email: user.email }, from: q.from, to: q.to, issued_at: now, rules_version: ICC_RULES.version, rows, totals: totalsOf(rows) };
 }
-
-/** The date and time in SGT as the pack prints it: 2026-03-02 10:00. */
-export const sgtText = (ms: number): string => isoSgt(ms).slice(0, 16).replace('T', ' ');

@@ -1,3 +1,4 @@
+import { sgtDateTimeText } from '../../../shared/sgt-text';
 import type { Lang } from '../../../shared/errors';
 import { formatSgd } from '../../../shared/money';
 import type { Receipt } from '../../../shared/schemas/receipt';
@@ -77,7 +78,7 @@ export function receiptRows(r: Receipt, lang: Lang): { title: string; rows: Arra
   const t = TEXT[lang];
   const rows: Array<[string, string]> = [
     [t.number, String(r.number)],
-    [t.date, r.created_at.slice(0, 19).replace('T', ' ')],
+    [t.date, sgtDateTimeText(r.created_at_ms, lang)],
     [t.event, t.kinds[r.kind]],
     [t.reference, r.reference],
     [t.project, lang === 'cn' ? r.project_name_cn : r.project_name],

@@ -1,3 +1,4 @@
+import { sgtDateTimeText } from '../../../shared/sgt-text';
 import QRCode from 'qrcode';
 import { a4Document, labelledLine } from '../../lib/pdf-text';
 import type { Lang } from '../../../shared/errors';
@@ -54,8 +55,8 @@ export function certificatePdf(c: Certificate, lang: Lang, url: string): Promise
   const t = TEXT[lang];
   const { doc, done, set, left, width } = a4Document({ margin: 56, title: `${t.title} ${c.id}`, author: 'Canopy', lang });
   const center = (text: string, size: number) => set(text, size, { x: left, width, align: 'center' });
-  // The time in SGT as the page shows it: retired_at is ISO 8601 at +08:00.
-  const date = c.retired_at.slice(0, 16).replace('T', ' ');
+  // The time in SGT in the reader's words, as the page shows it.
+  const date = sgtDateTimeText(c.retired_at_ms, lang);
 
   doc.fillColor(GREEN);
   center(t.kicker, 11);
