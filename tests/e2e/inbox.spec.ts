@@ -101,8 +101,9 @@ test('inbox: a notice arrives live, the badge counts it, mark read, Chinese text
   await expect(items.nth(1)).toContainText(FIRST.body_cn);
   await expect(page.getByText(SECOND.title)).toHaveCount(0);
   await shot(page, 'zh-inbox');
-  await sendNotice(email, FOURTH);
   await page.goto('/pages/profile/index');
+  await expect(page.getByRole('link', { name: '我的', exact: true })).toBeVisible();
+  await sendNotice(email, FOURTH);
   await expect(page.getByRole('link', { name: /^我的\s*，\s*1 条未读$/ })).toBeVisible({ timeout: 15_000 });
   await shot(page, 'zh-profile-badge');
   await page.evaluate(() => localStorage.setItem('language', JSON.stringify('en')));

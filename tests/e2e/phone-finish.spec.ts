@@ -1,5 +1,8 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import type { Locator, Page } from '@playwright/test';
-import { DEMO, baseUrl, buyAndComplete, createProject, expect, loginDemo, memberApi, shot, test } from './helpers';
+import { DEMO, baseUrl, buyAndComplete, createProject, expect, loginDemo, memberApi, ops, shot, test, uniqueEmail } from './helpers';
 
 // What a phone user meets at 390x844 in English and Chinese, after the flows work: carbon-tax words in the
 // page's language, sorted lists that lead with what can be bought, fund logs that read once and whole, the
@@ -41,6 +44,26 @@ async function expectNoSideScroll(page: Page, what: string): Promise<void> {
   });
   expect(m.wide, `${what}: elements off the screen`).toEqual([]);
   expect(m.sw, `${what}: page wider than the screen`).toBeLessThanOrEqual(m.w);
+}
+
+/** The lines an element's text takes (its text's line boxes, by their tops). */
+async function lineCount(el: Locator): Promise<number> {
+  return el.evaluate((e) => {
+    const range = document.createRange();
+    range.selectNodeContents(e);
+    return new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top))).size;
+  });
+}
+
+/** Sends the demo member a notice with the operator CLI: the app shows it as a toast. */
+async function noticeToDemo(title: string): Promise<void> {
+  const file = path.join(os.tmpdir(), `canopy-e2e-finish-${Date.now()}.json`);
+  fs.writeFileSync(file, JSON.stringify({ title, title_cn: `${title}（中文）`, body: 'Body.', body_cn: '正文。' }));
+  try {
+    await ops(['notice:send', DEMO.email, file]);
+  } finally {
+    fs.rmSync(file, { force: true });
+  }
 }
 
 // ---------------------------------------------------------------- carbon-tax words
@@ -92,7 +115,19 @@ for (const lang of LANGS) {
     await expect(order).toBeVisible();
     const lines = await order.evaluate((e) => e.getClientRects().length);
     expect(lines, 'the order number is on one line').toBe(1);
+    // One clock and units kept with their numbers: "9:05 am" / "09:05", "−1 t" / "−1 吨".
+    const times = await page.locator('[data-testid="fundlog-row"] time').allTextContents();
+    for (const time of times) expect(time).toMatch(lang === 'en' ? /^\d{1,2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4}, ([1-9]|1[0-2]):\d{2}\u00a0(am|pm)$/ : /^\d{4}年\d{1,2}月\d{1,2}日 \d{2}:\d{2}$/);
+    await expect(row.getByTestId('fundlog-amount')).toHaveText(lang === 'en' ? '\u22121\u00a0t' : '\u22121\u00a0吨', { useInnerText: true });
     await shot(page, `finish-${tag(lang)}-fundlogs`);
+    // A toast never covers the screen's title.
+    await noticeToDemo(`Finish toast ${lang}`);
+    const toast = page.locator('.toast').first();
+    await expect(toast).toBeVisible({ timeout: 15_000 });
+    const t = (await toast.boundingBox())!;
+    const nav = (await page.locator('.navbar').first().boundingBox())!;
+    expect(t.y, 'the toast is below the nav bar').toBeGreaterThanOrEqual(nav.y + nav.height);
+    await shot(page, `finish-${tag(lang)}-toast`);
   });
 }
 
@@ -120,5 +155,79 @@ for (const lang of LANGS) {
     await expectNoSideScroll(page, 'verify result');
     await settle(page);
     await shot(page, `finish-${tag(lang)}-verify-result`, { fullPage: true });
+  });
+}
+
+// ---------------------------------------------------------------- touch targets and controls
+
+for (const lang of LANGS) {
+  test(`touch targets are 44x44 px: carousel dots, the tax filter, FAQ footer links, receipt and fund-log links; checkboxes in the brand colour (${lang})`, async ({ page, context, request }) => {
+    test.setTimeout(120_000);
+    await loginDemo(context, request, lang);
+    await page.goto('/');
+    const dots = page.locator('.swiper__dots button');
+    await dots.first().waitFor();
+    for (const dot of await dots.all()) await expectTarget(dot, 'carousel dot');
+    await shot(page, `finish-${tag(lang)}-home-dots`);
+
+    await page.goto('/pages/project/index');
+    const icc = page.getByTestId('filter-icc');
+    await expectTarget(icc.locator('..'), 'tax filter');
+    const accent = await icc.evaluate((e) => getComputedStyle(e).accentColor);
+    expect(accent, 'the checkbox is drawn in the brand colour').not.toBe('auto');
+    await shot(page, `finish-${tag(lang)}-tax-filter`);
+
+    await page.goto('/pages/index/faq');
+    const more = page.locator('.faq__more a');
+    await expect(more).toHaveCount(3);
+    for (const link of await more.all()) await expectTarget(link, 'FAQ footer link');
+
+    await page.goto('/pages/profile/fundlogs');
+    const receipt = page.getByTestId('fundlog-receipt').first();
+    await expect(receipt).toBeVisible();
+    await expectTarget(receipt, 'fund-log receipt link');
+    await page.goto('/pages/profile/receipts');
+    const cert = page.getByTestId('receipt-certificate').first();
+    if (await cert.count()) await expectTarget(cert, 'receipt certificate link');
+    await shot(page, `finish-${tag(lang)}-receipts`);
+  });
+}
+
+test('the monthly offset card has room inside: its text and button clear of the card edge', async ({ page }) => {
+  const id = await createProject({ name: 'Finish Monthly Offset' });
+  await page.goto(`/pages/project/project?id=${id}`);
+  const card = page.locator('.project-monthly');
+  await expect(card).toBeVisible();
+  const pad = await card.evaluate((e) => parseFloat(getComputedStyle(e).paddingLeft));
+  expect(pad).toBeGreaterThanOrEqual(12);
+  await card.scrollIntoViewIfNeeded();
+  await shot(page, 'finish-en-offset-card');
+});
+
+// ---------------------------------------------------------------- wrapping
+
+for (const lang of LANGS) {
+  test(`nothing wraps inside a button or pushes a field narrower (${lang})`, async ({ page, context, request }) => {
+    await useLang(page, lang);
+    await page.goto('/pages/register/index');
+    const email = page.getByTestId('register-email');
+    await email.fill(uniqueEmail('finish'));
+    const before = (await email.boundingBox())!.width;
+    const send = page.getByTestId('register-send-code');
+    await send.click();
+    await expect(send).toBeDisabled();
+    await expect(send).toContainText(/\d/);
+    expect((await email.boundingBox())!.width, 'the email field keeps its width during the countdown').toBeCloseTo(before, 0);
+    expect(await lineCount(send)).toBe(1);
+    expect(await send.evaluate((e) => e.scrollWidth <= e.clientWidth + 1), 'the countdown fits its button').toBe(true);
+    await shot(page, `finish-${tag(lang)}-resend`);
+
+    await loginDemo(context, request, lang);
+    await page.goto('/pages/profile/carbontax');
+    const downloads = page.locator('.icc-pack__actions .btn');
+    await expect(downloads).toHaveCount(2);
+    for (const b of await downloads.all()) expect(await lineCount(b), await b.textContent() ?? '').toBe(1);
+    await page.locator('.icc-pack__actions').scrollIntoViewIfNeeded();
+    await shot(page, `finish-${tag(lang)}-downloads`);
   });
 }

@@ -61,7 +61,7 @@ function EmissionsForm({ year, onSaved }: { year: number; onSaved: (cap: IccCap)
   return (
     <form className="section icc-emissions" onSubmit={(e) => void submit(e)} noValidate>
       <label className="field__label" htmlFor="icc-taxable">
-        <Trans>Taxable emissions for {year} (tCO2e)</Trans>
+        <Trans>Taxable emissions for {year} (tCO₂e)</Trans>
       </label>
       <input id="icc-taxable" className="input" inputMode="numeric" data-testid="icc-taxable" value={text} onChange={(e) => setText(e.target.value.replace(/[^\d]/g, ''))} placeholder={t`e.g. 100000`} />
       <FormAlert id="icc-emissions-error" message={write.error} />

@@ -74,8 +74,8 @@ export function FaqPage() {
         {body}
         <p className="faq__more muted">
           <Trans>
-            Still unsure? Read <Link to="/pages/about/index">about us</Link>, the <Link to="/pages/other/protocol">user agreement</Link> and the{' '}
-            <Link to="/pages/other/privacy">privacy policy</Link>.
+            Still unsure? Read <Link className="tap-link" to="/pages/about/index">about us</Link>, the <Link className="tap-link" to="/pages/other/protocol">user agreement</Link> and the{' '}
+            <Link className="tap-link" to="/pages/other/privacy">privacy policy</Link>.
           </Trans>
         </p>
       </section>

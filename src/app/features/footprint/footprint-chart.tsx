@@ -26,7 +26,7 @@ export function FootprintChart({ breakdown }: { breakdown: FootprintBreakdown })
       width="100%"
       data-testid="footprint-chart"
     >
-      <title id={titleId}>{t`Your footprint by category, tons CO2e a year`}</title>
+      <title id={titleId}>{t`Your footprint by category, tons CO₂e a year`}</title>
       <desc id={descId}>{summary}</desc>
       {FOOTPRINT_CATEGORIES.map((c, i) => {
         const y = i * (ROW + 14);

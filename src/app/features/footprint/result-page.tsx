@@ -77,7 +77,7 @@ function Result({ row, signedIn }: { row: LocalFootprint; signedIn: boolean }) {
           </h2>
           <p className="fp-total__value" data-testid="footprint-total">
             <strong>{total}</strong>
-            <Trans>tons CO2e a year</Trans>
+            <Trans>tons CO₂e a year</Trans>
           </p>
           <p className="fp-total__meta muted">{formatDateTime(row.created_at_ms)}</p>
           <SaveState row={row} signedIn={signedIn} />
@@ -92,7 +92,7 @@ function Result({ row, signedIn }: { row: LocalFootprint; signedIn: boolean }) {
           <FootprintChart breakdown={r.breakdown} />
           <table className="fp-table" data-testid="footprint-table">
             <caption className="sr-only">
-              <Trans>Your footprint by category, tons CO2e a year</Trans>
+              <Trans>Your footprint by category, tons CO₂e a year</Trans>
             </caption>
             <thead>
               <tr>

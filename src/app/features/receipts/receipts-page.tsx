@@ -49,7 +49,7 @@ function ReceiptCard({ r, online }: { r: Receipt; online: boolean }) {
     [t`Reference`, r.reference, 'reference'],
     [t`Project`, r.project_name ? pick(r, 'project_name') : '', 'project'],
     [t`Quantity`, r.tons > 0 ? formatTons(r.tons) : '', 'tons'],
-    [t`Serial numbers`, r.serials.map((s) => (s.from === s.to ? s.from : `${s.from} – ${s.to}`)).join('\n'), 'serials'],
+    [t`Serial numbers`, r.serials.map((s) => (s.from === s.to ? s.from : `${s.from}\u00a0– ${s.to}`)).join('\n'), 'serials'],
     [t`Unit price`, r.unit_price > 0 ? formatSgd(r.unit_price) : '', 'unit-price'],
     [t`Fees`, formatSgd(r.fee), 'fee'],
     [t`Total`, formatSgd(r.total), 'total'],
@@ -80,7 +80,7 @@ function ReceiptCard({ r, online }: { r: Receipt; online: boolean }) {
       </dl>
       {r.certificate_url && (
         <p>
-          <a href={r.certificate_url} data-testid="receipt-certificate">
+          <a className="tap-link" href={r.certificate_url} data-testid="receipt-certificate">
             <Trans>Certificate</Trans>
           </a>
         </p>

@@ -1,4 +1,5 @@
-/** A retirement's serial ranges, one per line; a range of more than one serial breaks after its dash. */
+/** A retirement's serial ranges, one per line; a range of more than one serial breaks after its dash, which
+ *  a no-break space keeps with the first serial (never alone on a line). */
 export function SerialRanges({ serials, testId }: { serials: ReadonlyArray<{ from: string; to: string }>; testId?: string }) {
   return (
     <ul className="serials" data-testid={testId}>
@@ -8,7 +9,9 @@ export function SerialRanges({ serials, testId }: { serials: ReadonlyArray<{ fro
             <code>{s.from}</code>
           ) : (
             <>
-              <code>{s.from}</code> –<br />
+              <code>{s.from}</code>
+              {'\u00a0–'}
+              <br />
               <code>{s.to}</code>
             </>
           )}

@@ -114,7 +114,7 @@ function FundLogItem({ row, held }: FundLogLine) {
           </p>
         )}
         {Object.hasOwn(RECEIPT_OF_ENTRY, row.kind) && (
-          <Link to="/pages/profile/receipts" search={{ entry_id: row.entry_id }} className="fundlog__receipt" data-testid="fundlog-receipt">
+          <Link to="/pages/profile/receipts" search={{ entry_id: row.entry_id }} className="fundlog__receipt tap-link" data-testid="fundlog-receipt">
             <Trans>Receipt</Trans>
           </Link>
         )}

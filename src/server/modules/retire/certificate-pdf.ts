@@ -12,7 +12,7 @@ const EN = {
   kicker: 'Canopy carbon credit marketplace',
   title: 'Certificate of retirement',
   certifies: 'This certifies that',
-  retired: 'of verified carbon credits (tCO2e) were permanently retired on behalf of',
+  retired: 'of verified carbon credits (tCO₂e) were permanently retired on behalf of',
   customer: 'a Canopy customer',
   tons: 't',
   project: 'Project',
