@@ -8,7 +8,7 @@ const SGT_OFFSET_MS = 8 * 3_600_000;
 const EN_MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 
 /** The SGT calendar day of `ms`. */
-export function sgtDateText(ms: number, lang: Lang): string {
+function sgtDateText(ms: number, lang: Lang): string {
   const d = new Date(ms + SGT_OFFSET_MS);
   const [y, m, day] = [d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate()];
   return lang === 'cn' ? `${y}年${m + 1}月${day}日` : `${day} ${EN_MONTHS[m]} ${y}`;

@@ -189,7 +189,13 @@ for (const lang of LANGS) {
     await page.goto('/pages/profile/receipts');
     const cert = page.getByTestId('receipt-certificate').first();
     if (await cert.count()) await expectTarget(cert, 'receipt certificate link');
+    // A reference is one line, never split inside its code.
+    for (const ref of (await page.getByTestId('receipt-reference').locator('dd').all()).slice(0, 5)) expect(await lineCount(ref), (await ref.textContent()) ?? '').toBe(1);
     await shot(page, `finish-${tag(lang)}-receipts`);
+    await page.goto('/pages/profile/certificates');
+    const transparency = page.locator('a[href="/transparency"]').last();
+    await expect(transparency).toBeVisible();
+    await expectTarget(transparency, 'transparency link');
   });
 }
 

@@ -33,7 +33,7 @@ export function formatDate(ms: number): string {
 
 /** A time of day in Singapore time, the one clock format of the app: "9:05 am", "2:30 pm" in English,
  *  "14:30" in Chinese (24-hour, no 上午/下午). Its spaces do not break, so "am" never sits alone. */
-export function formatTime(ms: number): string {
+function formatTime(ms: number): string {
   const d = new Date(ms + SGT_OFFSET_MS);
   const [h, min] = [d.getUTCHours(), String(d.getUTCMinutes()).padStart(2, '0')];
   if (currentLocale() === 'zh-Hans') return `${String(h).padStart(2, '0')}:${min}`;

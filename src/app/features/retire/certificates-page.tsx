@@ -67,7 +67,7 @@ export function CertificatesPage() {
         </ul>
       )}
       <p className="section muted">
-        <Link to="/transparency">
+        <Link className="tap-link" to="/transparency">
           <Trans>See the platform's public transparency figures</Trans>
         </Link>
       </p>
