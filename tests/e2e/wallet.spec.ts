@@ -165,11 +165,12 @@ test('wallet: personal info, bank card, withdrawal password, top-up, confirm, wi
   await expect(topupRow.getByTestId('fundlog-balance')).toHaveText('Available balance S$250.00');
   if (withdrew) {
     await expect(rows.first()).toHaveAttribute('data-kind', 'withdrawal_apply');
-    await expect(page.locator('[data-kind="withdrawal_apply"] [data-testid="fundlog-amount"]', { hasText: '\u2212S$102.00' })).toHaveCount(1);
-    const setAside = page.locator('[data-kind="withdrawal_apply"]', { hasText: 'Set aside' });
-    // Set aside is no money in: unsigned, and its balance names the frozen bucket.
-    await expect(setAside.getByTestId('fundlog-amount')).toHaveText('S$102.00');
-    await expect(setAside.getByTestId('fundlog-balance')).toHaveText('Frozen balance S$102.00');
+    // One row for the money moved into the frozen balance: out of available, and where it is held.
+    const applied = page.locator('[data-testid="fundlog-row"][data-kind="withdrawal_apply"]');
+    await expect(applied).toHaveCount(1);
+    await expect(applied.getByTestId('fundlog-amount')).toHaveText('\u2212S$102.00');
+    await expect(applied.getByTestId('fundlog-held')).toHaveText('Held in your frozen balance');
+    await expect(applied).toContainText('Frozen balance S$102.00');
   }
   await shot(page, 'en-wallet-fundlogs');
   await page.getByTestId('fundlog-filter').getByRole('button', { name: 'Top-ups' }).click();

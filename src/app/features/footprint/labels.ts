@@ -38,7 +38,7 @@ export const dietLabel: Record<Diet, MessageDescriptor> = {
 
 /** kg as tonnes to one decimal with the unit: "8.4 t", "8.4 吨" (as formatTons, a bare "t" is no unit in Chinese). */
 export function tonnesWithUnit(kg: number, locale: string): string {
-  return `${tonnes(kg)}${locale === 'zh-Hans' ? ' 吨' : ' t'}`;
+  return `${tonnes(kg)}${locale === 'zh-Hans' ? '\u00a0吨' : '\u00a0t'}`;
 }
 
 /** kg as tonnes to one decimal: "8.4". */
