@@ -148,15 +148,15 @@ test('4. a forgotten withdrawal password leads to support by mail; the support a
     await expect(forgot).toContainText(lang === 'en' ? 'Forgot your withdrawal password?' : '忘记提现密码？');
     const link = page.getByTestId('withdpwd-support');
     const href = (await link.getAttribute('href')) ?? '';
-    expect(href).toMatch(/^mailto:support@canopy\.example\?subject=/);
+    expect(href).toMatch(/^mailto:support@canopy\.sg\?subject=/);
     expect(decodeURIComponent(href)).toContain(email);
-    await expect(forgot.locator('a[href="mailto:support@canopy.example"]')).toBeVisible();
+    await expect(forgot.locator('a[href="mailto:support@canopy.sg"]')).toBeVisible();
     await forgot.scrollIntoViewIfNeeded();
     await settle();
     await snap('withdpwd-forgot', lang);
 
     await page.goto('/pages/about/index');
-    await expect(page.locator('.content-page__body a[href="mailto:support@canopy.example"]')).toBeVisible();
+    await expect(page.locator('.content-page__body a[href="mailto:support@canopy.sg"]')).toBeVisible();
     await settle();
     await snap('about', lang);
   }
@@ -186,7 +186,7 @@ test('7. a pre-sale that needs a higher grade says so on the detail, its action 
   }
 });
 
-test('8. toasts sit over the nav bar title, clear of what they confirm', async () => {
+test('8. toasts sit above the bottom bars, clear of the title and of what they confirm', async () => {
   test.setTimeout(150_000);
   const projectId = await createProject({ name: 'Flows Toast Forest', name_cn: '提示森林' });
   for (const lang of LANGS) {

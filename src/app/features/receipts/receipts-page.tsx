@@ -41,6 +41,10 @@ export function ReceiptsPage({ filter }: { filter: ReceiptFilter }) {
   );
 }
 
+/** Rows holding a code (a reference, serial numbers): their value takes the card's whole width under the
+ *  label, so the code fits on its line instead of breaking inside. */
+const WIDE_ROWS: ReadonlySet<string> = new Set(['reference', 'serials']);
+
 function ReceiptCard({ r, online }: { r: Receipt; online: boolean }) {
   const { t, i18n } = useLingui();
   const [problem, setProblem] = useState('');
@@ -72,7 +76,7 @@ function ReceiptCard({ r, online }: { r: Receipt; online: boolean }) {
         {rows
           .filter(([, value]) => value !== '')
           .map(([label, value, id]) => (
-            <div key={id} data-testid={`receipt-${id}`}>
+            <div key={id} data-testid={`receipt-${id}`} className={WIDE_ROWS.has(id) ? 'receipt__row--wide' : undefined}>
               <dt>{label}</dt>
               <dd>{value}</dd>
             </div>
