@@ -103,14 +103,14 @@ describe('fund log amounts', () => {
     expect(signedAmount(1000, 'cents')).toBe('+S$10.00');
     expect(signedAmount(-10200, 'cents')).toBe('\u2212S$102.00');
     expect(signedAmount(0, 'cents')).toBe('S$0.00');
-    expect(signedAmount(3, 'tons')).toBe('+3 t');
-    expect(signedAmount(-1500, 'tons')).toBe('\u22121,500 t');
+    expect(signedAmount(3, 'tons')).toBe('+3\u00a0t');
+    expect(signedAmount(-1500, 'tons')).toBe('\u22121,500\u00a0t');
     expect(signedAmount(123456789, 'cents')).toBe('+S$1,234,567.89');
   });
 
   it('shows balances in their unit', () => {
     expect(balanceText(123450, 'cents')).toBe('S$1,234.50');
-    expect(balanceText(12, 'tons')).toBe('12 t');
+    expect(balanceText(12, 'tons')).toBe('12\u00a0t');
   });
 
   it('colours money in green, money out neutral', () => {

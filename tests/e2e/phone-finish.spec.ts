@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Locator, Page } from '@playwright/test';
-import { DEMO, baseUrl, buyAndComplete, createProject, expect, loginDemo, memberApi, ops, shot, test, uniqueEmail } from './helpers';
+import { DEMO, baseUrl, buyAndComplete, createProject, expect, loginDemo, memberApi, ops, shot, test, uniqueEmail, waitForServiceWorkerControl } from './helpers';
 
 // What a phone user meets at 390x844 in English and Chinese, after the flows work: carbon-tax words in the
 // page's language, sorted lists that lead with what can be bought, fund logs that read once and whole, the
@@ -237,3 +237,37 @@ for (const lang of LANGS) {
     await shot(page, `finish-${tag(lang)}-downloads`);
   });
 }
+
+// ---------------------------------------------------------------- words
+
+for (const lang of LANGS) {
+  test(`offline, passkeys never loaded on this device: says they cannot be loaded, not "no passkeys yet" (${lang})`, async ({ page, context, request }) => {
+    await loginDemo(context, request, lang);
+    await page.goto('/');
+    await waitForServiceWorkerControl(page);
+    await page.waitForLoadState('networkidle');
+    await context.setOffline(true);
+    try {
+      await page.goto('/pages/profile/passkeys');
+      await expect(page.getByTestId('passkeys-offline')).toBeVisible();
+      await expect(page.getByTestId('passkeys-empty')).toHaveCount(0);
+      await shot(page, `finish-${tag(lang)}-passkeys-offline`);
+    } finally {
+      await context.setOffline(false);
+    }
+  });
+}
+
+test('the FAQ speaks of the buy-back price, not yield; the project page of selling back; About names the support address', async ({ page }) => {
+  await page.goto('/pages/index/faq');
+  await expect(page.locator('.faq__more')).toBeVisible();
+  await expect(page.locator('body')).not.toContainText(/earning yield/i);
+  await expect(page.locator('body')).toContainText('Is the buy-back price guaranteed?');
+  const id = await createProject({ name: 'Finish Buy-back Words', yield_bp: 500 });
+  await page.goto(`/pages/project/project?id=${id}`);
+  await expect(page.getByTestId('buyback-offer')).toContainText('Sell back to Canopy at');
+  await expect(page.getByTestId('buyback-offer')).not.toContainText('Platform buy-back offer');
+  await page.goto('/pages/about/index');
+  await expect(page.locator('a[href="mailto:support@canopy.sg"]')).toBeVisible();
+  await expect(page.locator('body')).not.toContainText('canopy.example');
+});
