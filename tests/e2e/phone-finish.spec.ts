@@ -1,8 +1,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Locator, Page } from '@playwright/test';
-import { DEMO, baseUrl, buyAndComplete, createProject, expect, loginDemo, memberApi, ops, shot, test, uniqueEmail, waitForServiceWorkerControl } from './helpers';
+import Database from 'better-sqlite3';
+import type { APIRequestContext, BrowserContext, Locator, Page } from '@playwright/test';
+import { DEMO, E2E_PASSWORD, baseUrl, buyAndComplete, createProject, dataDir, expect, loginDemo, memberApi, ops, readCode, registerViaApi, shot, storeSession, test, uniqueEmail, waitForServiceWorkerControl } from './helpers';
 
 // What a phone user meets at 390x844 in English and Chinese, after the flows work: carbon-tax words in the
 // page's language, sorted lists that lead with what can be bought, fund logs that read once and whole, the
@@ -271,3 +272,61 @@ test('the FAQ speaks of the buy-back price, not yield; the project page of selli
   await expect(page.locator('a[href="mailto:support@canopy.sg"]')).toBeVisible();
   await expect(page.locator('body')).not.toContainText('canopy.example');
 });
+
+// ---------------------------------------------------------------- acting for a company with a long name
+
+async function registerCorporate(context: BrowserContext, request: APIRequestContext, email: string, company: string): Promise<string> {
+  const api = (p: string) => `${baseUrl()}/h5/api${p}`;
+  expect(((await (await request.post(api('/api/login/sendcode'), { data: { email, scene: 'register', lang: 'en' } })).json()) as { code: number }).code).toBe(0);
+  const res = await request.post(api('/api/login/register'), {
+    data: { email, code: await readCode(email), password: E2E_PASSWORD, repassword: E2E_PASSWORD, type: 'corporate', company, uen: '201912345K', agree: true, lang: 'en' },
+  });
+  const body = (await res.json()) as { code: number; msg: string; data: Parameters<typeof storeSession>[1] & { token: string } };
+  expect(body.code, body.msg).toBe(0);
+  await storeSession(context, body.data);
+  return body.data.token;
+}
+
+function inviteToken(email: string): string {
+  const db = new Database(path.join(dataDir(), 'canopy.db'), { readonly: true, fileMustExist: true });
+  try {
+    const row = db.prepare('SELECT body FROM outbox WHERE lower(to_email) = lower(?) ORDER BY id DESC LIMIT 1').get(email) as { body: string } | undefined;
+    const m = row && /token=([A-Za-z0-9_-]+)/.exec(row.body);
+    if (!m) throw new Error(`no invitation mailed to ${email}`);
+    return m[1]!;
+  } finally {
+    db.close();
+  }
+}
+
+for (const lang of LANGS) {
+  test(`"Act for" a long company name has room on its two lines (${lang})`, async ({ browser, request }) => {
+    const company = lang === 'en' ? 'Lion City Sustainable Logistics and Shipping Holdings Pte Ltd' : '狮城可持续物流与航运控股私人有限公司新加坡分公司';
+    const owner = await browser.newContext({ baseURL: baseUrl() });
+    const ownerToken = await registerCorporate(owner, request, uniqueEmail('finish-owner'), company);
+    const email = uniqueEmail('finish-colleague');
+    const colleague = await browser.newContext({ baseURL: baseUrl() });
+    await registerViaApi(colleague, request, email);
+    await colleague.addInitScript((wire) => localStorage.setItem('language', JSON.stringify(wire)), lang);
+    const invited = await memberApi(request, ownerToken, 'POST', '/api/org/invite', { email, role: 'buyer' });
+    expect(invited.code, invited.msg).toBe(0);
+    const her = await colleague.newPage();
+    await her.goto(`/pages/org/join?token=${inviteToken(email)}`);
+    await her.getByTestId('org-join-submit').click();
+    const act = her.getByTestId('org-join-act');
+    await expect(act).toBeVisible();
+    const m = await act.evaluate((e) => {
+      const st = getComputedStyle(e);
+      return { pad: parseFloat(st.paddingTop), line: parseFloat(st.lineHeight) / parseFloat(st.fontSize), h: e.getBoundingClientRect().height };
+    });
+    const lines = await lineCount(act);
+    if (lines > 1) {
+      expect(m.pad, 'padding above two lines').toBeGreaterThanOrEqual(8);
+      expect(m.line, 'line height of two lines').toBeGreaterThanOrEqual(1.3);
+    }
+    expect(m.h).toBeGreaterThanOrEqual(44);
+    await shot(her, `finish-${tag(lang)}-act-for`);
+    await owner.close();
+    await colleague.close();
+  });
+}
