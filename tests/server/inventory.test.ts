@@ -173,6 +173,15 @@ describe('inventory:import', () => {
     expect(await s.db.selectFrom('registry_blocks').select('id').where('project_id', '=', pid).execute()).toHaveLength(2);
   });
 
+  it('puts every row on the project named with --project (a Gold Standard export)', async () => {
+    const pid = await makeProject(s, { registry: 'Gold Standard', registry_id: '', held: 0 });
+    const f = file('gs.csv', 'Serial Number,Quantity,Status\r\nGS1-1-KE-GS1247-12-2016-5976-111003-111502,500,Active\r\n');
+    const res = await ops(['inventory:import', f, '--registry', 'gold_standard', '--project', String(pid), '--apply']);
+    expect(res.ok, res.ok ? '' : res.error).toBe(true);
+    const blocks = await s.db.selectFrom('registry_blocks').select(['registry', 'serial_range', 'quantity', 'vintage', 'account']).where('project_id', '=', pid).execute();
+    expect(blocks).toEqual([{ registry: 'gold_standard', serial_range: 'GS1-1-KE-GS1247-12-2016-5976-111003-111502', quantity: 500, vintage: '2016', account: 'main' }]);
+  });
+
   it('refuses a file it cannot read as an export, naming the line, and a file of another registry row by row', async () => {
     const before = await inventoryState();
     const noSerial = await ops(['inventory:import', file('bad.csv', 'Name,Quantity\r\nX,10\r\n'), '--registry', 'verra', '--apply']);
