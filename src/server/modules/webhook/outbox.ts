@@ -29,7 +29,8 @@ function scopeOf(trx: Tx | WriteScope): { tx: Tx; now: number } {
 }
 
 /** Writes the event and its deliveries in `trx` (the effect's transaction, or its WriteScope); returns the
- *  event's webhook-id, or null when no endpoint takes it (nothing written). */
+ *  event's webhook-id, or null when no endpoint takes it (nothing written). `at`: the effect's time (the
+ *  `now` of its transaction, from deps.clock, which the sender compares with); the wall clock when absent. */
 export async function emitWebhookEvent(trx: Tx | WriteScope, event: WebhookEventInput, at?: number): Promise<string | null> {
   const { tx, now: wall } = scopeOf(trx);
   const now = at ?? wall;
