@@ -1,4 +1,6 @@
 import { useState } from 'react';
+import { msg } from '@lingui/core/macro';
+import type { MessageDescriptor } from '@lingui/core';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { MemberPage } from '../../components/member-page';
 import { LoadingState } from '../../components/empty-state';
@@ -87,21 +89,19 @@ function SecretCard({ url, secret, onDone }: { url: string; secret: string; onDo
   );
 }
 
-function eventLabel(type: WebhookEventType, t: ReturnType<typeof useLingui>['t']): string {
-  const labels: Record<WebhookEventType, string> = {
-    'order.completed': t`Order completed`,
-    'retirement.created': t`Credits retired`,
-    'topup.credited': t`Top-up credited`,
-    'withdrawal.completed': t`Withdrawal paid out`,
-    'approval.requested': t`Approval requested`,
-    'approval.decided': t`Approval decided`,
-    ping: t`Ping`,
-  };
-  return labels[type];
-}
+/** Each event's name in the reader's language. */
+const EVENT_LABELS: Record<WebhookEventType, MessageDescriptor> = {
+  'order.completed': msg`Order completed`,
+  'retirement.created': msg`Credits retired`,
+  'topup.credited': msg`Top-up credited`,
+  'withdrawal.completed': msg`Withdrawal paid out`,
+  'approval.requested': msg`Approval requested`,
+  'approval.decided': msg`Approval decided`,
+  ping: msg`Ping event`,
+};
 
 function AddForm({ onAdded }: { onAdded: (url: string, secret: string) => Promise<void> }) {
-  const { t } = useLingui();
+  const { i18n } = useLingui();
   const [url, setUrl] = useState('');
   const [mode, setMode] = useState<WebhookMode>('live');
   const [events, setEvents] = useState<WebhookEventType[]>(['order.completed', 'retirement.created']);
@@ -147,7 +147,7 @@ function AddForm({ onAdded }: { onAdded: (url: string, secret: string) => Promis
           {WEBHOOK_EVENT_TYPES.map((type) => (
             <label key={type} className="webhooks__check">
               <input type="checkbox" checked={events.includes(type)} onChange={() => toggle(type)} data-testid={`webhook-event-${type}`} />
-              {eventLabel(type, t)}
+              {i18n._(EVENT_LABELS[type])}
             </label>
           ))}
         </div>
@@ -161,7 +161,7 @@ function AddForm({ onAdded }: { onAdded: (url: string, secret: string) => Promis
 }
 
 function EndpointCard({ endpoint, onChanged, onSecret }: { endpoint: WebhookEndpoint; onChanged: () => Promise<void>; onSecret: (secret: string) => void }) {
-  const { t } = useLingui();
+  const { t, i18n } = useLingui();
   const online = useOnline();
   const [log, setLog] = useState<WebhookAttempt[] | null>(null);
   const [asking, setAsking] = useState(false);
@@ -203,7 +203,7 @@ function EndpointCard({ endpoint, onChanged, onSecret }: { endpoint: WebhookEndp
             <Trans>Disabled: deliveries kept failing</Trans>
           </span>
         )}{' '}
-        {endpoint.events.map((e) => eventLabel(e, t)).join(' · ')}
+        {endpoint.events.map((e) => i18n._(EVENT_LABELS[e])).join(' · ')}
       </p>
       <div className="webhooks__actions">
         <button type="button" className="btn btn--small" disabled={!online || ping.busy} onClick={() => void doPing()} data-testid="webhook-ping">
@@ -237,7 +237,7 @@ function EndpointCard({ endpoint, onChanged, onSecret }: { endpoint: WebhookEndp
 }
 
 function DeliveryLog({ list, onResent }: { list: WebhookAttempt[]; onResent: () => Promise<void> }) {
-  const { t } = useLingui();
+  const { t, i18n } = useLingui();
   const online = useOnline();
   const resend = useWrite(resendDelivery);
   if (list.length === 0) {
@@ -257,7 +257,7 @@ function DeliveryLog({ list, onResent }: { list: WebhookAttempt[]; onResent: () 
           return (
             <li key={a.id} className="webhooks__try" data-testid="webhook-delivery">
               <div className="webhooks__try-main">
-                <span className="webhooks__try-type">{eventLabel(a.type, t)}</span>
+                <span className="webhooks__try-type">{i18n._(EVENT_LABELS[a.type])}</span>
                 <span className="muted">
                   {at} · <Trans>attempt {a.attempt}</Trans> · <Trans>response {code}</Trans> · {a.latency_ms} ms
                 </span>
