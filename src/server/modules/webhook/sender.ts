@@ -96,15 +96,16 @@ async function settle(deps: SenderDeps, row: Claimed, result: TryResult): Promis
   const ok = result.status >= 200 && result.status < 300;
   const outcome = ok ? 'delivered' : row.attempts > schedule.length ? 'failed' : 'retry';
   await writeTx(deps.db, async (tx, w) => {
+    const moved =
+      outcome === 'retry'
+        ? await tx.updateTable('webhook_deliveries').set({ next_at: now + schedule[row.attempts - 1]!, claimed_until: 0 }).where('id', '=', row.id).executeTakeFirst()
+        : await tx.updateTable('webhook_deliveries').set({ status: outcome, settled_at: now, claimed_until: 0 }).where('id', '=', row.id).executeTakeFirst();
+    // The endpoint was deleted during the try (its deliveries and log with it): nothing to record.
+    if (Number(moved.numUpdatedRows) === 0) return;
     await tx
       .insertInto('webhook_attempts')
       .values({ delivery_id: row.id, endpoint_id: row.endpoint_id, attempt: row.attempts, status_code: result.status, latency_ms: result.latencyMs, error: result.error, created_at: now })
       .execute();
-    if (outcome === 'retry') {
-      await tx.updateTable('webhook_deliveries').set({ next_at: now + schedule[row.attempts - 1]!, claimed_until: 0 }).where('id', '=', row.id).execute();
-      return;
-    }
-    await tx.updateTable('webhook_deliveries').set({ status: outcome, settled_at: now, claimed_until: 0 }).where('id', '=', row.id).execute();
     if (outcome === 'failed') {
       const disabled = await tx.updateTable('webhook_endpoints').set({ disabled_at: now }).where('id', '=', row.endpoint_id).where('disabled_at', 'is', null).executeTakeFirst();
       if (Number(disabled.numUpdatedRows) === 1) {
