@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/server/db/connection';
 import { writeTx } from '../../src/server/db/tx';
 import { addressAllowed } from '../../src/server/modules/webhook/address';
+import { confirmTopup } from '../../src/server/modules/wallet/service';
 import { emitWebhookEvent } from '../../src/server/modules/webhook/outbox';
 import { createWebhookSender } from '../../src/server/modules/webhook/sender';
 import { PATHS } from '../../src/shared/api';
@@ -15,7 +16,8 @@ import type { Lang } from '../../src/shared/errors';
 import { WEBHOOK_ENDPOINTS_MAX } from '../../src/shared/schemas/webhook';
 import { refusal, startTestServer, type Envelope, type TestServer } from '../helpers/server';
 import { startReceiver, type Receiver } from '../helpers/webhook-receiver';
-import { newKey } from './market-helpers';
+import { makeUser, newKey } from './market-helpers';
+import { giveCredits, makeRetirableProject, retireApi } from './retire-helpers';
 import { addMember, GENEROUS, LANGS, makeOrg, write } from './org-helpers';
 
 const BASE = { ...GENEROUS, WEBHOOK_RETRY_SCHEDULE_MS: '50,50,50,50', WEBHOOK_POLL_MS: '60000', WEBHOOK_TIMEOUT_MS: '2000' };
@@ -137,6 +139,30 @@ describe('endpoints', () => {
     await expectRefused(s, 'webhook_delivery_not_found', (lang) => write(s, PATHS.webhookResend, owner.token, { delivery_id: 999_999 }, { lang }));
     for (let i = 0; i < WEBHOOK_ENDPOINTS_MAX; i++) await addEndpoint(s, owner.token, `https://example.com/h${i}`);
     await expectRefused(s, 'webhook_endpoints_full', (lang) => write(s, PATHS.webhooks, owner.token, { url: 'https://example.com/more', events: ['ping'], mode: 'test' }, { lang }), { n: WEBHOOK_ENDPOINTS_MAX });
+  });
+});
+
+describe('events written with their effects', () => {
+  it('an order completed by the scheduler, a retirement and a credited top-up each write their event; a refused retirement writes none', async () => {
+    const u = await makeUser(s, { cents: 500_000 });
+    await addEndpoint(s, u.token, 'http://127.0.0.1:9/effects', ['order.completed', 'retirement.created', 'topup.credited']);
+    const events = async () => (await s.db.selectFrom('webhook_events').select(['type', 'payload']).where('owner_id', '=', u.id).orderBy('id').execute()).map((e) => ({ type: e.type, data: (JSON.parse(e.payload) as { data: Record<string, unknown> }).data }));
+    const pid = await makeRetirableProject(s);
+    await giveCredits(s, u, pid, 5);
+    expect(await events()).toEqual([{ type: 'order.completed', data: expect.objectContaining({ project_id: pid, tons: 5, status: 'completed' }) }]);
+    const retired = await retireApi(s).retire(u, { project_id: pid, tons: 2 });
+    expect(retired.code, retired.msg).toBe(0);
+    const refused = await retireApi(s).retire(u, { project_id: pid, tons: 999 });
+    expect(refused.code).not.toBe(0);
+    const asked = await write(s, PATHS.walletTopup, u.token, { amount: 10_000, method: 'bank' });
+    expect(asked.code, asked.msg).toBe(0);
+    await writeTx(s.db, (_tx, w) => confirmTopup(w, asked.data.id as number, s.clock.now()));
+    expect(await events()).toEqual([
+      { type: 'order.completed', data: expect.objectContaining({ project_id: pid, tons: 5 }) },
+      { type: 'retirement.created', data: expect.objectContaining({ id: retired.data.id, tons: 2, certificate_url: retired.data.certificate_url }) },
+      { type: 'topup.credited', data: expect.objectContaining({ id: asked.data.id, amount: 10_000, status: 'credited' }) },
+    ]);
+    expect(await s.db.selectFrom('webhook_deliveries as d').innerJoin('webhook_events as v', 'v.id', 'd.event_id').select('d.status').where('v.owner_id', '=', u.id).execute()).toHaveLength(3);
   });
 });
 
