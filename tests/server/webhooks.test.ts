@@ -11,14 +11,15 @@ import { addressAllowed } from '../../src/server/modules/webhook/address';
 import { confirmTopup } from '../../src/server/modules/wallet/service';
 import { emitWebhookEvent } from '../../src/server/modules/webhook/outbox';
 import { createWebhookSender } from '../../src/server/modules/webhook/sender';
+import { runDueWork } from '../../src/server/scheduler/scheduler';
 import { PATHS } from '../../src/shared/api';
 import type { Lang } from '../../src/shared/errors';
 import { WEBHOOK_ENDPOINTS_MAX } from '../../src/shared/schemas/webhook';
 import { refusal, startTestServer, type Envelope, type TestServer } from '../helpers/server';
 import { startReceiver, type Receiver } from '../helpers/webhook-receiver';
-import { makeUser, newKey } from './market-helpers';
+import { makeUser, newKey, topup } from './market-helpers';
 import { giveCredits, makeRetirableProject, retireApi } from './retire-helpers';
-import { addMember, GENEROUS, LANGS, makeOrg, write } from './org-helpers';
+import { addMember, GENEROUS, LANGS, makeOrg, ORG_PASSWORD, TRADE_PASSWORD, write } from './org-helpers';
 
 const BASE = { ...GENEROUS, WEBHOOK_RETRY_SCHEDULE_MS: '50,50,50,50', WEBHOOK_POLL_MS: '60000', WEBHOOK_TIMEOUT_MS: '2000' };
 
@@ -163,6 +164,28 @@ describe('events written with their effects', () => {
       { type: 'topup.credited', data: expect.objectContaining({ id: asked.data.id, amount: 10_000, status: 'credited' }) },
     ]);
     expect(await s.db.selectFrom('webhook_deliveries as d').innerJoin('webhook_events as v', 'v.id', 'd.event_id').select('d.status').where('v.owner_id', '=', u.id).execute()).toHaveLength(3);
+  });
+
+  it("an organisation's approval requested and decided each write their event to the organisation's endpoint", async () => {
+    const org = await makeOrg(s, 'Approvals Hooks Pte Ltd');
+    await topup(s, org.id, 5_000_000);
+    const pid = await makeRetirableProject(s, { price: 1000 });
+    const buyer = await addMember(s, org, 'buyer');
+    const approver = await addMember(s, org, 'approver');
+    const bought = await write(s, PATHS.orderBuy, org.owner.token, { project_id: pid, tons: 300, password: ORG_PASSWORD });
+    expect(bought.code, bought.msg).toBe(0);
+    s.clock.advance(60_000);
+    await runDueWork(s.running.deps);
+    await addEndpoint(s, org.owner.token, 'http://127.0.0.1:9/approvals', ['approval.requested', 'approval.decided']);
+    const asked = await write(s, PATHS.creditRetire, buyer.orgToken, { project_id: pid, tons: 150, beneficiary: 'Acme Pte Ltd', reason: '', paypwd: TRADE_PASSWORD });
+    expect(asked.code, asked.msg).toBe(0);
+    const id = asked.data.approval.id as number;
+    expect((await write(s, PATHS.approvalDecline, approver.orgToken, { id })).code).toBe(0);
+    const events = await s.db.selectFrom('webhook_events').select(['type', 'payload']).where('owner_id', '=', org.id).orderBy('id').execute();
+    expect(events.map((e) => ({ type: e.type, data: (JSON.parse(e.payload) as { data: unknown }).data }))).toEqual([
+      { type: 'approval.requested', data: expect.objectContaining({ id, kind: 'retire', tons: 150, maker_id: buyer.id, status: 'waiting' }) },
+      { type: 'approval.decided', data: expect.objectContaining({ id, kind: 'retire', status: 'declined', decided_by: approver.id }) },
+    ]);
   });
 });
 
