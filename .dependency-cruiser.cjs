@@ -4,25 +4,28 @@
 // (tsPreCompilationDeps): a circle through `import type` is still a circle a reader has to untangle.
 
 /** Which server module folders (src/server/modules/<x>/) may import which others, and why. A folder not
- *  named here imports no other module folder. user/ and registry/ import none (project/ only registry/), so
- *  no two modules import each other: what two modules share goes to the lower one (here user/) or below the modules. */
+ *  named here imports no other module folder. registry/ and webhook/ import none, project/ only registry/, user/
+ *  only webhook/, so no two modules import each other: what two modules share goes to the lower one (here
+ *  user/) or below the modules. webhook/outbox.ts is the lowest: every effect writes its event in its own
+ *  transaction. */
 const MODULE_IMPORTS = {
   auth: ['user', 'org'], // sign-in counts wrong passwords the way the payment password does (user/attempts.ts); a corporate registration founds its organisation
   passkey: ['user', 'auth'], // adding one re-checks the login password; a passkey sign-in opens the session a login opens
-  order: ['user', 'project', 'registry'], // a write checks the payment password; a buy reads the project it buys and what it holds on its registry
+  order: ['user', 'project', 'registry', 'webhook'], // a write checks the payment password; a buy reads the project it buys and what it holds on its registry; a completed order writes its event
   project: ['registry'], // a project shows the tons it can sell: its supply capped by what it holds on its registry
   receipt: ['retire'], // a retirement's receipt shows its serials and certificate link, its PDF the certificate's type
-  retire: ['user', 'order'], // a retirement checks the payment password and takes the credit holdings orders keep
+  retire: ['user', 'order', 'webhook'], // a retirement checks the payment password and takes the credit holdings orders keep; it writes its event
   icc: ['retire'], // the cap counts the retirements surrendered for the tax; the evidence pack lists them with their serials
-  wallet: ['user'], // a withdrawal checks the payment password and pays out to the bound card
-  approval: ['retire', 'wallet', 'user'], // an approval carries the request out through the retirement's or the withdrawal's use case
+  wallet: ['user', 'webhook'], // a withdrawal checks the payment password and pays out to the bound card; credited top-ups and paid withdrawals write their events
+  approval: ['retire', 'wallet', 'user', 'webhook'], // an approval carries the request out through the retirement's or the withdrawal's use case; a decision writes its event
   offset: ['order', 'user', 'project'], // each month's buy is the buy use case's; a plan checks the payment password and reads its project
+  user: ['webhook'], // an approval request writes its event
   org: ['offset'], // a member's removal or a role without trade pauses the monthly offsets she consented to
 };
 
 function modulesNotEachOther() {
   const comment =
-    'No two server modules import each other: a module folder imports only the module folders MODULE_IMPORTS allows it (user/ and project/ none). What both need goes to the lower one or below modules (lib, db, ledger, live).';
+    'No two server modules import each other: a module folder imports only the module folders MODULE_IMPORTS allows it (registry/ and webhook/ none, project/ only registry/, user/ only webhook/). What both need goes to the lower one or below modules (lib, db, ledger, live).';
   const listed = Object.keys(MODULE_IMPORTS);
   return [
     {

@@ -22,6 +22,7 @@ import { Route as PagesOrgChar91indexChar93RouteImport } from './routes/pages/or
 import { Route as PagesProfileChar91indexChar93RouteImport } from './routes/pages/profile/[index]'
 import { Route as PagesProjectChar91indexChar93RouteImport } from './routes/pages/project/[index]'
 import { Route as PagesRegisterChar91indexChar93RouteImport } from './routes/pages/register/[index]'
+import { Route as PagesDeveloperWebhooksRouteImport } from './routes/pages/developer/webhooks'
 import { Route as PagesIndexFaqRouteImport } from './routes/pages/index/faq'
 import { Route as PagesIndexStartRouteImport } from './routes/pages/index/start'
 import { Route as PagesLoginResetRouteImport } from './routes/pages/login/reset'
@@ -133,6 +134,11 @@ const PagesRegisterChar91indexChar93Route =
     path: '/pages/register/index',
     getParentRoute: () => rootRouteImport,
   } as any)
+const PagesDeveloperWebhooksRoute = PagesDeveloperWebhooksRouteImport.update({
+  id: '/pages/developer/webhooks',
+  path: '/pages/developer/webhooks',
+  getParentRoute: () => rootRouteImport,
+} as any)
 const PagesIndexFaqRoute = PagesIndexFaqRouteImport.update({
   id: '/pages/index/faq',
   path: '/pages/index/faq',
@@ -328,6 +334,7 @@ export interface FileRoutesByFullPath {
   '/verify/$hash': typeof VerifyHashRoute
   '/verify/': typeof VerifyIndexRoute
   '/pages/about/index': typeof PagesAboutChar91indexChar93Route
+  '/pages/developer/webhooks': typeof PagesDeveloperWebhooksRoute
   '/pages/index/faq': typeof PagesIndexFaqRoute
   '/pages/index/index': typeof PagesIndexChar91indexChar93Route
   '/pages/index/start': typeof PagesIndexStartRoute
@@ -380,6 +387,7 @@ export interface FileRoutesByTo {
   '/verify/$hash': typeof VerifyHashRoute
   '/verify': typeof VerifyIndexRoute
   '/pages/about/index': typeof PagesAboutChar91indexChar93Route
+  '/pages/developer/webhooks': typeof PagesDeveloperWebhooksRoute
   '/pages/index/faq': typeof PagesIndexFaqRoute
   '/pages/index/index': typeof PagesIndexChar91indexChar93Route
   '/pages/index/start': typeof PagesIndexStartRoute
@@ -433,6 +441,7 @@ export interface FileRoutesById {
   '/verify/$hash': typeof VerifyHashRoute
   '/verify/': typeof VerifyIndexRoute
   '/pages/about/index': typeof PagesAboutChar91indexChar93Route
+  '/pages/developer/webhooks': typeof PagesDeveloperWebhooksRoute
   '/pages/index/faq': typeof PagesIndexFaqRoute
   '/pages/index/index': typeof PagesIndexChar91indexChar93Route
   '/pages/index/start': typeof PagesIndexStartRoute
@@ -487,6 +496,7 @@ export interface FileRouteTypes {
     | '/verify/$hash'
     | '/verify/'
     | '/pages/about/index'
+    | '/pages/developer/webhooks'
     | '/pages/index/faq'
     | '/pages/index/index'
     | '/pages/index/start'
@@ -539,6 +549,7 @@ export interface FileRouteTypes {
     | '/verify/$hash'
     | '/verify'
     | '/pages/about/index'
+    | '/pages/developer/webhooks'
     | '/pages/index/faq'
     | '/pages/index/index'
     | '/pages/index/start'
@@ -591,6 +602,7 @@ export interface FileRouteTypes {
     | '/verify/$hash'
     | '/verify/'
     | '/pages/about/index'
+    | '/pages/developer/webhooks'
     | '/pages/index/faq'
     | '/pages/index/index'
     | '/pages/index/start'
@@ -644,6 +656,7 @@ export interface RootRouteChildren {
   VerifyHashRoute: typeof VerifyHashRoute
   VerifyIndexRoute: typeof VerifyIndexRoute
   PagesAboutChar91indexChar93Route: typeof PagesAboutChar91indexChar93Route
+  PagesDeveloperWebhooksRoute: typeof PagesDeveloperWebhooksRoute
   PagesIndexFaqRoute: typeof PagesIndexFaqRoute
   PagesIndexChar91indexChar93Route: typeof PagesIndexChar91indexChar93Route
   PagesIndexStartRoute: typeof PagesIndexStartRoute
@@ -781,6 +794,13 @@ declare module '@tanstack/react-router' {
       path: '/pages/register/index'
       fullPath: '/pages/register/index'
       preLoaderRoute: typeof PagesRegisterChar91indexChar93RouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/pages/developer/webhooks': {
+      id: '/pages/developer/webhooks'
+      path: '/pages/developer/webhooks'
+      fullPath: '/pages/developer/webhooks'
+      preLoaderRoute: typeof PagesDeveloperWebhooksRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/pages/index/faq': {
@@ -1052,6 +1072,7 @@ const rootRouteChildren: RootRouteChildren = {
   VerifyHashRoute: VerifyHashRoute,
   VerifyIndexRoute: VerifyIndexRoute,
   PagesAboutChar91indexChar93Route: PagesAboutChar91indexChar93Route,
+  PagesDeveloperWebhooksRoute: PagesDeveloperWebhooksRoute,
   PagesIndexFaqRoute: PagesIndexFaqRoute,
   PagesIndexChar91indexChar93Route: PagesIndexChar91indexChar93Route,
   PagesIndexStartRoute: PagesIndexStartRoute,

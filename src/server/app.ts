@@ -22,6 +22,7 @@ import { offsetRoutes } from './modules/offset/routes';
 import { avatarRoutes, avatarTooLarge } from './modules/avatar/routes';
 import { orgRoutes } from './modules/org/routes';
 import { approvalRoutes } from './modules/approval/routes';
+import { webhookRoutes } from './modules/webhook/routes';
 import { openApiDocument } from './openapi';
 import { docsRoutes } from './modules/docs/routes';
 import { healthRoutes } from './lib/health';
@@ -74,6 +75,7 @@ const MODULES: ReadonlyArray<readonly [path: string, routes: Hono<AppEnv>]> = [
   ['/api/offset', offsetRoutes],
   ['/api/org', orgRoutes],
   ['/api/approval', approvalRoutes],
+  ['/api/developer/webhooks', webhookRoutes],
   ['/api/public', publicRoutes],
   ['/api/receipt', receiptRoutes],
   // The interactive reference of the OpenAPI document, with a CSP of its own (modules/docs).

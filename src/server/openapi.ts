@@ -48,6 +48,7 @@ import { OFFSET_ENDPOINTS } from './modules/offset/openapi';
 import { offsetPlanPageSchema, offsetPlanSchema } from '../shared/schemas/offset';
 import { ORG_ENDPOINTS } from './modules/org/openapi';
 import { APPROVAL_ENDPOINTS } from './modules/approval/openapi';
+import { WEBHOOK_ENDPOINTS } from './modules/webhook/openapi';
 import type { Endpoint } from './lib/openapi-endpoint';
 import type { Config } from './config';
 
@@ -78,6 +79,7 @@ export const ENDPOINTS: Endpoint[] = [
   ...OFFSET_ENDPOINTS,
   ...ORG_ENDPOINTS,
   ...APPROVAL_ENDPOINTS,
+  ...WEBHOOK_ENDPOINTS,
   ...DOCS_ENDPOINTS,
 ];
 
@@ -139,6 +141,7 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   Offsets: 'Monthly offset plans: a buy of the same tons on a day of each month, placed by the server.',
   Organisations: 'Organisations: members, roles, invitations, the context switch and the activity log.',
   Reference: 'This document.',
+  Webhooks: "Signed event deliveries (Standard Webhooks) to the account's receivers: endpoints, secrets, pings and the delivery log.",
   'Carbon tax': "Singapore carbon tax: the account's 5% cap per compliance year, evidence packs and their public check.",
 };
 

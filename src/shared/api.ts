@@ -88,6 +88,14 @@ export const PATHS = {
   approvalDecline: '/api/approval/decline',
   approvalCancel: '/api/approval/cancel',
   approvalThresholds: '/api/approval/thresholds',
+  /** Webhooks (docs/product.md#webhooks): endpoints (list with GET, add with POST), rotation, removal, a
+   *  ping, the delivery log and a resend. */
+  webhooks: '/api/developer/webhooks',
+  webhookRotate: '/api/developer/webhooks/rotate',
+  webhookDelete: '/api/developer/webhooks/delete',
+  webhookPing: '/api/developer/webhooks/ping',
+  webhookDeliveries: '/api/developer/webhooks/deliveries',
+  webhookResend: '/api/developer/webhooks/resend',
   openapi: '/openapi.json',
   /** GET: the interactive API reference (Swagger UI) and its files (docs/decisions/0012-api-contract.md). */
   docs: '/docs',

@@ -223,6 +223,13 @@ export const ERRORS = {
   approval_decided: { code: 2652, en: 'This request is no longer waiting: it was approved, declined or has expired.', cn: '该申请已不在等待中：已被批准、拒绝或已过期。' },
   approval_owner_only: { code: 2653, en: 'Only the owner can set the approval thresholds.', cn: '只有机构所有者可以设置审批门槛。' },
   approval_not_yours: { code: 2654, en: 'Only the member who asked can cancel this request.', cn: '只有提交该申请的成员可以撤销。' },
+  // Webhooks (modules/webhook, docs/product.md#webhooks)
+  webhook_url_invalid: { code: 3231, en: 'The receiver must be an https:// address without a user name or password.', cn: '接收地址必须是 https:// 地址，且不能包含用户名或密码。' },
+  webhook_url_private: { code: 3232, en: 'The receiver must not be a private, loopback or link-local address.', cn: '接收地址不能是私有、回环或链路本地地址。' },
+  webhook_events_invalid: { code: 3233, en: 'Choose at least one event this endpoint receives.', cn: '请至少选择一个该端点接收的事件。' },
+  webhook_not_found: { code: 3234, en: 'This webhook endpoint does not exist.', cn: '该 Webhook 端点不存在。' },
+  webhook_endpoints_full: { code: 3235, en: 'You can have at most {n} webhook endpoints. Delete one first.', cn: '最多可设置 {n} 个 Webhook 端点，请先删除一个。' },
+  webhook_delivery_not_found: { code: 3236, en: 'This delivery does not exist.', cn: '该投递记录不存在。' },
 } as const satisfies Record<string, CatalogueEntry>;
 
 export type ErrorKey = keyof typeof ERRORS;
