@@ -88,6 +88,12 @@ export const PATHS = {
   approvalDecline: '/api/approval/decline',
   approvalCancel: '/api/approval/cancel',
   approvalThresholds: '/api/approval/thresholds',
+  /** The integrators' API keys (docs/product.md#integrators): create (secret shown once), list, revoke,
+   *  rotate; and the test mode's play money. */
+  developerKeys: '/api/developer/keys',
+  developerKeysRevoke: '/api/developer/keys/revoke',
+  developerKeysRotate: '/api/developer/keys/rotate',
+  developerSandboxTopup: '/api/developer/sandbox/topup',
   openapi: '/openapi.json',
   /** GET: the interactive API reference (Swagger UI) and its files (docs/decisions/0012-api-contract.md). */
   docs: '/docs',

@@ -223,6 +223,20 @@ export const ERRORS = {
   approval_decided: { code: 2652, en: 'This request is no longer waiting: it was approved, declined or has expired.', cn: '该申请已不在等待中：已被批准、拒绝或已过期。' },
   approval_owner_only: { code: 2653, en: 'Only the owner can set the approval thresholds.', cn: '只有机构所有者可以设置审批门槛。' },
   approval_not_yours: { code: 2654, en: 'Only the member who asked can cancel this request.', cn: '只有提交该申请的成员可以撤销。' },
+  // Integrators: API keys and the /v1 API (docs/product.md#integrators)
+  api_key_invalid: { code: 3201, en: 'The API key is missing, unknown, revoked or expired.', cn: 'API 密钥缺失、无效、已撤销或已过期。' },
+  api_key_scope: { code: 3202, en: 'This API key does not have the {scope} scope.', cn: '此 API 密钥没有 {scope} 权限。' },
+  api_key_not_found: { code: 3203, en: 'This API key does not exist.', cn: '该 API 密钥不存在。' },
+  api_key_forbidden: { code: 3204, en: 'Only the owner or an admin of the organisation can manage its API keys.', cn: '只有机构所有者或管理员可以管理 API 密钥。' },
+  api_idempotency_required: { code: 3205, en: 'Every POST needs an Idempotency-Key header (8 to 100 letters, digits, - or _).', cn: '每个 POST 请求都需要 Idempotency-Key 请求头（8 至 100 个字母、数字、- 或 _）。' },
+  api_not_found: { code: 3206, en: 'No such resource.', cn: '资源不存在。' },
+  api_quote_expired: { code: 3207, en: 'This quote does not exist or has expired. Ask for a new one.', cn: '该报价不存在或已过期，请重新获取报价。' },
+  api_approval_required: { code: 3208, en: 'This retirement needs an approver of the organisation: make it in the app.', cn: '此注销需要机构审批人批准，请在应用内操作。' },
+  api_test_only: { code: 3209, en: 'Play money is for test keys only.', cn: '模拟资金仅限测试密钥使用。' },
+  api_keys_full: { code: 3210, en: 'An account can keep at most {n} active API keys. Revoke one first.', cn: '每个账户最多可保留 {n} 个有效 API 密钥，请先撤销一个。' },
+  api_key_expiry_invalid: { code: 3211, en: 'The expiry must be in the future.', cn: '到期时间必须晚于当前时间。' },
+  api_sandbox_icc: { code: 3212, en: 'A test retirement cannot be surrendered for carbon tax.', cn: '测试注销不能用于抵缴碳税。' },
+  api_key_revoked: { code: 3213, en: 'This API key is already revoked or expired.', cn: '该 API 密钥已撤销或已过期。' },
 } as const satisfies Record<string, CatalogueEntry>;
 
 export type ErrorKey = keyof typeof ERRORS;
