@@ -96,7 +96,7 @@ describe('API keys', () => {
     expect(list.data.list[0]).toMatchObject({ id, prefix, mode: 'test', scopes: ['read', 'buy'], status: 'active', created_by: u.email, last_used_at: s.clock.now(), last_used_ip: '127.0.0.1' });
     expect(JSON.stringify(list.data)).not.toContain(key.slice(prefix.length));
 
-    const revoked = await s.api('POST', PATHS.developerKeysRevoke, { id }, { token: u.token });
+    const revoked = await s.api('POST', PATHS.developerKeysRevoke, { id }, { token: u.token, idempotencyKey: newKey() });
     expect(revoked.code, revoked.msg).toBe(0);
     expectProblem(await v1('GET', '/balance', key), 401, 'api_key_invalid');
   });
@@ -255,6 +255,9 @@ describe('the sandbox', () => {
     const more = await v1('POST', '/sandbox/topup', testKey, {});
     expect(more.body).toMatchObject({ available: 2_000_000 - 5000 });
     expectProblem(await v1('POST', '/sandbox/topup', liveKey, {}), 422, 'api_test_only');
+    const button = await s.api('POST', PATHS.developerSandboxTopup, {}, { token: u.token, idempotencyKey: newKey() });
+    expect(button.data).toEqual({ available: 3_000_000 - 5000, credits: 2 });
+    expect(await liveSnapshot([u.id])).toEqual(before);
   });
 
   it('buys and retires live with a live key, which the test key never sees', async () => {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Deps } from '../../env';
 import type { Tx, WriteScope } from '../../db/tx';
-import { writeTx } from '../../db/tx';
+import { writeTx, type EffectRecord } from '../../db/tx';
 import { sha256 } from '../../lib/crypto';
 import { AppError } from '../../lib/http';
 import { PLATFORM, openUserAccounts, postAhead, walletOf } from '../../ledger/ledger';
@@ -139,14 +139,14 @@ async function liveKeyOf(tx: Tx, accountId: number, id: number, now: number) {
 }
 
 /** Ends a key: its next request is refused. */
-export async function revokeKey(deps: Deps, user: User, acting: Acting | null, id: number): Promise<null> {
+export async function revokeKey(deps: Deps, user: User, acting: Acting | null, id: number, record?: EffectRecord): Promise<null> {
   return writeTx(deps.db, async (tx) => {
     const now = deps.clock.now();
     const row = await liveKeyOf(tx, user.id, id, now);
     await tx.updateTable('api_keys').set({ revoked_at: now }).where('id', '=', row.id).execute();
     await keyActivity(tx, acting, 'developer.keys.revoke', { id: row.id, name: row.name, prefix: row.prefix }, now);
     return null;
-  });
+  }, record);
 }
 
 const statusOf = (k: { revoked_at: number | null; expires_at: number | null }, now: number): ApiKey['status'] =>
@@ -203,17 +203,20 @@ export async function findKey(deps: Deps, secret: string, ip: string): Promise<{
   };
 }
 
-/** More play money for the account's sandbox (the Developers button, and POST /v1/sandbox/topup). */
-export async function topupSandbox(deps: Deps, accountId: number): Promise<{ available: number; credits: number }> {
-  return writeTx(deps.db, async (tx, w) => {
-    const now = deps.clock.now();
-    const owner = sandboxOwner(accountId);
-    const open = await tx.selectFrom('ledger_accounts').select('id').where('owner_id', '=', owner).where('name', '=', 'available').executeTakeFirst();
-    if (open) await fundSandbox(w, accountId, now);
-    else await openSandbox(w, accountId, now);
-    return { available: 0, credits: 0 };
-  }).then(async () => {
-    const wallet = await walletOf(deps.db, sandboxOwner(accountId));
-    return { available: wallet.available, credits: wallet.credits };
-  });
+/** More play money for the account's sandbox (the Developers button, and POST /v1/sandbox/topup): its
+ *  balances after it. */
+export async function topupSandbox(deps: Deps, accountId: number, record?: EffectRecord): Promise<{ available: number; credits: number }> {
+  return writeTx(
+    deps.db,
+    async (tx, w) => {
+      const now = deps.clock.now();
+      const owner = sandboxOwner(accountId);
+      const open = await tx.selectFrom('ledger_accounts').select('id').where('owner_id', '=', owner).where('name', '=', 'available').executeTakeFirst();
+      if (open) await fundSandbox(w, accountId, now);
+      else await openSandbox(w, accountId, now);
+      const wallet = await walletOf(tx, owner);
+      return { available: wallet.available, credits: wallet.credits };
+    },
+    record,
+  );
 }

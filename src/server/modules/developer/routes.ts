@@ -1,6 +1,8 @@
 import { Hono, type Context } from 'hono';
 import type { AppEnv } from '../../env';
 import { AppError, ok, strictBody } from '../../lib/http';
+import { idempotent } from '../../lib/idempotency';
+import type { EffectRecord } from '../../db/tx';
 import { apiKeyCreateSchema, apiKeyRevokeSchema, apiKeyRotateSchema, sandboxTopupSchema } from '../../../shared/schemas/developer';
 import { requireUser, roleCan, type Acting, type Session, type User } from '../session';
 import { createKey, listKeys, revokeKey, rotateKey, topupSandbox } from './keys';
@@ -9,7 +11,7 @@ import { createKey, listKeys, revokeKey, rotateKey, topupSandbox } from './keys'
 // account's API keys (create with the secret shown once, list, revoke, rotate) and the sandbox's play money.
 // A person manages her own account's keys; in an organisation, the owner and admins (the `manage` role).
 // Creating and rotating answer a secret, so, like a sign-in, they take no Idempotency-Key: a stored answer
-// would keep the secret.
+// would keep the secret. Revoking and the play money take one, as every other write does.
 export const developerRoutes = new Hono<AppEnv>();
 
 async function requireKeyManager(c: Context<AppEnv>): Promise<{ user: User; acting: Acting | null; session: Session }> {
@@ -33,8 +35,8 @@ developerRoutes.post('/keys', async (c) => {
 
 developerRoutes.post('/keys/revoke', async (c) => {
   const { user, acting } = await requireKeyManager(c);
-  const { data } = await strictBody(c, apiKeyRevokeSchema);
-  return ok(c, await revokeKey(c.get('deps'), user, acting, data.id));
+  const { data, raw } = await strictBody(c, apiKeyRevokeSchema);
+  return idempotent(c, user.id, raw, (record) => revokeKey(c.get('deps'), user, acting, data.id, record));
 });
 
 developerRoutes.post('/keys/rotate', async (c) => {
@@ -45,6 +47,6 @@ developerRoutes.post('/keys/rotate', async (c) => {
 
 developerRoutes.post('/sandbox/topup', async (c) => {
   const { user } = await requireKeyManager(c);
-  await strictBody(c, sandboxTopupSchema);
-  return ok(c, await topupSandbox(c.get('deps'), user.id));
+  const { raw } = await strictBody(c, sandboxTopupSchema);
+  return idempotent(c, user.id, raw, (record) => topupSandbox(c.get('deps'), user.id, record));
 });

@@ -3,7 +3,7 @@ import { bodyLimit } from 'hono/body-limit';
 import type * as v from 'valibot';
 import type { AppEnv, Deps } from '../../env';
 import { AppError, clientIp, parse, strictBody } from '../../lib/http';
-import { idempotent } from '../../lib/idempotency';
+import { answerAs, idempotent } from '../../lib/idempotency';
 import { isConnectionError } from '../../db/errors';
 import { ERRORS, errorMessage, type ErrorKey, type Lang } from '../../../shared/errors';
 import type { ApiKeyScope } from '../../../shared/schemas/developer';
@@ -197,9 +197,9 @@ export function v1App(deps: Deps): Hono<V1Env> {
   app.get('/retirements/:id', async (c) => c.json(await getRetirement(deps, requireScope(c, 'read'), c.req.param('id'))));
   app.get('/balance', async (c) => c.json(await balanceOf(deps.db, requireScope(c, 'read'))));
   app.post('/sandbox/topup', (c) =>
-    keyedWrite(c, 'buy', v1EmptySchema, async (caller) => {
+    keyedWrite(c, 'buy', v1EmptySchema, async (caller, _data, record) => {
       if (caller.key.mode !== 'test') throw new AppError('api_test_only');
-      const w = await topupSandbox(deps, caller.account.id);
+      const w = await topupSandbox(deps, caller.account.id, answerAs(record, (r) => ({ object: 'balance', mode: 'test', ...(r as object), currency: 'SGD' })));
       return { object: 'balance' as const, mode: 'test' as const, available: w.available, credits: w.credits, currency: 'SGD' as const };
     }),
   );
