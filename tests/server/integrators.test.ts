@@ -162,6 +162,11 @@ describe('API keys', () => {
     expect(JSON.parse(rows[0]!.detail).request.api_key).toBe(`Shop checkout (${byAdmin.data.prefix})`);
     const made = await s.db.selectFrom('organisation_activity').selectAll().where('account_id', '=', org.id).where('action', '=', 'developer.keys').execute();
     expect(made).toHaveLength(2);
+    // The admin's key ends with her role; the owner's goes on.
+    const demoted = await s.api('POST', PATHS.orgRole, { user_id: admin.id, role: 'viewer' }, { token: org.owner.token, idempotencyKey: newKey() });
+    expect(demoted.code, demoted.msg).toBe(0);
+    expectProblem(await v1('GET', '/balance', byAdmin.data.key), 401, 'api_key_invalid');
+    expect((await v1('GET', '/balance', byOwner.data.key)).status).toBe(200);
   });
 });
 

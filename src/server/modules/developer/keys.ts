@@ -5,7 +5,7 @@ import { writeTx, type EffectRecord } from '../../db/tx';
 import { sha256 } from '../../lib/crypto';
 import { AppError } from '../../lib/http';
 import { PLATFORM, openUserAccounts, postAhead, walletOf } from '../../ledger/ledger';
-import type { Acting, User } from '../session';
+import { roleCan, type Acting, type User } from '../session';
 import { verifyTradePassword } from '../user/trade-password';
 import { API_KEYS_MAX, API_KEY_SCOPES, SANDBOX_FUNDING_CENTS, type ApiKey, type ApiKeyCreateInput, type ApiKeyMode, type ApiKeyScope } from '../../../shared/schemas/developer';
 
@@ -194,6 +194,12 @@ export async function findKey(deps: Deps, secret: string, ip: string): Promise<{
   if (!row || row.revoked_at !== null || (row.expires_at !== null && row.expires_at <= now)) return null;
   const account = await deps.db.selectFrom('users').selectAll().where('id', '=', row.account_id).executeTakeFirst();
   if (!account || account.disabled) return null;
+  // An organisation's key works while its maker may still manage keys there: the secret is hers, and a
+  // member removed (or given a role without `manage`) takes no working key with her.
+  if (account.type === 'corporate' && row.created_by !== account.id) {
+    const maker = await deps.db.selectFrom('organisation_members').select('role').where('account_id', '=', account.id).where('user_id', '=', row.created_by).executeTakeFirst();
+    if (!maker || !roleCan(maker.role, 'manage')) return null;
+  }
   if (row.last_used_at === null || now - row.last_used_at > LAST_USED_EVERY_MS || row.last_used_ip !== ip) {
     await deps.db.updateTable('api_keys').set({ last_used_at: now, last_used_ip: ip }).where('id', '=', row.id).execute();
   }
