@@ -2,7 +2,6 @@ import { Hono, type Context } from 'hono';
 import type { AppEnv } from '../../env';
 import { AppError, ok, strictBody } from '../../lib/http';
 import { idempotent } from '../../lib/idempotency';
-import type { EffectRecord } from '../../db/tx';
 import { apiKeyCreateSchema, apiKeyRevokeSchema, apiKeyRotateSchema, sandboxTopupSchema } from '../../../shared/schemas/developer';
 import { requireUser, roleCan, type Acting, type Session, type User } from '../session';
 import { createKey, listKeys, revokeKey, rotateKey, topupSandbox } from './keys';
