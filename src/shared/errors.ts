@@ -235,7 +235,6 @@ export const ERRORS = {
   api_test_only: { code: 3209, en: 'Play money is for test keys only.', cn: '模拟资金仅限测试密钥使用。' },
   api_keys_full: { code: 3210, en: 'An account can keep at most {n} active API keys. Revoke one first.', cn: '每个账户最多可保留 {n} 个有效 API 密钥，请先撤销一个。' },
   api_key_expiry_invalid: { code: 3211, en: 'The expiry must be in the future.', cn: '到期时间必须晚于当前时间。' },
-  api_sandbox_icc: { code: 3212, en: 'A test retirement cannot be surrendered for carbon tax.', cn: '测试注销不能用于抵缴碳税。' },
   api_key_revoked: { code: 3213, en: 'This API key is already revoked or expired.', cn: '该 API 密钥已撤销或已过期。' },
 } as const satisfies Record<string, CatalogueEntry>;
 

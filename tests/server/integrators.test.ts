@@ -10,6 +10,7 @@ import { ERRORS, errorMessage, type ErrorKey, type Lang } from '../../src/shared
 import { DAY, refusal, startTestServer, type TestServer } from '../helpers/server';
 import { makeProject, makeUser, marketSnapshot, newKey, TRADE_PASSWORD, walletOfUser, type MarketUser } from './market-helpers';
 import { addMember, makeOrg, ORG_PASSWORD, GENEROUS } from './org-helpers';
+import { holder } from './retire-helpers';
 
 let s: TestServer;
 
@@ -337,6 +338,91 @@ describe("an attacker's probes", () => {
     expectProblem(await v1('POST', '/orders', key, { project_id: pid, tons: 4 }, { idem }), 409, 'idempotency_mismatch');
     const other = await keyOf(u, 'live');
     expect((await v1('POST', '/orders', other, { project_id: pid, tons: 3 }, { idem })).status).toBe(201);
+  });
+});
+
+describe('the catalogue refusals of keys and /v1, in en and cn, changing nothing', () => {
+  const keyTables = async () => ({ keys: await s.db.selectFrom('api_keys').selectAll().orderBy('id').execute(), live: await liveSnapshot([]) });
+
+  it("api_key_not_found: another account's key id; api_key_revoked: revoking twice", async () => {
+    const a = await makeUser(s);
+    const b = await makeUser(s);
+    const theirs = await createKey(b.token, 'test', ['read']);
+    const mine = await createKey(a.token, 'test', ['read']);
+    await s.api('POST', PATHS.developerKeysRevoke, { id: mine.data.id }, { token: a.token, idempotencyKey: newKey() });
+    for (const lang of ['en', 'cn'] as Lang[]) {
+      const before = await keyTables();
+      expect(await s.api('POST', PATHS.developerKeysRevoke, { id: theirs.data.id }, { token: a.token, lang, idempotencyKey: newKey() })).toMatchObject(refusal('api_key_not_found', lang));
+      expect(await s.api('POST', PATHS.developerKeysRotate, { id: theirs.data.id, password: TRADE_PASSWORD }, { token: a.token, lang })).toMatchObject(refusal('api_key_not_found', lang));
+      expect(await s.api('POST', PATHS.developerKeysRevoke, { id: mine.data.id }, { token: a.token, lang, idempotencyKey: newKey() })).toMatchObject(refusal('api_key_revoked', lang));
+      expect(await keyTables()).toEqual(before);
+    }
+    expect((await v1('GET', '/balance', theirs.data.key)).status).toBe(200);
+  });
+
+  it('api_keys_full: at most 20 active keys', async () => {
+    const u = await makeUser(s);
+    for (let i = 0; i < 20; i++) expect((await createKey(u.token, 'live', ['read'])).code).toBe(0);
+    for (const lang of ['en', 'cn'] as Lang[]) {
+      const before = await keyTables();
+      const res = await s.api('POST', PATHS.developerKeys, { name: 'one more', mode: 'live', scopes: ['read'], password: TRADE_PASSWORD }, { token: u.token, lang });
+      expect(res).toMatchObject(refusal('api_keys_full', lang, { n: 20 }));
+      expect(await keyTables()).toEqual(before);
+    }
+  });
+
+  it("api_quote_expired: a quote past its minutes, another mode's or another project's", async () => {
+    const u = await makeUser(s, { cents: 10_000 });
+    const pid = await makeProject(s);
+    const other = await makeProject(s);
+    const live = await keyOf(u, 'live');
+    const test = await keyOf(u, 'test');
+    const q = await v1('POST', '/quotes', live, { project_id: pid, tons: 1 });
+    for (const lang of ['en', 'zh'] as const) {
+      const before = await liveSnapshot([u.id]);
+      const l: Lang = lang === 'zh' ? 'cn' : 'en';
+      expectProblem(await v1('POST', '/orders', test, { project_id: pid, tons: 1, quote_id: q.body.id }, { lang }), 422, 'api_quote_expired', l);
+      expectProblem(await v1('POST', '/orders', live, { project_id: other, tons: 1, quote_id: q.body.id }, { lang }), 422, 'api_quote_expired', l);
+      expectProblem(await v1('POST', '/orders', live, { project_id: pid, tons: 1, quote_id: q.body.id.slice(0, -2) + '00' }, { lang }), 422, 'api_quote_expired', l);
+      expect(await liveSnapshot([u.id])).toEqual(before);
+    }
+    s.clock.advance(6 * 60_000);
+    expectProblem(await v1('POST', '/orders', live, { project_id: pid, tons: 1, quote_id: q.body.id }), 422, 'api_quote_expired');
+    const fresh = await v1('POST', '/quotes', live, { project_id: pid, tons: 1 });
+    await s.db.updateTable('projects').set({ price: 1100 }).where('id', '=', pid).execute();
+    expectProblem(await v1('POST', '/orders', live, { project_id: pid, tons: 1, quote_id: fresh.body.id }), 422, 'api_quote_expired');
+    expect(await s.db.selectFrom('orders').selectAll().where('user_id', '=', u.id).execute()).toEqual([]);
+  });
+
+  it("api_approval_required: a live retirement above the organisation's threshold, when someone else approves", async () => {
+    const org = await makeOrg(s);
+    await addMember(s, org, 'approver');
+    const set = await s.api('POST', PATHS.approvalThresholds, { retire_tons: 1, withdraw_cents: 0 }, { token: org.owner.token, idempotencyKey: newKey() });
+    expect(set.code, set.msg).toBe(0);
+    const key = await keyOf(org.owner, 'live', ['read', 'retire'], ORG_PASSWORD);
+    const pid = await makeProject(s, { registry_id: 'VCS-7001', vintage: 2024 });
+    for (const lang of ['en', 'zh'] as const) {
+      const before = await liveSnapshot([org.id]);
+      expectProblem(await v1('POST', '/retirements', key, { project_id: pid, tons: 2, beneficiary: 'x' }, { lang }), 422, 'api_approval_required', lang === 'zh' ? 'cn' : 'en');
+      expect(await liveSnapshot([org.id])).toEqual(before);
+      expect(await s.db.selectFrom('approval_requests').selectAll().where('account_id', '=', org.id).execute()).toEqual([]);
+    }
+  });
+});
+
+describe('live retirements', () => {
+  it('retires live with the public certificate URL; the test key never sees it', async () => {
+    const { u, pid } = await holder(s, 10, { registry_id: 'VCS-3003', vintage: 2023 });
+    const live = await keyOf(u, 'live');
+    const test = await keyOf(u, 'test');
+    const ret = await v1('POST', '/retirements', live, { project_id: pid, tons: 4, beneficiary: 'Acme Pte Ltd', reason: 'FY2026 deliveries' });
+    expect(ret.status, JSON.stringify(ret.body)).toBe(201);
+    expect(ret.body).toMatchObject({ mode: 'live', test: false, tons: 4, privacy: 'public', certificate_url: `${s.url}/certificate/${ret.body.id}` });
+    expect((await v1('GET', `/retirements/${ret.body.id}`, live)).body).toMatchObject({ id: ret.body.id, certificate_url: ret.body.certificate_url });
+    expectProblem(await v1('GET', `/retirements/${ret.body.id}`, test), 404, 'api_not_found');
+    const cert = await s.api('GET', `/api/public/certificate/${ret.body.id}`);
+    expect(cert.code).toBe(0);
+    expect((await v1('GET', '/balance', live)).body).toMatchObject({ credits: 6 });
   });
 });
 

@@ -20,6 +20,7 @@ import { approvalPath } from '../user/approval-requests';
 import { sgtMonthStart } from '../order/calc';
 import { sandboxOwner, type ApiKeyRow } from '../developer/keys';
 import type { V1Order, V1Project, V1Retirement } from '../../../shared/schemas/v1';
+import type { RetireAnswer } from '../../../shared/schemas/retire';
 import type { ApiKeyMode } from '../../../shared/schemas/developer';
 
 // The integrators' use cases (docs/product.md#integrators): the app's own money rules, reached through an
@@ -273,11 +274,25 @@ export async function retireCredits(deps: Deps, caller: KeyCaller, input: Retire
   // A retirement an approver must decide is not the key's to make: the app's approval screens decide it.
   if ((await approvalPath(deps.db, await actingOfKey(deps.db, caller), 'retire', input.tons)) === 'request') throw new AppError('api_approval_required');
   const retireInput = { project_id: input.project_id, tons: input.tons, beneficiary: input.beneficiary, reason: input.reason, hide_beneficiary: input.privacy === 'private', icc_year: null };
-  const answer = await writeTx(deps.db, (_tx, w) => commitRetirement(deps, w, caller.account.id, retireInput, deps.clock.now()), record).catch((err: unknown) => {
+  const now = deps.clock.now();
+  const asV1 = (answer: RetireAnswer): V1Retirement => ({
+    id: answer.id,
+    object: 'retirement',
+    mode: 'live',
+    test: false,
+    project_id: input.project_id,
+    tons: input.tons,
+    beneficiary: input.beneficiary,
+    reason: input.reason,
+    privacy: input.privacy,
+    certificate_url: answer.certificate_url,
+    created_at: now,
+  });
+  const answer = await writeTx(deps.db, (_tx, w) => commitRetirement(deps, w, caller.account.id, retireInput, now), answerAs(record, (r) => asV1(r as RetireAnswer))).catch((err: unknown) => {
     if (!(err instanceof AppError) && (isCheck(err, 'ledger_accounts_not_negative') || isCheck(err, 'credit_holdings_tons_check', 'tons >= 0'))) throw new AppError('retire_insufficient_credits', { n: 0 });
     throw err;
   });
-  return { id: answer.id, object: 'retirement', mode: 'live', test: false, project_id: input.project_id, tons: input.tons, beneficiary: input.beneficiary, reason: input.reason, privacy: input.privacy, certificate_url: answer.certificate_url, created_at: deps.clock.now() };
+  return asV1(answer);
 }
 
 /** A play retirement: the app's checkRetirement on the sandbox's credits of the project, then the
