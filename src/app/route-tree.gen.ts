@@ -23,6 +23,7 @@ import { Route as PagesProfileChar91indexChar93RouteImport } from './routes/page
 import { Route as PagesProjectChar91indexChar93RouteImport } from './routes/pages/project/[index]'
 import { Route as PagesRegisterChar91indexChar93RouteImport } from './routes/pages/register/[index]'
 import { Route as PagesDeveloperIndexRouteImport } from './routes/pages/developer/index'
+import { Route as PagesDeveloperWebhooksRouteImport } from './routes/pages/developer/webhooks'
 import { Route as PagesIndexFaqRouteImport } from './routes/pages/index/faq'
 import { Route as PagesIndexStartRouteImport } from './routes/pages/index/start'
 import { Route as PagesLoginResetRouteImport } from './routes/pages/login/reset'
@@ -137,6 +138,11 @@ const PagesRegisterChar91indexChar93Route =
 const PagesDeveloperIndexRoute = PagesDeveloperIndexRouteImport.update({
   id: '/pages/developer/',
   path: '/pages/developer/',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const PagesDeveloperWebhooksRoute = PagesDeveloperWebhooksRouteImport.update({
+  id: '/pages/developer/webhooks',
+  path: '/pages/developer/webhooks',
   getParentRoute: () => rootRouteImport,
 } as any)
 const PagesIndexFaqRoute = PagesIndexFaqRouteImport.update({
@@ -334,6 +340,7 @@ export interface FileRoutesByFullPath {
   '/verify/$hash': typeof VerifyHashRoute
   '/verify/': typeof VerifyIndexRoute
   '/pages/about/index': typeof PagesAboutChar91indexChar93Route
+  '/pages/developer/webhooks': typeof PagesDeveloperWebhooksRoute
   '/pages/index/faq': typeof PagesIndexFaqRoute
   '/pages/index/index': typeof PagesIndexChar91indexChar93Route
   '/pages/index/start': typeof PagesIndexStartRoute
@@ -387,6 +394,7 @@ export interface FileRoutesByTo {
   '/verify/$hash': typeof VerifyHashRoute
   '/verify': typeof VerifyIndexRoute
   '/pages/about/index': typeof PagesAboutChar91indexChar93Route
+  '/pages/developer/webhooks': typeof PagesDeveloperWebhooksRoute
   '/pages/index/faq': typeof PagesIndexFaqRoute
   '/pages/index/index': typeof PagesIndexChar91indexChar93Route
   '/pages/index/start': typeof PagesIndexStartRoute
@@ -441,6 +449,7 @@ export interface FileRoutesById {
   '/verify/$hash': typeof VerifyHashRoute
   '/verify/': typeof VerifyIndexRoute
   '/pages/about/index': typeof PagesAboutChar91indexChar93Route
+  '/pages/developer/webhooks': typeof PagesDeveloperWebhooksRoute
   '/pages/index/faq': typeof PagesIndexFaqRoute
   '/pages/index/index': typeof PagesIndexChar91indexChar93Route
   '/pages/index/start': typeof PagesIndexStartRoute
@@ -496,6 +505,7 @@ export interface FileRouteTypes {
     | '/verify/$hash'
     | '/verify/'
     | '/pages/about/index'
+    | '/pages/developer/webhooks'
     | '/pages/index/faq'
     | '/pages/index/index'
     | '/pages/index/start'
@@ -549,6 +559,7 @@ export interface FileRouteTypes {
     | '/verify/$hash'
     | '/verify'
     | '/pages/about/index'
+    | '/pages/developer/webhooks'
     | '/pages/index/faq'
     | '/pages/index/index'
     | '/pages/index/start'
@@ -602,6 +613,7 @@ export interface FileRouteTypes {
     | '/verify/$hash'
     | '/verify/'
     | '/pages/about/index'
+    | '/pages/developer/webhooks'
     | '/pages/index/faq'
     | '/pages/index/index'
     | '/pages/index/start'
@@ -656,6 +668,7 @@ export interface RootRouteChildren {
   VerifyHashRoute: typeof VerifyHashRoute
   VerifyIndexRoute: typeof VerifyIndexRoute
   PagesAboutChar91indexChar93Route: typeof PagesAboutChar91indexChar93Route
+  PagesDeveloperWebhooksRoute: typeof PagesDeveloperWebhooksRoute
   PagesIndexFaqRoute: typeof PagesIndexFaqRoute
   PagesIndexChar91indexChar93Route: typeof PagesIndexChar91indexChar93Route
   PagesIndexStartRoute: typeof PagesIndexStartRoute
@@ -801,6 +814,13 @@ declare module '@tanstack/react-router' {
       path: '/pages/developer'
       fullPath: '/pages/developer/'
       preLoaderRoute: typeof PagesDeveloperIndexRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/pages/developer/webhooks': {
+      id: '/pages/developer/webhooks'
+      path: '/pages/developer/webhooks'
+      fullPath: '/pages/developer/webhooks'
+      preLoaderRoute: typeof PagesDeveloperWebhooksRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/pages/index/faq': {
@@ -1072,6 +1092,7 @@ const rootRouteChildren: RootRouteChildren = {
   VerifyHashRoute: VerifyHashRoute,
   VerifyIndexRoute: VerifyIndexRoute,
   PagesAboutChar91indexChar93Route: PagesAboutChar91indexChar93Route,
+  PagesDeveloperWebhooksRoute: PagesDeveloperWebhooksRoute,
   PagesIndexFaqRoute: PagesIndexFaqRoute,
   PagesIndexChar91indexChar93Route: PagesIndexChar91indexChar93Route,
   PagesIndexStartRoute: PagesIndexStartRoute,

@@ -24,6 +24,7 @@ import { orgRoutes } from './modules/org/routes';
 import { approvalRoutes } from './modules/approval/routes';
 import { developerRoutes } from './modules/developer/routes';
 import { v1App } from './modules/v1/routes';
+import { webhookRoutes } from './modules/webhook/routes';
 import { openApiDocument } from './openapi';
 import { docsRoutes } from './modules/docs/routes';
 import { healthRoutes } from './lib/health';
@@ -76,6 +77,7 @@ const MODULES: ReadonlyArray<readonly [path: string, routes: Hono<AppEnv>]> = [
   ['/api/offset', offsetRoutes],
   ['/api/org', orgRoutes],
   ['/api/approval', approvalRoutes],
+  ['/api/developer/webhooks', webhookRoutes],
   ['/api/developer', developerRoutes],
   ['/api/public', publicRoutes],
   ['/api/receipt', receiptRoutes],

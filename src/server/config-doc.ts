@@ -104,6 +104,13 @@ const DESCRIBE: Record<string, KeyDoc> = {
     allowed: 'comma-separated host names',
   },
   PUSH_RETRY_MS: { what: 'First wait before a push the push service refused with a 5xx (or could not be reached for) is tried again; doubles each time, at most 8 tries' },
+  WEBHOOK_ALLOW_PRIVATE: { what: 'Development and tests only: webhook receivers may be plain `http://` and on loopback (127.0.0.0/8, ::1); never private, link-local or other addresses' },
+  WEBHOOK_RETRY_SCHEDULE_MS: {
+    what: "Waits between a webhook delivery's tries after the first (Standard Webhooks' schedule, about three days); after the last one fails the endpoint is disabled and its owner told",
+    allowed: '1-20 comma-separated milliseconds, 10 or more each',
+  },
+  WEBHOOK_TIMEOUT_MS: { what: "How long one webhook try waits for the receiver's answer; slower counts as failed and is retried" },
+  WEBHOOK_POLL_MS: { what: 'How often each instance looks for due webhook deliveries' },
   WITHDRAW_MIN_CENTS: { what: 'Smallest withdrawal (cents received); not above `WITHDRAW_MAX_CENTS`' },
   WITHDRAW_MAX_CENTS: { what: 'Largest withdrawal (cents received)' },
   WITHDRAW_FEE_CENTS: { what: 'Fixed part of the withdrawal handling fee (cents)' },

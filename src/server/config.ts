@@ -153,6 +153,18 @@ const envSchema = v.object({
     'fcm.googleapis.com,push.services.mozilla.com,notify.windows.com,push.apple.com',
   ),
   PUSH_RETRY_MS: int(30_000, 10, 86_400_000),
+  // Webhooks (docs/decisions/0044-webhooks.md): receivers on loopback and over plain http (local development
+  // and tests only; production receivers are https on public addresses), the waits between a delivery's
+  // tries (Standard Webhooks' schedule: about three days, then the endpoint is disabled), one try's time
+  // limit, and how often each instance looks for due deliveries.
+  WEBHOOK_ALLOW_PRIVATE: bool(false),
+  WEBHOOK_RETRY_SCHEDULE_MS: v.pipe(
+    v.optional(v.string(), '5000,300000,1800000,7200000,18000000,36000000,50400000,72000000,86400000'),
+    v.transform((x) => x.split(',').map((s) => Number(s.trim()))),
+    v.check((xs) => xs.length >= 1 && xs.length <= 20 && xs.every((n) => Number.isSafeInteger(n) && n >= 10), 'must be 1 to 20 comma-separated waits in milliseconds (10 or more each)'),
+  ),
+  WEBHOOK_TIMEOUT_MS: int(15_000, 100, 60_000),
+  WEBHOOK_POLL_MS: int(1000, 20, 60_000),
   WITHDRAW_MIN_CENTS: int(5000, 1),
   WITHDRAW_MAX_CENTS: int(5_000_000, 1),
   WITHDRAW_FEE_CENTS: int(200, 0),

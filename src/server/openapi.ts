@@ -49,6 +49,7 @@ import { offsetPlanPageSchema, offsetPlanSchema } from '../shared/schemas/offset
 import { ORG_ENDPOINTS } from './modules/org/openapi';
 import { APPROVAL_ENDPOINTS } from './modules/approval/openapi';
 import { DEVELOPER_ENDPOINTS } from './modules/developer/openapi';
+import { WEBHOOK_ENDPOINTS } from './modules/webhook/openapi';
 import type { Endpoint } from './lib/openapi-endpoint';
 import type { Config } from './config';
 
@@ -80,6 +81,7 @@ export const ENDPOINTS: Endpoint[] = [
   ...ORG_ENDPOINTS,
   ...APPROVAL_ENDPOINTS,
   ...DEVELOPER_ENDPOINTS,
+  ...WEBHOOK_ENDPOINTS,
   ...DOCS_ENDPOINTS,
 ];
 
@@ -142,6 +144,7 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   Offsets: 'Monthly offset plans: a buy of the same tons on a day of each month, placed by the server.',
   Organisations: 'Organisations: members, roles, invitations, the context switch and the activity log.',
   Reference: 'This document.',
+  Webhooks: "Signed event deliveries (Standard Webhooks) to the account's receivers: endpoints, secrets, pings and the delivery log.",
   'Carbon tax': "Singapore carbon tax: the account's 5% cap per compliance year, evidence packs and their public check.",
 };
 

@@ -94,6 +94,14 @@ export const PATHS = {
   developerKeysRevoke: '/api/developer/keys/revoke',
   developerKeysRotate: '/api/developer/keys/rotate',
   developerSandboxTopup: '/api/developer/sandbox/topup',
+  /** Webhooks (docs/product.md#webhooks): endpoints (list with GET, add with POST), rotation, removal, a
+   *  ping, the delivery log and a resend. */
+  webhooks: '/api/developer/webhooks',
+  webhookRotate: '/api/developer/webhooks/rotate',
+  webhookDelete: '/api/developer/webhooks/delete',
+  webhookPing: '/api/developer/webhooks/ping',
+  webhookDeliveries: '/api/developer/webhooks/deliveries',
+  webhookResend: '/api/developer/webhooks/resend',
   openapi: '/openapi.json',
   /** GET: the interactive API reference (Swagger UI) and its files (docs/decisions/0012-api-contract.md). */
   docs: '/docs',

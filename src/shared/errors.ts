@@ -236,6 +236,13 @@ export const ERRORS = {
   api_keys_full: { code: 3210, en: 'An account can keep at most {n} active API keys. Revoke one first.', cn: '每个账户最多可保留 {n} 个有效 API 密钥，请先撤销一个。' },
   api_key_expiry_invalid: { code: 3211, en: 'The expiry must be in the future.', cn: '到期时间必须晚于当前时间。' },
   api_key_revoked: { code: 3213, en: 'This API key is already revoked or expired.', cn: '该 API 密钥已撤销或已过期。' },
+  // Webhooks (modules/webhook, docs/product.md#webhooks)
+  webhook_url_invalid: { code: 3231, en: 'The receiver must be an https:// address without a user name or password.', cn: '接收地址必须是 https:// 地址，且不能包含用户名或密码。' },
+  webhook_url_private: { code: 3232, en: 'The receiver must not be a private, loopback or link-local address.', cn: '接收地址不能是私有、回环或链路本地地址。' },
+  webhook_events_invalid: { code: 3233, en: 'Choose at least one event this endpoint receives.', cn: '请至少选择一个该端点接收的事件。' },
+  webhook_not_found: { code: 3234, en: 'This webhook endpoint does not exist.', cn: '该 Webhook 端点不存在。' },
+  webhook_endpoints_full: { code: 3235, en: 'You can have at most {n} webhook endpoints. Delete one first.', cn: '最多可设置 {n} 个 Webhook 端点，请先删除一个。' },
+  webhook_delivery_not_found: { code: 3236, en: 'This delivery does not exist.', cn: '该投递记录不存在。' },
 } as const satisfies Record<string, CatalogueEntry>;
 
 export type ErrorKey = keyof typeof ERRORS;

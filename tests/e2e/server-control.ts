@@ -13,7 +13,8 @@ import { fileURLToPath } from 'node:url';
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 /** The browser tests' server: one address registers every test's users, so the per-address hourly limits
  *  (10 registrations, 20 codes; the subject of tests/server/throttle.test.ts) are raised. */
-export const E2E_SERVER_ENV: Record<string, string> = { REGISTRATIONS_PER_IP_PER_HOUR: '1000', CODES_PER_IP_PER_HOUR: '1000' };
+// WEBHOOK_ALLOW_PRIVATE: the webhook specs' receivers listen on loopback.
+export const E2E_SERVER_ENV: Record<string, string> = { REGISTRATIONS_PER_IP_PER_HOUR: '1000', CODES_PER_IP_PER_HOUR: '1000', WEBHOOK_ALLOW_PRIVATE: 'true' };
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 /** The launch flags every browser run uses (Playwright adds its own headless flag as well). */

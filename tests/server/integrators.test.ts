@@ -426,6 +426,29 @@ describe('live retirements', () => {
   });
 });
 
+describe('webhooks of the sandbox', () => {
+  it('writes a test-mode order.completed and retirement.created with the play order and retirement, none live', async () => {
+    const u = await makeUser(s);
+    const pid = await makeProject(s, { registry_id: 'VCS-5005', vintage: 2024 });
+    const key = await keyOf(u, 'test');
+    for (const mode of ['test', 'live'] as const) {
+      await s.db
+        .insertInto('webhook_endpoints')
+        .values({ owner_id: u.id, mode, url: 'https://hooks.example.sg/canopy', events: JSON.stringify(['order.completed', 'retirement.created']), secret: 'c2VjcmV0', previous_secret: null, previous_until: null, created_by: u.id, created_at: s.clock.now(), disabled_at: null })
+        .execute();
+    }
+    const order = await v1('POST', '/orders', key, { project_id: pid, tons: 1 });
+    const ret = await v1('POST', '/retirements', key, { project_id: pid, tons: 1, beneficiary: 'x' });
+    const events = await s.db.selectFrom('webhook_events').selectAll().where('owner_id', '=', u.id).orderBy('id').execute();
+    expect(events.map((e) => [e.mode, e.type])).toEqual([
+      ['test', 'order.completed'],
+      ['test', 'retirement.created'],
+    ]);
+    expect(JSON.parse(events[0]!.payload).data).toEqual(order.body);
+    expect(JSON.parse(events[1]!.payload).data).toEqual(ret.body);
+  });
+});
+
 describe('/v1/openapi.json', () => {
   it('is an OpenAPI 3.1 document of every /v1 operation, served with its reference page', async () => {
     const doc = await (await fetch(`${s.url}/v1/openapi.json`)).json();

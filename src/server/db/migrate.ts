@@ -33,6 +33,7 @@ import * as m031 from './migrations/031-org-fixes';
 import * as m032 from './migrations/032-icc-surrender';
 import * as m044 from './migrations/044-api-keys';
 import * as m045 from './migrations/045-sandbox';
+import * as m046 from './migrations/046-webhooks';
 
 // Migrations are listed here in order (no directory scanning, so the bundle and tsx agree).
 const migrations: Record<string, Migration> = {
@@ -68,6 +69,7 @@ const migrations: Record<string, Migration> = {
   '032-icc-surrender': m032,
   '044-api-keys': m044,
   '045-sandbox': m045,
+  '046-webhooks': m046,
 };
 
 /** Every migration this version knows, oldest first. */

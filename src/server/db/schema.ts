@@ -311,6 +311,65 @@ export interface NoticeRemindersTable {
   created_at: number;
 }
 
+/** An account's webhook receiver (migration 046, docs/decisions/0044-webhooks.md). */
+export interface WebhookEndpointsTable {
+  id: Generated<number>;
+  /** The account whose events it receives (users.id: a person's, or an organisation's account). */
+  owner_id: number;
+  mode: 'live' | 'test';
+  url: string;
+  /** JSON array of event types. */
+  events: string;
+  /** The signing key, base64 (shown once as whsec_<it>). */
+  secret: string;
+  /** The key before the last rotation: deliveries are signed with it too until previous_until. */
+  previous_secret: string | null;
+  previous_until: number | null;
+  created_by: number;
+  created_at: number;
+  /** Set when deliveries kept failing for the whole retry schedule: nothing is sent to it. */
+  disabled_at: number | null;
+}
+
+/** One event, written in the transaction of its effect (webhook/outbox.ts). */
+export interface WebhookEventsTable {
+  id: Generated<number>;
+  /** The webhook-id of every delivery of it (msg_...). */
+  msg_id: string;
+  owner_id: number;
+  mode: 'live' | 'test';
+  type: string;
+  /** JSON: the body every endpoint receives ({ type, timestamp, data }). */
+  payload: string;
+  created_at: number;
+}
+
+/** One event to one endpoint: the outbox row a sender claims (webhook/sender.ts). */
+export interface WebhookDeliveriesTable {
+  id: Generated<number>;
+  endpoint_id: number;
+  event_id: number;
+  status: 'pending' | 'delivered' | 'failed';
+  attempts: Generated<number>;
+  next_at: number;
+  claimed_until: Generated<number>;
+  created_at: number;
+  settled_at: number | null;
+}
+
+/** One HTTP try of a delivery: the delivery log. */
+export interface WebhookAttemptsTable {
+  id: Generated<number>;
+  delivery_id: number;
+  endpoint_id: number;
+  attempt: number;
+  /** The receiver's answer; 0: none (refused address, timeout, connection error). */
+  status_code: number;
+  latency_ms: number;
+  error: string | null;
+  created_at: number;
+}
+
 /** Events for the live socket: written by the server or by the operator CLI, pushed by the hub. */
 export interface LiveEventsTable {
   id: Generated<number>;
@@ -706,6 +765,10 @@ export interface Database {
   push_queue: PushQueueTable;
   notice_reminders: NoticeRemindersTable;
   live_events: LiveEventsTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_events: WebhookEventsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
   operator_log: OperatorLogTable;
   ledger_accounts: LedgerAccountsTable;
   ledger_entries: LedgerEntriesTable;

@@ -22,7 +22,7 @@ export interface Activity {
 }
 
 /** Fields never kept: secrets and the request's language. */
-const DROPPED = /pass|pwd|^lang$/i;
+const DROPPED = /pass|pwd|secret|^lang$/i;
 /** Digits of an account, card or PayNow number beyond the last four are masked, however the number is
  *  grouped: the activity keeps the request as typed, before its schema strips spaces and dashes. */
 const LONG_NUMBER = /^\+?\d{8,}$/;

@@ -3,6 +3,7 @@ import { checkLedger } from '../ledger/ledger';
 import { completeCycle, expireFinalPayment, moveProjectByTime, settleSale } from '../modules/order/transitions';
 import { dueReminders, remindFinalPayment, REMINDERS } from '../modules/order/reminders';
 import { PUSH_BATCH, sendDuePushes } from '../live/push-sender';
+import { createWebhookSender } from '../modules/webhook/sender';
 import { runDueOffsets } from '../modules/offset/run';
 import { dueExpiries, expireRequest } from '../modules/approval/service';
 import { pruneOldRows, RETENTION_EVERY_MS } from './retention';
@@ -145,16 +146,19 @@ export function createScheduler(deps: Deps, intervalMs = SCHEDULER_INTERVAL_MS):
   const ledger = ledgerCheckLoop(deps);
   const push = pushLoop(deps, intervalMs);
   const mail = receiptMailLoop(deps);
+  // Webhooks on their own timer (WEBHOOK_POLL_MS), which never waits for a receiver (modules/webhook/sender.ts).
+  const webhooks = createWebhookSender(deps);
   return {
     start(firstBatch = BATCH) {
       const first = due.start(firstBatch);
       ledger.start();
       push.start();
       mail.start();
+      webhooks.start();
       return first;
     },
     async stop() {
-      await Promise.all([due.stop(), ledger.stop(), push.stop(), mail.stop()]);
+      await Promise.all([due.stop(), ledger.stop(), push.stop(), mail.stop(), webhooks.stop()]);
     },
     checkLedger: ledger.run,
     catchingUp: due.catchingUp,

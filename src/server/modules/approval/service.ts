@@ -1,3 +1,4 @@
+import { emitWebhookEvent } from '../webhook/outbox';
 import type { Deps } from '../../env';
 import { AppError } from '../../lib/http';
 import { writeTx, type EffectRecord, type WriteScope } from '../../db/tx';
@@ -31,7 +32,9 @@ async function settle(w: WriteScope, row: ApprovalRow, status: Stored, by: numbe
     .where('id', '=', row.id)
     .where('status', '=', 'waiting')
     .executeTakeFirst();
-  return Number(done.numUpdatedRows) === 1;
+  if (Number(done.numUpdatedRows) !== 1) return false;
+  await emitWebhookEvent(w, { owner: row.account_id, mode: 'live', type: 'approval.decided', data: { id: row.id, kind: row.kind, status, decided_by: by, decided_at: now } }, now);
+  return true;
 }
 
 /** What the request held goes back: a withdrawal's money to available; a retirement's tons are free as soon

@@ -1,3 +1,4 @@
+import { emitWebhookEvent } from '../webhook/outbox';
 import { changeUsage } from './usage';
 import type { DB } from '../../db/connection';
 import { writeTx, type WriteScope } from '../../db/tx';
@@ -63,6 +64,7 @@ export async function completeCycle(db: DB, orderId: number, now: number, gradeT
       now,
     );
     await invalidateOrder(w, order.user_id, order.id, now);
+    await emitWebhookEvent(w, { owner: order.user_id, mode: 'live', type: 'order.completed', data: { id: order.id, order_no: order.order_no, project_id: order.project_id, kind: order.kind, tons, total: order.total, status: 'completed', completed_at: now } }, now);
     return true;
   });
 }

@@ -17,6 +17,7 @@ import { CERTIFICATE_ID, type Certificate, type RetireAnswer, type RetireInput, 
 import { takeHolding } from '../order/repo';
 import { freshUser } from '../order/facts';
 import { iccCount } from './icc-count';
+import { emitWebhookEvent } from '../webhook/outbox';
 import { ICC_COLUMNS, type IccJudgement } from '../../../shared/icc/engine';
 import { checkRetirement, freeSerialRanges, type RetirableProject, type RetirementFacts, type SeqRange } from './checks';
 
@@ -187,7 +188,9 @@ async function writeRetirement(deps: Deps, w: WriteScope, userId: number, input:
   await publish(w, { type: 'invalidate', tables: ['user', 'fundlogs', 'retirements'] }, userId, now);
   await publish(w, { type: 'invalidate', tables: ['retirements'], ids: [p.id] }, null, now);
   const icc = input.icc_year === null ? null : await iccCount(tx, userId, input.icc_year);
-  return { id, tons: input.tons, serials: ranges.map((r) => ({ from: serialOf(p, r.first), to: serialOf(p, r.last) })), certificate_url: certificateUrl(deps, id), icc };
+  const certificate_url = certificateUrl(deps, id);
+  await emitWebhookEvent(w, { owner: userId, mode: 'live', type: 'retirement.created', data: { id, project_id: p.id, tons: input.tons, beneficiary: input.beneficiary, reason: input.reason, certificate_url, created_at: now } }, now);
+  return { id, tons: input.tons, serials: ranges.map((r) => ({ from: serialOf(p, r.first), to: serialOf(p, r.last) })), certificate_url, icc };
 }
 
 // ---------------------------------------------------------------------------------------------------

@@ -1,3 +1,4 @@
+import { emitWebhookEvent } from '../webhook/outbox';
 import { sql, type Selectable } from 'kysely';
 import type { DB } from '../../db/connection';
 import type { ApprovalRequestsTable } from '../../db/schema';
@@ -148,5 +149,6 @@ export async function openApprovalRequest(
     .executeTakeFirstOrThrow();
   const approvers = await w.tx.selectFrom('organisation_members').select('user_id').where('account_id', '=', row.account_id).where('role', 'in', ['owner', 'approver']).where('user_id', '<>', row.maker_id).execute();
   await noticeOfRequest(w, row.account_id, approvers.map((a) => a.user_id), text, now);
+  await emitWebhookEvent(w, { owner: row.account_id, mode: 'live', type: 'approval.requested', data: { id, kind: row.kind, maker_id: row.maker_id, project_id: row.project_id, tons: row.tons, amount: row.amount, fee: row.fee, status: 'waiting', created_at: now } }, now);
   return (await approvalAnswer(w.tx, row.account_id, id))!;
 }

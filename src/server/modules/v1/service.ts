@@ -19,6 +19,7 @@ import { certificateUrl, commitRetirement } from '../retire/service';
 import { approvalPath } from '../user/approval-requests';
 import { sgtMonthStart } from '../order/calc';
 import { sandboxOwner, type ApiKeyRow } from '../developer/keys';
+import { emitWebhookEvent } from '../webhook/outbox';
 import type { V1Order, V1Project, V1Retirement } from '../../../shared/schemas/v1';
 import type { RetireAnswer } from '../../../shared/schemas/retire';
 import type { ApiKeyMode } from '../../../shared/schemas/developer';
@@ -203,7 +204,10 @@ async function sandboxPurchase(deps: Deps, caller: KeyCaller, input: { project_i
             { owner, account: 'credits', amount: input.tons },
           ],
         });
-        return testOrder({ id, project_id: p.id, tons: input.tons, unit_price: p.price, total, created_at: now });
+        const order = testOrder({ id, project_id: p.id, tons: input.tons, unit_price: p.price, total, created_at: now });
+        // A play order completes at once: its webhook (test mode) is written with it.
+        await emitWebhookEvent(w, { owner: accountId, mode: 'test', type: 'order.completed', data: { ...order } }, now);
+        return order;
       },
       record,
     );
@@ -328,7 +332,9 @@ async function sandboxRetire(deps: Deps, caller: KeyCaller, input: RetirementInp
             { owner: PLATFORM, account: 'sandbox_retired', amount: input.tons },
           ],
         });
-        return testRetirement({ id, project_id: input.project_id, tons: input.tons, beneficiary: input.beneficiary, reason: input.reason, beneficiary_hidden: input.privacy === 'private' ? 1 : 0, created_at: now });
+        const retirement = testRetirement({ id, project_id: input.project_id, tons: input.tons, beneficiary: input.beneficiary, reason: input.reason, beneficiary_hidden: input.privacy === 'private' ? 1 : 0, created_at: now });
+        await emitWebhookEvent(w, { owner: accountId, mode: 'test', type: 'retirement.created', data: { ...retirement } }, now);
+        return retirement;
       },
       record,
     );

@@ -1,3 +1,4 @@
+import { emitWebhookEvent } from '../webhook/outbox';
 import type { Selectable } from 'kysely';
 import { isCheck, isUnique } from '../../db/errors';
 import type { Deps } from '../../env';
@@ -144,6 +145,7 @@ export async function confirmTopup(w: WriteScope, id: number, now: number): Prom
     },
     now,
   );
+  await emitWebhookEvent(w, { owner: row.user_id, mode: 'live', type: 'topup.credited', data: topupEventData(credited) }, now);
   return credited;
 }
 
@@ -322,6 +324,11 @@ function destination(row: WithdrawalRow): string {
   return row.method === 'paynow' ? `PayNow ${row.paynow}` : `${row.bank_name} account ${maskAccountNo(row.account_no)}`;
 }
 
+/** The topup.credited event's object. */
+export function topupEventData(t: TopupRow): Record<string, unknown> {
+  return { id: t.id, amount: t.received_amount ?? t.amount, method: t.method, reference: t.reference, status: t.status, credited_at: t.decided_at };
+}
+
 /** Operator: the money was paid out. Frozen -> bank for the amount, frozen -> fees for the fee. */
 export async function completeWithdrawal(w: WriteScope, id: number, now: number): Promise<WithdrawalRow> {
   const tx = w.tx;
@@ -344,6 +351,7 @@ export async function completeWithdrawal(w: WriteScope, id: number, now: number)
     },
     now,
   );
+  await emitWebhookEvent(w, { owner: row.user_id, mode: 'live', type: 'withdrawal.completed', data: { id: row.id, amount: row.amount, fee: row.fee, method: row.method, status: 'completed', completed_at: now } }, now);
   return done;
 }
 

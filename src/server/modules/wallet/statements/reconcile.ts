@@ -1,3 +1,4 @@
+import { emitWebhookEvent } from '../../webhook/outbox';
 import type { Selectable } from 'kysely';
 import type { TopupFlag, TopupsTable, StatementLinesTable } from '../../../db/schema';
 import type { DB } from '../../../db/connection';
@@ -7,7 +8,7 @@ import { PLATFORM } from '../../../ledger/ledger';
 import { formatSgd } from '../../../../shared/money';
 import { referencesIn } from '../../../../shared/paynow';
 import { lineMatch, WalletStateError } from '../checks';
-import { notify, postMoney } from '../service';
+import { notify, postMoney, topupEventData } from '../service';
 import type { ParsedStatement, StatementFormat, StatementLine } from './line';
 
 // Bank statement reconciliation (docs/product.md#top-ups). Each credit line is handled in its own write
@@ -217,6 +218,7 @@ async function applyLine(w: WriteScope, format: StatementFormat, line: Statement
   const status = flag === '' ? 'matched' : 'flagged';
   await tx.updateTable('statement_lines').set({ status, topup_id: credited.id, user_id: credited.user_id, note: flag, decided_at: now }).where('id', '=', lineId).execute();
   await notify(w, credited.user_id, creditNotice(credited, line.amount, flag, credited.first_topup_id), now);
+  await emitWebhookEvent(w, { owner: credited.user_id, mode: 'live', type: 'topup.credited', data: topupEventData(credited) }, now);
   await audit(tx, actor, source, `topup:${credited.id}`, topup.status === 'pending' ? topup : null, { ...credited, statement_line: lineId }, now);
   return { ...base, outcome: status, line_id: lineId, topup_id: credited.id, user_id: credited.user_id, flag };
 }
