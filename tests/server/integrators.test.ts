@@ -3,6 +3,8 @@
 // Idempotency-Key on every POST scoped to the key, the RateLimit headers, and the test mode's sandbox that
 // never touches live money, supply or figures (and the reverse), with an attacker's probes.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import { v1Document } from '../../src/server/modules/v1/openapi';
 import { checkLedger } from '../../src/server/ledger/ledger';
 import { sha256 } from '../../src/server/lib/crypto';
 import { PATHS } from '../../src/shared/api';
@@ -35,6 +37,36 @@ async function keyOf(u: { token: string }, mode: 'test' | 'live', scopes?: Scope
   return res.data.key as string;
 }
 
+// Every /v1 answer is checked against /v1/openapi.json: a success against its operation's schema, a
+// refusal against Problem; an answer of a path or status the document does not list fails.
+const v1Doc = v1Document({ PUBLIC_URL: 'http://127.0.0.1', PORT: 0 }) as { paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: object }> }> }>> };
+const ajv = new Ajv2020({ strict: false, allErrors: true });
+ajv.addSchema(v1Doc as object, 'v1.json');
+const problemSchema = ajv.compile({ $ref: 'v1.json#/components/schemas/Problem' });
+const successSchemas = new Map<string, ValidateFunction>();
+const pointer = (t: string) => t.replaceAll('~', '~0').replaceAll('/', '~1');
+
+function checkV1Contract(method: string, path: string, status: number, body: unknown) {
+  const pathname = path.split('?')[0]!;
+  const template = Object.keys(v1Doc.paths).find((t) => new RegExp('^' + t.replace(/\{[^}]+\}/g, '[^/]+') + '$').test(pathname));
+  const op = template ? v1Doc.paths[template]![method.toLowerCase()] : undefined;
+  if (status >= 400) {
+    expect(problemSchema(body), JSON.stringify(problemSchema.errors)).toBe(true);
+    return;
+  }
+  expect(op, `${method} ${pathname} is not in /v1/openapi.json`).toBeDefined();
+  const code = Object.keys(op!.responses).find((k) => /^2\d\d$/.test(k))!;
+  // A replay answers 200 where the first answer was 201: the same schema.
+  expect([Number(code), 200]).toContain(status);
+  const key = `${method} ${template}`;
+  let validate = successSchemas.get(key);
+  if (!validate) {
+    validate = ajv.compile({ $ref: `v1.json#/paths/${pointer(template!)}/${method.toLowerCase()}/responses/${code}/content/${pointer('application/json')}/schema` });
+    successSchemas.set(key, validate);
+  }
+  expect(validate(body), `${key}: ${JSON.stringify(validate.errors)}`).toBe(true);
+}
+
 interface V1Answer {
   status: number;
   headers: Headers;
@@ -51,7 +83,9 @@ async function v1(method: 'GET' | 'POST', path: string, key: string | null, body
   }
   const res = await fetch(`${s.url}/v1${path}`, { method, headers, body: method === 'POST' ? JSON.stringify(body ?? {}) : undefined });
   const text = await res.text();
-  return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : null };
+  const parsed: unknown = text ? JSON.parse(text) : null;
+  checkV1Contract(method, path, res.status, parsed);
+  return { status: res.status, headers: res.headers, body: parsed };
 }
 
 function expectProblem(a: V1Answer, status: number, key: ErrorKey, lang: Lang = 'en', params?: Record<string, string | number>) {
