@@ -269,8 +269,13 @@ describe('the sandbox', () => {
   it('starts with S$10,000.00 of play money, buys at once and retires TEST, touching nothing live', async () => {
     const before = await liveSnapshot([u.id]);
     expect((await v1('GET', '/balance', testKey)).body).toEqual({ object: 'balance', mode: 'test', available: 1_000_000, credits: 0, currency: 'SGD' });
-    const q = await v1('POST', '/quotes', testKey, { project_id: pid, tons: 5 });
+    const idem = newKey();
+    const q = await v1('POST', '/quotes', testKey, { project_id: pid, tons: 5 }, { idem });
     expect(q.status).toBe(201);
+    const again = await v1('POST', '/quotes', testKey, { project_id: pid, tons: 5 }, { idem });
+    expect(again.status).toBe(200);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.body).toEqual(q.body);
     expect(q.body).toMatchObject({ object: 'quote', mode: 'test', tons: 5, unit_price: 1000, total: 5000 });
     const order = await v1('POST', '/orders', testKey, { project_id: pid, tons: 5, quote_id: q.body.id });
     expect(order.status, JSON.stringify(order.body)).toBe(201);

@@ -179,14 +179,8 @@ export function v1App(deps: Deps): Hono<V1Env> {
     if (!/^\d{1,15}$/.test(id)) throw new AppError('api_not_found');
     return c.json(await getProject(deps.db, Number(id)));
   });
-  app.post('/quotes', async (c) => {
-    const caller = requireScope(c, 'read');
-    const given = c.req.header('idempotency-key')?.trim() ?? '';
-    if (!/^[A-Za-z0-9_-]{8,100}$/.test(given)) throw new AppError('api_idempotency_required');
-    const { data } = await strictBody(c, v1QuoteSchema);
-    // A quote changes nothing: answered afresh each time, its price the project's now.
-    return c.json(await quote(deps, caller, data), 201);
-  });
+  // A quote changes nothing, but its Idempotency-Key replays it as any POST's does (the same quote back).
+  app.post('/quotes', (c) => keyedWrite(c, 'read', v1QuoteSchema, (caller, data) => quote(deps, caller, data)));
   app.post('/orders', (c) => keyedWrite(c, 'buy', v1OrderSchema, (caller, data, record) => placeOrder(deps, caller, data, record)));
   app.get('/orders', async (c) => {
     const caller = requireScope(c, 'read');
