@@ -55,3 +55,15 @@ for (const lang of ['en', 'cn'] as const) {
     expect(refused.headers()['content-type']).toContain('application/problem+json');
   });
 }
+
+test('the /v1 reference page shows the integrators operations under its CSP', async ({ page }) => {
+  const errors: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(m.text());
+  });
+  await page.goto('/v1/docs');
+  await expect(page.getByText('createOrder').first()).toBeVisible();
+  await expect(page.getByText('createRetirement').first()).toBeVisible();
+  expect(errors).toEqual([]);
+  await shot(page, 'developer-v1-docs');
+});

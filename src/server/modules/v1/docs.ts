@@ -32,6 +32,7 @@ const PAGE = `<!doctype html>
 <title>Canopy integrators' API reference</title>
 <link rel="stylesheet" href="${ASSET_BASE}/swagger-ui.css">
 <link rel="stylesheet" href="${ASSET_BASE}/docs.css">
+<link rel="icon" type="image/png" href="${ASSET_BASE}/favicon-32x32.png">
 </head>
 <body>
 <header class="docs-head">Canopy integrators' API (/v1) · <a href="/v1/openapi.json">openapi.json</a></header>
