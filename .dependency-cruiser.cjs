@@ -21,6 +21,8 @@ const MODULE_IMPORTS = {
   offset: ['order', 'user', 'project'], // each month's buy is the buy use case's; a plan checks the payment password and reads its project
   user: ['webhook'], // an approval request writes its event
   org: ['offset'], // a member's removal or a role without trade pauses the monthly offsets she consented to
+  developer: ['user'], // making an API key checks the payment password
+  v1: ['developer', 'order', 'retire', 'project', 'user', 'webhook'], // the integrators' API: a request's key, the app's own buy, retirement and project use cases, and the sandbox's webhooks
 };
 
 function modulesNotEachOther() {

@@ -22,6 +22,7 @@ import { Route as PagesOrgChar91indexChar93RouteImport } from './routes/pages/or
 import { Route as PagesProfileChar91indexChar93RouteImport } from './routes/pages/profile/[index]'
 import { Route as PagesProjectChar91indexChar93RouteImport } from './routes/pages/project/[index]'
 import { Route as PagesRegisterChar91indexChar93RouteImport } from './routes/pages/register/[index]'
+import { Route as PagesDeveloperIndexRouteImport } from './routes/pages/developer/index'
 import { Route as PagesDeveloperWebhooksRouteImport } from './routes/pages/developer/webhooks'
 import { Route as PagesIndexFaqRouteImport } from './routes/pages/index/faq'
 import { Route as PagesIndexStartRouteImport } from './routes/pages/index/start'
@@ -134,6 +135,11 @@ const PagesRegisterChar91indexChar93Route =
     path: '/pages/register/index',
     getParentRoute: () => rootRouteImport,
   } as any)
+const PagesDeveloperIndexRoute = PagesDeveloperIndexRouteImport.update({
+  id: '/pages/developer/',
+  path: '/pages/developer/',
+  getParentRoute: () => rootRouteImport,
+} as any)
 const PagesDeveloperWebhooksRoute = PagesDeveloperWebhooksRouteImport.update({
   id: '/pages/developer/webhooks',
   path: '/pages/developer/webhooks',
@@ -379,6 +385,7 @@ export interface FileRoutesByFullPath {
   '/pages/project/info': typeof PagesProjectInfoRoute
   '/pages/project/project': typeof PagesProjectProjectRoute
   '/pages/register/index': typeof PagesRegisterChar91indexChar93Route
+  '/pages/developer/': typeof PagesDeveloperIndexRoute
 }
 export interface FileRoutesByTo {
   '/': typeof IndexRoute
@@ -432,6 +439,7 @@ export interface FileRoutesByTo {
   '/pages/project/info': typeof PagesProjectInfoRoute
   '/pages/project/project': typeof PagesProjectProjectRoute
   '/pages/register/index': typeof PagesRegisterChar91indexChar93Route
+  '/pages/developer': typeof PagesDeveloperIndexRoute
 }
 export interface FileRoutesById {
   __root__: typeof rootRouteImport
@@ -486,6 +494,7 @@ export interface FileRoutesById {
   '/pages/project/info': typeof PagesProjectInfoRoute
   '/pages/project/project': typeof PagesProjectProjectRoute
   '/pages/register/index': typeof PagesRegisterChar91indexChar93Route
+  '/pages/developer/': typeof PagesDeveloperIndexRoute
 }
 export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
@@ -541,6 +550,7 @@ export interface FileRouteTypes {
     | '/pages/project/info'
     | '/pages/project/project'
     | '/pages/register/index'
+    | '/pages/developer/'
   fileRoutesByTo: FileRoutesByTo
   to:
     | '/'
@@ -594,6 +604,7 @@ export interface FileRouteTypes {
     | '/pages/project/info'
     | '/pages/project/project'
     | '/pages/register/index'
+    | '/pages/developer'
   id:
     | '__root__'
     | '/'
@@ -647,6 +658,7 @@ export interface FileRouteTypes {
     | '/pages/project/info'
     | '/pages/project/project'
     | '/pages/register/index'
+    | '/pages/developer/'
   fileRoutesById: FileRoutesById
 }
 export interface RootRouteChildren {
@@ -701,6 +713,7 @@ export interface RootRouteChildren {
   PagesProjectInfoRoute: typeof PagesProjectInfoRoute
   PagesProjectProjectRoute: typeof PagesProjectProjectRoute
   PagesRegisterChar91indexChar93Route: typeof PagesRegisterChar91indexChar93Route
+  PagesDeveloperIndexRoute: typeof PagesDeveloperIndexRoute
 }
 
 declare module '@tanstack/react-router' {
@@ -794,6 +807,13 @@ declare module '@tanstack/react-router' {
       path: '/pages/register/index'
       fullPath: '/pages/register/index'
       preLoaderRoute: typeof PagesRegisterChar91indexChar93RouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/pages/developer/': {
+      id: '/pages/developer/'
+      path: '/pages/developer'
+      fullPath: '/pages/developer/'
+      preLoaderRoute: typeof PagesDeveloperIndexRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/pages/developer/webhooks': {
@@ -1117,6 +1137,7 @@ const rootRouteChildren: RootRouteChildren = {
   PagesProjectInfoRoute: PagesProjectInfoRoute,
   PagesProjectProjectRoute: PagesProjectProjectRoute,
   PagesRegisterChar91indexChar93Route: PagesRegisterChar91indexChar93Route,
+  PagesDeveloperIndexRoute: PagesDeveloperIndexRoute,
 }
 export const routeTree = rootRouteImport
   ._addFileChildren(rootRouteChildren)

@@ -22,6 +22,8 @@ import { offsetRoutes } from './modules/offset/routes';
 import { avatarRoutes, avatarTooLarge } from './modules/avatar/routes';
 import { orgRoutes } from './modules/org/routes';
 import { approvalRoutes } from './modules/approval/routes';
+import { developerRoutes } from './modules/developer/routes';
+import { v1App } from './modules/v1/routes';
 import { webhookRoutes } from './modules/webhook/routes';
 import { openApiDocument } from './openapi';
 import { docsRoutes } from './modules/docs/routes';
@@ -76,6 +78,7 @@ const MODULES: ReadonlyArray<readonly [path: string, routes: Hono<AppEnv>]> = [
   ['/api/org', orgRoutes],
   ['/api/approval', approvalRoutes],
   ['/api/developer/webhooks', webhookRoutes],
+  ['/api/developer', developerRoutes],
   ['/api/public', publicRoutes],
   ['/api/receipt', receiptRoutes],
   // The interactive reference of the OpenAPI document, with a CSP of its own (modules/docs).
@@ -203,6 +206,8 @@ export function createApp(deps: Deps, opts: { staticDir?: string } = {}) {
   app.route('/', healthRoutes(deps));
   app.route('/', metricsRoutes(deps));
   app.route(API_BASE, apiApp(deps));
+  // The integrators' API: API keys, status codes and problem details (modules/v1), its own error handler.
+  app.route('/v1', v1App(deps));
   app.onError(errorHandler(deps));
   if (opts.staticDir) app.route('/', staticRoutes(opts.staticDir, deps.config));
   return app;

@@ -38,6 +38,7 @@ export interface AppEnv {
   /** `acting`: set when the request acts for an organisation (modules/session.ts requireUser): its
    *  account and the member, for the organisation's activity log; `recheck`, the roles that may make this
    *  write, read again in its transaction (lib/activity.ts); `alone`, the owner acting above an approval
-   *  threshold with no one else able to approve (lib/activity.ts markOwnerAlone). */
-  Variables: { deps: Deps; lang: Lang; acting?: { accountId: number; memberId: number; recheck?: readonly OrgRole[]; alone?: boolean } };
+   *  threshold with no one else able to approve (lib/activity.ts markOwnerAlone); `apiKey`, the name and
+   *  prefix of the API key a /v1 write came with, kept in its activity row. */
+  Variables: { deps: Deps; lang: Lang; acting?: { accountId: number; memberId: number; recheck?: readonly OrgRole[]; alone?: boolean; apiKey?: string } };
 }

@@ -48,6 +48,7 @@ import { OFFSET_ENDPOINTS } from './modules/offset/openapi';
 import { offsetPlanPageSchema, offsetPlanSchema } from '../shared/schemas/offset';
 import { ORG_ENDPOINTS } from './modules/org/openapi';
 import { APPROVAL_ENDPOINTS } from './modules/approval/openapi';
+import { DEVELOPER_ENDPOINTS } from './modules/developer/openapi';
 import { WEBHOOK_ENDPOINTS } from './modules/webhook/openapi';
 import type { Endpoint } from './lib/openapi-endpoint';
 import type { Config } from './config';
@@ -79,6 +80,7 @@ export const ENDPOINTS: Endpoint[] = [
   ...OFFSET_ENDPOINTS,
   ...ORG_ENDPOINTS,
   ...APPROVAL_ENDPOINTS,
+  ...DEVELOPER_ENDPOINTS,
   ...WEBHOOK_ENDPOINTS,
   ...DOCS_ENDPOINTS,
 ];
@@ -128,6 +130,7 @@ const NAMED_SCHEMAS: Record<string, v.GenericSchema> = {
 
 /** One line per tag in the reference; a tag without a line here gets a generic one. */
 const TAG_DESCRIPTIONS: Record<string, string> = {
+  Developers: "API keys of the integrators' API (/v1, its own document at /v1/openapi.json) and the test mode's play money.",
   Auth: 'Verification codes, registration, login, guest sessions, logout and start-up settings.',
   Account: "The signed-in member's profile, passwords, payout account and avatar.",
   Projects: 'Carbon-credit projects on the marketplace (public).',

@@ -88,6 +88,12 @@ export const PATHS = {
   approvalDecline: '/api/approval/decline',
   approvalCancel: '/api/approval/cancel',
   approvalThresholds: '/api/approval/thresholds',
+  /** The integrators' API keys (docs/product.md#integrators): create (secret shown once), list, revoke,
+   *  rotate; and the test mode's play money. */
+  developerKeys: '/api/developer/keys',
+  developerKeysRevoke: '/api/developer/keys/revoke',
+  developerKeysRotate: '/api/developer/keys/rotate',
+  developerSandboxTopup: '/api/developer/sandbox/topup',
   /** Webhooks (docs/product.md#webhooks): endpoints (list with GET, add with POST), rotation, removal, a
    *  ping, the delivery log and a resend. */
   webhooks: '/api/developer/webhooks',

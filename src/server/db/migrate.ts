@@ -33,6 +33,8 @@ import * as m031 from './migrations/031-org-fixes';
 import * as m032 from './migrations/032-icc-surrender';
 import * as m040 from './migrations/040-registry-blocks';
 import * as m041 from './migrations/041-project-held-tons';
+import * as m044 from './migrations/044-api-keys';
+import * as m045 from './migrations/045-sandbox';
 import * as m046 from './migrations/046-webhooks';
 
 // Migrations are listed here in order (no directory scanning, so the bundle and tsx agree).
@@ -69,6 +71,8 @@ const migrations: Record<string, Migration> = {
   '032-icc-surrender': m032,
   '040-registry-blocks': m040,
   '041-project-held-tons': m041,
+  '044-api-keys': m044,
+  '045-sandbox': m045,
   '046-webhooks': m046,
 };
 

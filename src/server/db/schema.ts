@@ -703,7 +703,51 @@ export interface OffsetRunsTable {
   created_at: number;
 }
 
+/** An integrator's API key (migration 044): only the hash of its secret is kept. */
+export interface ApiKeysTable {
+  id: Generated<number>;
+  account_id: number;
+  created_by: number;
+  name: string;
+  mode: 'test' | 'live';
+  prefix: string;
+  secret_hash: string;
+  /** JSON array of the scopes: read, buy, retire, webhooks. */
+  scopes: string;
+  created_at: number;
+  expires_at: number | null;
+  revoked_at: number | null;
+  last_used_at: number | null;
+  last_used_ip: Generated<string>;
+}
+
+/** A test key's order in the sandbox (migration 045): complete at once, never a live row. */
+export interface SandboxOrdersTable {
+  id: Generated<number>;
+  account_id: number;
+  project_id: number;
+  tons: number;
+  unit_price: number;
+  total: number;
+  created_at: number;
+}
+
+/** A test key's retirement (migration 045): marked TEST, never public, never counted. */
+export interface SandboxRetirementsTable {
+  id: string;
+  account_id: number;
+  project_id: number;
+  tons: number;
+  beneficiary: string;
+  reason: string;
+  beneficiary_hidden: number;
+  created_at: number;
+}
+
 export interface Database {
+  api_keys: ApiKeysTable;
+  sandbox_orders: SandboxOrdersTable;
+  sandbox_retirements: SandboxRetirementsTable;
   passkeys: PasskeysTable;
   passkey_challenges: PasskeyChallengesTable;
   offset_plans: OffsetPlansTable;

@@ -24,6 +24,13 @@ export const PLATFORM_ACCOUNTS = {
   forfeits: 'cents', // booking fees forfeited on expired pre-sales
   sales: 'cents', // the platform's side of buys and sell-backs
   registry: 'tons', // credits issued to and taken back from users
+  // The test mode's counterparts (migration 045): play money comes from sandbox_bank, play buys pay
+  // sandbox_sales and take credits from sandbox_registry, play retirements end in sandbox_retired. The
+  // sandbox's own accounts are owned by -account_id, so no live figure ever moves with them.
+  sandbox_bank: 'cents',
+  sandbox_sales: 'cents',
+  sandbox_registry: 'tons',
+  sandbox_retired: 'tons',
 } as const;
 export type PlatformAccountName = keyof typeof PLATFORM_ACCOUNTS;
 

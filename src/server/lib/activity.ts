@@ -62,8 +62,11 @@ function scalars(obj: unknown, drop: RegExp): Record<string, unknown> {
 export function activityOf(c: Context<AppEnv>, payload: Record<string, unknown>): Activity | null {
   const acting = c.get('acting');
   if (!acting) return null;
-  const action = c.req.path.slice(API_BASE.length).replace(/^\/api\//, '').replace(/\//g, '.');
+  // An integrator's request (/v1/orders) is named by its path under /v1 (v1.orders).
+  const path = c.req.path.startsWith(API_BASE) ? c.req.path.slice(API_BASE.length).replace(/^\/api\//, '') : c.req.path.replace(/^\//, '');
+  const action = path.replace(/\//g, '.');
   const fields = scalars(payload, DROPPED);
+  if (acting.apiKey) fields.api_key = acting.apiKey;
   if (acting.alone) fields.approval = 'owner_alone';
   return { accountId: acting.accountId, memberId: acting.memberId, action, fields, recheck: acting.recheck };
 }

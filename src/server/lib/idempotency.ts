@@ -115,6 +115,13 @@ export async function claimDerivedKey(w: WriteScope, secret: Buffer, p: { userId
   });
 }
 
+/** The record of a write whose stored answer is another shape than the transaction's result (a /v1 order
+ *  answered as the integrators' order, modules/v1): the key is claimed with `map(result)`. Without endMany,
+ *  its job runs alone, never in a batch. */
+export function answerAs(record: EffectRecord, map: (result: unknown) => unknown): EffectRecord {
+  return { begin: (w) => record.begin(w), end: (w, result) => record.end(w, map(result)), undo: () => record.undo() };
+}
+
 /** Requests of this process per user and key, chained: a duplicate waits for the one before it to end,
  *  then finds its stored answer (another instance's duplicates meet at the key's row instead). */
 const inflight = new Map<string, Promise<void>>();
@@ -138,9 +145,13 @@ export async function idempotent<T>(
   userId: number,
   payload: Record<string, unknown>,
   run: (record: EffectRecord) => Promise<T>,
+  /** Keys of another space than the account's own: an API key's (`ak<id>:`), so two keys of one account
+   *  never meet at the same Idempotency-Key (docs/product.md#integrators). */
+  scope = '',
 ): Promise<Response> {
-  const key = c.req.header('idempotency-key')?.trim() ?? '';
-  if (!KEY_PATTERN.test(key)) throw new AppError('invalid_request', undefined, { field: 'Idempotency-Key' });
+  const given = c.req.header('idempotency-key')?.trim() ?? '';
+  if (!KEY_PATTERN.test(given)) throw new AppError('invalid_request', undefined, { field: 'Idempotency-Key' });
+  const key = scope + given;
   return oneAtATime(`${userId}\n${key}`, () => runOnce(c, userId, key, payload, run));
 }
 

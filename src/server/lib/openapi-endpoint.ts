@@ -27,6 +27,9 @@ export interface Endpoint {
   errors?: ErrorKey[];
   /** True when the write takes an Idempotency-Key header. */
   idempotent?: boolean;
+  /** A write that answers a secret shown once (an API key): it takes no Idempotency-Key, since its stored
+   *  answer would keep the secret. */
+  answersSecret?: boolean;
   /** An answer outside the envelope: its media types (the document itself, a stored picture, the
    *  reference page). */
   bare?: string[];

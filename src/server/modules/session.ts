@@ -58,6 +58,8 @@ export function tokenOf(c: Context<AppEnv>): string | null {
   const header = c.req.header('authorization')?.trim();
   if (!header) return null;
   const token = header.replace(/^Bearer\s+/i, '').trim();
+  // An integrator's API key never opens a session endpoint (docs/product.md#integrators).
+  if (token.startsWith('ck_')) return null;
   return token.length >= 20 && token.length <= 200 ? token : null;
 }
 

@@ -43,6 +43,9 @@ export function MemberMenus() {
         <MenuItem to="/pages/profile/passkeys" icon="key">
           <Trans>Passkeys</Trans>
         </MenuItem>
+        <MenuItem to="/pages/developer" icon="key">
+          <Trans>Developers</Trans>
+        </MenuItem>
         <MenuItem to="/pages/profile/card" icon="card">
           <Trans>Bank card / PayNow</Trans>
         </MenuItem>
