@@ -16,7 +16,7 @@ const MODULE_IMPORTS = {
   wallet: ['user'], // a withdrawal checks the payment password and pays out to the bound card
   approval: ['retire', 'wallet', 'user'], // an approval carries the request out through the retirement's or the withdrawal's use case
   offset: ['order', 'user', 'project'], // each month's buy is the buy use case's; a plan checks the payment password and reads its project
-  org: ['offset'], // a member's removal or a role without trade pauses the monthly offsets she consented to
+  org: ['offset', 'approval'], // a member's removal or a role without trade pauses the monthly offsets she consented to and cancels her waiting approval requests
 };
 
 function modulesNotEachOther() {

@@ -1,18 +1,20 @@
 // What one member of an organisation does is hers, not a colleague's (docs/decisions/0040-per-person-scopes.md):
 // her Idempotency-Keys, her push devices, her waiting approval requests, her name in the member list.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkLedger } from '../../src/server/ledger/ledger';
+import { checkLedger, walletOf } from '../../src/server/ledger/ledger';
+import { runDueWork } from '../../src/server/scheduler/scheduler';
 import { down as scopeDown, up as scopeUp } from '../../src/server/db/migrations/036-idempotency-scope';
 import { PATHS } from '../../src/shared/api';
 import { ERRORS } from '../../src/shared/errors';
-import { startTestServer, type TestServer } from '../helpers/server';
+import { MIN, startTestServer, type Envelope, type TestServer } from '../helpers/server';
 import { makeProject, newKey, topup } from './market-helpers';
-import { addMember, GENEROUS, makeOrg, TRADE_PASSWORD, write } from './org-helpers';
+import { makeRetirableProject } from './retire-helpers';
+import { addMember, GENEROUS, makeOrg, ORG_PASSWORD, TRADE_PASSWORD, write } from './org-helpers';
 
 let s: TestServer;
 
 beforeAll(async () => {
-  s = await startTestServer(GENEROUS);
+  s = await startTestServer({ ...GENEROUS, WITHDRAW_MIN_CENTS: '5000', WITHDRAW_FEE_CENTS: '200', WITHDRAW_FEE_BP: '0' });
 });
 afterAll(async () => {
   const report = await checkLedger(s.db);
@@ -63,11 +65,63 @@ describe("an Idempotency-Key is the member's own", () => {
     const before = await keys();
     const shared = before.filter((r, i) => before.findIndex((o) => o.user_id === r.user_id && o.key === r.key) !== i);
     expect(shared.length).toBeGreaterThan(0);
-    await scopeDown(s.db);
+    await scopeDown(s.db as never);
     expect(await keys()).toEqual(before.filter((r) => !shared.includes(r)));
-    await scopeUp(s.db);
+    await scopeUp(s.db as never);
     expect(await keys()).toEqual(before.filter((r) => !shared.includes(r)));
     const scopes = await s.db.selectFrom('idempotency_keys').select('scope').distinct().execute();
     expect(scopes).toEqual([{ scope: '' }]);
   });
+});
+
+describe("a removed or demoted member's waiting approval requests", () => {
+  /** An organisation with money, a payout account, 300 t of a retirable project, a buyer and an approver. */
+  async function team() {
+    const org = await makeOrg(s);
+    const card = await write(s, PATHS.userCard, org.owner.token, { bank_name: 'DBS', account_no: '012-345678-9', holder_name: 'Acme Pte Ltd', password: ORG_PASSWORD });
+    expect(card.code, card.msg).toBe(0);
+    await topup(s, org.id, 100_000 + 300 * 10_000);
+    const pid = await makeRetirableProject(s, { price: 1000 });
+    const buyer = await addMember(s, org, 'buyer');
+    const approver = await addMember(s, org, 'approver');
+    const bought = await write(s, PATHS.orderBuy, org.owner.token, { project_id: pid, tons: 300, password: ORG_PASSWORD });
+    expect(bought.code, bought.msg).toBe(0);
+    s.clock.advance(MIN);
+    await runDueWork(s.running.deps);
+    return { org, buyer, approver, pid };
+  }
+  const requestOf = (res: Envelope): { id: number } => {
+    expect(res.code, res.msg).toBe(0);
+    expect(res.data.approval, JSON.stringify(res.data)).toBeDefined();
+    return res.data.approval;
+  };
+
+  for (const how of ['removed', 'demoted'] as const) {
+    it(`are cancelled when she is ${how}, released exactly as a decline, and the approvers are told`, async () => {
+      const t = await team();
+      const before = await walletOf(s.db, t.org.id);
+      const retire = requestOf(await write(s, PATHS.creditRetire, t.buyer.orgToken, { project_id: t.pid, tons: 150, beneficiary: 'Acme Pte Ltd', reason: 'FY2026', paypwd: TRADE_PASSWORD }));
+      const withdraw = requestOf(await write(s, PATHS.walletWithdraw, t.buyer.orgToken, { amount: 10_000, password: TRADE_PASSWORD }));
+      expect(await walletOf(s.db, t.org.id)).toMatchObject({ available: before.available - 10_200 });
+      const done = how === 'removed' ? await write(s, PATHS.orgRemove, t.org.owner.token, { user_id: t.buyer.id }) : await write(s, PATHS.orgRole, t.org.owner.token, { user_id: t.buyer.id, role: 'viewer' });
+      expect(done.code, done.msg).toBe(0);
+      // Released as the maker's own cancel releases: a decline by its maker, the money back, the tons free.
+      const rows = await s.db.selectFrom('approval_requests').select(['id', 'status', 'decided_by', 'decided_at']).where('account_id', '=', t.org.id).orderBy('id').execute();
+      expect(rows).toEqual([retire.id, withdraw.id].map((id) => ({ id, status: 'declined', decided_by: t.buyer.id, decided_at: s.clock.now() })));
+      expect(await walletOf(s.db, t.org.id)).toMatchObject({ available: before.available, frozen: before.frozen });
+      const list = await s.api('GET', PATHS.approvalList, { state: 'decided' }, { token: t.org.owner.token });
+      expect(list.data.list.map((r: { status: string }) => r.status)).toEqual(['cancelled', 'cancelled']);
+      const approved = await write(s, PATHS.approvalApprove, t.approver.orgToken, { id: retire.id, password: TRADE_PASSWORD });
+      expect(approved.code).toBe(ERRORS.approval_decided.code);
+      const retiredNow = await write(s, PATHS.creditRetire, t.org.owner.token, { project_id: t.pid, tons: 100, beneficiary: 'Acme Pte Ltd', reason: 'FY2026', paypwd: ORG_PASSWORD });
+      expect(retiredNow.code, retiredNow.msg).toBe(0);
+      // The approvers (the owner, the approver) are told in their own inboxes, in both languages.
+      for (const person of [t.org.owner.id, t.approver.id]) {
+        const told = await s.db.selectFrom('notifications').select(['title', 'body', 'title_cn', 'body_cn']).where('user_id', '=', person).where('title', 'like', `Request #${withdraw.id} %`).execute();
+        expect(told, `person ${person}`).toHaveLength(1);
+        expect(told[0]!.body).toMatch(how === 'removed' ? /removed/ : /no longer/);
+        expect(told[0]!.body_cn).toMatch(/[\u4e00-\u9fff]/);
+      }
+    });
+  }
 });
