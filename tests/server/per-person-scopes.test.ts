@@ -9,12 +9,14 @@ import { ERRORS } from '../../src/shared/errors';
 import { MIN, startTestServer, type Envelope, type TestServer } from '../helpers/server';
 import { makeProject, newKey, topup } from './market-helpers';
 import { makeRetirableProject } from './retire-helpers';
+import { newDevice } from '../helpers/push-service';
+import { MAX_PUSH_DEVICES } from '../../src/server/modules/user/push';
 import { addMember, GENEROUS, makeOrg, ORG_PASSWORD, TRADE_PASSWORD, write } from './org-helpers';
 
 let s: TestServer;
 
 beforeAll(async () => {
-  s = await startTestServer({ ...GENEROUS, WITHDRAW_MIN_CENTS: '5000', WITHDRAW_FEE_CENTS: '200', WITHDRAW_FEE_BP: '0' });
+  s = await startTestServer({ ...GENEROUS, PUSH_HOSTS: 'push.example.net', WITHDRAW_MIN_CENTS: '5000', WITHDRAW_FEE_CENTS: '200', WITHDRAW_FEE_BP: '0' });
 });
 afterAll(async () => {
   const report = await checkLedger(s.db);
@@ -124,4 +126,50 @@ describe("a removed or demoted member's waiting approval requests", () => {
       }
     });
   }
+});
+
+describe("a member's push devices are hers", () => {
+  const endpoint = (name: string) => `https://push.example.net/send/${name}-${newKey()}`;
+  const devices = (accountId: number) => s.db.selectFrom('push_subscriptions').select(['endpoint', 'person_id']).where('user_id', '=', accountId).orderBy('id').execute();
+
+  it("a viewer who turns on more than the cap of devices replaces her own oldest, never a colleague's", async () => {
+    const org = await makeOrg(s);
+    const buyer = await addMember(s, org, 'buyer');
+    const viewer = await addMember(s, org, 'viewer');
+    const hers = endpoint('buyer-phone');
+    const on = await write(s, PATHS.pushSubscribe, buyer.orgToken, newDevice().subscription(hers));
+    expect(on.code, on.msg).toBe(0);
+    expect(on.data).toEqual({ devices: 1 });
+    const ownerPhone = endpoint('owner-phone');
+    expect((await write(s, PATHS.pushSubscribe, org.owner.token, newDevice().subscription(ownerPhone))).data).toEqual({ devices: 1 });
+    const mine: string[] = [];
+    for (let i = 0; i <= MAX_PUSH_DEVICES; i++) {
+      mine.push(endpoint(`viewer-${i}`));
+      const res = await write(s, PATHS.pushSubscribe, viewer.orgToken, newDevice().subscription(mine.at(-1)!));
+      expect(res.code, res.msg).toBe(0);
+      expect(res.data).toEqual({ devices: Math.min(i + 1, MAX_PUSH_DEVICES) });
+    }
+    const kept = await devices(org.id);
+    expect(kept.filter((d) => d.person_id === buyer.id).map((d) => d.endpoint)).toEqual([hers]);
+    expect(kept.filter((d) => d.person_id === org.id).map((d) => d.endpoint)).toEqual([ownerPhone]);
+    expect(kept.filter((d) => d.person_id === viewer.id).map((d) => d.endpoint)).toEqual(mine.slice(1));
+  });
+
+  it("a member cannot turn off a colleague's device by its endpoint; her own goes", async () => {
+    const org = await makeOrg(s);
+    const buyer = await addMember(s, org, 'buyer');
+    const viewer = await addMember(s, org, 'viewer');
+    const hers = endpoint('buyer-phone');
+    const mine = endpoint('viewer-phone');
+    expect((await write(s, PATHS.pushSubscribe, buyer.orgToken, newDevice().subscription(hers))).code).toBe(0);
+    expect((await write(s, PATHS.pushSubscribe, viewer.orgToken, newDevice().subscription(mine))).code).toBe(0);
+    for (const token of [viewer.orgToken, org.owner.token]) {
+      const off = await write(s, PATHS.pushUnsubscribe, token, { endpoint: hers });
+      expect(off.code, off.msg).toBe(0);
+    }
+    expect((await devices(org.id)).map((d) => d.endpoint)).toEqual([hers, mine]);
+    const own = await write(s, PATHS.pushUnsubscribe, viewer.orgToken, { endpoint: mine });
+    expect(own.data).toEqual({ devices: 0 });
+    expect((await devices(org.id)).map((d) => d.endpoint)).toEqual([hers]);
+  });
 });
