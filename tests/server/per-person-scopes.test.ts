@@ -173,3 +173,24 @@ describe("a member's push devices are hers", () => {
     expect((await devices(org.id)).map((d) => d.endpoint)).toEqual([hers]);
   });
 });
+
+describe("the owner's name in the member list", () => {
+  it("is the organisation's, and an admin who edits the organisation's profile names does not rename the owner", async () => {
+    const org = await makeOrg(s, 'Acme Pte Ltd');
+    const admin = await addMember(s, org, 'admin');
+    await s.db.updateTable('users').set({ first_name: 'Mei Ling', last_name: 'Tan' }).where('id', '=', admin.id).execute();
+    const names = async () => {
+      const res = await s.api('GET', PATHS.orgMembers, {}, { token: admin.orgToken });
+      expect(res.code, res.msg).toBe(0);
+      return res.data.members.map((m: { user_id: number; name: string; role: string }) => [m.user_id, m.name, m.role]);
+    };
+    const before = await names();
+    expect(before).toEqual([
+      [org.id, 'Acme Pte Ltd', 'owner'],
+      [admin.id, 'Mei Ling Tan', 'admin'],
+    ]);
+    const renamed = await write(s, PATHS.userProfile, admin.orgToken, { first_name: 'Eve', last_name: 'Mallory', mobile: '81234567', ic_number: 'S7654321F' });
+    expect(renamed.code, renamed.msg).toBe(0);
+    expect(await names()).toEqual(before);
+  });
+});
