@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { ConfigError, loadConfig, type Config } from './config';
-import { startServer } from './server';
+import { PortInUse, startServer } from './server';
 import { DEMO_ACCOUNT } from './db/seed';
 import type { DB } from './db/connection';
 
@@ -42,7 +42,16 @@ async function main() {
     throw err;
   }
   const publicUrlSet = config.PUBLIC_URL !== undefined;
-  const running = await startServer(config);
+  let running;
+  try {
+    running = await startServer(config);
+  } catch (err) {
+    if (err instanceof PortInUse) {
+      console.error(`${err.message}\nStop that process, or start on another port: PORT=${err.port + 1} npm start (PORT is in docs/configuration.md).`);
+      process.exit(1);
+    }
+    throw err;
+  }
   // The handlers come before anything else is awaited: the server listens already, and a SIGTERM in that
   // moment must drain, not end the process at once (Node's default).
   let stopping = false;
