@@ -189,6 +189,9 @@ const envSchema = v.object({
 });
 
 export type Config = v.InferOutput<typeof envSchema> & {
+  /** Set by server.ts when PUBLIC_URL was not configured and it filled it in from the listening address:
+   *  the passkeys' relying party then follows the page's own host name (passkey/relying-party.ts). */
+  PUBLIC_URL_DERIVED?: boolean;
   DB_FILE: string;
   /** What openDatabase opens: DATABASE_URL, or the SQLite file. */
   DB_TARGET: string;

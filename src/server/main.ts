@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { ConfigError, loadConfig, type Config } from './config';
 import { PortInUse, startServer } from './server';
 import { DEMO_ACCOUNT } from './db/seed';
+import { passkeyStartNote } from './modules/passkey/relying-party';
 import type { DB } from './db/connection';
 
 /** True when this start made the database: its first migration ran after the process started. */
@@ -72,6 +73,8 @@ async function main() {
   process.on('SIGTERM', () => stop('SIGTERM'));
   console.log(`\nCanopy is running at ${running.url}`);
   if (!publicUrlSet) console.log(`Open it at this machine's addresses on port ${running.port}; behind a proxy or under a domain name, set PUBLIC_URL.`);
+  const passkeys = passkeyStartNote(config);
+  if (passkeys) console.log(passkeys);
   console.log(`Database: ${config.DATABASE_URL ? config.DATABASE_URL.replace(/\/\/([^:@/]+):[^@/]*@/, '//$1:***@') : config.DB_FILE}`);
   if (config.SEED_DEMO) console.log(`Demo login: ${DEMO_ACCOUNT.email} / ${DEMO_ACCOUNT.password} (withdrawal password ${DEMO_ACCOUNT.withdrawPassword})`);
   if (config.BENCH_SKIP_PAYMENT_PASSWORD) console.error('WARNING: BENCH_SKIP_PAYMENT_PASSWORD is on: orders skip the payment password. Benchmarks only.');

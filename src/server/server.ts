@@ -180,6 +180,7 @@ function ownAddress(config: Config, port: number): string {
   const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? 'localhost' : config.HOST;
   if (config.PUBLIC_URL === undefined) {
     config.PUBLIC_URL = `http://${host}:${port}`;
+    config.PUBLIC_URL_DERIVED = true;
     config.ALLOWED_ORIGINS = [...config.ALLOWED_ORIGINS, ...listeningOrigins(config.HOST, port)];
   }
   return `http://${host}:${port}`;

@@ -223,6 +223,13 @@ export const ERRORS = {
   approval_decided: { code: 2652, en: 'This request is no longer waiting: it was approved, declined or has expired.', cn: '该申请已不在等待中：已被批准、拒绝或已过期。' },
   approval_owner_only: { code: 2653, en: 'Only the owner can set the approval thresholds.', cn: '只有机构所有者可以设置审批门槛。' },
   approval_not_yours: { code: 2654, en: 'Only the member who asked can cancel this request.', cn: '只有提交该申请的成员可以撤销。' },
+
+  // Per-person scopes and hardening (3031-3049)
+  passkey_needs_name: {
+    code: 3031,
+    en: 'Passkeys need Canopy opened at a host name (such as localhost), not at an IP address. Use your password here.',
+    cn: '通行密钥需要通过主机名（例如 localhost）打开 Canopy，不能使用 IP 地址。请在此使用密码。',
+  },
 } as const satisfies Record<string, CatalogueEntry>;
 
 export type ErrorKey = keyof typeof ERRORS;

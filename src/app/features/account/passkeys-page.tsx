@@ -7,6 +7,7 @@ import { useOnline } from '../../lib/online';
 import { useMemberId } from '../../lib/user-info';
 import { localeToWire, type Locale } from '../../../shared/api';
 import { PASSKEY_NAME_MAX_LENGTH } from '../../../shared/constants';
+import { isIpHost } from '../../../shared/hosts';
 import { passkeyFormSchema, type PasskeyItem } from '../../../shared/schemas/passkey';
 import { Field } from '../../components/forms/field';
 import { FormAlert } from '../../components/forms/form-alert';
@@ -124,6 +125,14 @@ function AddPasskeyForm({ onDone }: { onDone: () => void }) {
     return (
       <p className="card account-card muted" data-testid="passkeys-unsupported">
         <Trans>This browser cannot make passkeys. Open Canopy in an up-to-date browser on your phone.</Trans>
+      </p>
+    );
+  }
+  if (isIpHost(window.location.hostname)) {
+    const here = window.location.hostname;
+    return (
+      <p className="card account-card muted" data-testid="passkeys-ip-host">
+        <Trans>Passkeys need Canopy opened at a host name, such as localhost or canopy.sg. Browsers refuse them at an IP address like {here}.</Trans>
       </p>
     );
   }
