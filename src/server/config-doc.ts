@@ -103,7 +103,7 @@ const DESCRIBE: Record<string, KeyDoc> = {
     what: "Push services a device's subscription may point at (each host with its subdomains); the server sends to no other address",
     allowed: 'comma-separated host names',
   },
-  PUSH_RETRY_MS: { what: 'First wait before a push the push service refused with a 5xx (or could not be reached for) is tried again; doubles each time, at most 8 tries' },
+  PUSH_RETRY_MS: { what: 'First wait before a push the push service refused with a 5xx (or could not be reached for) is tried again; doubles each time, at most 8 tries (at 60000 the last about two hours after the first)' },
   WITHDRAW_MIN_CENTS: { what: 'Smallest withdrawal (cents received); not above `WITHDRAW_MAX_CENTS`' },
   WITHDRAW_MAX_CENTS: { what: 'Largest withdrawal (cents received)' },
   WITHDRAW_FEE_CENTS: { what: 'Fixed part of the withdrawal handling fee (cents)' },

@@ -152,7 +152,7 @@ const envSchema = v.object({
     ),
     'fcm.googleapis.com,push.services.mozilla.com,notify.windows.com,push.apple.com',
   ),
-  PUSH_RETRY_MS: int(30_000, 10, 86_400_000),
+  PUSH_RETRY_MS: int(60_000, 10, 86_400_000),
   WITHDRAW_MIN_CENTS: int(5000, 1),
   WITHDRAW_MAX_CENTS: int(5_000_000, 1),
   WITHDRAW_FEE_CENTS: int(200, 0),
