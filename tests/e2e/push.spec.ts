@@ -82,6 +82,32 @@ for (const lang of ['en', 'cn'] as const) {
   });
 }
 
+for (const lang of ['en', 'cn'] as const) {
+  test(`a subscribe the browser never answers ends after its time limit and says why (${lang})`, async ({ context, page, request }) => {
+    test.setTimeout(90_000);
+    // A network that blocks the browser's push service: PushManager.subscribe never settles.
+    await context.addInitScript(() => {
+      PushManager.prototype.subscribe = () => new Promise<PushSubscription>(() => undefined);
+    });
+    await context.grantPermissions(['notifications'], { origin: baseUrl() });
+    await loginDemo(context, request, lang);
+    await page.goto('/pages/profile/index');
+    await waitForServiceWorkerControl(page);
+    const row = page.getByTestId('push-switch');
+    await row.evaluate((el) => el.scrollIntoView({ block: 'center' }));
+    await row.click();
+    await expect(row).toBeDisabled();
+    await expect(page.getByTestId('push-row-busy')).toBeVisible();
+    // Within the limit (15 s) and a margin: the switch is usable again, off, and the row says why.
+    const why = lang === 'en' ? "The browser's push service did not answer within 15 seconds" : '浏览器的推送服务没有在 15 秒内响应';
+    await expect(page.getByTestId('push-row-failed')).toContainText(why, { timeout: 25_000 });
+    await expect(row).toBeEnabled();
+    await expect(row).toHaveAttribute('aria-checked', 'false');
+    await row.evaluate((el) => el.scrollIntoView({ block: 'center' }));
+    await shot(page, `push-timeout-${lang}`);
+  });
+}
+
 test('the profile never asks for the notification permission on load', async ({ context, page, request }) => {
   await loginDemo(context, request, 'en');
   await page.goto('/pages/profile/index');
