@@ -25,8 +25,24 @@ function newestPush(lang: 'en' | 'cn'): PushPayload {
   }
 }
 
-/** Delivers `payload` to the page's service worker as a push message. */
+/** Waits until the page's service worker registration is ready and its worker activated: a push delivered
+ *  to a worker still installing or activating can be dropped without a notification. */
+async function workerActivated(page: Page): Promise<void> {
+  await page.evaluate(async () => {
+    const reg = await navigator.serviceWorker.ready;
+    const worker = reg.active;
+    if (!worker || worker.state === 'activated') return;
+    await new Promise<void>((resolve) => {
+      const check = () => worker.state === 'activated' && resolve();
+      worker.addEventListener('statechange', check);
+      check();
+    });
+  });
+}
+
+/** Delivers `payload` to the page's service worker as a push message, once its worker is activated. */
 async function deliverPush(context: BrowserContext, page: Page, payload: PushPayload): Promise<void> {
+  await workerActivated(page);
   const cdp = await context.newCDPSession(page);
   const registration = new Promise<string>((resolve) => {
     cdp.on('ServiceWorker.workerRegistrationUpdated', ({ registrations }) => {
@@ -36,6 +52,19 @@ async function deliverPush(context: BrowserContext, page: Page, payload: PushPay
   });
   await cdp.send('ServiceWorker.enable');
   await cdp.send('ServiceWorker.deliverPushMessage', { origin: baseUrl(), registrationId: await registration, data: JSON.stringify(payload) });
+}
+
+/** Delivers `payload` until the worker shows it: once, and once more when no notification came within 10 s
+ *  (a worker the browser stopped and restarted around the first delivery can miss it). */
+async function deliverUntilShown(context: BrowserContext, page: Page, payload: PushPayload, expected: unknown): Promise<void> {
+  await deliverPush(context, page, payload);
+  try {
+    await expect.poll(() => shown(page), { timeout: 10_000 }).toEqual(expected);
+    return;
+  } catch {
+    await deliverPush(context, page, payload);
+  }
+  await expect.poll(() => shown(page), { timeout: 15_000 }).toEqual(expected);
 }
 
 const shown = (page: Page) =>
@@ -60,8 +89,7 @@ for (const lang of ['en', 'cn'] as const) {
     await page.getByTestId('push-switch').evaluate((el) => el.scrollIntoView({ block: 'center' }));
     await shot(page, `push-profile-${lang}`);
 
-    await deliverPush(context, page, payload);
-    await expect.poll(() => shown(page), { timeout: 15_000 }).toEqual([{ title: payload.title, body: payload.body, tag: `notice-${payload.id}`, url: payload.url }]);
+    await deliverUntilShown(context, page, payload, [{ title: payload.title, body: payload.body, tag: `notice-${payload.id}`, url: payload.url }]);
     // The same notice pushed again replaces the one shown (its tag), never a second one.
     await deliverPush(context, page, payload);
     await page.waitForTimeout(500);
