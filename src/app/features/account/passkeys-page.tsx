@@ -33,7 +33,8 @@ export function PasskeysPage() {
         <p className="muted account-notice">
           <Trans>Sign in with your fingerprint, face or screen lock instead of typing your password. Your payment password is still asked whenever money moves.</Trans>
         </p>
-        <PasskeyList list={list} onRemoved={reload} />
+        {/* At an IP address no passkey can be added here: an empty list's "add one below" would mislead. */}
+        {isIpHost(window.location.hostname) && list?.length === 0 ? null : <PasskeyList list={list} onRemoved={reload} />}
         <FreshAfterSuccess onSuccess={() => void reload()}>{(done) => <AddPasskeyForm onDone={done} />}</FreshAfterSuccess>
       </div>
     </AccountPage>
