@@ -20,7 +20,7 @@ const MODULE_IMPORTS = {
   approval: ['retire', 'wallet', 'user', 'webhook'], // an approval carries the request out through the retirement's or the withdrawal's use case; a decision writes its event
   offset: ['order', 'user', 'project'], // each month's buy is the buy use case's; a plan checks the payment password and reads its project
   user: ['webhook'], // an approval request writes its event
-  org: ['offset'], // a member's removal or a role without trade pauses the monthly offsets she consented to
+  org: ['offset', 'approval'], // a member's removal or a role without trade pauses the monthly offsets she consented to and cancels her waiting approval requests
   developer: ['user'], // making an API key checks the payment password
   v1: ['developer', 'order', 'retire', 'project', 'user', 'webhook'], // the integrators' API: a request's key, the app's own buy, retirement and project use cases, and the sandbox's webhooks
 };

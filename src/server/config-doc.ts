@@ -103,7 +103,7 @@ const DESCRIBE: Record<string, KeyDoc> = {
     what: "Push services a device's subscription may point at (each host with its subdomains); the server sends to no other address",
     allowed: 'comma-separated host names',
   },
-  PUSH_RETRY_MS: { what: 'First wait before a push the push service refused with a 5xx (or could not be reached for) is tried again; doubles each time, at most 8 tries' },
+  PUSH_RETRY_MS: { what: 'First wait before a push the push service refused with a 5xx (or could not be reached for) is tried again; doubles each time, at most 8 tries (at 60000 the last about two hours after the first)' },
   WEBHOOK_ALLOW_PRIVATE: { what: 'Development and tests only: webhook receivers may be plain `http://` and on loopback (127.0.0.0/8, ::1); never private, link-local or other addresses' },
   WEBHOOK_RETRY_SCHEDULE_MS: {
     what: "Waits between a webhook delivery's tries after the first (Standard Webhooks' schedule, about three days); after the last one fails the endpoint is disabled and its owner told",

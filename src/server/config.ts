@@ -152,7 +152,7 @@ const envSchema = v.object({
     ),
     'fcm.googleapis.com,push.services.mozilla.com,notify.windows.com,push.apple.com',
   ),
-  PUSH_RETRY_MS: int(30_000, 10, 86_400_000),
+  PUSH_RETRY_MS: int(60_000, 10, 86_400_000),
   // Webhooks (docs/decisions/0044-webhooks.md): receivers on loopback and over plain http (local development
   // and tests only; production receivers are https on public addresses), the waits between a delivery's
   // tries (Standard Webhooks' schedule: about three days, then the endpoint is disabled), one try's time
@@ -201,6 +201,9 @@ const envSchema = v.object({
 });
 
 export type Config = v.InferOutput<typeof envSchema> & {
+  /** Set by server.ts when PUBLIC_URL was not configured and it filled it in from the listening address:
+   *  the passkeys' relying party then follows the page's own host name (passkey/relying-party.ts). */
+  PUBLIC_URL_DERIVED?: boolean;
   DB_FILE: string;
   /** What openDatabase opens: DATABASE_URL, or the SQLite file. */
   DB_TARGET: string;

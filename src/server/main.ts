@@ -1,7 +1,8 @@
 import { sql } from 'kysely';
 import { ConfigError, loadConfig, type Config } from './config';
-import { startServer } from './server';
+import { PortInUse, startServer } from './server';
 import { DEMO_ACCOUNT } from './db/seed';
+import { passkeyStartNote } from './modules/passkey/relying-party';
 import type { DB } from './db/connection';
 
 /** True when this start made the database: its first migration ran after the process started. */
@@ -42,7 +43,16 @@ async function main() {
     throw err;
   }
   const publicUrlSet = config.PUBLIC_URL !== undefined;
-  const running = await startServer(config);
+  let running;
+  try {
+    running = await startServer(config);
+  } catch (err) {
+    if (err instanceof PortInUse) {
+      console.error(`${err.message}\nStop that process, or start on another port: PORT=${err.port + 1} npm start (PORT is in docs/configuration.md).`);
+      process.exit(1);
+    }
+    throw err;
+  }
   // The handlers come before anything else is awaited: the server listens already, and a SIGTERM in that
   // moment must drain, not end the process at once (Node's default).
   let stopping = false;
@@ -63,6 +73,8 @@ async function main() {
   process.on('SIGTERM', () => stop('SIGTERM'));
   console.log(`\nCanopy is running at ${running.url}`);
   if (!publicUrlSet) console.log(`Open it at this machine's addresses on port ${running.port}; behind a proxy or under a domain name, set PUBLIC_URL.`);
+  const passkeys = passkeyStartNote(config);
+  if (passkeys) console.log(passkeys);
   console.log(`Database: ${config.DATABASE_URL ? config.DATABASE_URL.replace(/\/\/([^:@/]+):[^@/]*@/, '//$1:***@') : config.DB_FILE}`);
   if (config.SEED_DEMO) console.log(`Demo login: ${DEMO_ACCOUNT.email} / ${DEMO_ACCOUNT.password} (withdrawal password ${DEMO_ACCOUNT.withdrawPassword})`);
   if (config.BENCH_SKIP_PAYMENT_PASSWORD) console.error('WARNING: BENCH_SKIP_PAYMENT_PASSWORD is on: orders skip the payment password. Benchmarks only.');

@@ -24,6 +24,16 @@ import { findSession } from './modules/session';
 import { createScheduler, START_BATCH, type Scheduler } from './scheduler/scheduler';
 import { observeWriteTx } from './db/tx';
 
+/** The port is held by another process: main.ts says so and what to do, without a stack trace. */
+export class PortInUse extends Error {
+  constructor(
+    readonly host: string,
+    readonly port: number,
+  ) {
+    super(`Port ${port} on ${host} is in use by another process (another Canopy, or another server).`);
+  }
+}
+
 export interface RunningServer {
   url: string;
   port: number;
@@ -57,7 +67,18 @@ export async function startServer(config: Config, opts: { clock?: Clock; staticD
 
   const app = createApp(deps, { staticDir: opts.staticDir ?? path.resolve('dist') });
   const { feed, hub } = startLive(deps);
-  const server = await listen(app.fetch, config);
+  let server: Server;
+  try {
+    server = await listen(app.fetch, config);
+  } catch (err) {
+    // Nothing listens: what started before stops, so the process can end with its message alone.
+    await scheduler.stop();
+    await hub.close();
+    await feed.close();
+    await db.destroy();
+    await deps.limits.close();
+    throw err;
+  }
   hub.attach(server);
   const port = (server.address() as AddressInfo).port;
   const url = ownAddress(config, port);
@@ -147,8 +168,9 @@ function startLive(deps: ServerDeps): { feed: EventFeed; hub: Hub } {
  *  the server is not the side that closes a connection the other end is just reusing (a request lost to
  *  "other side closed", undici#3141). Headers must still arrive within 66 s. */
 async function listen(fetch: Parameters<typeof serve>[0]['fetch'], config: Config): Promise<Server> {
-  const server: ServerType = await new Promise((resolve) => {
+  const server: ServerType = await new Promise((resolve, reject) => {
     const s = serve({ fetch, port: config.PORT, hostname: config.HOST }, () => resolve(s));
+    s.once('error', (err: NodeJS.ErrnoException) => reject(err.code === 'EADDRINUSE' ? new PortInUse(config.HOST, config.PORT) : err));
   });
   const http = server as Server;
   http.keepAliveTimeout = 65_000;
@@ -163,6 +185,7 @@ function ownAddress(config: Config, port: number): string {
   const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? 'localhost' : config.HOST;
   if (config.PUBLIC_URL === undefined) {
     config.PUBLIC_URL = `http://${host}:${port}`;
+    config.PUBLIC_URL_DERIVED = true;
     config.ALLOWED_ORIGINS = [...config.ALLOWED_ORIGINS, ...listeningOrigins(config.HOST, port)];
   }
   return `http://${host}:${port}`;

@@ -243,6 +243,13 @@ export const ERRORS = {
   webhook_not_found: { code: 3234, en: 'This webhook endpoint does not exist.', cn: '该 Webhook 端点不存在。' },
   webhook_endpoints_full: { code: 3235, en: 'You can have at most {n} webhook endpoints. Delete one first.', cn: '最多可设置 {n} 个 Webhook 端点，请先删除一个。' },
   webhook_delivery_not_found: { code: 3236, en: 'This delivery does not exist.', cn: '该投递记录不存在。' },
+
+  // Per-person scopes and hardening (3031-3049)
+  passkey_needs_name: {
+    code: 3031,
+    en: 'Passkeys need Canopy opened at a host name (such as localhost), not at an IP address. Use your password here.',
+    cn: '通行密钥需要通过主机名（例如 localhost）打开 Canopy，不能使用 IP 地址。请在此使用密码。',
+  },
 } as const satisfies Record<string, CatalogueEntry>;
 
 export type ErrorKey = keyof typeof ERRORS;

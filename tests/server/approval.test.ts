@@ -165,11 +165,10 @@ describe('approvals', () => {
     const otherBuyer = await addMember(s, t.org, 'buyer');
     await expectOrgRefused(s, 'org_role_forbidden', (lang) => approve(otherBuyer.orgToken, asked.id, lang));
     await expectOrgRefused(s, 'org_role_forbidden', (lang) => decline(viewer.orgToken, asked.id, lang));
-    // The maker made approver: still not their own request.
-    const role = await send(PATHS.orgRole, { user_id: t.buyer.id, role: 'approver' }, t.org.owner.token);
-    expect(role.code, role.msg).toBe(0);
-    await expectOrgRefused(s, 'approval_own', (lang) => approve(t.buyer.orgToken, asked.id, lang));
-    await expectOrgRefused(s, 'approval_own', (lang) => decline(t.buyer.orgToken, asked.id, lang));
+    // A maker who may approve (the owner, with an approver in the organisation): still not their own request.
+    const own = requestOf(await retire(t, 120, t.org.owner.token));
+    await expectOrgRefused(s, 'approval_own', (lang) => approve(t.org.owner.token, own.id, lang));
+    await expectOrgRefused(s, 'approval_own', (lang) => decline(t.org.owner.token, own.id, lang));
     // Another organisation's approver, and ids that are not there.
     const other = await team(0);
     await expectOrgRefused(s, 'approval_not_found', (lang) => approve(other.approver.orgToken, asked.id, lang));
@@ -181,6 +180,7 @@ describe('approvals', () => {
     const proto = await s.api('POST', PATHS.approvalApprove, JSON.parse('{"id": 1, "__proto__": {"x": 1}}'), { token: t.approver.orgToken, idempotencyKey: `k-${Math.random()}` });
     expect(proto.code).not.toBe(0);
     expect((await decline(t.approver.orgToken, asked.id)).data).toMatchObject({ status: 'declined' });
+    expect((await decline(t.approver.orgToken, own.id)).data).toMatchObject({ status: 'declined' });
     await expectLedgerOk();
   });
 

@@ -151,7 +151,7 @@ it("records of a batch: a key taken meanwhile fails the batch; each job runs alo
     tx
       .insertInto('idempotency_keys')
       .values({ user_id: 0, key, endpoint: '/gb', request_hash: 'h', state: 'done', response: 'null', created_at: 0 })
-      .onConflict((oc) => oc.columns(['user_id', 'key']).doNothing());
+      .onConflict((oc) => oc.columns(['user_id', 'scope', 'key']).doNothing());
   type Rec = { key: string; recorded: boolean; begin: () => Promise<void>; end: (w: WriteScope) => Promise<void>; undo: () => void; endMany: typeof endMany };
   const endMany = async (w: WriteScope, ends: readonly { record: unknown }[]) => {
     for (const { record } of ends) await (record as Rec).end(w);

@@ -122,7 +122,7 @@ describe('writes sent ahead (WriteScope.ahead: on PostgreSQL pipelined, the job 
     tx
       .insertInto('idempotency_keys')
       .values({ user_id: 0, key, endpoint: '/gc', request_hash: 'h', state: 'done', response: 'null', created_at: 0 })
-      .onConflict((oc) => oc.columns(['user_id', 'key']).doNothing());
+      .onConflict((oc) => oc.columns(['user_id', 'scope', 'key']).doNothing());
 
   it('commit with their job, in the order sent, and what follows them sees them', async () => {
     await writeTx(db, async (tx, w) => {
@@ -267,7 +267,7 @@ it("an effect record whose job runs again forgets what its first run recorded (t
         const claim = tx
           .insertInto('idempotency_keys')
           .values({ user_id: 0, key, endpoint: '/gc', request_hash: 'h', state: 'done', response: 'null', created_at: 0 })
-          .onConflict((oc) => oc.columns(['user_id', 'key']).doNothing());
+          .onConflict((oc) => oc.columns(['user_id', 'scope', 'key']).doNothing());
         await w.ahead(claim, (res) => {
           if (Number(res.numAffectedRows ?? 0) === 0) throw new Error('key taken');
           r.recorded = true;
@@ -301,7 +301,7 @@ it("a job refused by a check of an answer after its key's claim went through: it
       const claim = tx
         .insertInto('idempotency_keys')
         .values({ user_id: 0, key: 'gc-refused', endpoint: '/gc', request_hash: 'h', state: 'done', response: 'null', created_at: 0 })
-        .onConflict((oc) => oc.columns(['user_id', 'key']).doNothing());
+        .onConflict((oc) => oc.columns(['user_id', 'scope', 'key']).doNothing());
       await w.ahead(claim, (res) => {
         if (Number(res.numAffectedRows ?? 0) === 0) throw new Error('key taken');
         record.recorded = true;

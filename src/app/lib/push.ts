@@ -40,15 +40,38 @@ function wire(sub: PushSubscription): Record<string, unknown> {
   return { endpoint: json.endpoint, keys: { p256dh: json.keys?.p256dh, auth: json.keys?.auth } };
 }
 
-/** Turns notifications on for this device: asks the permission (the caller runs it from a tap). */
-export async function enablePush(): Promise<ApiResult<PushDevices> | 'denied' | 'unsupported'> {
+/** How long the browser has to make its push subscription: it asks its push service (FCM, Mozilla's,
+ *  Apple's), and on a network that blocks that service the call never settles, leaving the switch busy for
+ *  ever. Past it the switch is usable again and says why. */
+export const PUSH_SUBSCRIBE_LIMIT_MS = 15_000;
+
+const TIMED_OUT = Symbol('timed out');
+
+/** `work`, or TIMED_OUT once `ms` have passed without its answer (the work itself cannot be cancelled). */
+function within<T>(work: Promise<T>, ms: number): Promise<T | typeof TIMED_OUT> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const limit = new Promise<typeof TIMED_OUT>((resolve) => (timer = setTimeout(() => resolve(TIMED_OUT), ms)));
+  return Promise.race([work, limit]).finally(() => clearTimeout(timer));
+}
+
+/** Turns notifications on for this device: asks the permission (the caller runs it from a tap). 'timeout':
+ *  the browser's push service did not answer within PUSH_SUBSCRIBE_LIMIT_MS. */
+export async function enablePush(): Promise<ApiResult<PushDevices> | 'denied' | 'unsupported' | 'timeout'> {
   if (!pushSupported()) return 'unsupported';
   const permission = await Notification.requestPermission();
   if (permission !== 'granted') return 'denied';
   const key = await get<PushKey>(PATHS.pushKey);
   if (key.code !== 0 || !key.data) return key as unknown as ApiResult<PushDevices>;
-  const reg = await navigator.serviceWorker.ready;
-  const sub = (await reg.pushManager.getSubscription()) ?? (await reg.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(key.data.public_key) }));
+  const publicKey = key.data.public_key;
+  const subscribed = await within(
+    (async () => {
+      const reg = await navigator.serviceWorker.ready;
+      return (await reg.pushManager.getSubscription()) ?? (await reg.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(publicKey) }));
+    })(),
+    PUSH_SUBSCRIBE_LIMIT_MS,
+  );
+  if (subscribed === TIMED_OUT) return 'timeout';
+  const sub = subscribed;
   const res = await post<PushDevices>(PATHS.pushSubscribe, wire(sub), { idempotencyKey: newIdempotencyKey() });
   // A subscription the server refused is no use to keep.
   if (res.code !== 0 && res.code !== -1) await sub.unsubscribe();

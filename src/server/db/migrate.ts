@@ -31,6 +31,7 @@ import * as m029 from './migrations/029-icc-cap';
 import * as m030 from './migrations/030-push-person';
 import * as m031 from './migrations/031-org-fixes';
 import * as m032 from './migrations/032-icc-surrender';
+import * as m036 from './migrations/036-idempotency-scope';
 import * as m040 from './migrations/040-registry-blocks';
 import * as m041 from './migrations/041-project-held-tons';
 import * as m044 from './migrations/044-api-keys';
@@ -69,6 +70,7 @@ const migrations: Record<string, Migration> = {
   '030-push-person': m030,
   '031-org-fixes': m031,
   '032-icc-surrender': m032,
+  '036-idempotency-scope': m036,
   '040-registry-blocks': m040,
   '041-project-held-tons': m041,
   '044-api-keys': m044,

@@ -431,7 +431,11 @@ export interface LedgerEntriesTable {
 
 export interface IdempotencyKeysTable {
   id: Generated<number>;
+  /** The account the request acts for. */
   user_id: number;
+  /** Who within the account sent it: '' its own login, 'member:<id>' a member acting for the organisation
+   *  (migration 036). */
+  scope: Generated<string>;
   key: string;
   endpoint: string;
   request_hash: string;

@@ -25,28 +25,31 @@ import { activityOf, insertActivity, membershipCheck, type Activity } from './ac
 const KEY_PATTERN = /^[A-Za-z0-9_-]{8,100}$/;
 
 // The key's two statements on every idempotent write, built once (db/prepared.ts).
-const keyRow = prepared((db, p: { userId: number; key: string }) => db.selectFrom('idempotency_keys').selectAll().where('user_id', '=', p.userId).where('key', '=', p.key));
-const claimKey = prepared((db, p: { userId: number; key: string; endpoint: string; hash: string; response: string; now: number }) =>
+const keyRow = prepared((db, p: { userId: number; scope: string; key: string }) =>
+  db.selectFrom('idempotency_keys').selectAll().where('user_id', '=', p.userId).where('scope', '=', p.scope).where('key', '=', p.key),
+);
+const claimKey = prepared((db, p: { userId: number; scope: string; key: string; endpoint: string; hash: string; response: string; now: number }) =>
   db
     .insertInto('idempotency_keys')
-    .values({ user_id: p.userId, key: p.key, endpoint: p.endpoint, request_hash: p.hash, state: 'done', response: p.response, created_at: p.now })
-    .onConflict((oc) => oc.columns(['user_id', 'key']).doNothing()),
+    .values({ user_id: p.userId, scope: p.scope, key: p.key, endpoint: p.endpoint, request_hash: p.hash, state: 'done', response: p.response, created_at: p.now })
+    .onConflict((oc) => oc.columns(['user_id', 'scope', 'key']).doNothing()),
 );
 
 /** PostgreSQL: the keys of a batch of requests (db/tx.ts Batcher) claimed in one insert; the ones it
  *  returns are the ones claimed. */
 const claimKeys = prepared((db, p: { rows: string }) => ({
   compile: () =>
-    sql<{ user_id: number; key: string }>`insert into idempotency_keys (user_id, key, endpoint, request_hash, state, response, created_at)
-    select user_id, key, endpoint, request_hash, 'done', response, created_at
-    from json_to_recordset(${p.rows}::json) as x(ord int, user_id bigint, key text, endpoint text, request_hash text, response text, created_at bigint)
+    sql<{ user_id: number; key: string }>`insert into idempotency_keys (user_id, scope, key, endpoint, request_hash, state, response, created_at)
+    select user_id, scope, key, endpoint, request_hash, 'done', response, created_at
+    from json_to_recordset(${p.rows}::json) as x(ord int, user_id bigint, scope text, key text, endpoint text, request_hash text, response text, created_at bigint)
     order by ord
-    on conflict (user_id, key) do nothing
+    on conflict (user_id, scope, key) do nothing
     returning user_id, key`.compile(db),
 }));
 
 interface KeyClaim {
   userId: number;
+  scope: string;
   key: string;
   endpoint: string;
   hash: string;
@@ -75,7 +78,7 @@ async function endKeyRecords(w: WriteScope, ends: readonly { record: EffectRecor
     return;
   }
   const list = ends.map(({ record, result }) => ({ record: record as KeyRecord, result, claim: (record as KeyRecord).claim(result) }));
-  const rows = list.map(({ claim }, ord) => ({ ord, user_id: claim.userId, key: claim.key, endpoint: claim.endpoint, request_hash: claim.hash, response: claim.response, created_at: claim.now }));
+  const rows = list.map(({ claim }, ord) => ({ ord, user_id: claim.userId, scope: claim.scope, key: claim.key, endpoint: claim.endpoint, request_hash: claim.hash, response: claim.response, created_at: claim.now }));
   await w.ahead(claimKeys.compile(w.tx, { rows: JSON.stringify(rows) }), ({ rows: inserted }) => {
     if (inserted.length !== list.length) throw new KeyTaken();
     for (const { record, result } of list) record.claimed(result);
@@ -109,7 +112,7 @@ export class KeyTaken extends Error {}
  *  buy, docs/decisions/0035-monthly-offset.md), in the write transaction of its effect, as a request's key
  *  is claimed: when another instance claimed it first, KeyTaken rolls this effect back. */
 export async function claimDerivedKey(w: WriteScope, secret: Buffer, p: { userId: number; key: string; endpoint: string; payload: Record<string, unknown>; response: unknown; now: number }): Promise<void> {
-  const claim = { userId: p.userId, key: p.key, endpoint: p.endpoint, hash: hmac(secret, `${p.endpoint}\n${canonical(p.payload)}`), response: JSON.stringify(p.response ?? null), now: p.now };
+  const claim = { userId: p.userId, scope: '', key: p.key, endpoint: p.endpoint, hash: hmac(secret, `${p.endpoint}\n${canonical(p.payload)}`), response: JSON.stringify(p.response ?? null), now: p.now };
   await w.ahead(claimKey.compile(w.tx, claim), (inserted) => {
     if (Number(inserted.numAffectedRows ?? 0) === 0) throw new KeyTaken();
   });
@@ -145,28 +148,38 @@ export async function idempotent<T>(
   userId: number,
   payload: Record<string, unknown>,
   run: (record: EffectRecord) => Promise<T>,
-  /** Keys of another space than the account's own: an API key's (`ak<id>:`), so two keys of one account
-   *  never meet at the same Idempotency-Key (docs/product.md#integrators). */
-  scope = '',
+  /** Keys of a space of their own: an API key's (`ak<id>:`), so two keys of one account, or a key and a
+   *  member, never meet at the same Idempotency-Key (docs/product.md#integrators). */
+  space = '',
 ): Promise<Response> {
-  const given = c.req.header('idempotency-key')?.trim() ?? '';
-  if (!KEY_PATTERN.test(given)) throw new AppError('invalid_request', undefined, { field: 'Idempotency-Key' });
-  const key = scope + given;
-  return oneAtATime(`${userId}\n${key}`, () => runOnce(c, userId, key, payload, run));
+  const key = c.req.header('idempotency-key')?.trim() ?? '';
+  if (!KEY_PATTERN.test(key)) throw new AppError('invalid_request', undefined, { field: 'Idempotency-Key' });
+  const scope = space || keyScope(c, userId);
+  return oneAtATime(`${userId}\n${scope}\n${key}`, () => runOnce(c, userId, scope, key, payload, run));
 }
 
-/** The request as its key record knows it: the user's key, the endpoint and the hash of its payload. */
+/** Whose key it is within the account `userId` the request acts for (docs/decisions/0040-per-person-scopes.md):
+ *  '' the account's own login; 'member:<id>' a member acting for the organisation, so a colleague who
+ *  happens to send the same key gets her own effect, never the first member's answer. An API key's requests
+ *  carry a space of their own instead (`idempotent`'s last argument). */
+function keyScope(c: Context<AppEnv>, userId: number): string {
+  const acting = c.get('acting');
+  return acting && acting.accountId === userId && acting.memberId !== userId ? `member:${acting.memberId}` : '';
+}
+
+/** The request as its key record knows it: the sender's key, the endpoint and the hash of its payload. */
 interface KeyedRequest {
   userId: number;
+  scope: string;
   key: string;
   endpoint: string;
   hash: string;
 }
 
-async function runOnce<T>(c: Context<AppEnv>, userId: number, key: string, payload: Record<string, unknown>, run: (record: EffectRecord) => Promise<T>): Promise<Response> {
+async function runOnce<T>(c: Context<AppEnv>, userId: number, scope: string, key: string, payload: Record<string, unknown>, run: (record: EffectRecord) => Promise<T>): Promise<Response> {
   const { db, clock, config } = c.get('deps');
   const endpoint = c.req.path;
-  const req: KeyedRequest = { userId, key, endpoint, hash: hmac(serverSecret(config), `${endpoint}\n${canonical(payload)}`) };
+  const req: KeyedRequest = { userId, scope, key, endpoint, hash: hmac(serverSecret(config), `${endpoint}\n${canonical(payload)}`) };
 
   // 1. Answered before: the same answer, nothing runs.
   const earlier = await storedAnswer(c, req);
@@ -196,7 +209,7 @@ async function runOnce<T>(c: Context<AppEnv>, userId: number, key: string, paylo
 /** The stored answer of this key, or null when the key has none yet. */
 async function storedAnswer(c: Context<AppEnv>, req: KeyedRequest): Promise<Response | null> {
   const { db, metrics } = c.get('deps');
-  const row = (await keyRow.execute(db, { userId: req.userId, key: req.key })).rows[0];
+  const row = (await keyRow.execute(db, { userId: req.userId, scope: req.scope, key: req.key })).rows[0];
   if (!row) return null;
   if (row.request_hash !== req.hash) throw new AppError('idempotency_mismatch');
   // Only rows of an older version can lack their answer (their effect committed without it).

@@ -14,8 +14,9 @@ import type { Clock } from '../lib/clock';
 // notice's id as its Topic and the notification's tag, so the rare second delivery of a row whose answer
 // was lost replaces the first on the push service and on the device instead of showing twice.
 // Answers: 2xx sent (row gone); 404/410 the device unsubscribed (its subscription and rows gone); 5xx,
-// 429 or no answer: tried again after PUSH_RETRY_MS, doubling, at most MAX_ATTEMPTS times; another 4xx
-// is a push the service will never take (row gone, logged).
+// 429 or no answer: tried again after PUSH_RETRY_MS, doubling, at most MAX_ATTEMPTS times (at the default
+// 60 s the waits are 1, 2, 4 ... 64 minutes: the last try about two hours after the first); another 4xx
+// is a push the service will never take (row gone, logged). Every failed send logs its cause.
 
 const LEASE_MS = 60_000;
 const SEND_TIMEOUT_MS = 10_000;
@@ -154,26 +155,56 @@ export function pushPayload(row: Pick<Claimed, 'notification_id' | 'lang' | 'tit
 
 type Outcome = 'sent' | 'gone' | 'retry' | 'drop';
 
+/** Why a send failed, for the log: the push service's answer, or where the connection broke. */
+type Cause = 'status' | 'dns' | 'connect' | 'tls' | 'timeout' | 'network' | 'not_allowed' | 'keys';
+
+interface Sent {
+  outcome: Outcome;
+  status: number;
+  cause?: Cause;
+  /** The system's error code (ENOTFOUND, ECONNREFUSED, ERR_SSL_...), when there is one. */
+  code?: string;
+}
+
+/** The cause of a fetch that threw: a timeout, a DNS lookup, a refused or reset connection, TLS. undici
+ *  wraps the socket's error as `cause` ("fetch failed"). */
+function causeOf(err: unknown): { cause: Cause; code?: string } {
+  if (err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError')) return { cause: 'timeout', code: err.name };
+  let e: unknown = err;
+  for (let depth = 0; depth < 4 && e instanceof Error; depth++) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (typeof code === 'string' && !code.startsWith('UND_ERR_SOCKET')) {
+      if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EAI_FAIL' || code === 'EAI_NONAME') return { cause: 'dns', code };
+      if (code === 'ETIMEDOUT' || code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'UND_ERR_HEADERS_TIMEOUT') return { cause: 'timeout', code };
+      if (code === 'EPROTO' || code.startsWith('ERR_SSL') || code.startsWith('ERR_TLS') || code.startsWith('CERT_') || code.includes('CERT') || code === 'UNABLE_TO_VERIFY_LEAF_SIGNATURE') return { cause: 'tls', code };
+      if (code.startsWith('ECONN') || code === 'EHOSTUNREACH' || code === 'ENETUNREACH' || code === 'EPIPE') return { cause: 'connect', code };
+    }
+    e = e.cause;
+  }
+  const code = err instanceof Error ? ((err.cause as NodeJS.ErrnoException | undefined)?.code ?? err.name) : undefined;
+  return { cause: 'network', ...(code ? { code } : {}) };
+}
+
 /** One push over HTTP: the body encrypted for the device (RFC 8291, aes128gcm) and signed with VAPID. */
-async function sendOne(row: Claimed, payload: PushPayload, keys: VapidKeys, hosts: readonly string[]): Promise<{ outcome: Outcome; status: number }> {
-  if (!pushEndpointAllowed(row.endpoint, hosts)) return { outcome: 'gone', status: 0 };
+async function sendOne(row: Claimed, payload: PushPayload, keys: VapidKeys, hosts: readonly string[]): Promise<Sent> {
+  if (!pushEndpointAllowed(row.endpoint, hosts)) return { outcome: 'gone', status: 0, cause: 'not_allowed' };
   let req: ReturnType<typeof webpush.generateRequestDetails>;
   try {
     req = encrypted(row, payload, keys);
   } catch {
     // The device's keys cannot be encrypted for (not a P-256 point): no push to it ever can.
-    return { outcome: 'gone', status: 0 };
+    return { outcome: 'gone', status: 0, cause: 'keys' };
   }
   const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, String(v)]));
   try {
     const res = await fetch(req.endpoint, { method: 'POST', headers, body: new Uint8Array(req.body as Buffer), redirect: 'manual', signal: AbortSignal.timeout(SEND_TIMEOUT_MS) });
     await res.body?.cancel();
     if (res.status >= 200 && res.status < 300) return { outcome: 'sent', status: res.status };
-    if (res.status === 404 || res.status === 410) return { outcome: 'gone', status: res.status };
-    if (res.status >= 500 || res.status === 429) return { outcome: 'retry', status: res.status };
-    return { outcome: 'drop', status: res.status };
-  } catch {
-    return { outcome: 'retry', status: 0 };
+    if (res.status === 404 || res.status === 410) return { outcome: 'gone', status: res.status, cause: 'status' };
+    if (res.status >= 500 || res.status === 429) return { outcome: 'retry', status: res.status, cause: 'status' };
+    return { outcome: 'drop', status: res.status, cause: 'status' };
+  } catch (err) {
+    return { outcome: 'retry', status: 0, ...causeOf(err) };
   }
 }
 
@@ -203,6 +234,21 @@ async function settle(db: DB, row: Claimed, outcome: Outcome, now: number, retry
   return result;
 }
 
+/** One line per failed send, with its cause, so an operator can tell a push service that is down from a DNS
+ *  or TLS problem on this side. Only the endpoint's host is logged: its path is the device's secret. A push
+ *  given up (dropped) is an error; a retry, or a device the push service says is gone, is information. */
+function logFailure(log: Logger, row: Claimed, sent: Sent, result: Outcome): void {
+  let host: string;
+  try {
+    host = new URL(row.endpoint).hostname;
+  } catch {
+    host = '(not a URL)';
+  }
+  const line = { notice: row.notification_id, subscription: row.subscription_id, host, attempt: row.attempts, cause: sent.cause ?? 'network', status: sent.status, ...(sent.code ? { code: sent.code } : {}), outcome: result };
+  if (result === 'drop') log.error('push: send failed', line);
+  else log.info('push: send failed', line);
+}
+
 /** Sends the pushes that are due (at most `limit` per call): claim, send, record. */
 export async function sendDuePushes(deps: SenderDeps, limit = PUSH_BATCH): Promise<PushReport> {
   const report: PushReport = { sent: 0, retried: 0, removed: 0, dropped: 0 };
@@ -214,15 +260,13 @@ export async function sendDuePushes(deps: SenderDeps, limit = PUSH_BATCH): Promi
   const unread = await unreadCounts(deps.db, [...new Set(rows.map((r) => r.user_id))]);
   await Promise.all(
     rows.map(async (row) => {
-      const { outcome, status } = await sendOne(row, pushPayload(row, unread.get(row.user_id) ?? 0), keys, deps.config.PUSH_HOSTS);
-      const result = await settle(deps.db, row, outcome, deps.clock.now(), deps.config.PUSH_RETRY_MS);
+      const sent = await sendOne(row, pushPayload(row, unread.get(row.user_id) ?? 0), keys, deps.config.PUSH_HOSTS);
+      const result = await settle(deps.db, row, sent.outcome, deps.clock.now(), deps.config.PUSH_RETRY_MS);
       if (result === 'sent') report.sent++;
       else if (result === 'retry') report.retried++;
       else if (result === 'gone') report.removed++;
-      else {
-        report.dropped++;
-        deps.log.error(`push: notice #${row.notification_id} to subscription #${row.subscription_id} dropped (status ${status}, attempt ${row.attempts})`);
-      }
+      else report.dropped++;
+      if (result !== 'sent') logFailure(deps.log, row, sent, result);
     }),
   );
   // Rows claimed whose subscription or notice is gone meanwhile: nothing to send.

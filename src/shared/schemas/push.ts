@@ -24,6 +24,7 @@ export const pushUnsubscribeSchema = v.object({ endpoint });
 export const pushKeySchema = v.strictObject({ public_key: v.string() });
 export type PushKey = v.InferOutput<typeof pushKeySchema>;
 
-/** The answer of subscribe and unsubscribe: how many devices of the caller receive notifications now. */
+/** The answer of subscribe and unsubscribe: how many devices the caller (the person, for the account the
+ *  session acts for) turned notifications on for. */
 export const pushDevicesSchema = v.strictObject({ devices: int() });
 export type PushDevices = v.InferOutput<typeof pushDevicesSchema>;

@@ -7,6 +7,7 @@ import { useOnline } from '../../lib/online';
 import { useMemberId } from '../../lib/user-info';
 import { localeToWire, type Locale } from '../../../shared/api';
 import { PASSKEY_NAME_MAX_LENGTH } from '../../../shared/constants';
+import { isIpHost } from '../../../shared/hosts';
 import { passkeyFormSchema, type PasskeyItem } from '../../../shared/schemas/passkey';
 import { Field } from '../../components/forms/field';
 import { FormAlert } from '../../components/forms/form-alert';
@@ -32,7 +33,8 @@ export function PasskeysPage() {
         <p className="muted account-notice">
           <Trans>Sign in with your fingerprint, face or screen lock instead of typing your password. Your payment password is still asked whenever money moves.</Trans>
         </p>
-        <PasskeyList list={list} onRemoved={reload} />
+        {/* At an IP address no passkey can be added here: an empty list's "add one below" would mislead. */}
+        {isIpHost(window.location.hostname) && list?.length === 0 ? null : <PasskeyList list={list} onRemoved={reload} />}
         <FreshAfterSuccess onSuccess={() => void reload()}>{(done) => <AddPasskeyForm onDone={done} />}</FreshAfterSuccess>
       </div>
     </AccountPage>
@@ -133,6 +135,14 @@ function AddPasskeyForm({ onDone }: { onDone: () => void }) {
     return (
       <p className="card account-card muted" data-testid="passkeys-unsupported">
         <Trans>This browser cannot make passkeys. Open Canopy in an up-to-date browser on your phone.</Trans>
+      </p>
+    );
+  }
+  if (isIpHost(window.location.hostname)) {
+    const here = window.location.hostname;
+    return (
+      <p className="card account-card muted" data-testid="passkeys-ip-host">
+        <Trans>Passkeys need Canopy opened at a host name, such as localhost or canopy.sg. Browsers refuse them at an IP address like {here}.</Trans>
       </p>
     );
   }

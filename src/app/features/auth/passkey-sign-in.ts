@@ -2,6 +2,7 @@ import type { AuthenticationResponseJSON, PublicKeyCredentialRequestOptionsJSON 
 import { post, type ApiResult } from '../../lib/api';
 import { wireLang } from '../../lib/i18n';
 import { PATHS } from '../../../shared/api';
+import { isIpHost } from '../../../shared/hosts';
 import { ERRORS, errorMessage } from '../../../shared/errors';
 import type { LoginInfo } from '../../../shared/schemas/auth';
 
@@ -9,8 +10,9 @@ import type { LoginInfo } from '../../../shared/schemas/auth';
 // (the passkeys it holds for this site: no e-mail asked), then the server's answer, login info as a login's.
 // The browser half of SimpleWebAuthn loads only on the tap.
 
-/** Whether this browser can sign in with a passkey at all. */
-export const passkeysSupported = (): boolean => typeof window !== 'undefined' && 'PublicKeyCredential' in window;
+/** Whether this browser can sign in with a passkey here: it has WebAuthn, and the page is at a host name
+ *  (browsers refuse an IP address as the RP ID, so at http://127.0.0.1 the button would always fail). */
+export const passkeysSupported = (): boolean => typeof window !== 'undefined' && 'PublicKeyCredential' in window && !isIpHost(window.location.hostname);
 
 export async function signInWithPasskey(): Promise<ApiResult<LoginInfo>> {
   const options = await post<PublicKeyCredentialRequestOptionsJSON>(PATHS.passkeyLoginOptions, {}, { quiet: true });

@@ -128,6 +128,49 @@ export async function cancelRequest(deps: Deps, acting: Acting, id: number, reco
   }, record);
 }
 
+/** Why a member's waiting requests go without her: removed, or given a role that does not trade. */
+export type MakerGone = 'removed' | 'no_trade';
+
+const GONE_WORDS: Record<MakerGone, { en: string; cn: string }> = {
+  removed: { en: 'was removed from the organisation', cn: '已被移出本组织' },
+  no_trade: { en: 'no longer has a role that trades', cn: '的角色已不能交易' },
+};
+
+/** Cancels the waiting requests `makerId` made for `accountId`, in the caller's transaction (her removal or
+ *  new role): a request carries its maker's consent, given with her own payment password, and an approver
+ *  must not carry out the consent of someone who no longer trades for the organisation. Each is released
+ *  exactly as her own cancel releases it (a decline by its maker, by the same conditional update, so an
+ *  approval in the same moment leaves one outcome), and the approvers and the maker are told. */
+export async function cancelMakerRequests(w: WriteScope, accountId: number, makerId: number, why: MakerGone, now: number): Promise<number> {
+  const rows = await w.tx.selectFrom('approval_requests').selectAll().where('account_id', '=', accountId).where('maker_id', '=', makerId).where('status', '=', 'waiting').orderBy('id').execute();
+  if (rows.length === 0) return 0;
+  const maker = await w.tx.selectFrom('users').select('email').where('id', '=', makerId).executeTakeFirst();
+  const name = maker?.email ?? `#${makerId}`;
+  const approvers = await w.tx.selectFrom('organisation_members').select('user_id').where('account_id', '=', accountId).where('role', 'in', ['owner', 'approver']).where('user_id', '<>', makerId).execute();
+  let cancelled = 0;
+  for (const row of rows) {
+    if (!(await settle(w, row, 'declined', makerId, now))) continue;
+    await release(w, row, now);
+    const what = WHAT(row);
+    const held = row.kind === 'retire' ? ' The tons it held are free again.' : ' The money it held is back in the available balance.';
+    const heldCn = row.kind === 'retire' ? '所占用的吨数已释放。' : '所冻结的资金已退回可用余额。';
+    await noticeOfRequest(
+      w,
+      accountId,
+      [makerId, ...approvers.map((a) => a.user_id)],
+      {
+        title: `Request #${row.id} cancelled`,
+        title_cn: `申请 #${row.id} 已撤销`,
+        body: `The ${what.en} (request #${row.id}) was cancelled: its maker ${name} ${GONE_WORDS[why].en}.${held}`,
+        body_cn: `申请 #${row.id}（${what.cn}）已撤销：申请人 ${name} ${GONE_WORDS[why].cn}。${heldCn}`,
+      },
+      now,
+    );
+    cancelled++;
+  }
+  return cancelled;
+}
+
 /** Expires one request past its time, once across instances (the conditional update); its maker is the
  *  one the activity log names. False: it was no longer waiting. */
 export async function expireRequest(deps: Deps, id: number, now: number): Promise<boolean> {

@@ -18,11 +18,13 @@ export async function mine(deps: Deps, session: Session, person: User): Promise<
   return { list, acting: list.find((o) => o.account_id === actingId) ?? null };
 }
 
+/** The members, each named: a member by her own profile, the owner by the organisation's name. */
 export async function members(deps: Deps, acting: Acting, withInvitations: boolean): Promise<OrgMembers> {
   const rows = await deps.db
     .selectFrom('organisation_members as m')
     .innerJoin('users as u', 'u.id', 'm.user_id')
-    .select(['m.user_id', 'u.email', 'u.first_name', 'u.last_name', 'u.company', 'm.role', 'm.created_at'])
+    .innerJoin('organisations as o', 'o.account_id', 'm.account_id')
+    .select(['m.user_id', 'u.email', 'u.first_name', 'u.last_name', 'o.name as organisation', 'm.role', 'm.created_at'])
     .where('m.account_id', '=', acting.accountId)
     .orderBy('m.created_at')
     .orderBy('m.user_id')
@@ -42,7 +44,9 @@ export async function members(deps: Deps, acting: Acting, withInvitations: boole
     members: rows.map((r) => ({
       user_id: r.user_id,
       email: r.email,
-      name: [r.first_name, r.last_name].filter(Boolean).join(' '),
+      // The owner is the organisation's own login: its profile names are the organisation's, which an admin
+      // edits, so the owner is named by the organisation's registered name, which no member changes.
+      name: r.role === 'owner' ? r.organisation : [r.first_name, r.last_name].filter(Boolean).join(' '),
       role: r.role,
       joined_at: r.created_at,
     })),

@@ -6,6 +6,7 @@ import { publish } from '../../live/events';
 import { createSession, forgetPushDevices, roleCan, type Acting, type Session, type User } from '../session';
 import type { OrgRole } from '../../db/schema';
 import { pauseMakerPlans } from '../offset/maker';
+import { cancelMakerRequests } from '../approval/service';
 import type { LoginInfo } from '../../../shared/schemas/auth';
 import type { OrgSummary } from '../../../shared/schemas/org';
 
@@ -169,7 +170,8 @@ async function revokeInvitationsOf(tx: Tx, accountId: number, userId: number, no
 }
 
 /** Gives a member another role: every request reads the role again, so it applies from the next one; a role
- *  without trade pauses the monthly offsets she set up (offset/maker.ts). */
+ *  without trade pauses the monthly offsets she set up (offset/maker.ts) and cancels her waiting approval
+ *  requests (approval/service.ts). */
 export async function setRole(deps: Deps, acting: Acting, input: { user_id: number; role: MemberRole }, record: EffectRecord) {
   // A role is given by someone else: an admin who could give themself buyer would trade alone, where the
   // organisation chose to have an admin who does not.
@@ -179,15 +181,18 @@ export async function setRole(deps: Deps, acting: Acting, input: { user_id: numb
     await changeableMember(tx, acting, input.user_id);
     await tx.updateTable('organisation_members').set({ role: input.role }).where('account_id', '=', acting.accountId).where('user_id', '=', input.user_id).execute();
     if (!roleCan(input.role, 'manage')) await revokeInvitationsOf(tx, acting.accountId, input.user_id, now);
-    if (!roleCan(input.role, 'trade')) await pauseMakerPlans(w, acting.accountId, input.user_id, now);
+    if (!roleCan(input.role, 'trade')) {
+      await pauseMakerPlans(w, acting.accountId, input.user_id, now);
+      await cancelMakerRequests(w, acting.accountId, input.user_id, 'no_trade', now);
+    }
     await publish(w, { type: 'invalidate', tables: ['members'] }, acting.accountId, now);
     return { user_id: input.user_id, role: input.role };
   }, record);
 }
 
 /** Removes a member: the membership goes and with it, at once, every session they act for it in, every
- *  device they turned the organisation's notices on for (with its queued pushes), and the monthly offsets
- *  they set up pause (offset/maker.ts). */
+ *  device they turned the organisation's notices on for (with its queued pushes), the monthly offsets
+ *  they set up pause (offset/maker.ts) and their waiting approval requests are cancelled (approval/service.ts). */
 export async function removeMember(deps: Deps, acting: Acting, userId: number, record: EffectRecord) {
   const now = deps.clock.now();
   return writeTx(deps.db, async (tx, w) => {
@@ -197,6 +202,7 @@ export async function removeMember(deps: Deps, acting: Acting, userId: number, r
     await endMemberSessions(w, acting.accountId, userId, now);
     await forgetPushDevices(w, userId, acting.accountId);
     await pauseMakerPlans(w, acting.accountId, userId, now);
+    await cancelMakerRequests(w, acting.accountId, userId, 'removed', now);
     await publish(w, { type: 'invalidate', tables: ['members'] }, acting.accountId, now);
     return { user_id: userId, role: null };
   }, record);

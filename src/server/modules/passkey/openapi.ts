@@ -25,7 +25,7 @@ export const PASSKEY_LOGIN_ENDPOINTS: Endpoint[] = [
     auth: 'none',
     answer: passkeyRequestOptionsSchema,
     answerName: 'PasskeyRequestOptions',
-    errors: ['too_many_requests'],
+    errors: ['passkey_needs_name', 'too_many_requests'],
     gives: 'options for navigator.credentials.get() (WebAuthn JSON)',
   },
   {
@@ -37,7 +37,7 @@ export const PASSKEY_LOGIN_ENDPOINTS: Endpoint[] = [
     schema: passkeyLoginSchema,
     auth: 'none',
     answer: loginInfoSchema,
-    errors: ['passkey_failed', 'user_disabled', 'login_locked', 'too_many_requests'],
+    errors: ['passkey_failed', 'passkey_needs_name', 'user_disabled', 'login_locked', 'too_many_requests'],
     gives: 'login info, as a login',
   },
 ];
@@ -55,7 +55,7 @@ export const PASSKEY_ENDPOINTS: Endpoint[] = [
     idempotent: true,
     answer: passkeyCreationOptionsSchema,
     answerName: 'PasskeyCreationOptions',
-    errors: ['passkeys_full', 'password_incorrect', 'login_locked', 'too_many_requests'],
+    errors: ['passkeys_full', 'passkey_needs_name', 'password_incorrect', 'login_locked', 'too_many_requests'],
     gives: 'options for navigator.credentials.create() (WebAuthn JSON)',
   },
   {
@@ -69,7 +69,7 @@ export const PASSKEY_ENDPOINTS: Endpoint[] = [
     idempotent: true,
     answer: passkeyItemSchema,
     answerName: 'Passkey',
-    errors: ['passkey_not_added', 'passkeys_full'],
+    errors: ['passkey_not_added', 'passkey_needs_name', 'passkeys_full'],
     gives: 'the passkey',
   },
   {

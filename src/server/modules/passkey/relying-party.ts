@@ -3,19 +3,66 @@ import type { Deps } from '../../env';
 import { AppError } from '../../lib/http';
 import { hmac, serverSecret } from '../../lib/secret';
 import { PASSKEY_CHALLENGE_TTL_MS } from '../../../shared/constants';
+import { isIpHost } from '../../../shared/hosts';
+import type { Config } from '../../config';
 
 // Who we are to an authenticator, and the challenges we hand out (docs/decisions/0034-passkeys.md).
 
 /** COSE ES256 and RS256: what platform authenticators and security keys make. */
 export const PASSKEY_ALGORITHMS = [-7, -257];
 
-/** The relying party: RP ID and origin from PUBLIC_URL, never from a request's Host or Origin, so every
- *  instance behind the one address agrees and a forged header cannot name another site. server.ts fills
- *  PUBLIC_URL in at start when unset, so this is read per request. */
-export function relyingParty(deps: Deps): { rpID: string; origin: string } {
-  const url = new URL(deps.config.PUBLIC_URL ?? `http://localhost:${deps.config.PORT}`);
+export interface RelyingParty {
+  rpID: string;
+  origin: string;
+}
+
+/** The page a request comes from, as its headers name it. */
+export interface PageOf {
+  origin?: string;
+  host?: string;
+}
+
+/** The relying party of a request. With PUBLIC_URL configured: its host name and origin, never a request's
+ *  Origin or Host, so every instance behind the one address agrees and a forged header cannot name another
+ *  site. Without it (server.ts fills PUBLIC_URL in with the listening address, often an IP address, which
+ *  browsers refuse as an RP ID): the page's own origin (its Origin header, else its Host), when it is one
+ *  the server answers at (the listening origins, localhost among them, or ALLOWED_ORIGINS). An IP address
+ *  is no RP ID: passkey_needs_name, before anything is counted or kept. */
+export function relyingParty(deps: Deps, page: PageOf = {}): RelyingParty {
+  const config = deps.config;
+  let url = new URL(config.PUBLIC_URL ?? `http://localhost:${config.PORT}`);
+  if (config.PUBLIC_URL_DERIVED) {
+    const asked = originOf(page.origin ?? (page.host ? `http://${page.host}` : undefined));
+    if (asked && config.ALLOWED_ORIGINS.some((o) => originOf(o) === asked)) url = new URL(asked);
+  }
+  if (isIpHost(url.hostname)) throw new AppError('passkey_needs_name');
   return { rpID: url.hostname, origin: url.origin };
 }
+
+function originOf(text: string | undefined): string | null {
+  if (!text) return null;
+  try {
+    return new URL(text).origin;
+  } catch {
+    return null;
+  }
+}
+
+/** The line main.ts prints once at start about passkeys, or null when PUBLIC_URL names a host (nothing to
+ *  say): where they work without PUBLIC_URL, or that they cannot. */
+export function passkeyStartNote(config: Pick<Config, 'PUBLIC_URL' | 'PUBLIC_URL_DERIVED' | 'HOST' | 'PORT'>): string | null {
+  if (!config.PUBLIC_URL) return null;
+  const url = new URL(config.PUBLIC_URL);
+  if (!config.PUBLIC_URL_DERIVED) {
+    return isIpHost(url.hostname) ? `PUBLIC_URL names an IP address (${url.hostname}): passkeys cannot work there (browsers refuse an IP address as their RP ID); set PUBLIC_URL to a host name.` : null;
+  }
+  if (!isIpHost(url.hostname)) return null;
+  if (LOOPBACK_OR_ANY.has(config.HOST)) return `Passkeys work at http://localhost:${url.port} (a host name); browsers refuse them at an IP address such as ${url.hostname}.`;
+  return `Passkeys cannot work: the server answers only at the IP address ${config.HOST}, which browsers refuse as their RP ID; set PUBLIC_URL to a host name.`;
+}
+
+/** HOST values at which the server also answers http://localhost. */
+const LOOPBACK_OR_ANY = new Set(['127.0.0.1', '::1', '0.0.0.0', '::', 'localhost']);
 
 /** The WebAuthn user handle of a member: one account is one user to the authenticator, and derived with
  *  the server key it does not show the account's number to the device. Each passkey keeps the handle it

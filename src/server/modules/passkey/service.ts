@@ -10,7 +10,7 @@ import { checkLoginPassword } from '../user/settings';
 import type { User } from '../session';
 import { PASSKEY_PROMPT_TIMEOUT_MS, PASSKEYS_PER_USER_MAX } from '../../../shared/constants';
 import type { PasskeyItem, PasskeyList } from '../../../shared/schemas/passkey';
-import { PASSKEY_ALGORITHMS, challengeBytes, keepChallenge, refusedBy, relyingParty, takeChallenge, userHandle } from './relying-party';
+import { PASSKEY_ALGORITHMS, challengeBytes, keepChallenge, refusedBy, type RelyingParty, takeChallenge, userHandle } from './relying-party';
 
 // A member's passkeys: add, list, remove (docs/product.md#passkeys). Signing in with one is sign-in.ts.
 
@@ -36,11 +36,11 @@ const countOf = async (deps: Deps, userId: number): Promise<number> =>
 /** The options for the browser to make a passkey. The login password comes first (counted toward the login
  *  lock, like every password typed inside a session): whoever holds a stolen session must not turn it into a
  *  passkey that outlives the password change which ends that session. A full list refuses before it. */
-export async function registrationOptions(deps: Deps, user: User, password: string) {
+export async function registrationOptions(deps: Deps, user: User, password: string, rp: RelyingParty) {
   if ((await countOf(deps, user.id)) >= PASSKEYS_PER_USER_MAX) throw new AppError('passkeys_full', { n: PASSKEYS_PER_USER_MAX });
   await deps.limits.consume([['password_change_account', String(user.id)]]);
   await checkLoginPassword(deps, user, password, 'password_incorrect');
-  const { rpID } = relyingParty(deps);
+  const { rpID } = rp;
   const existing = await deps.db.selectFrom('passkeys').select(['credential_id', 'transports']).where('user_id', '=', user.id).execute();
   const options = await generateRegistrationOptions({
     rpName: 'Canopy',
@@ -66,10 +66,10 @@ const transportsOf = (text: string): AuthenticatorTransport[] => (text ? (text.s
 /** Keeps the passkey the authenticator made, under the name the member gave it. The challenge must be one
  *  handed out to this member for adding a passkey, unused and unexpired; the response must come from our
  *  origin and RP ID, with the user verified. */
-export async function addPasskey(deps: Deps, user: User, input: { name: string; credential: RegistrationResponseJSON }, record?: EffectRecord): Promise<PasskeyItem> {
+export async function addPasskey(deps: Deps, user: User, input: { name: string; credential: RegistrationResponseJSON }, rp: RelyingParty, record?: EffectRecord): Promise<PasskeyItem> {
   const taken = await takeChallenge(deps, input.credential.response.clientDataJSON, 'register');
   if (!taken || taken.userId !== user.id) throw new AppError('passkey_not_added');
-  const { rpID, origin } = relyingParty(deps);
+  const { rpID, origin } = rp;
   const verified = await verifyRegistrationResponse({
     response: input.credential,
     expectedChallenge: taken.challenge,

@@ -5,7 +5,7 @@ import type { LimitName } from '../../lib/limits';
 import { signInRefusal, signedIn } from '../auth/service';
 import { PASSKEY_PROMPT_TIMEOUT_MS } from '../../../shared/constants';
 import type { LoginInfo } from '../../../shared/schemas/auth';
-import { challengeBytes, keepChallenge, refusedBy, relyingParty, takeChallenge } from './relying-party';
+import { challengeBytes, keepChallenge, refusedBy, takeChallenge, type RelyingParty } from './relying-party';
 
 // Signing in with a passkey (docs/product.md#passkeys). It is a login for every rule: the same throttle per
 // address, the same refusals of a disabled or login-locked account, and the session a password login opens
@@ -13,10 +13,10 @@ import { challengeBytes, keepChallenge, refusedBy, relyingParty, takeChallenge }
 
 /** Options for a discoverable sign-in: no account named, the authenticator offers the passkeys it holds
  *  for our RP ID. Counted in the public per-address budget: anyone may ask, each ask keeps a row. */
-export async function signInOptions(deps: Deps, ip: string) {
+export async function signInOptions(deps: Deps, ip: string, rp: RelyingParty) {
   await deps.limits.consume([['public_ip', ip]]);
   const options = await generateAuthenticationOptions({
-    rpID: relyingParty(deps).rpID,
+    rpID: rp.rpID,
     challenge: challengeBytes(),
     timeout: PASSKEY_PROMPT_TIMEOUT_MS,
     userVerification: 'required',
@@ -28,13 +28,13 @@ export async function signInOptions(deps: Deps, ip: string) {
 /** Checks the assertion and opens a session. Every failure of the passkey itself (unknown, removed, another
  *  origin or RP ID, a used or expired challenge, a counter that went back, a bad signature) is the one
  *  refusal passkey_failed, which keeps its point of the address's login throttle. */
-export async function passkeySignIn(deps: Deps, credential: AuthenticationResponseJSON, ip: string): Promise<LoginInfo> {
+export async function passkeySignIn(deps: Deps, credential: AuthenticationResponseJSON, ip: string, rp: RelyingParty): Promise<LoginInfo> {
   const checks: Array<[LimitName, string]> = [['login_ip', ip]];
   await deps.limits.consume(checks);
   const taken = await takeChallenge(deps, credential.response.clientDataJSON, 'login');
   const key = taken && (await deps.db.selectFrom('passkeys').selectAll().where('credential_id', '=', credential.id).executeTakeFirst());
   if (!taken || !key) throw new AppError('passkey_failed');
-  const { rpID, origin } = relyingParty(deps);
+  const { rpID, origin } = rp;
   const verified = await verifyAuthenticationResponse({
     response: credential,
     expectedChallenge: taken.challenge,

@@ -11,9 +11,11 @@ import type { PushDevices, PushKey, PushSubscribeInput } from '../../../shared/s
 // docs/decisions/0033-web-push.md). One row per device: the push service's endpoint names it. Turning
 // notifications on again updates the device's keys and language; a device another account had turned on
 // (a shared phone) moves to this account with none of the other's pending pushes. Turning them off removes
-// this device only.
+// this device only. An organisation's devices are each their person's (docs/decisions/0040-per-person-scopes.md):
+// the cap counts a person's devices for the account, and a member turns off only a device she turned on.
 
-/** Devices one account keeps at most: a new one beyond it replaces the one turned on longest ago. */
+/** Devices one person keeps for one account at most: a new one beyond it replaces her own turned on longest
+ *  ago, never a colleague's. */
 export const MAX_PUSH_DEVICES = 20;
 
 export function pushKey(deps: Deps): PushKey {
@@ -23,8 +25,9 @@ export function pushKey(deps: Deps): PushKey {
   return { public_key: keys.publicKey };
 }
 
-async function devicesOf(tx: Tx, userId: number): Promise<number> {
-  const row = await tx.selectFrom('push_subscriptions').select((eb) => eb.fn.countAll<number | string>().as('n')).where('user_id', '=', userId).executeTakeFirst();
+/** The devices `personId` turned the notices of `userId` on for. */
+async function devicesOf(tx: Tx, userId: number, personId: number): Promise<number> {
+  const row = await tx.selectFrom('push_subscriptions').select((eb) => eb.fn.countAll<number | string>().as('n')).where('user_id', '=', userId).where('person_id', '=', personId).executeTakeFirst();
   return Number(row?.n ?? 0);
 }
 
@@ -62,16 +65,27 @@ export async function subscribePush(deps: Deps, user: User, person: User, input:
       .values(values)
       .onConflict((oc) => oc.column('endpoint').doUpdateSet({ user_id: user.id, person_id: person.id, p256dh: values.p256dh, auth: values.auth, lang: values.lang }))
       .execute();
-    const beyond = await tx.selectFrom('push_subscriptions').select('id').where('user_id', '=', user.id).orderBy('created_at', 'desc').orderBy('id', 'desc').offset(MAX_PUSH_DEVICES).limit(1000).execute();
+    const beyond = await tx
+      .selectFrom('push_subscriptions')
+      .select('id')
+      .where('user_id', '=', user.id)
+      .where('person_id', '=', person.id)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .offset(MAX_PUSH_DEVICES)
+      .limit(1000)
+      .execute();
     await removeDevices(tx, beyond.map((r) => r.id));
-    return { devices: await devicesOf(tx, user.id) };
+    return { devices: await devicesOf(tx, user.id, person.id) };
   }, record);
 }
 
-export async function unsubscribePush(deps: Deps, user: User, endpoint: string, record?: EffectRecord): Promise<PushDevices> {
+/** Turns off a device `person` turned on for `user`; an endpoint of anyone else's device changes nothing
+ *  (answered as an unknown one is, so the answer tells nothing of a colleague's devices). */
+export async function unsubscribePush(deps: Deps, user: User, person: User, endpoint: string, record?: EffectRecord): Promise<PushDevices> {
   return writeTx(deps.db, async (tx) => {
-    const mine = await tx.selectFrom('push_subscriptions').select('id').where('endpoint', '=', endpoint).where('user_id', '=', user.id).execute();
+    const mine = await tx.selectFrom('push_subscriptions').select('id').where('endpoint', '=', endpoint).where('user_id', '=', user.id).where('person_id', '=', person.id).execute();
     await removeDevices(tx, mine.map((r) => r.id));
-    return { devices: await devicesOf(tx, user.id) };
+    return { devices: await devicesOf(tx, user.id, person.id) };
   }, record);
 }

@@ -88,7 +88,8 @@ userRoutes.post('/push/subscribe', async (c) => {
 });
 
 userRoutes.post('/push/unsubscribe', async (c) => {
-  const { user } = await requireUser(c, 'inbox');
+  const { session, user } = await requireUser(c, 'inbox');
   const { data, raw } = await strictBody(c, pushUnsubscribeSchema);
-  return idempotent(c, user.id, raw, (record) => unsubscribePush(c.get('deps'), user, data.endpoint, record));
+  const person = session.acting?.member ?? user;
+  return idempotent(c, user.id, raw, (record) => unsubscribePush(c.get('deps'), user, person, data.endpoint, record));
 });
