@@ -71,14 +71,24 @@ export const serialRangeSchema = v.strictObject({
 });
 export type SerialRange = v.InferOutput<typeof serialRangeSchema>;
 
+/** The registry's own serial ranges of the units a retirement cancels (docs/product.md#registry-cancellation). */
+const registrySerialsSchema = v.pipe(
+  v.array(v.string()),
+  v.description("The registry units this retirement cancels, each range written as the registry writes it (e.g. Verra's 12082-384723093-384723102-VCS-VCU-...); empty for a project listed before its registry blocks"),
+);
+
+export const REGISTRY_STATUSES = ['pending', 'cancelled'] as const;
+
 export const retireAnswerSchema = v.strictObject({
   id: v.pipe(v.string(), v.description('128 random bits, base64url: the certificate id')),
   tons: int(),
   serials: v.array(serialRangeSchema),
+  registry_serials: registrySerialsSchema,
+  registry_due_on: v.pipe(v.string(), v.description('YYYY-MM-DD (SGT): the day by which the units are to be cancelled on the registry')),
   certificate_url: v.string(),
   icc: v.pipe(
-    v.nullable(v.strictObject({ year: int(), cap_tons: int(), retired_tons: int(), over_tons: int() })),
-    v.description('For a retirement surrendered for Singapore carbon tax: the year\'s cap and the tons retired for it with this one; over_tons > 0 is the warning that they pass the cap'),
+    v.nullable(v.strictObject({ year: int(), cap_tons: int(), retired_tons: int(), pending_tons: int(), over_tons: int() })),
+    v.description('For a retirement surrendered for Singapore carbon tax: the year\'s cap, the tons cancelled on the registry for it (only these count), the tons still waiting to be cancelled (this one among them); over_tons > 0 is the warning that the cancelled tons pass the cap'),
   ),
 });
 export type RetireAnswer = v.InferOutput<typeof retireAnswerSchema>;
@@ -105,6 +115,12 @@ export const certificateSchema = v.strictObject({
   retired_at: isoTime(),
   retired_at_ms: epochMs(),
   certificate_url: v.string(),
+  registry_status: v.pipe(v.picklist(REGISTRY_STATUSES), v.description('pending: waiting to be cancelled on the registry; cancelled: the registry cancelled the units (registry_reference)')),
+  registry_serials: registrySerialsSchema,
+  registry_reference: v.pipe(v.nullable(v.string()), v.description("The registry's own retirement reference, once cancelled")),
+  registry_cancelled_on: v.pipe(v.nullable(v.string()), v.description('YYYY-MM-DD: the day the registry cancelled the units')),
+  registry_due_on: v.pipe(v.nullable(v.string()), v.description('YYYY-MM-DD (SGT): the day by which the units are to be cancelled on the registry')),
+  registry_url: v.pipe(v.string(), v.description("The registry's public record of the project, where the cancellation can be checked; empty for a registry without one")),
 });
 export type Certificate = v.InferOutput<typeof certificateSchema>;
 

@@ -3,7 +3,7 @@ import type { DB } from '../../db/connection';
 import type { Tx } from '../../db/tx';
 import { ICC_RULES } from '../../../shared/icc/current-rules';
 import { capFigures, ICC_COLUMNS, iccFactsOf, judgeIcc } from '../../../shared/icc/engine';
-import { retiredForYear, taxableFor } from '../retire/icc-count';
+import { surrenderedForYear, taxableFor } from '../retire/icc-count';
 import type { IccCap } from '../../../shared/schemas/icc';
 
 // An account's Singapore carbon-tax cap for a compliance year (docs/product.md#singapore-carbon-tax): 5% of
@@ -26,6 +26,6 @@ async function heldEligible(db: DB | Tx, userId: number): Promise<number> {
 }
 
 export async function capOf(db: DB | Tx, userId: number, year: number): Promise<IccCap> {
-  const [taxable, retired, held] = await Promise.all([taxableFor(db, userId, year), retiredForYear(db, userId, year), heldEligible(db, userId)]);
-  return { year, taxable_tons: taxable, ...capFigures(taxable, retired), held_eligible_tons: held, retired_tons: retired, rules_version: ICC_RULES.version };
+  const [taxable, { retired, pending }, held] = await Promise.all([taxableFor(db, userId, year), surrenderedForYear(db, userId, year), heldEligible(db, userId)]);
+  return { year, taxable_tons: taxable, ...capFigures(taxable, retired), held_eligible_tons: held, retired_tons: retired, pending_tons: pending, rules_version: ICC_RULES.version };
 }

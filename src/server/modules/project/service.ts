@@ -19,6 +19,8 @@ export function joinBlock(p: ProjectRow, now: number): JoinBlock {
   // Sold out says "full" even after the scheduler has closed it: that is the more useful reason.
   if (p.remaining_tons <= 0) return 'full';
   if (p.status === 'closed' || now >= p.end_time) return 'ended';
+  // Until the operator resolves a registry difference (docs/product.md#registry-cancellation).
+  if (p.sales_paused_at !== null) return 'paused';
   if (now < p.selling_time || p.status === 'pending_review') return 'not_started';
   return null;
 }

@@ -19,6 +19,8 @@ import { freshUser } from '../order/facts';
 import { iccCount } from './icc-count';
 import { ICC_COLUMNS, type IccJudgement } from '../../../shared/icc/engine';
 import { checkRetirement, freeSerialRanges, type RetirableProject, type RetirementFacts, type SeqRange } from './checks';
+import { allocateUnits, registrySerialsOf, registryUrl } from './registry-units';
+import { cancellationDueAt, dueDate, openCancellation } from './cancellation';
 
 // Retirement of carbon credits (docs/product.md#retirement). A retirement moves whole tons of one project
 // from the user's credits to the project's retirement account (a platform ledger account, retired:<project
@@ -150,6 +152,7 @@ async function writeRetirement(deps: Deps, w: WriteScope, userId: number, input:
     throw new AppError('retire_insufficient_credits', { n: 0 });
   }
   const ranges = await allocateSerials(tx, p.id, p.total_tons, input.tons);
+  const units = await allocateUnits(tx, p.id, input.tons);
   const id = newRetirementId();
   await openRetirementAccount(tx, p.id);
   const entryId = await post(tx, {
@@ -184,22 +187,36 @@ async function writeRetirement(deps: Deps, w: WriteScope, userId: number, input:
     .insertInto('retirement_serials')
     .values(ranges.map((r) => ({ retirement_id: id, project_id: p.id, first_seq: r.first, last_seq: r.last })))
     .execute();
+  // The registry units it cancels and its pending cancellation: in this transaction, with the retirement.
+  if (units) await tx.insertInto('retirement_units').values(units.map((u) => ({ retirement_id: id, block_id: u.block_id, first_unit: u.first, last_unit: u.last }))).execute();
+  await openCancellation(tx, id, p.id, now, deps.config);
+  const registrySerials = units ? await registrySerialsOf(tx, [id]) : new Map<string, string[]>();
   await publish(w, { type: 'invalidate', tables: ['user', 'fundlogs', 'retirements'] }, userId, now);
   await publish(w, { type: 'invalidate', tables: ['retirements'], ids: [p.id] }, null, now);
   const icc = input.icc_year === null ? null : await iccCount(tx, userId, input.icc_year);
-  return { id, tons: input.tons, serials: ranges.map((r) => ({ from: serialOf(p, r.first), to: serialOf(p, r.last) })), certificate_url: certificateUrl(deps, id), icc };
+  return {
+    id,
+    tons: input.tons,
+    serials: ranges.map((r) => ({ from: serialOf(p, r.first), to: serialOf(p, r.last) })),
+    registry_serials: registrySerials.get(id) ?? [],
+    registry_due_on: dueDate(cancellationDueAt(now, deps.config)),
+    certificate_url: certificateUrl(deps, id),
+    icc,
+  };
 }
 
 // ---------------------------------------------------------------------------------------------------
 // Reads
 
-type RetirementRow = { id: string; user_id: number; project_id: number; tons: number; beneficiary: string; reason: string; beneficiary_hidden: number; created_at: number } & Omit<RetirableProject, 'id' | 'status' | 'total_tons' | Exclude<(typeof ICC_COLUMNS)[number], 'vintage'>>;
+type RetirementRow = { id: string; user_id: number; project_id: number; tons: number; beneficiary: string; reason: string; beneficiary_hidden: number; created_at: number; due_at: number | null; reference: string | null; cancelled_on: string | null } & Omit<RetirableProject, 'id' | 'status' | 'total_tons' | Exclude<(typeof ICC_COLUMNS)[number], 'vintage'>>;
 
 function retirementsQuery(db: DB) {
   return db
     .selectFrom('retirements as r')
     .innerJoin('projects as p', 'p.id', 'r.project_id')
+    .leftJoin('registry_cancellations as c', 'c.retirement_id', 'r.id')
     .select(['r.id', 'r.user_id', 'r.project_id', 'r.tons', 'r.beneficiary', 'r.reason', 'r.beneficiary_hidden', 'r.created_at'])
+    .select(['c.due_at', 'c.reference', 'c.cancelled_on'])
     .select(['p.name', 'p.name_cn', 'p.registry', 'p.registry_id', 'p.standard', 'p.methodology', 'p.vintage', 'p.country', 'p.country_cn', 'p.location', 'p.location_cn']);
 }
 
@@ -232,7 +249,7 @@ type Reader = 'owner' | 'public';
 
 async function toCertificates(db: DB, deps: Pick<Deps, 'config'>, rows: RetirementRow[], reader: Reader): Promise<Certificate[]> {
   if (rows.length === 0) return [];
-  const byId = await serialRangesOf(db, rows);
+  const [byId, registryById] = await Promise.all([serialRangesOf(db, rows), registrySerialsOf(db, rows.map((r) => r.id))]);
   return rows.map((r) => {
     const hidden = r.beneficiary_hidden === 1;
     const shown = !hidden || reader === 'owner';
@@ -258,6 +275,12 @@ async function toCertificates(db: DB, deps: Pick<Deps, 'config'>, rows: Retireme
       retired_at: isoSgt(r.created_at),
       retired_at_ms: r.created_at,
       certificate_url: certificateUrl(deps, r.id),
+      registry_status: r.reference === null ? ('pending' as const) : ('cancelled' as const),
+      registry_serials: registryById.get(r.id) ?? [],
+      registry_reference: r.reference,
+      registry_cancelled_on: r.cancelled_on,
+      registry_due_on: r.due_at === null ? null : dueDate(Number(r.due_at)),
+      registry_url: registryUrl(r.registry, r.registry_id),
     };
   });
 }
