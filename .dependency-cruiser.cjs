@@ -4,12 +4,13 @@
 // (tsPreCompilationDeps): a circle through `import type` is still a circle a reader has to untangle.
 
 /** Which server module folders (src/server/modules/<x>/) may import which others, and why. A folder not
- *  named here imports no other module folder. user/ and project/ import none, so no two modules import
- *  each other: what two modules share goes to the lower one (here user/) or below the modules. */
+ *  named here imports no other module folder. user/ and registry/ import none (project/ only registry/), so
+ *  no two modules import each other: what two modules share goes to the lower one (here user/) or below the modules. */
 const MODULE_IMPORTS = {
   auth: ['user', 'org'], // sign-in counts wrong passwords the way the payment password does (user/attempts.ts); a corporate registration founds its organisation
   passkey: ['user', 'auth'], // adding one re-checks the login password; a passkey sign-in opens the session a login opens
-  order: ['user', 'project'], // a write checks the payment password; a buy reads the project it buys
+  order: ['user', 'project', 'registry'], // a write checks the payment password; a buy reads the project it buys and what it holds on its registry
+  project: ['registry'], // a project shows the tons it can sell: its supply capped by what it holds on its registry
   receipt: ['retire'], // a retirement's receipt shows its serials and certificate link, its PDF the certificate's type
   retire: ['user', 'order'], // a retirement checks the payment password and takes the credit holdings orders keep
   icc: ['retire'], // the cap counts the retirements surrendered for the tax; the evidence pack lists them with their serials

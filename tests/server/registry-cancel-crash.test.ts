@@ -12,6 +12,7 @@ import { writeTx } from '../../src/server/db/tx';
 import { hashPassword, newToken, sha256 } from '../../src/server/lib/crypto';
 import { openPlatformAccounts, openUserAccounts, PLATFORM, post } from '../../src/server/ledger/ledger';
 import { parseSerialRange } from '../../src/server/modules/registry/serials';
+import { addBlock } from '../../src/server/modules/registry/inventory';
 import { API_BASE, PATHS } from '../../src/shared/api';
 import { freePort, makeTmpDir, REPO_ROOT } from '../helpers/server';
 import { databaseEnv, databaseTarget, dropDatabase } from '../helpers/database';
@@ -26,7 +27,7 @@ afterAll(async () => {
 
 const PASSWORD = 'Crash#Test2026';
 const ARGON2 = { memoryKiB: 1024, timeCost: 1, parallelism: 1 };
-const BLOCK = '30001-700000001-700001000-VCS-VCU-304-VER-CN-1-191-01012024-31122024-0';
+const BLOCK = '30001-700000001-700001000-VCS-VCU-304-VER-CN-1-3001-01012024-31122024-0';
 
 let child: ChildProcess | null = null;
 
@@ -81,10 +82,7 @@ it('kill -9 in a stream of retirements never leaves a retirement without its pen
     .executeTakeFirstOrThrow();
   const range = parseSerialRange(BLOCK);
   if (!range.ok) throw new Error('the block does not parse');
-  await db
-    .insertInto('registry_blocks')
-    .values({ project_id: project.id, registry: range.range.registry, serial_range: BLOCK, first_unit: range.range.first, last_unit: range.range.last, quantity: range.range.quantity, vintage: range.range.vintage, account: 'test', source: 'test', demo: 0, created_at: now })
-    .execute();
+  await addBlock(db, { projectId: project.id, serialRange: BLOCK, source: 'add' }, now);
   const tokens: string[] = [];
   for (let i = 0; i < 3; i++) {
     const token = newToken();

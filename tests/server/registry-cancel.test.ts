@@ -11,6 +11,7 @@ import { writeTx } from '../../src/server/db/tx';
 import { PLATFORM, post } from '../../src/server/ledger/ledger';
 import { alertOverdueCancellations } from '../../src/server/modules/retire/cancellation';
 import { formatSerialRange, parseSerialRange } from '../../src/server/modules/registry/serials';
+import { addBlock } from '../../src/server/modules/registry/inventory';
 import { runOps } from '../../src/server/ops/registry';
 import { PATHS } from '../../src/shared/api';
 import { DAY, refusal, startTestServer, type TestServer } from '../helpers/server';
@@ -30,23 +31,21 @@ afterAll(async () => {
 });
 
 // Verra's serial format (the public example's shape): batch, first unit, last unit, then the issuance's
-// facts. Each test gets its own batch numbers so blocks never overlap across tests.
+// facts with the Verra project ID. Each block gets its own batch so blocks never overlap across tests; each
+// project its own Verra ID.
 let batch = 20_000;
-function verraBlock(units: number, vintage: number): string {
+let verraProject = 5000;
+/** A Verra block of `units` units of Verra project `vcs` (the project's registry_id number). */
+function verraBlock(units: number, vintage: number, vcs = verraProject): string {
   batch += 1;
   const first = batch * 100_000 + 1;
-  return `${batch}-${first}-${first + units - 1}-VCS-VCU-304-VER-CN-1-191-0101${vintage}-3112${vintage}-0`;
+  return `${batch}-${first}-${first + units - 1}-VCS-VCU-304-VER-CN-1-${vcs}-0101${vintage}-3112${vintage}-0`;
 }
 
-/** A block of the project, as the inventory holds it (registry_blocks). */
-async function addBlock(projectId: number, serialRange: string): Promise<{ id: number; text: string; range: ReturnType<typeof parsed> }> {
-  const range = parsed(serialRange);
-  const row = await s.db
-    .insertInto('registry_blocks')
-    .values({ project_id: projectId, registry: range.registry, serial_range: serialRange, first_unit: range.first, last_unit: range.last, quantity: range.quantity, vintage: range.vintage, account: 'Canopy Verra account', source: 'test', demo: 0, created_at: s.clock.now() })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  return { id: Number(row.id), text: serialRange, range };
+/** A block of the project, added as the operator's inventory:add does (its block_tons counter with it). */
+async function addBlockOf(projectId: number, serialRange: string): Promise<{ id: number; text: string; range: ReturnType<typeof parsed> }> {
+  const row = await addBlock(s.db, { projectId, serialRange, source: 'add' }, s.clock.now());
+  return { id: Number(row.id), text: serialRange, range: parsed(serialRange) };
 }
 
 function parsed(text: string) {
@@ -65,12 +64,19 @@ async function grantCredits(userId: number, projectId: number, tons: number): Pr
   });
 }
 
-/** A project with blocks (in this order of adding) and a user holding `tons` of it. */
-async function projectWithBlocks(blocks: string[], tons: number, project: Parameters<typeof makeRetirableProject>[1] = {}) {
+/** The next Verra project: its registry_id for the project, blocks of it with verraBlock(). */
+function nextVerraProject(): string {
+  verraProject += 1;
+  return `VCS-${verraProject}`;
+}
+
+/** A project (Verra ID from nextVerraProject() when not given) with blocks made by `blocks` (in this order of
+ *  adding), and a user holding `tons` of it. */
+async function projectWithBlocks(blocks: () => string[], tons: number, project: Parameters<typeof makeRetirableProject>[1] = {}) {
   const u = await makeUser(s, { cents: tons * 1000 + 100_000 });
-  const pid = await makeRetirableProject(s, { total_tons: 1000, remaining_tons: 1000, max_tons: 1000, ...project });
+  const pid = await makeRetirableProject(s, { total_tons: 1000, remaining_tons: 1000, max_tons: 1000, registry_id: project.registry_id ?? nextVerraProject(), ...project });
   const added = [];
-  for (const b of blocks) added.push(await addBlock(pid, b));
+  for (const b of blocks()) added.push(await addBlockOf(pid, b));
   if (tons > 0) await giveCredits(s, u, pid, tons);
   return { u, pid, blocks: added };
 }
@@ -91,16 +97,16 @@ async function certificateWhen(id: string, status: 'pending' | 'cancelled') {
 
 describe('retirement cancels registry units', () => {
   it('takes the lowest free units of the oldest block, written as the registry writes them, pending with its due date; registry:cancel records it once', async () => {
-    const newer = verraBlock(100, 2024);
-    const older = verraBlock(60, 2023);
-    const { u, pid, blocks } = await projectWithBlocks([newer, older], 120, { registry_id: 'VCS-1748' });
+    const newer = verraBlock(100, 2024, 1748);
+    const older = verraBlock(60, 2023, 1748);
+    const { u, pid, blocks } = await projectWithBlocks(() => [newer, older], 120, { registry_id: 'VCS-1748' });
     const [b2024, b2023] = blocks as [(typeof blocks)[0], (typeof blocks)[0]];
 
     const a = await api.retire(u, { project_id: pid, tons: 10 });
     expect(a.code, a.msg).toBe(0);
     // The 2023 block is the oldest (vintage), though added second: its first ten units, one range.
     expect(a.data.registry_serials).toEqual([formatSerialRange(b2023.range, b2023.range.first, b2023.range.first + 9)]);
-    expect(a.data.registry_serials[0]).toContain(`-${b2023.range.first}-${b2023.range.first + 9}-VCS-VCU-304-VER-CN-1-191-01012023-31122023-`);
+    expect(a.data.registry_serials[0]).toContain(`-${b2023.range.first}-${b2023.range.first + 9}-VCS-VCU-304-VER-CN-1-1748-01012023-31122023-`);
     // Monday 2 March 2026 10:00 SGT + 3 Singapore working days: due by Thursday 5 March.
     expect(a.data.registry_due_on).toBe('2026-03-05');
 
@@ -165,8 +171,8 @@ describe('retirement cancels registry units', () => {
 
   it('refuses a retirement its blocks cannot cover, in en and cn, with nothing written', async () => {
     const u = await makeUser(s, { cents: 100_000 });
-    const pid = await makeRetirableProject(s, { total_tons: 1000, remaining_tons: 1000 });
-    await addBlock(pid, verraBlock(5, 2024));
+    const pid = await makeRetirableProject(s, { total_tons: 1000, remaining_tons: 1000, registry_id: nextVerraProject() });
+    await addBlockOf(pid, verraBlock(5, 2024));
     await grantCredits(u.id, pid, 10);
     for (const lang of LANGS) {
       const before = await registrySnapshot();
@@ -178,7 +184,7 @@ describe('retirement cancels registry units', () => {
   });
 
   it('a cancellation past its due time raises the alert once: the metric and an operator log line', async () => {
-    const { u, pid } = await projectWithBlocks([verraBlock(20, 2024)], 5);
+    const { u, pid } = await projectWithBlocks(() => [verraBlock(20, 2024)], 5);
     const r = await api.retire(u, { project_id: pid, tons: 2 });
     expect(r.code, r.msg).toBe(0);
     const { due_at } = await cancellation(r.data.id);
@@ -218,9 +224,7 @@ async function registrySnapshot() {
 
 describe('50 parallel retirements', () => {
   it('get distinct, contiguous sub-ranges inside the held blocks', async () => {
-    const older = verraBlock(60, 2023);
-    const newer = verraBlock(100, 2024);
-    const { u, pid, blocks } = await projectWithBlocks([older, newer], 150);
+    const { u, pid, blocks } = await projectWithBlocks(() => [verraBlock(60, 2023), verraBlock(100, 2024)], 150);
     const [a, b] = blocks as [(typeof blocks)[0], (typeof blocks)[0]];
     const answers = await Promise.all(Array.from({ length: 50 }, (_, i) => api.retire(u, { project_id: pid, tons: 3, beneficiary: `B${i}` })));
     for (const r of answers) expect(r.code, r.msg).toBe(0);
@@ -257,16 +261,14 @@ describe('50 parallel retirements', () => {
 /** A registry account's export (CSV) of these rows. */
 function exportFile(rows: Array<{ serial_range: string; quantity: number; status: 'held' | 'retired'; reference?: string; date?: string }>): string {
   const file = path.join(s.dataDir, `export-${Math.random().toString(36).slice(2)}.csv`);
-  const lines = ['serial_range,quantity,status,reference,date', ...rows.map((r) => [r.serial_range, r.quantity, r.status, r.reference ?? '', r.date ?? ''].join(','))];
+  const lines = ['Serial Number,Quantity,Status,Retirement Reference,Retirement Date', ...rows.map((r) => [r.serial_range, r.quantity, r.status, r.reference ?? '', r.date ?? ''].join(','))];
   fs.writeFileSync(file, lines.join('\n') + '\n');
   return file;
 }
 
 describe('registry:reconcile', () => {
   it('a clean export reports no difference; one with a block missing lists it, pauses the project (en, cn) until registry:resume', async () => {
-    const older = verraBlock(40, 2023);
-    const newer = verraBlock(50, 2024);
-    const { u, pid, blocks } = await projectWithBlocks([older, newer], 20);
+    const { u, pid, blocks } = await projectWithBlocks(() => [verraBlock(40, 2023), verraBlock(50, 2024)], 20);
     const [a, b] = blocks as [(typeof blocks)[0], (typeof blocks)[0]];
     const r1 = await api.retire(u, { project_id: pid, tons: 10 });
     expect(r1.code, r1.msg).toBe(0);
@@ -311,8 +313,7 @@ describe('registry:reconcile', () => {
   });
 
   it('lists units cancelled on the registry Canopy has not recorded, and a reference that disagrees', async () => {
-    const blockText = verraBlock(30, 2023);
-    const { u, pid, blocks } = await projectWithBlocks([blockText], 10);
+    const { u, pid, blocks } = await projectWithBlocks(() => [verraBlock(30, 2023)], 10);
     const [a] = blocks as [(typeof blocks)[0]];
     const r1 = await api.retire(u, { project_id: pid, tons: 4 });
     const r2 = await api.retire(u, { project_id: pid, tons: 3 });
@@ -340,7 +341,7 @@ describe('Singapore carbon tax', () => {
   const ELIGIBLE = { host_country: 'GH', programme: 'GS', type: 'cookstove', methodology_id: 'GS-TPDDTEC', methodology_date: '2021-07-01', reduction_start: 2024, reduction_end: 2024, authorisation: 'granted', adjustment: 'granted' } as const;
 
   it('a surrender counts toward the cap only once cancelled on the registry', async () => {
-    const { u, pid } = await projectWithBlocks([verraBlock(50, 2024)], 10, ELIGIBLE);
+    const { u, pid } = await projectWithBlocks(() => [verraBlock(50, 2024)], 10, ELIGIBLE);
     const cap = async (who: MarketUser) => (await s.api('GET', PATHS.iccCap, { year: 2026 }, { token: who.token })).data;
     expect((await s.api('POST', PATHS.iccEmissions, { year: 2026, taxable_tons: 100 }, { token: u.token, idempotencyKey: newKey() })).code).toBe(0);
     const r = await api.retire(u, { project_id: pid, tons: 7, icc_year: 2026 });
@@ -356,7 +357,7 @@ describe('due dates', () => {
   it('due dates skip weekends and the configured holidays', async () => {
     // Friday 6 March 2026 17:00 SGT: Mon 9, Tue 10, Wed 11.
     s.clock.set(Date.UTC(2026, 2, 6, 9, 0, 0));
-    const { u, pid } = await projectWithBlocks([verraBlock(10, 2024)], 2);
+    const { u, pid } = await projectWithBlocks(() => [verraBlock(10, 2024)], 2);
     const r = await api.retire(u, { project_id: pid, tons: 1 });
     expect(r.data.registry_due_on).toBe('2026-03-11');
     s.clock.advance(DAY);

@@ -21,6 +21,8 @@ export function violationOf(err: unknown): Violation | null {
   if (e.code === 'SQLITE_CONSTRAINT_CHECK') return { type: 'check', name: message.replace(/^CHECK constraint failed: /, '') };
   if (e.code === 'SQLITE_CONSTRAINT_UNIQUE' || e.code === 'SQLITE_CONSTRAINT_PRIMARYKEY') return { type: 'unique', name: message.replace(/^UNIQUE constraint failed: /, '') };
   if (e.code === 'SQLITE_CONSTRAINT_FOREIGNKEY') return { type: 'foreign_key', name: '' };
+  // A trigger's RAISE(ABORT, name) that stands for a check across rows or columns (projects_held).
+  if (e.code === 'SQLITE_CONSTRAINT_TRIGGER') return { type: 'check', name: message };
   return null;
 }
 

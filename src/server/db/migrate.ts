@@ -31,6 +31,8 @@ import * as m029 from './migrations/029-icc-cap';
 import * as m030 from './migrations/030-push-person';
 import * as m031 from './migrations/031-org-fixes';
 import * as m032 from './migrations/032-icc-surrender';
+import * as m040 from './migrations/040-registry-blocks';
+import * as m041 from './migrations/041-project-held-tons';
 import * as m042 from './migrations/042-registry-cancellation';
 import * as m043 from './migrations/043-registry-pause';
 
@@ -66,6 +68,8 @@ const migrations: Record<string, Migration> = {
   '030-push-person': m030,
   '031-org-fixes': m031,
   '032-icc-surrender': m032,
+  '040-registry-blocks': m040,
+  '041-project-held-tons': m041,
   '042-registry-cancellation': m042,
   '043-registry-pause': m043,
 };

@@ -215,6 +215,10 @@ export interface ProjectsTable {
   list_rank: ColumnType<number, never, never>;
   /** When the scheduler next moves it by time (null: never), computed by the database (migration 008): read-only. */
   due_at: ColumnType<number | null, never, never>;
+  /** Migration 041: units of its registry blocks (kept by the inventory service), and units of its retirements
+   *  cancelled on the registry (docs/decisions/0041-registry-inventory.md). */
+  block_tons: ColumnType<number, number | undefined, number>;
+  cancelled_tons: ColumnType<number, number | undefined, number>;
   /** When a registry reconciliation stopped its sales (migration 043), null while it sells. */
   sales_paused_at: ColumnType<number | null, number | null | undefined, number | null>;
   /** What that reconciliation found, for the operator. */
@@ -568,6 +572,26 @@ export interface RetirementSerialsTable {
   last_seq: number;
 }
 
+/** Migration 040: a block of units the platform holds in a registry account (docs/product.md#registry-inventory).
+ *  `serial_range` as the registry writes it; units first_unit..last_unit inclusive; `series` the registry and
+ *  the fixed parts of its format (serials.ts seriesKey). */
+export interface RegistryBlocksTable {
+  id: Generated<number>;
+  project_id: number;
+  /** serials.ts RegistryName (verra, gold_standard, acr, car, puro). */
+  registry: string;
+  serial_range: string;
+  series: string;
+  first_unit: number;
+  last_unit: number;
+  quantity: number;
+  vintage: string;
+  account: string;
+  source: 'add' | 'import' | 'seed';
+  demo: ColumnType<number, number | undefined, number>;
+  created_at: number;
+}
+
 /** Units of a registry block one retirement took (migration 042): unit numbers first..last of the block. */
 export interface RetirementUnitsTable {
   retirement_id: string;
@@ -655,6 +679,7 @@ export interface Database {
   offset_runs: OffsetRunsTable;
   retirements: RetirementsTable;
   retirement_serials: RetirementSerialsTable;
+  registry_blocks: RegistryBlocksTable;
   icc_emissions: IccEmissionsTable;
   icc_packs: IccPacksTable;
   retirement_icc: RetirementIccTable;

@@ -3,7 +3,8 @@ import { sgtDay } from '../lib/clock';
 import { terminalValue } from '../lib/terminal';
 import { pendingCancellations, recordCancellation } from '../modules/retire/cancellation';
 import { reconcile, resumeSales, type ExportRow } from '../modules/retire/reconcile';
-import { readRegistryExport } from '../modules/registry/export-csv';
+import { parseRegistryExport, RegistryExportError } from '../modules/registry/export-csv';
+import { isRegistryName, REGISTRY_NAMES } from '../modules/registry/serials';
 import { CERTIFICATE_ID } from '../../shared/schemas/retire';
 import { arg, positiveInt, switchFlag, textFlag, UsageError } from './args';
 import { OpsError, type Command } from './commands';
@@ -70,6 +71,7 @@ export const REGISTRY_CANCEL_COMMANDS: Record<string, Command> = {
       const file = arg(args, 0, 'FILE');
       const registry = textFlag(args, 'registry');
       if (!registry) throw new UsageError('missing --registry NAME');
+      if (!isRegistryName(registry)) throw new UsageError(`--registry must be one of ${REGISTRY_NAMES.join(', ')}`);
       const dryRun = switchFlag(args, 'dry-run');
       let text: string;
       try {
@@ -77,9 +79,13 @@ export const REGISTRY_CANCEL_COMMANDS: Record<string, Command> = {
       } catch {
         throw new UsageError(`cannot read ${file}`);
       }
-      const read = readRegistryExport(text, registry);
-      if (!read.ok) throw new OpsError(`${file}: ${read.error}`);
-      const rows: ExportRow[] = read.rows;
+      let rows: ExportRow[];
+      try {
+        rows = parseRegistryExport(text);
+      } catch (err) {
+        if (err instanceof RegistryExportError) throw new OpsError(`${file}: ${err.message}`);
+        throw err;
+      }
       const r = await reconcile(db, registry, rows, dryRun, clock.now());
       const head = `${dryRun ? 'DRY RUN (nothing written): ' : ''}${registry} export, ${r.rows} row(s): ${r.differences.length ? `${r.differences.length} difference(s)` : 'no differences'}`;
       const lines = r.differences.map((d) => `  ${d.kind}${d.project_id === null ? '' : ` project #${d.project_id}`} ${d.serials} (${d.units} unit${d.units === 1 ? '' : 's'}): ${terminalValue(d.text)}`);

@@ -85,7 +85,7 @@ export async function recordCancellation(db: DB, certificateId: string, referenc
     const row = await tx
       .selectFrom('registry_cancellations as c')
       .innerJoin('retirements as r', 'r.id', 'c.retirement_id')
-      .select(['c.reference', 'c.cancelled_on', 'r.user_id', 'r.project_id'])
+      .select(['c.reference', 'c.cancelled_on', 'r.user_id', 'r.project_id', 'r.tons'])
       .where('c.retirement_id', '=', certificateId)
       .executeTakeFirst();
     if (!row) return { state: 'unknown' } as const;
@@ -96,6 +96,12 @@ export async function recordCancellation(db: DB, certificateId: string, referenc
     // Conditional on still pending: of two recordings that meet, the second finds the first's reference.
     const done = await tx.updateTable('registry_cancellations').set({ reference, cancelled_on: cancelledOn, recorded_at: now }).where('retirement_id', '=', certificateId).where('recorded_at', 'is', null).executeTakeFirst();
     if (Number(done.numUpdatedRows) !== 1) return { state: 'unknown' } as const;
+    // Cancelled units have left the registry account, with the promise kept (registry/holdings.ts).
+    await tx
+      .updateTable('projects')
+      .set((eb) => ({ cancelled_tons: eb('cancelled_tons', '+', row.tons), updated_at: now }))
+      .where('id', '=', row.project_id)
+      .execute();
     // The owner's list, the public certificate (kept by the response cache) and the transparency figures.
     await publish(w, { type: 'invalidate', tables: ['retirements', 'certificates'] }, row.user_id, now);
     await publish(w, { type: 'invalidate', tables: ['retirements', 'certificates'], ids: [row.project_id] }, null, now);

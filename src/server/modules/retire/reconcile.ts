@@ -1,7 +1,7 @@
 import type { DB } from '../../db/connection';
 import { writeTx } from '../../db/tx';
 import { publish } from '../../live/events';
-import { formatSerialRange, parseSerialRange } from '../registry/serials';
+import { formatSerialRange, parseSerialRange, seriesKey, type RegistryName, type SerialRange } from '../registry/serials';
 
 // Reconciliation with a registry account's export (docs/product.md#registry-cancellation): what the
 // registry holds and has retired, compared unit by unit with what Canopy counts. Canopy expects on the
@@ -11,7 +11,7 @@ import { formatSerialRange, parseSerialRange } from '../registry/serials';
 // counts as held (and so may still promise: sell, book, retire) stops selling at once; the operator resumes
 // it once resolved (registry:resume). Nothing is taken back from anyone: credits already paid for stay.
 
-/** One row of a registry account's export, as the export reader gives it. */
+/** One row of a registry account's export, as the export reader (registry/export-csv.ts) gives it. */
 export interface ExportRow {
   serial_range: string;
   quantity: number;
@@ -81,11 +81,6 @@ export interface Reconciliation {
   dry_run: boolean;
 }
 
-/** A range's series: the range written with units 1..1, the same for every sub-range of one issuance. */
-function seriesOf(range: Parameters<typeof formatSerialRange>[0]): string {
-  return formatSerialRange(range, 1, 1);
-}
-
 interface RegistrySide {
   held: Span[];
   retired: Array<Span & { reference: string; date: string }>;
@@ -93,17 +88,17 @@ interface RegistrySide {
 
 /** Compares an export with Canopy's blocks of that registry; without dryRun, pauses the projects whose
  *  registry holding is smaller than what Canopy counts, in one write transaction with their live events. */
-export async function reconcile(db: DB, registry: string, rows: readonly ExportRow[], dryRun: boolean, now: number): Promise<Reconciliation> {
+export async function reconcile(db: DB, registry: RegistryName, rows: readonly ExportRow[], dryRun: boolean, now: number): Promise<Reconciliation> {
   const differences: Difference[] = [];
   const sides = new Map<string, RegistrySide>();
-  const writerOf = new Map<string, Parameters<typeof formatSerialRange>[0]>();
+  const writerOf = new Map<string, SerialRange>();
   for (const row of rows) {
-    const parsed = parseSerialRange(row.serial_range, registry);
+    const parsed = parseSerialRange(row.serial_range, registry, { quantity: row.quantity });
     if (!parsed.ok) {
-      differences.push({ kind: 'unreadable', project_id: null, serials: row.serial_range, units: row.quantity, text: `the export's range "${row.serial_range}" is not a ${registry} serial range` });
+      differences.push({ kind: 'unreadable', project_id: null, serials: row.serial_range, units: row.quantity, text: `the export's line cannot be read: ${parsed.message}` });
       continue;
     }
-    const key = seriesOf(parsed.range);
+    const key = seriesKey(parsed.range);
     writerOf.set(key, parsed.range);
     let side = sides.get(key);
     if (!side) sides.set(key, (side = { held: [], retired: [] }));
@@ -117,7 +112,7 @@ export async function reconcile(db: DB, registry: string, rows: readonly ExportR
   }
 
   const blocks = await db.selectFrom('registry_blocks').select(['id', 'project_id', 'registry', 'serial_range', 'first_unit', 'last_unit']).orderBy('project_id').orderBy('id').execute();
-  const mine = blocks.filter((b) => b.registry.toLowerCase() === registry.toLowerCase());
+  const mine = blocks.filter((b) => b.registry === registry);
   const taken = mine.length
     ? await db
         .selectFrom('retirement_units as u')
@@ -135,9 +130,9 @@ export async function reconcile(db: DB, registry: string, rows: readonly ExportR
   const holdings = new Map<number, ProjectHolding>();
   const counted = new Map<string, Span[]>();
   for (const b of mine) {
-    const parsed = parseSerialRange(b.serial_range, b.registry);
+    const parsed = parseSerialRange(b.serial_range, registry);
     if (!parsed.ok) continue; // a stored block was parsed when it was added
-    const key = seriesOf(parsed.range);
+    const key = seriesKey(parsed.range);
     writerOf.set(key, parsed.range);
     const write = (s: Span) => formatSerialRange(parsed.range, s.first, s.last);
     const side = sides.get(key) ?? { held: [], retired: [] };
@@ -182,7 +177,9 @@ export async function reconcile(db: DB, registry: string, rows: readonly ExportR
   for (const [key, side] of sides) {
     const writer = writerOf.get(key)!;
     for (const u of subtract(side.held, counted.get(key) ?? [])) {
-      differences.push({ kind: 'not_counted', project_id: null, serials: formatSerialRange(writer, u.first, u.last), units: units([u]), text: 'held on the registry; no block of Canopy counts these units' });
+      // Written with the series' own format; the units may span several of the export's rows.
+      const serials = formatSerialRange({ ...writer, first: Math.min(writer.first, u.first), last: Math.max(writer.last, u.last) }, u.first, u.last);
+      differences.push({ kind: 'not_counted', project_id: null, serials, units: units([u]), text: 'held on the registry; no block of Canopy counts these units' });
     }
   }
   const short = [...holdings.values()].filter((h) => h.registry_held < h.canopy_held);

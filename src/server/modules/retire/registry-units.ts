@@ -1,7 +1,7 @@
 import type { DB } from '../../db/connection';
 import type { Tx } from '../../db/tx';
 import { AppError } from '../../lib/http';
-import { formatSerialRange, parseSerialRange } from '../registry/serials';
+import { formatSerialRange, isRegistryName, parseSerialRange } from '../registry/serials';
 
 // The registry units a retirement cancels (docs/product.md#registry-cancellation). The platform's holdings
 // of a project are registry blocks (registry_blocks); a retirement takes the lowest free units of the
@@ -77,7 +77,7 @@ export async function allocateUnits(tx: Tx, projectId: number, tons: number): Pr
 
 /** The registry's own writing of units first..last of a block. */
 export function registrySerial(block: { registry: string; serial_range: string }, first: number, last: number): string {
-  const parsed = parseSerialRange(block.serial_range, block.registry);
+  const parsed = parseSerialRange(block.serial_range, isRegistryName(block.registry) ? block.registry : undefined);
   if (!parsed.ok) return block.serial_range; // a stored block was parsed when it was added: cannot happen
   return formatSerialRange(parsed.range, first, last);
 }

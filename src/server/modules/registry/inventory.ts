@@ -1,0 +1,147 @@
+import type { DB } from '../../db/connection';
+import type { RegistryBlocksTable } from '../../db/schema';
+import { writeTx, type Tx } from '../../db/tx';
+import type { Selectable } from 'kysely';
+import { changeBlockTons } from './holdings';
+import { formatSerialRange, isRegistryName, parseSerialRange, REGISTRY_NAMES, REGISTRY_TITLES, seriesKey, type RegistryName, type SerialRange } from './serials';
+
+// The platform's registry holdings (docs/product.md#registry-inventory): blocks added by an operator, read
+// from a registry account's export, or seeded as demo data. A block is written in the transaction that
+// checks it: its project exists and names the same registry (and, where the project's registry ID has a
+// number, the same registry project), its range reads as that registry writes ranges, its count agrees with
+// what was stated, and no block of the same series already counts any of its units. The project's
+// block_tons counter moves in the same transaction.
+
+export type BlockRow = Selectable<RegistryBlocksTable>;
+
+/** Blocks sit in this account unless the operator names another. */
+export const DEFAULT_ACCOUNT = 'main';
+
+/** A block refused: the field at fault (serial_range, registry, project, first, last, vintage, quantity,
+ *  account) and why, in words for the operator. */
+export class BlockRefused extends Error {
+  constructor(
+    readonly field: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface BlockInput {
+  projectId: number;
+  serialRange: string;
+  account?: string | undefined;
+  /** The quantity the operator or the export states: it must equal the count the range spans. */
+  quantity?: number | undefined;
+  /** The registry the operator or the export names: the range must be written as that registry writes. */
+  registry?: RegistryName | undefined;
+  source: BlockRow['source'];
+  demo?: boolean;
+}
+
+/** The registry a project's `registry` text names ("Verra", "Gold Standard", ...), or null for none Canopy reads. */
+export function registryOfProject(text: string): RegistryName | null {
+  const t = text.trim().toLowerCase();
+  if (t === '') return null;
+  if (isRegistryName(t)) return t;
+  const byTitle = REGISTRY_NAMES.find((n) => REGISTRY_TITLES[n].toLowerCase() === t);
+  if (byTitle) return byTitle;
+  const aliases: Record<string, RegistryName> = { vcs: 'verra', gs: 'gold_standard', 'gold standard': 'gold_standard', 'acr': 'acr', car: 'car', 'puro': 'puro', 'puro.earth': 'puro' };
+  return aliases[t] ?? null;
+}
+
+/** The registry project a range names (Verra's, Gold Standard's, ACR's, CAR's project ID; Puro.earth's
+ *  production facility), as digits to compare with the project's registry ID. */
+function registryProjectDigits(range: SerialRange): string | null {
+  const p = range.parts;
+  const text = p.project ?? p.facility ?? null;
+  if (text === null) return null;
+  const digits = text.replace(/\D/g, '');
+  return digits === '' ? null : digits.replace(/^0+/, '');
+}
+
+function account(text: string | undefined): string {
+  const a = (text ?? DEFAULT_ACCOUNT).trim();
+  if (a === '' || a.length > 100 || /[\p{Cc}]/u.test(a)) throw new BlockRefused('account', 'the account name must be 1 to 100 printable characters');
+  return a;
+}
+
+/** The block a text would be, checked on its own (not against what is held): what `inventory:add` and an
+ *  import's dry run show before writing. */
+export function readBlock(input: Pick<BlockInput, 'serialRange' | 'quantity' | 'registry'>): SerialRange {
+  const parsed = parseSerialRange(input.serialRange, input.registry, { ...(input.quantity !== undefined ? { quantity: input.quantity } : {}) });
+  if (!parsed.ok) throw new BlockRefused(parsed.field, parsed.message);
+  return parsed.range;
+}
+
+/** The block of the same series already held that shares units with `range`, if any. */
+async function overlapping(tx: Tx | DB, range: SerialRange): Promise<BlockRow | undefined> {
+  return tx
+    .selectFrom('registry_blocks')
+    .selectAll()
+    .where('series', '=', seriesKey(range))
+    .where('first_unit', '<=', range.last)
+    .where('last_unit', '>=', range.first)
+    .orderBy('first_unit')
+    .executeTakeFirst();
+}
+
+/** Checks a block against its project and what is held, and writes it: inside the caller's write
+ *  transaction (an import writes all its rows in one). */
+export async function addBlockIn(tx: Tx, input: BlockInput, now: number): Promise<BlockRow> {
+  const range = readBlock(input);
+  const acct = account(input.account);
+  const p = await tx.selectFrom('projects').select(['id', 'name', 'registry', 'registry_id']).where('id', '=', input.projectId).executeTakeFirst();
+  if (!p) throw new BlockRefused('project', `no project #${input.projectId}`);
+  const named = registryOfProject(p.registry);
+  if (p.registry.trim() !== '' && named === null) throw new BlockRefused('registry', `project #${p.id} is listed on "${p.registry}", a registry Canopy does not read serials of`);
+  if (named !== null && named !== range.registry) {
+    throw new BlockRefused('registry', `project #${p.id} is listed on ${REGISTRY_TITLES[named]}; this range is written as ${REGISTRY_TITLES[range.registry]} writes serials`);
+  }
+  const own = p.registry_id.replace(/\D/g, '').replace(/^0+/, '');
+  const theirs = registryProjectDigits(range);
+  if (own !== '' && theirs !== null && own !== theirs) {
+    throw new BlockRefused('project', `the range is of ${REGISTRY_TITLES[range.registry]} project ${theirs}; project #${p.id} is ${p.registry_id}`);
+  }
+  const clash = await overlapping(tx, range);
+  if (clash) {
+    throw new BlockRefused(
+      'serial_range',
+      `units ${Math.max(clash.first_unit, range.first)} to ${Math.min(clash.last_unit, range.last)} are already held in block #${clash.id} (${clash.serial_range}, project #${clash.project_id})`,
+    );
+  }
+  const row = await tx
+    .insertInto('registry_blocks')
+    .values({
+      project_id: p.id,
+      registry: range.registry,
+      // As the registry writes it (spaces squeezed), so a search of its records finds it.
+      serial_range: formatSerialRange(range, range.first, range.last),
+      series: seriesKey(range),
+      first_unit: range.first,
+      last_unit: range.last,
+      quantity: range.quantity,
+      vintage: range.vintage,
+      account: acct,
+      source: input.source,
+      demo: input.demo ? 1 : 0,
+      created_at: now,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  await changeBlockTons(tx, p.id, range.quantity, now);
+  return row;
+}
+
+/** One block in its own write transaction (`inventory:add`). */
+export function addBlock(db: DB, input: BlockInput, now: number): Promise<BlockRow> {
+  return writeTx(db, (tx) => addBlockIn(tx, input, now));
+}
+
+/** Blocks, a project's or all, by project then registry order of units. */
+export function listBlocks(db: DB, projectId?: number): Promise<BlockRow[]> {
+  let q = db.selectFrom('registry_blocks').selectAll().orderBy('project_id').orderBy('series').orderBy('first_unit');
+  if (projectId !== undefined) q = q.where('project_id', '=', projectId);
+  return q.execute();
+}
