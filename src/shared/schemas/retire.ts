@@ -83,12 +83,13 @@ export const retireAnswerSchema = v.strictObject({
   id: v.pipe(v.string(), v.description('128 random bits, base64url: the certificate id')),
   tons: int(),
   serials: v.array(serialRangeSchema),
+  registry: v.pipe(v.string(), v.description("The project's registry, where the units are cancelled")),
   registry_serials: registrySerialsSchema,
   registry_due_on: v.pipe(v.string(), v.description('YYYY-MM-DD (SGT): the day by which the units are to be cancelled on the registry')),
   certificate_url: v.string(),
   icc: v.pipe(
     v.nullable(v.strictObject({ year: int(), cap_tons: int(), retired_tons: int(), pending_tons: int(), over_tons: int() })),
-    v.description('For a retirement surrendered for Singapore carbon tax: the year\'s cap, the tons cancelled on the registry for it (only these count), the tons still waiting to be cancelled (this one among them); over_tons > 0 is the warning that the cancelled tons pass the cap'),
+    v.description('For a retirement surrendered for Singapore carbon tax: the year\'s cap, the tons cancelled on the registry for it (only these count), the tons still waiting to be cancelled (this one among them); over_tons > 0 is the warning that with the waiting ones the year passes the cap'),
   ),
 });
 export type RetireAnswer = v.InferOutput<typeof retireAnswerSchema>;
@@ -141,12 +142,15 @@ export const transparencyProjectSchema = v.strictObject({
   booked: v.pipe(int(), v.description('Tons in pre-sale bookings awaiting allocation (reserved from the supply)')),
   retired: int(),
   remaining: v.pipe(int(), v.description('Tons still for sale: issued - sold - booked')),
+  held: v.pipe(int(), v.description("Units in the platform's registry account for this project now: its registry blocks less the units cancelled (docs/product.md#registry-cancellation)")),
+  cancelled: v.pipe(int(), v.description('Tons retired and cancelled on the registry (the reference recorded)')),
+  waiting: v.pipe(int(), v.description('Tons retired and still waiting to be cancelled on the registry')),
 });
 export type TransparencyProject = v.InferOutput<typeof transparencyProjectSchema>;
 
 export const transparencySchema = v.strictObject({
   projects: v.array(transparencyProjectSchema),
-  totals: v.strictObject({ issued: int(), sold: int(), booked: int(), retired: int(), remaining: int() }),
+  totals: v.strictObject({ issued: int(), sold: int(), booked: int(), retired: int(), remaining: int(), held: int(), cancelled: int(), waiting: int() }),
   /** Retired tons per SGT month, oldest first (the last 12 months, zeros included). */
   monthly: v.array(v.strictObject({ month: v.pipe(v.string(), v.description('YYYY-MM in SGT')), tons: int() })),
   ledger: v.strictObject({

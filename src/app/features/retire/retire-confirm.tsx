@@ -22,7 +22,7 @@ function CapPreview({ open, year, tons }: { open: boolean; year: number; tons: n
     };
   }, [open, year]);
   if (!cap || cap.year !== year || !Number.isInteger(tons)) return null;
-  // Surrenders waiting for the registry count once cancelled: they will take their room first.
+  // Surrenders waiting for the registry count once cancelled: they take their room first.
   const overTons = Math.min(tons, cap.retired_tons + cap.pending_tons + tons - cap.cap_tons);
   if (overTons <= 0) return null;
   const over = formatTons(overTons);

@@ -36,10 +36,11 @@ export async function taxableFor(db: DB | Tx, userId: number, year: number): Pro
   return row ? Number(row.taxable_tons) : null;
 }
 
-/** A surrender's place under the year's cap: over_tons > 0 is the warning that the tons cancelled for the
- *  year pass the cap; pending_tons (this surrender among them) count once the registry cancels them. */
+/** A surrender's place under the year's cap: retired_tons count (cancelled on the registry), pending_tons
+ *  (this surrender among them) will once cancelled; over_tons > 0 is the warning, in time, that with those
+ *  the year passes the cap. */
 export async function iccCount(tx: Tx, userId: number, year: number): Promise<RetireAnswer['icc']> {
   const [taxable, { retired, pending }] = await Promise.all([taxableFor(tx, userId, year), surrenderedForYear(tx, userId, year)]);
-  const { cap_tons, over_tons } = capFigures(taxable, retired);
+  const { cap_tons, over_tons } = capFigures(taxable, retired + pending);
   return { year, cap_tons, retired_tons: retired, pending_tons: pending, over_tons };
 }

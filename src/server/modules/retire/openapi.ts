@@ -36,7 +36,7 @@ export const RETIRE_ENDPOINTS: Endpoint[] = [
       'icc_not_eligible',
       'icc_year_invalid',
     ],
-    gives: "{id, tons, serials: [{from, to}], registry_serials, registry_due_on, certificate_url, icc}; or {approval} when a member's retirement above the organisation's threshold waits for an approver (docs/product.md#approvals)",
+    gives: "{id, tons, serials: [{from, to}], registry, registry_serials, registry_due_on, certificate_url, icc}; or {approval} when a member's retirement above the organisation's threshold waits for an approver (docs/product.md#approvals)",
   },
   {
     method: 'get',

@@ -198,6 +198,7 @@ async function writeRetirement(deps: Deps, w: WriteScope, userId: number, input:
     id,
     tons: input.tons,
     serials: ranges.map((r) => ({ from: serialOf(p, r.first), to: serialOf(p, r.last) })),
+    registry: p.registry,
     registry_serials: registrySerials.get(id) ?? [],
     registry_due_on: dueDate(cancellationDueAt(now, deps.config)),
     certificate_url: certificateUrl(deps, id),
@@ -369,7 +370,8 @@ export async function publicTransparency(deps: Deps): Promise<PublicAnswer> {
   return { data: await transparency(deps.db, now), until: now + TRANSPARENCY_HOLD_MS };
 }
 
-/** The public transparency figures: per public project issued, sold, booked, retired, remaining (tons),
+/** The public transparency figures: per public project issued, sold, booked, retired, remaining (tons), held
+ *  on the registry, retired and cancelled there, retired and waiting,
  *  platform totals, retired per SGT month, and the ledger check. issued = sold + booked + remaining. */
 async function transparency(db: DB, now: number): Promise<Transparency> {
   const months = lastMonths(now, MONTHS);
@@ -377,7 +379,7 @@ async function transparency(db: DB, now: number): Promise<Transparency> {
   const [projects, booked, retired, recent, ledger] = await Promise.all([
     db
       .selectFrom('projects')
-      .select(['id', 'name', 'name_cn', 'registry', 'registry_id', 'vintage', 'country', 'country_cn', 'status', 'total_tons', 'remaining_tons'])
+      .select(['id', 'name', 'name_cn', 'registry', 'registry_id', 'vintage', 'country', 'country_cn', 'status', 'total_tons', 'remaining_tons', 'block_tons', 'cancelled_tons'])
       .where('status', '!=', 'pending_review')
       .orderBy('id')
       .execute(),
@@ -388,22 +390,28 @@ async function transparency(db: DB, now: number): Promise<Transparency> {
       .where('status', '=', 'applying')
       .groupBy('project_id')
       .execute(),
-    db.selectFrom('retirements').select(['project_id', sql<number>`coalesce(sum(tons), 0)`.as('n')]).groupBy('project_id').execute(),
+    db
+      .selectFrom('retirements as r')
+      .leftJoin('registry_cancellations as c', 'c.retirement_id', 'r.id')
+      .select(['r.project_id', sql<number>`coalesce(sum(r.tons), 0)`.as('n'), sql<number>`coalesce(sum(case when c.recorded_at is not null then r.tons else 0 end), 0)`.as('cancelled')])
+      .groupBy('r.project_id')
+      .execute(),
     db.selectFrom('retirements').select(['created_at', 'tons']).where('created_at', '>=', since).execute(),
     ledgerResult(db, now),
   ]);
   const bookedOf = new Map(booked.map((r) => [r.project_id, Number(r.n)]));
-  const retiredOf = new Map(retired.map((r) => [r.project_id, Number(r.n)]));
-  const list = projects.map((p) => projectFigures(p, bookedOf.get(p.id) ?? 0, retiredOf.get(p.id) ?? 0));
-  const totals = { issued: 0, sold: 0, booked: 0, retired: 0, remaining: 0 };
+  const retiredOf = new Map(retired.map((r) => [r.project_id, { retired: Number(r.n), cancelled: Number(r.cancelled) }]));
+  const list = projects.map((p) => projectFigures(p, bookedOf.get(p.id) ?? 0, retiredOf.get(p.id) ?? { retired: 0, cancelled: 0 }));
+  const totals = { issued: 0, sold: 0, booked: 0, retired: 0, remaining: 0, held: 0, cancelled: 0, waiting: 0 };
   for (const p of list) for (const k of Object.keys(totals) as (keyof typeof totals)[]) totals[k] += p[k];
   return { projects: list, totals, monthly: retiredPerMonth(months, recent), ledger, generated_at: isoSgt(now) };
 }
 
-type TransparencySource = Omit<TransparencyProject, 'issued' | 'sold' | 'booked' | 'retired' | 'remaining'> & { total_tons: number; remaining_tons: number };
+type TransparencySource = Omit<TransparencyProject, 'issued' | 'sold' | 'booked' | 'retired' | 'remaining' | 'held' | 'cancelled' | 'waiting'> & { total_tons: number; remaining_tons: number; block_tons: number; cancelled_tons: number };
 
-/** One project's figures: bookings count against what remains, never beyond it. */
-function projectFigures(p: TransparencySource, booked: number, retired: number): TransparencyProject {
+/** One project's figures: bookings count against what remains, never beyond it; on the registry, what the
+ *  account holds and the retired tons cancelled there or still waiting. */
+function projectFigures(p: TransparencySource, booked: number, { retired, cancelled }: { retired: number; cancelled: number }): TransparencyProject {
   const b = Math.min(booked, p.remaining_tons);
   return {
     id: p.id,
@@ -420,6 +428,9 @@ function projectFigures(p: TransparencySource, booked: number, retired: number):
     booked: b,
     retired,
     remaining: p.remaining_tons - b,
+    held: Number(p.block_tons) - Number(p.cancelled_tons),
+    cancelled,
+    waiting: retired - cancelled,
   };
 }
 
