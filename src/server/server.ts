@@ -9,6 +9,7 @@ import type { Config } from './config';
 import { enablePreparedStatements, openDatabase, type DB } from './db/connection';
 import { migrateToLatest } from './db/migrate';
 import { seedDemo } from './db/seed';
+import { seedRegistryBlocks } from './modules/registry/seed';
 import { systemClock, type Clock } from './lib/clock';
 import { createLogger } from './lib/log';
 import { createMailer } from './lib/mail';
@@ -40,7 +41,11 @@ export async function startServer(config: Config, opts: { clock?: Clock; staticD
   const clock = opts.clock ?? systemClock;
   const db = await openMigrated(config, clock);
   const deps = await composeDeps(config, db, clock);
-  if (config.SEED_DEMO) await seedDemo(deps);
+  if (config.SEED_DEMO) {
+    await seedDemo(deps);
+    // The seeded projects sell only what they hold on their registries: their demo blocks.
+    await seedRegistryBlocks(db, clock.now());
+  }
 
   // Time-driven transitions (orders, projects), from the database. The server waits for a first run of a
   // few rows of each kind (what fell due in a short stop is done before the first request), not for a long

@@ -14,6 +14,7 @@ import { checkLedger, openUserAccounts, openPlatformAccounts, PLATFORM, post } f
 import { API_BASE, PATHS } from '../../src/shared/api';
 import { freePort, makeTmpDir, REPO_ROOT } from '../helpers/server';
 import { databaseEnv, databaseTarget, dropDatabase } from '../helpers/database';
+import { holdTons } from '../helpers/inventory';
 
 const dataDir = makeTmpDir('canopy-crash-');
 let child: ChildProcess | null = null;
@@ -91,6 +92,7 @@ it('kill -9 at random moments in a stream of keyed orders: one effect per acknow
     })
     .returning('id')
     .executeTakeFirstOrThrow();
+  await holdTons(db, project.id, 100_000, now);
   for (let i = 0; i < 4; i++) {
     const token = newToken();
     const id = await writeTx(db, async (tx) => {

@@ -11,6 +11,7 @@ import { PATHS } from '../../src/shared/api';
 import type { ErrorKey, Lang, MessageParams } from '../../src/shared/errors';
 import { DAY, refusal, type Envelope, type TestServer } from '../helpers/server';
 import type { Insertable } from 'kysely';
+import { holdTons } from '../helpers/inventory';
 
 export const TRADE_PASSWORD = 'Canopy#Trade2026';
 export const LANGS: Lang[] = ['en', 'cn'];
@@ -92,8 +93,9 @@ export async function topup(s: TestServer, userId: number, cents: number): Promi
   );
 }
 
-/** A project selling now (override anything). Price S$10.00/t, 1..100 t per order, cycle 1 day, yield 5%. */
-export async function makeProject(s: TestServer, o: Partial<Insertable<ProjectsTable>> = {}): Promise<number> {
+/** A project selling now (override anything). Price S$10.00/t, 1..100 t per order, cycle 1 day, yield 5%.
+ *  It holds `held` tons on its registry (default: all its tons). */
+export async function makeProject(s: TestServer, { held, ...o }: Partial<Insertable<ProjectsTable>> & { held?: number } = {}): Promise<number> {
   const now = s.clock.now();
   const total = o.total_tons ?? 1000;
   const row = await s.db
@@ -133,6 +135,8 @@ export async function makeProject(s: TestServer, o: Partial<Insertable<ProjectsT
     })
     .returning('id')
     .executeTakeFirstOrThrow();
+  const holds = held ?? total;
+  if (holds > 0) await holdTons(s.db, row.id, holds, now);
   return row.id;
 }
 

@@ -12,6 +12,7 @@ import { checkLedger, openPlatformAccounts, openUserAccounts, PLATFORM, post } f
 import { sgtMonth } from '../../src/shared/offset';
 import { makeTmpDir, REPO_ROOT } from '../helpers/server';
 import { databaseEnv, databaseTarget, dropDatabase } from '../helpers/database';
+import { holdTons } from '../helpers/inventory';
 
 const dataDir = makeTmpDir('canopy-offset-crash-');
 const spawned: ChildProcess[] = [];
@@ -38,6 +39,7 @@ async function seed(db: DB, now: number): Promise<void> {
     })
     .returning('id')
     .executeTakeFirstOrThrow();
+  await holdTons(db, project.id, 100_000, now);
   for (let i = 0; i < USERS; i++) {
     await writeTx(db, async (tx) => {
       const u = await tx

@@ -15,7 +15,7 @@ const project = (over: Partial<ProjectRow> = {}): ProjectRow =>
   ({
     id: 7, name: 'Mangroves', name_cn: '', status: 'in_progress', price: 1_000, presale_price: null, min_tons: 1, max_tons: 10, total_tons: 100,
     remaining_tons: 100, selling_time: NOW - HOUR, end_time: NOW + 24 * HOUR, cycle_value: 30, cycle_unit: 'days', yield_bp: 500, required_grade: 0,
-    monthly_limit: 5, total_limit: 8, ...over,
+    monthly_limit: 5, total_limit: 8, block_tons: 100, cancelled_tons: 0, ...over,
   }) as ProjectRow;
 const user = (over: Partial<User> = {}): User => ({ id: 1, risk: 0, trade_locked: 0, grade: 1, ...over }) as User;
 const facts = (over: Partial<PurchaseFacts> = {}): PurchaseFacts => ({
@@ -49,6 +49,20 @@ describe('checkPurchase, alone and in a batch', () => {
     const batched = refusal(() => checkPurchase(afterEarlierBuys(facts({ p: project({ remaining_tons: 3 }) }), 1, earlier), user(), 2, NOW));
     expect(alone).toBe('insufficient_remaining');
     expect(batched).toBe(alone);
+  });
+
+  it('refuses more tons than the project holds on its registry unpromised, alone and after earlier buys', () => {
+    // 100 t of supply, 40 t held in registry blocks, 35 t already sold: 5 t can be sold.
+    const held = { remaining_tons: 65, block_tons: 40, monthly_limit: 50, total_limit: 50 };
+    expect(checkPurchase(facts({ p: project(held) }), user(), 5, NOW).total).toBe(5_000);
+    const alone = refusal(() => checkPurchase(facts({ p: project(held) }), user(), 6, NOW));
+    const earlier = noEarlierBuys();
+    addEarlierBuy(earlier, 2, 7, 4, 4_000);
+    const batched = refusal(() => checkPurchase(afterEarlierBuys(facts({ p: project(held) }), 1, earlier), user(), 2, NOW));
+    expect(alone).toBe('insufficient_remaining');
+    expect(batched).toBe(alone);
+    // Nothing held unpromised: the project is full, however much supply it lists.
+    expect(refusal(() => checkPurchase(facts({ p: project({ remaining_tons: 65, block_tons: 35 }) }), user(), 1, NOW))).toBe('project_full');
   });
 
   it('refuses a balance the earlier buys of the same buyer spent', () => {

@@ -14,6 +14,7 @@ import { checkLedger, openPlatformAccounts, openUserAccounts, PLATFORM, post } f
 import { API_BASE, PATHS } from '../../src/shared/api';
 import { freePort, makeTmpDir, REPO_ROOT } from '../helpers/server';
 import { databaseEnv, databaseTarget, dropDatabase } from '../helpers/database';
+import { holdTons } from '../helpers/inventory';
 import { startSmtpSink, type SmtpSink } from '../helpers/smtp-sink';
 
 const dataDir = makeTmpDir('canopy-receipt-crash-');
@@ -96,6 +97,7 @@ async function seed(db: DB): Promise<{ token: string; email: string; projectId: 
     })
     .returning('id')
     .executeTakeFirstOrThrow();
+  await holdTons(db, project.id, 100_000, now);
   const userId = await writeTx(db, async (tx) => {
     const u = await tx
       .insertInto('users')

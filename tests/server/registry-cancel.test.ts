@@ -4,7 +4,9 @@
 // certificate says which; an overdue cancellation raises its alert; 50 parallel retirements take distinct,
 // contiguous units; a reconciliation with the registry's export lists every difference and pauses a project
 // the registry holds less of; a surrender for Singapore carbon tax counts toward the cap once cancelled.
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
+import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeTx } from '../../src/server/db/tx';
@@ -74,7 +76,8 @@ function nextVerraProject(): string {
  *  adding), and a user holding `tons` of it. */
 async function projectWithBlocks(blocks: () => string[], tons: number, project: Parameters<typeof makeRetirableProject>[1] = {}) {
   const u = await makeUser(s, { cents: tons * 1000 + 100_000 });
-  const pid = await makeRetirableProject(s, { total_tons: 1000, remaining_tons: 1000, max_tons: 1000, registry_id: project.registry_id ?? nextVerraProject(), ...project });
+  // No block of the helper's: the test's own blocks are the project's holding.
+  const pid = await makeRetirableProject(s, { total_tons: 1000, remaining_tons: 1000, max_tons: 1000, registry_id: project.registry_id ?? nextVerraProject(), ...project, held: 0 });
   const added = [];
   for (const b of blocks()) added.push(await addBlockOf(pid, b));
   if (tons > 0) await giveCredits(s, u, pid, tons);
@@ -171,7 +174,7 @@ describe('retirement cancels registry units', () => {
 
   it('refuses a retirement its blocks cannot cover, in en and cn, with nothing written', async () => {
     const u = await makeUser(s, { cents: 100_000 });
-    const pid = await makeRetirableProject(s, { total_tons: 1000, remaining_tons: 1000, registry_id: nextVerraProject() });
+    const pid = await makeRetirableProject(s, { total_tons: 1000, remaining_tons: 1000, registry_id: nextVerraProject(), held: 0 });
     await addBlockOf(pid, verraBlock(5, 2024));
     await grantCredits(u.id, pid, 10);
     for (const lang of LANGS) {
@@ -351,6 +354,82 @@ describe('Singapore carbon tax', () => {
     expect(await cap(u)).toMatchObject({ retired_tons: 0, pending_tons: 7, room_tons: 0, over_tons: 2 });
     expect((await ops('registry:cancel', r.data.id, '--reference', 'VCS-RET-TAX')).ok).toBe(true);
     expect(await cap(u)).toMatchObject({ retired_tons: 7, pending_tons: 0, room_tons: 0, over_tons: 2 });
+  });
+});
+
+/** The text of a PDF, all pages, spaces squeezed. */
+async function pdfText(bytes: Uint8Array): Promise<string> {
+  const task = getDocument({ data: bytes.slice(), useSystemFonts: false });
+  const doc = await task.promise;
+  const parts: string[] = [];
+  for (let i = 1; i <= doc.numPages; i++) {
+    const content = await (await doc.getPage(i)).getTextContent();
+    parts.push(content.items.map((it) => ('str' in it ? it.str + (it.hasEOL ? ' ' : '') : '')).join(''));
+  }
+  await task.destroy();
+  return parts.join(' ').replace(/\s+/g, ' ');
+}
+
+describe('what anyone can check', () => {
+  it('the certificate PDF, the evidence pack (CSV, PDF) and the public pack check say where each retirement stands on the registry, in en and cn', async () => {
+    const { u, pid } = await projectWithBlocks(() => [verraBlock(20, 2024)], 6);
+    const done = await api.retire(u, { project_id: pid, tons: 2 });
+    s.clock.advance(1000);
+    const waiting = await api.retire(u, { project_id: pid, tons: 1 });
+    const today = new Date(s.clock.now() + 8 * 3_600_000).toISOString().slice(0, 10);
+    expect((await ops('registry:cancel', done.data.id, '--reference', 'VCS-RET-PACK-1', '--date', today)).ok).toBe(true);
+    const [y, m, d] = today.split('-').map(Number) as [number, number, number];
+    const en = `${d} ${['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sept', 'Oct', 'Nov', 'Dec'][m - 1]} ${y}`;
+    const cn = `${y}年${m}月${d}日`;
+    const due = (await cancellation(waiting.data.id)).due_at;
+    const dueDay = new Date(Number(due) - 1 + 8 * 3_600_000).toISOString().slice(0, 10).split('-').map(Number) as [number, number, number];
+
+    // The certificate PDF in both languages.
+    const certPdf = async (id: string, lang: 'en' | 'cn') => pdfText(new Uint8Array(await (await s.raw('GET', PATHS.publicCertificatePdf.replace(':id', id), { query: `lang=${lang}` })).arrayBuffer()));
+    expect(await certPdf(done.data.id, 'en')).toContain(`Cancelled on Verra on ${en}, reference VCS-RET-PACK-1`);
+    expect(await certPdf(done.data.id, 'cn')).toContain(`已于 ${cn}在 Verra 注销，注销编号 VCS-RET-PACK-1`);
+    expect(await certPdf(waiting.data.id, 'en')).toContain(`Waiting to be cancelled on Verra (due by ${dueDay[2]} ${['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sept', 'Oct', 'Nov', 'Dec'][dueDay[1] - 1]} ${dueDay[0]})`);
+    expect(await certPdf(waiting.data.id, 'cn')).toContain(`等待在 Verra 注销（截止 ${dueDay[0]}年${dueDay[1]}月${dueDay[2]}日）`);
+
+    // The evidence pack: CSV columns, PDF lines, and the public check of the file.
+    const month = { from: `${today.slice(0, 8)}01`, to: `${today.slice(0, 8)}28` };
+    const packOf = async (format: 'csv' | 'pdf', lang: 'en' | 'cn' = 'en') => {
+      const res = await s.raw('GET', PATHS.iccPack, { headers: { Authorization: u.token }, query: new URLSearchParams({ ...month, format, lang }).toString() });
+      expect(res.status).toBe(200);
+      return new Uint8Array(await res.arrayBuffer());
+    };
+    const csv = new TextDecoder().decode(await packOf('csv')).replace(/^\uFEFF/, '').trim().split('\r\n').map((l) => l.split(','));
+    const col = (name: string) => csv[0]!.indexOf(name);
+    const line = (id: string) => csv.find((r) => r[col('reference')] === id)!;
+    expect([line(done.data.id)[col('registry_serials')], line(done.data.id)[col('registry_status')], line(done.data.id)[col('registry_reference')], line(done.data.id)[col('registry_cancelled_on')]]).toEqual([done.data.registry_serials[0], 'cancelled', 'VCS-RET-PACK-1', today]);
+    expect([line(waiting.data.id)[col('registry_serials')], line(waiting.data.id)[col('registry_status')], line(waiting.data.id)[col('registry_reference')]]).toEqual([waiting.data.registry_serials[0], 'pending', '']);
+    expect(await pdfText(await packOf('pdf', 'en'))).toContain(`Cancelled on ${today}, reference VCS-RET-PACK-1`);
+    expect(await pdfText(await packOf('pdf', 'cn'))).toContain(`已于 ${today} 注销，注销编号 VCS-RET-PACK-1`);
+    const bytes = await packOf('csv');
+    const hash = createHash('sha256').update(bytes).digest('hex');
+    const checked = await s.api('GET', PATHS.verifyPack.replace(':hash', hash));
+    expect(checked.code, checked.msg).toBe(0);
+    expect(checked.data.retirements).toEqual([
+      expect.objectContaining({ certificate_id: done.data.id, registry_serials: done.data.registry_serials, registry_status: 'cancelled', registry_reference: 'VCS-RET-PACK-1', registry_cancelled_on: today }),
+      expect.objectContaining({ certificate_id: waiting.data.id, registry_serials: waiting.data.registry_serials, registry_status: 'pending', registry_reference: null }),
+    ]);
+  });
+
+  it('the transparency figures show per project held on the registry, retired and cancelled, retired and waiting', async () => {
+    const { u, pid } = await projectWithBlocks(() => [verraBlock(30, 2024), verraBlock(20, 2024)], 10);
+    const a = await api.retire(u, { project_id: pid, tons: 4 });
+    await api.retire(u, { project_id: pid, tons: 3 });
+    expect((await ops('registry:cancel', a.data.id, '--reference', 'VCS-RET-T1')).ok).toBe(true);
+    for (let i = 0; i < 100; i++) {
+      const t = (await api.transparency()).data as { projects: Array<Record<string, number>> };
+      const p = t.projects.find((x) => x.id === pid)!;
+      if (p.cancelled === 4) {
+        expect(p).toMatchObject({ sold: 10, retired: 7, held: 46, cancelled: 4, waiting: 3 });
+        return;
+      }
+      await new Promise((r) => setTimeout(r, 30));
+    }
+    throw new Error('the transparency figures never showed the cancellation');
   });
 });
 

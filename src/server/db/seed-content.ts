@@ -132,6 +132,19 @@ export function readSeedData(dir = SEED_DATA_DIR): SeedData {
   };
 }
 
+const blockFile = v.array(v.strictObject({ project: slug, serial_range: text, quantity: v.pipe(whole, v.minValue(1)), account: text }));
+
+export type RegistryBlockSeed = v.InferOutput<typeof blockFile>[number];
+
+/** The demo registry blocks (seed-data/registry-blocks/blocks.json): for each seeded project that sells, the
+ *  units it holds, written in its registry's format; `project` is the project file's slug. Demo data: the
+ *  ranges are shaped as the registries write them, not units anyone holds. Read by the registry module's seed. */
+export function readSeedBlocks(dir = SEED_DATA_DIR): RegistryBlockSeed[] {
+  const result = v.safeParse(blockFile, JSON.parse(fs.readFileSync(path.join(dir, 'registry-blocks', 'blocks.json'), 'utf8')));
+  if (!result.success) throw new Error(`seed-data/registry-blocks/blocks.json: ${result.issues.map((i) => `${v.getDotPath(i) ?? '(file)'}: ${i.message}`).join('; ')}`);
+  return result.output;
+}
+
 const MINUTE_MS = 60_000;
 /** Epoch ms of an offset from `now`. */
 export const at = (now: number, o: v.InferOutput<typeof offset>): number =>

@@ -319,6 +319,9 @@ export interface LedgerReport {
   problems: LedgerProblem[];
   totals: Record<string, number>;
   retirement_problems: string[];
+  /** Projects that promised more than they hold on their registry, or whose held counter disagrees with
+   *  their registry blocks (docs/product.md#registry-inventory). */
+  holding_problems: string[];
 }
 
 /**
@@ -348,8 +351,32 @@ async function checkLedgerIn(db: DB): Promise<LedgerReport> {
     if (sum !== r.balance) problems.push({ account_id: r.id, owner_id: r.owner_id, name: r.name, balance: r.balance, sum_of_logs: sum });
   }
   const retirement_problems = await checkRetirements(db);
-  const ok = problems.length === 0 && retirement_problems.length === 0 && Object.values(totals).every((t) => t === 0);
-  return { ok, problems, totals, retirement_problems };
+  const holding_problems = await checkHoldings(db);
+  const ok = problems.length === 0 && retirement_problems.length === 0 && holding_problems.length === 0 && Object.values(totals).every((t) => t === 0);
+  return { ok, problems, totals, retirement_problems, holding_problems };
+}
+
+/** Registry holdings, per project: promised <= held, where held = the units of its registry blocks not
+ *  cancelled (block_tons - cancelled_tons) and promised = the tons it sold not cancelled (total_tons -
+ *  remaining_tons - cancelled_tons; modules/registry/holdings.ts says why), and its block_tons counter equals
+ *  the units of its blocks. One grouped query. Returns what is wrong, in words (empty: all holds). */
+export async function checkHoldings(db: DB): Promise<string[]> {
+  const sums = db.selectFrom('registry_blocks').select(['project_id', sql<number>`sum(quantity)`.as('n')]).groupBy('project_id');
+  const rows = await db
+    .selectFrom('projects as p')
+    .leftJoin(sums.as('b'), 'b.project_id', 'p.id')
+    .select(['p.id', 'p.total_tons', 'p.remaining_tons', 'p.block_tons', 'p.cancelled_tons', sql<number | null>`b.n`.as('blocks')])
+    .orderBy('p.id')
+    .execute();
+  const problems: string[] = [];
+  for (const r of rows) {
+    const held = Number(r.block_tons) - Number(r.cancelled_tons);
+    const promised = Number(r.total_tons) - Number(r.remaining_tons) - Number(r.cancelled_tons);
+    const blocks = Number(r.blocks ?? 0);
+    if (promised > held) problems.push(`project #${r.id}: promised ${promised} t but holds ${held} t on its registry`);
+    if (blocks !== Number(r.block_tons)) problems.push(`project #${r.id}: its registry blocks hold ${blocks} units but its counter says ${r.block_tons}`);
+  }
+  return problems;
 }
 
 /** Retirements: per project, the retired tons of its retirements = the serials its ranges

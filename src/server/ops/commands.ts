@@ -377,20 +377,21 @@ export const CORE_COMMANDS: Record<string, Command> = {
   },
   'ledger:check': {
     usage: 'ledger:check',
-    summary: 'Recompute every balance from its fund logs, check the ledger sums to zero, and check retirements against their serials and accounts',
+    summary: 'Recompute every balance from its fund logs, check the ledger sums to zero, retirements against their serials and accounts, and what each project promised against what it holds on its registry',
     async run({ db }) {
       const report = await checkLedger(db);
       if (!report.ok) {
         const lines = [
           ...report.problems.map((p) => `account #${p.account_id} (owner ${p.owner_id}, ${terminalValue(p.name)}): balance ${p.balance} but fund logs sum to ${p.sum_of_logs}`),
           ...report.retirement_problems,
+          ...report.holding_problems,
         ];
         const totals = Object.entries(report.totals).map(([u, t]) => `${u} total ${t}`);
         throw Object.assign(new OpsError(`ledger check FAILED\n  ${[...lines, ...totals].join('\n  ')}`), { data: report });
       }
       return {
         data: report,
-        text: `ledger ok: every balance equals its fund logs; totals ${JSON.stringify(report.totals)}; retirements: retired tons = serials allocated = retirement accounts per project, no serial twice`,
+        text: `ledger ok: every balance equals its fund logs; totals ${JSON.stringify(report.totals)}; retirements: retired tons = serials allocated = retirement accounts per project, no serial twice; registry: every project promised no more than it holds`,
       };
     },
   },

@@ -306,7 +306,7 @@ function ledgerCheckLoop(deps: Deps) {
         metrics?.ledgerCheckOk.set(report.ok ? 1 : 0);
         metrics?.ledgerCheckProblems.set(report.problems.length);
         metrics?.ledgerCheckTimestamp.set(deps.clock.now() / 1000);
-        if (!report.ok) deps.log.error(`ledger check failed: ${report.problems.length} account(s) differ from their fund logs; totals ${JSON.stringify(report.totals)}`);
+        if (!report.ok) deps.log.error(`ledger check failed: ${report.problems.length} account(s) differ from their fund logs; totals ${JSON.stringify(report.totals)}; ${[...report.retirement_problems, ...report.holding_problems].join('; ')}`);
       })
       .catch((err: unknown) => deps.log.error('ledger check could not run', err))
       .finally(() => {

@@ -1,6 +1,7 @@
 import type { Config } from '../../config';
 import { AppError } from '../../lib/http';
 import { joinBlock, type ProjectRow } from '../project/service';
+import { forSaleTons } from '../registry/holdings';
 import type { User } from '../session';
 import { assertNotRisk } from '../user/trade-password';
 import { bookingFee, buybackPrice } from './calc';
@@ -59,13 +60,14 @@ export function checkPurchase(facts: PurchaseFacts, sessionUser: User, tons: num
   assertCanTrade(user);
   // Sold out before its end time reads "full" even once the scheduler has closed it; otherwise the
   // reason the project card shows (docs/product.md#projects).
-  const block = p.remaining_tons <= 0 && now < p.end_time ? 'full' : joinBlock(p, now);
+  const block = forSaleTons(p) <= 0 && now < p.end_time ? 'full' : joinBlock(p, now);
   if (block) throw new AppError(BLOCK_KEYS[block]);
   if (p.status !== 'in_progress') throw new AppError('project_not_started'); // a pre-sale still taking bookings
   checkTons(p, tons);
   checkGrade(user, p);
   checkLimits(facts, p, tons);
-  if (tons > p.remaining_tons) throw new AppError('insufficient_remaining');
+  // Never more than the project holds on its registry and has not promised (docs/product.md#registry-inventory).
+  if (tons > forSaleTons(p)) throw new AppError('insufficient_remaining');
   const total = tons * p.price;
   checkBalance(available, total);
   return { p, total, nextOrderId, user };

@@ -8,6 +8,7 @@ import { invalidateOrder, type OrderRow } from './repo';
 import { notify } from '../../live/notices';
 import { ORDER_URLS } from './reminders';
 import type { ProjectRow } from '../project/service';
+import { unpromisedTons } from '../registry/holdings';
 import { completedPurchaseCents } from '../user/membership';
 
 // Time-driven and operator-driven transitions of orders and projects. Each one runs in its own write
@@ -252,6 +253,12 @@ export async function allocatePresale(db: DB, projectId: number, price: number, 
     const shares = allocate(bookings.map((b) => ({ id: b.id, tons: b.tons })), supply);
     const booked = bookings.reduce((s, b) => s + b.tons, 0);
     const allocated = [...shares.values()].reduce((s, n) => s + n, 0);
+    // A pre-sale sold forward tons: they are delivered from the issuance, so its allocation waits until the
+    // issuance block is held (docs/product.md#registry-inventory).
+    const held = unpromisedTons(p);
+    if (allocated > held) {
+      throw new AllocationRefused(`project #${projectId}: the allocation needs ${allocated} t held on the registry and ${held} t are held and not yet promised; add the issuance block first (inventory:add)`);
+    }
     const deadline = now + payHours * 3_600_000;
     if (allocated > 0) await takeAllocatedSupply(w, p.id, allocated, now);
     // A booking counts its final tons towards the buyer's limits from now on, not the tons it booked.

@@ -30,7 +30,8 @@ export async function orderTx<T, I>(
     return await (batch ? writeTxBatched(db, batch.batcher, batch.input, fn, record) : writeTx(db, fn, record));
   } catch (err) {
     if (err instanceof AppError) throw err;
-    if (isCheck(err, 'projects_remaining')) throw new AppError('insufficient_remaining');
+    // Selling past the supply, or past what the project holds on its registry (migration 041's trigger).
+    if (isCheck(err, 'projects_remaining') || isCheck(err, 'projects_held')) throw new AppError('insufficient_remaining');
     if (isCheck(err, 'ledger_accounts_not_negative')) throw new AppError(onNegativeBalance);
     if (isCheck(err, 'credit_holdings_tons_check', 'tons >= 0')) throw new AppError('insufficient_credits');
     throw err;

@@ -11,13 +11,15 @@ import type { JoinBlock, Project, ProjectListQuery, ProjectType } from '../../..
 import type { ProjectIcc } from '../../../shared/schemas/icc';
 import { ICC_COLUMNS, iccFactsOf, judgeIcc } from '../../../shared/icc/engine';
 import { ICC_RULES } from '../../../shared/icc/current-rules';
+import { forSaleTons } from '../registry/holdings';
 
 export type ProjectRow = Selectable<ProjectsTable>;
 
 /** Why a project cannot be joined at `now` (docs/product.md#projects), or null when it can. */
 export function joinBlock(p: ProjectRow, now: number): JoinBlock {
-  // Sold out says "full" even after the scheduler has closed it: that is the more useful reason.
-  if (p.remaining_tons <= 0) return 'full';
+  // Sold out says "full" even after the scheduler has closed it: that is the more useful reason. Sold out is
+  // out of what it can sell: its supply, capped by what it holds on its registry.
+  if (forSaleTons(p) <= 0) return 'full';
   if (p.status === 'closed' || now >= p.end_time) return 'ended';
   // Until the operator resolves a registry difference (docs/product.md#registry-cancellation).
   if (p.sales_paused_at !== null) return 'paused';
@@ -69,7 +71,8 @@ function toProject(p: ProjectRow, now: number): Project {
     min_tons: p.min_tons,
     max_tons: p.max_tons,
     total_tons: p.total_tons,
-    remaining_tons: p.remaining_tons,
+    // What a buyer can buy now: the supply capped by the registry units held and not yet promised.
+    remaining_tons: forSaleTons(p),
     progress: p.total_tons > 0 ? Math.floor(((p.total_tons - p.remaining_tons) * 100) / p.total_tons) : 0,
     selling_time: isoSgt(p.selling_time),
     selling_time_ms: p.selling_time,

@@ -2,6 +2,7 @@ import type { DB } from '../../db/connection';
 import type { RegistryBlocksTable } from '../../db/schema';
 import { writeTx, type Tx } from '../../db/tx';
 import type { Selectable } from 'kysely';
+import type { RegistryExportRow } from './export-csv';
 import { changeBlockTons } from './holdings';
 import { formatSerialRange, isRegistryName, parseSerialRange, REGISTRY_NAMES, REGISTRY_TITLES, seriesKey, type RegistryName, type SerialRange } from './serials';
 
@@ -144,4 +145,103 @@ export function listBlocks(db: DB, projectId?: number): Promise<BlockRow[]> {
   let q = db.selectFrom('registry_blocks').selectAll().orderBy('project_id').orderBy('series').orderBy('first_unit');
   if (projectId !== undefined) q = q.where('project_id', '=', projectId);
   return q.execute();
+}
+
+/** What an import does with one row of a registry account's export. */
+export interface ImportOutcome {
+  line: number;
+  serial_range: string;
+  quantity: number;
+  /** add: a new block (written with --apply); held: this very block is held already (nothing to do);
+   *  retired: the export says the units left the account (reconciliation's, not inventory's); refused. */
+  outcome: 'add' | 'held' | 'retired' | 'refused';
+  project_id?: number;
+  block_id?: number;
+  field?: string;
+  message?: string;
+}
+
+export interface ImportOptions {
+  registry: RegistryName;
+  /** Every row is a block of this project (otherwise each row's registry project names it). */
+  projectId?: number | undefined;
+  account?: string | undefined;
+  /** false: a dry run, the same checks in a transaction rolled back. */
+  apply: boolean;
+  now: number;
+}
+
+class DryRun extends Error {
+  constructor(readonly outcomes: ImportOutcome[]) {
+    super('dry run');
+  }
+}
+
+/** The projects of `registry` by the number of their registry ID, for rows that do not name a project. */
+async function projectsByRegistryNumber(tx: Tx, registry: RegistryName): Promise<Map<string, number[]>> {
+  const rows = await tx.selectFrom('projects').select(['id', 'registry', 'registry_id']).execute();
+  const out = new Map<string, number[]>();
+  for (const r of rows) {
+    if (registryOfProject(r.registry) !== registry) continue;
+    const digits = r.registry_id.replace(/\D/g, '').replace(/^0+/, '');
+    if (digits === '') continue;
+    out.set(digits, [...(out.get(digits) ?? []), r.id]);
+  }
+  return out;
+}
+
+/**
+ * Reads the held rows of an export as blocks (inventory:import): each row checked as `inventory:add` checks
+ * one, against what is held and against the rows before it, in one write transaction that commits only with
+ * `apply` (a dry run answers exactly what the import would do). A row refused is reported, not written; the
+ * others are.
+ */
+export async function importBlocks(db: DB, rows: readonly Pick<RegistryExportRow, 'line' | 'serial_range' | 'quantity' | 'status'>[], o: ImportOptions): Promise<ImportOutcome[]> {
+  const run = async (tx: Tx): Promise<ImportOutcome[]> => {
+    const byNumber = o.projectId === undefined ? await projectsByRegistryNumber(tx, o.registry) : null;
+    const outcomes: ImportOutcome[] = [];
+    for (const row of rows) {
+      const base = { line: row.line, serial_range: row.serial_range, quantity: row.quantity };
+      if (row.status === 'retired') {
+        outcomes.push({ ...base, outcome: 'retired', message: 'retired or cancelled on the registry: not a holding' });
+        continue;
+      }
+      try {
+        const range = readBlock({ serialRange: row.serial_range, quantity: row.quantity, registry: o.registry });
+        let projectId = o.projectId;
+        if (projectId === undefined) {
+          const number = registryProjectDigits(range);
+          const ids = number === null ? [] : (byNumber!.get(number) ?? []);
+          if (ids.length !== 1) {
+            throw new BlockRefused('project', ids.length === 0 ? `no project of ${REGISTRY_TITLES[o.registry]} has registry ID number ${number ?? '(none in the range)'}; name it with --project` : `projects ${ids.map((i) => `#${i}`).join(', ')} share registry ID number ${number}; name one with --project`);
+          }
+          projectId = ids[0]!;
+        }
+        const same = await tx
+          .selectFrom('registry_blocks')
+          .select(['id', 'project_id'])
+          .where('series', '=', seriesKey(range))
+          .where('first_unit', '=', range.first)
+          .where('last_unit', '=', range.last)
+          .executeTakeFirst();
+        if (same) {
+          outcomes.push({ ...base, outcome: 'held', project_id: same.project_id, block_id: same.id });
+          continue;
+        }
+        const block = await addBlockIn(tx, { projectId, serialRange: row.serial_range, quantity: row.quantity, registry: o.registry, account: o.account, source: 'import' }, o.now);
+        outcomes.push({ ...base, outcome: 'add', project_id: projectId, ...(o.apply ? { block_id: block.id } : {}) });
+      } catch (err) {
+        if (!(err instanceof BlockRefused)) throw err;
+        outcomes.push({ ...base, outcome: 'refused', field: err.field, message: err.message });
+      }
+    }
+    if (!o.apply) throw new DryRun(outcomes);
+    return outcomes;
+  };
+  try {
+    return await writeTx(db, (tx) => run(tx));
+  } catch (err) {
+    if (err instanceof DryRun) return err.outcomes;
+    throw err;
+  }
 }

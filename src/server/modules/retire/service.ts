@@ -350,7 +350,7 @@ async function runLedgerCheck(db: DB, now: number): Promise<Transparency['ledger
     checked_at: isoSgt(now),
     checked_at_ms: now,
     totals: report.totals,
-    problems: report.problems.length + report.retirement_problems.length,
+    problems: report.problems.length + report.retirement_problems.length + report.holding_problems.length,
   };
   ledgerChecks.set(db, { at: now, result });
   return result;
