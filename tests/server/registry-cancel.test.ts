@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { down, up } from '../../src/server/db/migrations/042-registry-cancellation';
 import { writeTx } from '../../src/server/db/tx';
 import { PLATFORM, post } from '../../src/server/ledger/ledger';
 import { alertOverdueCancellations } from '../../src/server/modules/retire/cancellation';
@@ -441,5 +442,19 @@ describe('due dates', () => {
     const r = await api.retire(u, { project_id: pid, tons: 1 });
     expect(r.data.registry_due_on).toBe('2026-03-11');
     s.clock.advance(DAY);
+  });
+});
+
+describe('migration 042', () => {
+  it('gives every retirement written before it a pending cancellation due three days after it, and keeps units append-only', async () => {
+    await expect(s.db.deleteFrom('retirement_units').execute()).rejects.toThrow(/append-only/);
+    await down(s.db as never);
+    await up(s.db as never);
+    const retirements = await s.db.selectFrom('retirements').select(['id', 'created_at', 'project_id']).execute();
+    const rows = await s.db.selectFrom('registry_cancellations').selectAll().execute();
+    expect(rows).toHaveLength(retirements.length);
+    for (const r of retirements) {
+      expect(rows.find((c) => c.retirement_id === r.id)).toMatchObject({ project_id: r.project_id, due_at: Number(r.created_at) + 3 * DAY, reference: null, recorded_at: null });
+    }
   });
 });
