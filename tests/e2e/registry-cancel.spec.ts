@@ -102,6 +102,16 @@ for (const lang of ['en', 'cn'] as const) {
     await page.context().close();
   });
 
+  test(`the member's certificates say which wait for the registry and by when (${lang})`, async ({ page, context, request }) => {
+    await loginDemo(context, request, lang);
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto('/pages/profile/certificates');
+    const pending = page.locator('[data-testid="certificate-item-registry"][data-status="pending"]').first();
+    await expect(pending).toContainText(lang === 'en' ? /Waiting to be cancelled on Verra \(due by/ : /等待在 Verra 注销（截止/);
+    await expect(page.locator('[data-testid="certificate-item-registry"][data-status="cancelled"]').first()).toContainText('VCS-RET-2026-0042');
+    await shot(page, `registry-certificates-${lang}`);
+  });
+
   test(`a paused project's buy screen says why and takes no order (${lang})`, async ({ page, context, request }) => {
     await loginDemo(context, request, lang);
     await page.setViewportSize({ width: 390, height: 844 });

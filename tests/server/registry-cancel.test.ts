@@ -414,7 +414,7 @@ describe('what anyone can check', () => {
       expect.objectContaining({ certificate_id: done.data.id, registry_serials: done.data.registry_serials, registry_status: 'cancelled', registry_reference: 'VCS-RET-PACK-1', registry_cancelled_on: today }),
       expect.objectContaining({ certificate_id: waiting.data.id, registry_serials: waiting.data.registry_serials, registry_status: 'pending', registry_reference: null }),
     ]);
-  });
+  }, 180_000); // eight PDFs typeset on a shared machine
 
   it('the transparency figures show per project held on the registry, retired and cancelled, retired and waiting', async () => {
     const { u, pid } = await projectWithBlocks(() => [verraBlock(30, 2024), verraBlock(20, 2024)], 10);

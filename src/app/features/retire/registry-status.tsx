@@ -72,3 +72,26 @@ function RegistryLink({ url }: { url: string | undefined }) {
     </p>
   );
 }
+
+/** One line of where a retirement stands on its registry, for the member's list of certificates. */
+export function RegistryStatusLine({ c }: { c: Partial<RegistryFacts> & Pick<Certificate, 'registry'> }) {
+  const registry = c.registry;
+  if (c.registry_status === 'cancelled' && c.registry_cancelled_on) {
+    const day = registryDay(c.registry_cancelled_on);
+    const reference = c.registry_reference ?? '';
+    return (
+      <p className="muted" data-testid="certificate-item-registry" data-status="cancelled">
+        <Trans>
+          Cancelled on {registry} on {day}, reference {reference}
+        </Trans>
+      </p>
+    );
+  }
+  if (c.registry_status !== 'pending') return null;
+  const due = c.registry_due_on ? registryDay(c.registry_due_on) : '';
+  return (
+    <p className="muted" data-testid="certificate-item-registry" data-status="pending">
+      {due ? <Trans>Waiting to be cancelled on {registry} (due by {due})</Trans> : <Trans>Waiting to be cancelled on {registry}</Trans>}
+    </p>
+  );
+}

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Config } from '../../config';
 import type { DB } from '../../db/connection';
 import { writeTx, type Tx } from '../../db/tx';
@@ -114,9 +115,15 @@ export async function recordCancellation(db: DB, certificateId: string, referenc
  *  Answers how many were newly alerted. */
 export async function alertOverdueCancellations(deps: Pick<Deps, 'db' | 'log' | 'metrics'>, now: number): Promise<number> {
   const { db } = deps;
-  const overdue = await db.selectFrom('registry_cancellations').select(db.fn.countAll<number>().as('n')).where('recorded_at', 'is', null).where('due_at', '<=', now).executeTakeFirstOrThrow();
+  // Read first (the partial index of pending rows): a write only when one falls due, not on every tick.
+  const overdue = await db
+    .selectFrom('registry_cancellations')
+    .select([db.fn.countAll<number>().as('n'), sql<number>`coalesce(sum(case when alerted_at is null then 1 else 0 end), 0)`.as('fresh')])
+    .where('recorded_at', 'is', null)
+    .where('due_at', '<=', now)
+    .executeTakeFirstOrThrow();
   deps.metrics?.registryCancellationsOverdue.set(Number(overdue.n));
-  if (Number(overdue.n) === 0) return 0;
+  if (Number(overdue.fresh) === 0) return 0;
   // A conditional update: with several instances, each overdue cancellation is alerted by one of them.
   const fresh = await writeTx(db, (tx) =>
     tx.updateTable('registry_cancellations').set({ alerted_at: now }).where('recorded_at', 'is', null).where('alerted_at', 'is', null).where('due_at', '<=', now).returning(['retirement_id', 'due_at']).execute(),
