@@ -77,6 +77,17 @@ for (const lang of ['en', 'cn'] as const) {
     await expect(page.getByTestId('registry-link')).toHaveAttribute('href', `https://registry.verra.org/app/projectDetail/VCS/${VCS}`);
     await cancelled.scrollIntoViewIfNeeded();
     await shot(page, `registry-certificate-cancelled-${lang}`);
+    // Printed with its registry status: still one A4 page, the QR code whole inside the certificate (laid
+    // out at the A4 page's width, 210 mm less the 14 mm margins, as the print dialog does).
+    await page.setViewportSize({ width: 688, height: 1016 });
+    await page.emulateMedia({ media: 'print' });
+    await shot(page, `registry-certificate-cancelled-${lang}-print`, { fullPage: true });
+    const pdf = await page.pdf({ format: 'A4', printBackground: true });
+    expect(pdf.toString('latin1').match(/\/Type\s*\/Page(?![a-zA-Z])/g) ?? []).toHaveLength(1);
+    const [qr, box] = [await page.getByTestId('certificate-qr').boundingBox(), await page.getByTestId('certificate').boundingBox()];
+    expect(qr!.y + qr!.height).toBeLessThanOrEqual(box!.y + box!.height);
+    await page.emulateMedia({ media: 'screen' });
+    await page.setViewportSize({ width: 390, height: 844 });
 
     await page.goto(`/certificate/${pendingId}`);
     const pending = page.getByTestId('registry-status');
