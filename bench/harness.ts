@@ -13,6 +13,7 @@ import { openDatabase, type DB } from '../src/server/db/connection';
 import { writeTx } from '../src/server/db/tx';
 import { newToken, sha256, type Argon2Params } from '../src/server/lib/crypto';
 import { openUserAccounts, PLATFORM, post } from '../src/server/ledger/ledger';
+import { addBlock } from '../src/server/modules/registry/inventory';
 import { API_BASE, PATHS } from '../src/shared/api';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -132,6 +133,8 @@ export async function createProject(db: DB, name: string, totalTons: number, rem
     })
     .returning('id')
     .executeTakeFirstOrThrow();
+  // A project sells only what it holds on its registry (docs/product.md#registry-inventory): a block of its whole supply.
+  await addBlock(db, { projectId: row.id, serialRange: `${90_000 + row.id}-1-${totalTons}-VCS-VCU-1-VER-MY-14-${row.id}-01012025-31122025-0`, source: 'seed', demo: true }, now);
   return row.id;
 }
 

@@ -190,12 +190,25 @@ export async function createProject(fields: Record<string, unknown>): Promise<nu
     ...fields,
   };
   fs.writeFileSync(file, JSON.stringify(project));
+  let id: number;
   try {
     const out = await ops(['project:create', file, '--json']);
-    return (JSON.parse(out.stdout) as { data: { id: number } }).data.id;
+    id = (JSON.parse(out.stdout) as { data: { id: number } }).data.id;
   } finally {
     fs.rmSync(file, { force: true });
   }
+  // A project sells only what it holds on its registry (docs/product.md#registry-inventory): the operator adds
+  // the block of its whole supply, in the format of the registry it names.
+  const facts: Record<string, unknown> = project;
+  const tons = Number(facts.total_tons);
+  const vintage = typeof facts.vintage === 'number' && facts.vintage > 1990 ? facts.vintage : 2025;
+  const number = String(facts.registry_id).replace(/\D/g, '') || String(id);
+  const range =
+    facts.registry === 'Gold Standard'
+      ? `GS1-1-MY-GS${number}-16-${vintage}-${80_000 + id}-1-${tons}`
+      : `${80_000 + id}-1-${tons}-VCS-VCU-1-VER-MY-14-${number}-0101${vintage}-3112${vintage}-0`;
+  await ops(['inventory:add', String(id), range]);
+  return id;
 }
 
 // ---------------------------------------------------------------- the member's API and bought credits

@@ -10,7 +10,7 @@ import { API_BASE, PATHS } from '../../src/shared/api';
 import { ERRORS } from '../../src/shared/errors';
 import type { Project } from '../../src/shared/schemas/content';
 import { startTestServer, type TestServer } from '../helpers/server';
-import { makeProject, makeUser, newKey, TRADE_PASSWORD } from './market-helpers';
+import { expectRefusedBoth, makeProject, makeUser, newKey, orderApi, TRADE_PASSWORD } from './market-helpers';
 
 let s: TestServer;
 beforeAll(async () => {
@@ -87,4 +87,15 @@ it('refuses in the database a write that sells past the held units, and takes ba
   // Supply given back (an expired pre-sale) and other edits pass, whatever was sold.
   await s.db.updateTable('projects').set((eb) => ({ remaining_tons: eb('remaining_tons', '+', 5), name: 'Renamed' })).where('id', '=', pid).execute();
   expect(await s.db.selectFrom('projects').select(['remaining_tons', 'block_tons']).where('id', '=', pid).executeTakeFirstOrThrow()).toEqual({ remaining_tons: 45, block_tons: 10 });
+});
+
+it('refuses a buy past the held units with the catalogue refusal in English and Chinese, changing nothing', async () => {
+  const pid = await makeProject(s, { total_tons: 500, remaining_tons: 500, held: 5 });
+  const u = await makeUser(s, { cents: 100_000 });
+  const api = orderApi(s);
+  // 6 t of a project holding 5 t: more than remains for sale.
+  await expectRefusedBoth(s, 'insufficient_remaining', (lang) => api.buy(u, pid, 6, { lang }));
+  expect((await api.buy(u, pid, 5)).code).toBe(0);
+  // Nothing held unpromised: the project is full, though 495 t of supply are listed.
+  await expectRefusedBoth(s, 'project_full', (lang) => api.buy(u, pid, 1, { lang }));
 });

@@ -136,7 +136,7 @@ const blockFile = v.array(v.strictObject({ project: slug, serial_range: text, qu
 
 export type RegistryBlockSeed = v.InferOutput<typeof blockFile>[number];
 
-/** The demo registry blocks (seed-data/registry-blocks/blocks.json): for each seeded project that sells, the
+/** The demo registry blocks (seed-data/registry-blocks/blocks.json): for each listed seeded project, the
  *  units it holds, written in its registry's format; `project` is the project file's slug. Demo data: the
  *  ranges are shaped as the registries write them, not units anyone holds. Read by the registry module's seed. */
 export function readSeedBlocks(dir = SEED_DATA_DIR): RegistryBlockSeed[] {

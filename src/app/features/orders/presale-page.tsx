@@ -64,6 +64,7 @@ function BookForm({ project, onTick }: { project: Project; onTick: () => void })
   const rows: SummaryRow[] = [
     [t`Pre-sale price`, t`${price} / ton`, { key: 'price' }],
     [t`Quantity booked`, formatTons(tons.tons), { key: 'tons' }],
+    [t`Delivery`, t`Delivered at issuance`, { key: 'delivery', testId: 'presale-delivery' }],
     [t`Estimated value at pre-sale price`, formatSgd(estimate), { key: 'estimate' }],
     [t`Booking fee (${pct}) paid now`, formatSgd(fee), { strong: true, key: 'fee', testId: 'booking-fee' }],
   ];
@@ -126,6 +127,12 @@ function BookForm({ project, onTick }: { project: Project; onTick: () => void })
           </li>
           <li>
             <Trans>If the deadline passes unpaid, the final-payment period expires and the booking fee is forfeited.</Trans>
+          </li>
+          <li>
+            <Trans>
+              A pre-sale sells forward tons: credits the registry has not issued yet. They are delivered at issuance, and the allocation waits
+              until the platform holds the issued units in its registry account.
+            </Trans>
           </li>
         </ol>
       </section>

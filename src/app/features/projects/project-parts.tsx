@@ -130,6 +130,8 @@ export function OrderTerms({ project, limits }: { project: Project; limits?: Ord
       rows={[
         [t`Price per ton`, formatSgd(project.price)],
         [t`Pre-sale price per ton`, project.status === 'presale' && project.presale_price ? formatSgd(project.presale_price) : ''],
+        // A pre-sale sells forward tons: credits not yet issued on the registry (docs/product.md#registry-inventory).
+        [t`Pre-sale credits`, project.status === 'presale' ? t`Forward tons, delivered at issuance` : ''],
         [t`Per order`, `${formatTons(project.min_tons)} – ${formatTons(project.max_tons)}`],
         [
           t`Credits arrive`,

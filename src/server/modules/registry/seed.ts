@@ -3,8 +3,8 @@ import { writeTx } from '../../db/tx';
 import type { DB } from '../../db/connection';
 import { addBlockIn } from './inventory';
 
-// Demo registry blocks (docs/product.md#first-run): with SEED_DEMO on, each seeded project that sells holds
-// blocks in its registry's format covering what the seed says it sold and can sell, marked demo. A seeded
+// Demo registry blocks (docs/product.md#first-run): with SEED_DEMO on, each listed seeded project (a pre-sale's
+// issuance included) holds a block in its registry's format covering its whole supply, marked demo. A seeded
 // project that already holds a demo block is left as it is, so a restart adds nothing and a database seeded
 // before the inventory existed gets its blocks once.
 export async function seedRegistryBlocks(db: DB, now: number): Promise<number> {
