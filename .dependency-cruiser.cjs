@@ -12,7 +12,7 @@ const MODULE_IMPORTS = {
   order: ['user', 'project', 'registry'], // a write checks the payment password; a buy reads the project it buys and what it holds on its registry
   project: ['registry'], // a project shows the tons it can sell: its supply capped by what it holds on its registry
   receipt: ['retire'], // a retirement's receipt shows its serials and certificate link, its PDF the certificate's type
-  retire: ['user', 'order'], // a retirement checks the payment password and takes the credit holdings orders keep
+  retire: ['user', 'order', 'registry'], // a retirement checks the payment password, takes the credit holdings orders keep and the registry units of the project's blocks
   icc: ['retire'], // the cap counts the retirements surrendered for the tax; the evidence pack lists them with their serials
   wallet: ['user'], // a withdrawal checks the payment password and pays out to the bound card
   approval: ['retire', 'wallet', 'user'], // an approval carries the request out through the retirement's or the withdrawal's use case
