@@ -14,7 +14,7 @@ const MODULE_IMPORTS = {
   order: ['user', 'project', 'registry', 'webhook'], // a write checks the payment password; a buy reads the project it buys and what it holds on its registry; a completed order writes its event
   project: ['registry'], // a project shows the tons it can sell: its supply capped by what it holds on its registry
   receipt: ['retire'], // a retirement's receipt shows its serials and certificate link, its PDF the certificate's type
-  retire: ['user', 'order', 'webhook'], // a retirement checks the payment password and takes the credit holdings orders keep; it writes its event
+  retire: ['user', 'order', 'registry', 'webhook'], // a retirement checks the payment password, takes the credit holdings orders keep and the registry units of the project's blocks; it writes its event
   icc: ['retire'], // the cap counts the retirements surrendered for the tax; the evidence pack lists them with their serials
   wallet: ['user', 'webhook'], // a withdrawal checks the payment password and pays out to the bound card; credited top-ups and paid withdrawals write their events
   approval: ['retire', 'wallet', 'user', 'webhook'], // an approval carries the request out through the retirement's or the withdrawal's use case; a decision writes its event

@@ -75,6 +75,7 @@ const DESCRIBE: Record<string, KeyDoc> = {
   AVATAR_MAX_MEGAPIXELS: { what: "Largest avatar picture in megapixels, checked before decoding" },
   SESSION_TTL_DAYS: { what: 'Sliding session lifetime in days' },
   ORG_INVITE_TTL_HOURS: { what: "Hours an organisation's invitation link can be used (once)" },
+  REGISTRY_CANCEL_DAYS: { what: "Singapore working days to cancel a retirement's units on its registry and record the reference; later, the cancellation is overdue (metric canopy_registry_cancellations_overdue and an error log line) and the member sees the date it was due" },
   APPROVAL_TTL_DAYS: { what: 'Days a retirement or withdrawal waits for an approver before it expires and what it held is released' },
   ARGON2_MEMORY_KIB: { what: 'argon2id memory cost of password hashes (KiB); hashes of other parameters are replaced at the next right password' },
   ARGON2_TIME_COST: { what: 'argon2id iterations' },

@@ -113,6 +113,9 @@ const envSchema = v.object({
   ORG_INVITE_TTL_HOURS: int(72, 1, 720),
   // How long a retirement or withdrawal waits for an approver before it expires (docs/product.md#approvals).
   APPROVAL_TTL_DAYS: int(7, 1, 90),
+  // Singapore working days the operator has to cancel a retirement's units on the registry and record it
+  // (docs/product.md#registry-cancellation); past it the cancellation is overdue and raises an alert.
+  REGISTRY_CANCEL_DAYS: int(3, 1, 30),
   // argon2id (OWASP: m=19 MiB, t=2, p=1). Tests lower the memory for speed.
   ARGON2_MEMORY_KIB: int(19_456, 256, 4_194_304),
   ARGON2_TIME_COST: int(2, 1, 20),

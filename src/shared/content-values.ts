@@ -9,5 +9,5 @@ export const PROJECT_STANDARDS = ['VCS', 'Gold Standard'] as const;
 export const CYCLE_UNITS = ['days', 'hours', 'minutes'] as const;
 
 /** Why a project cannot be joined now: docs/product.md#projects. null when it can. */
-export type JoinBlock = 'not_started' | 'ended' | 'full' | null;
+export type JoinBlock = 'not_started' | 'ended' | 'full' | 'paused' | null;
 

@@ -173,6 +173,18 @@ export const ERRORS = {
   retire_reason_invalid: { code: 2210, en: 'The reason contains characters that cannot be printed on the certificate.', cn: '原因中包含无法打印在证书上的字符。' },
   retire_hide_beneficiary_invalid: { code: 2211, en: 'Whether to show the beneficiary must be true or false.', cn: '是否显示受益人只能为 true 或 false。' },
 
+  // Registry cancellation and reconciliation (docs/product.md#registry-cancellation).
+  project_sales_paused: {
+    code: 3121,
+    en: 'Sales of this project are paused: its registry account holds fewer credits than Canopy counts, and we are checking it with the registry. Credits you already paid for are safe.',
+    cn: '该项目暂停销售：其登记处账户持有的碳信用少于 Canopy 的记录，我们正在与登记处核对。您已付款的碳信用不受影响。',
+  },
+  retire_registry_units_short: {
+    code: 3122,
+    en: 'Only {n} t of this project can be retired right now: the registry units behind it are being checked. Please try a smaller amount or try again later.',
+    cn: '该项目目前只能注销 {n} 吨：其对应的登记处单位正在核对中。请减少数量或稍后再试。',
+  },
+
   // Singapore carbon tax (modules/icc; docs/product.md#singapore-carbon-tax). The reasons a project is not
   // eligible have their own catalogue (shared/icc/reasons.ts); icc_not_eligible names them.
   icc_not_eligible: {

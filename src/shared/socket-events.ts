@@ -1,5 +1,5 @@
 // Server -> client socket messages, one map from type to payload (docs/product.md#live-updates).
-export type InvalidationTable = 'projects' | 'news' | 'orders' | 'fundlogs' | 'user' | 'notifications' | 'retirements' | 'offsets' | 'members' | 'approvals';
+export type InvalidationTable = 'projects' | 'news' | 'orders' | 'fundlogs' | 'user' | 'notifications' | 'retirements' | 'offsets' | 'members' | 'approvals' | 'certificates';
 
 export interface ServerEvents {
   invalidate: { tables: InvalidationTable[]; ids?: number[] };

@@ -3,6 +3,7 @@
 // retirement marked for the tax refused for credits that are not eligible (naming why, nothing changed) and
 // warned past the cap.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runOps } from '../../src/server/ops/registry';
 import { PATHS } from '../../src/shared/api';
 import { ICC_REASONS } from '../../src/shared/icc/reasons';
 import type { IccCap } from '../../src/shared/schemas/icc';
@@ -31,6 +32,9 @@ const ELIGIBLE = {
   adjustment: 'granted',
 } as const;
 
+/** The operator records the registry's cancellation of a surrender: only then does it count. */
+const cancelOnRegistry = (id: string) => runOps({ db: s.db, clock: s.clock }, 'registry:cancel', [id, '--reference', `VCS-RET-${id.slice(0, 6)}`], 'tester');
+
 const cap = (u: MarketUser, year: number | string) => s.api<IccCap>('GET', PATHS.iccCap, { year }, { token: u.token });
 const enter = (u: MarketUser, body: Record<string, unknown>, key = newKey()) => s.api<IccCap>('POST', PATHS.iccEmissions, body, { token: u.token, idempotencyKey: key });
 
@@ -45,14 +49,18 @@ describe('the 5% cap', () => {
     const r = retireApi(s);
     const first = await r.retire(u, { project_id: pid, tons: 4000, icc_year: 2025 });
     expect(first.code, first.msg).toBe(0);
-    expect(first.data.icc).toEqual({ year: 2025, cap_tons: 5000, retired_tons: 4000, over_tons: 0 });
+    // Waiting to be cancelled on the registry: not counted yet, but it takes the room.
+    expect(first.data.icc).toEqual({ year: 2025, cap_tons: 5000, retired_tons: 0, pending_tons: 4000, over_tons: 0 });
+    expect((await cancelOnRegistry(first.data.id)).ok).toBe(true);
     const upTo = await r.retire(u, { project_id: pid, tons: 1000, icc_year: 2025 });
-    expect(upTo.data.icc).toEqual({ year: 2025, cap_tons: 5000, retired_tons: 5000, over_tons: 0 });
-    expect((await cap(u, 2025)).data).toMatchObject({ cap_tons: 5000, retired_tons: 5000, room_tons: 0, over_tons: 0, held_eligible_tons: 1 });
+    expect(upTo.data.icc).toEqual({ year: 2025, cap_tons: 5000, retired_tons: 4000, pending_tons: 1000, over_tons: 0 });
+    expect((await cancelOnRegistry(upTo.data.id)).ok).toBe(true);
+    expect((await cap(u, 2025)).data).toMatchObject({ cap_tons: 5000, retired_tons: 5000, pending_tons: 0, room_tons: 0, over_tons: 0, held_eligible_tons: 1 });
     const past = await r.retire(u, { project_id: pid, tons: 1, icc_year: 2025 });
     expect(past.code, past.msg).toBe(0);
-    expect(past.data.icc).toEqual({ year: 2025, cap_tons: 5000, retired_tons: 5001, over_tons: 1 });
-    expect((await cap(u, 2025)).data).toMatchObject({ retired_tons: 5001, room_tons: 0, over_tons: 1, held_eligible_tons: 0 });
+    expect(past.data.icc).toEqual({ year: 2025, cap_tons: 5000, retired_tons: 5000, pending_tons: 1, over_tons: 1 });
+    expect((await cancelOnRegistry(past.data.id)).ok).toBe(true);
+    expect((await cap(u, 2025)).data).toMatchObject({ retired_tons: 5001, pending_tons: 0, room_tons: 0, over_tons: 1, held_eligible_tons: 0 });
     // Another year is counted on its own.
     expect((await cap(u, 2026)).data).toMatchObject({ taxable_tons: null, retired_tons: 0 });
   });
@@ -122,10 +130,14 @@ describe('a retirement for Singapore carbon tax', () => {
     expect((await enter(u, { year: 2026, taxable_tons: 200 })).data).toMatchObject({ cap_tons: 10 });
     const answers = await Promise.all(Array.from({ length: 40 }, () => retireApi(s).retire(u, { project_id: pid, tons: 1, icc_year: 2026 })));
     expect(answers.map((a) => `${a.code} ${a.msg}`)).toEqual(answers.map(() => '0 ok'));
-    const counts = answers.map((a) => a.data.icc as { retired_tons: number; over_tons: number });
-    expect(counts.map((c) => c.retired_tons).sort((a, b) => a - b)).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
-    for (const c of counts) expect(c.over_tons).toBe(Math.max(0, c.retired_tons - 10));
-    expect((await cap(u, 2026)).data).toMatchObject({ cap_tons: 10, retired_tons: 40, room_tons: 0, over_tons: 30, held_eligible_tons: 0 });
+    // Each waits for the registry (pending_tons, itself counted); none counts toward the cap before.
+    const counts = answers.map((a) => a.data.icc as { retired_tons: number; pending_tons: number; over_tons: number });
+    expect(counts.every((c) => c.retired_tons === 0)).toBe(true);
+    expect(counts.map((c) => c.pending_tons).sort((a, b) => a - b)).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
+    for (const c of counts) expect(c.over_tons).toBe(Math.max(0, c.pending_tons - 10));
+    expect((await cap(u, 2026)).data).toMatchObject({ cap_tons: 10, retired_tons: 0, pending_tons: 40, room_tons: 0, over_tons: 30, held_eligible_tons: 0 });
+    for (const a of answers) expect((await cancelOnRegistry(a.data.id)).ok).toBe(true);
+    expect((await cap(u, 2026)).data).toMatchObject({ cap_tons: 10, retired_tons: 40, pending_tons: 0, room_tons: 0, over_tons: 30 });
   });
 
   it('records the year and the rules version on the retirement', async () => {

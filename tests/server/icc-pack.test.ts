@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runOps } from '../../src/server/ops/registry';
 import { API_BASE, PATHS } from '../../src/shared/api';
 import type { Lang } from '../../src/shared/errors';
 import { ICC_RULES } from '../../src/shared/icc/current-rules';
@@ -241,10 +242,12 @@ describe('a surrender under rules that change later', () => {
         expect(text).toContain(`(${words.today}, ${rules} test.2)`);
         expect(text).toContain(ICC_REASONS.sector_excluded[lang]);
       }
-      // The cap counts the tons the surrender found eligible, whatever the rules say now; held credits are
-      // judged today.
-      const cap = await s.api<IccCap>('GET', PATHS.iccCap, { year: 2026 }, { token: h.u.token });
-      expect(cap.data).toMatchObject({ retired_tons: 4, held_eligible_tons: 0, rules_version: 'test.2' });
+      // The cap counts the tons the surrender found eligible, whatever the rules say now, once the registry
+      // cancelled them; held credits are judged today.
+      const cap = async () => (await s.api<IccCap>('GET', PATHS.iccCap, { year: 2026 }, { token: h.u.token })).data;
+      expect(await cap()).toMatchObject({ retired_tons: 0, pending_tons: 4, held_eligible_tons: 0, rules_version: 'test.2' });
+      expect((await runOps({ db: s.db, clock: s.clock }, 'registry:cancel', [surrender.data.id as string, '--reference', 'VCS-RET-4'], 'tester')).ok).toBe(true);
+      expect(await cap()).toMatchObject({ retired_tons: 4, pending_tons: 0, held_eligible_tons: 0, rules_version: 'test.2' });
     });
   });
 });

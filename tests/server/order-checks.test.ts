@@ -15,7 +15,7 @@ const project = (over: Partial<ProjectRow> = {}): ProjectRow =>
   ({
     id: 7, name: 'Mangroves', name_cn: '', status: 'in_progress', price: 1_000, presale_price: null, min_tons: 1, max_tons: 10, total_tons: 100,
     remaining_tons: 100, selling_time: NOW - HOUR, end_time: NOW + 24 * HOUR, cycle_value: 30, cycle_unit: 'days', yield_bp: 500, required_grade: 0,
-    monthly_limit: 5, total_limit: 8, block_tons: 100, cancelled_tons: 0, ...over,
+    monthly_limit: 5, total_limit: 8, block_tons: 100, cancelled_tons: 0, sales_paused_at: null, sales_paused_note: '', ...over,
   }) as ProjectRow;
 const user = (over: Partial<User> = {}): User => ({ id: 1, risk: 0, trade_locked: 0, grade: 1, ...over }) as User;
 const facts = (over: Partial<PurchaseFacts> = {}): PurchaseFacts => ({
@@ -99,6 +99,14 @@ describe('the other use cases use the same checks', () => {
     expect(checkFinalPayment({ order, available: 1_640 }, user(), NOW)).toMatchObject({ cost: 1_800, fromFee: 160, due: 1_640, refund: 0 });
     expect(refusal(() => checkFinalPayment({ order, available: 1_639 }, user(), NOW))).toBe('insufficient_balance');
     expect(refusal(() => checkFinalPayment({ order, available: 10_000 }, user(), NOW + HOUR))).toBe('final_payment_expired');
+  });
+
+  it('a project whose sales a registry reconciliation paused refuses buys and bookings; a sale back still goes', () => {
+    const paused = project({ sales_paused_at: NOW - HOUR });
+    expect(refusal(() => checkPurchase(facts({ p: paused }), user(), 1, NOW))).toBe('project_sales_paused');
+    const booking = project({ status: 'presale', presale_price: 800, selling_time: NOW + HOUR, sales_paused_at: NOW - HOUR });
+    expect(refusal(() => checkBooking({ p: booking, monthlyUsed: 0, totalUsed: 0, available: 100_000 }, user(), 2, NOW, 1_000))).toBe('project_sales_paused');
+    expect(checkSale({ p: paused, held: { purchase: 2, presale: 0 } }, user(), 1, { SELL_MIN_GRADE: 1, PRESALE_SELL_MIN_GRADE: 3 })).toMatchObject({ fromPurchase: 1 });
   });
 
   it('a sale of pre-sale credits below the grade for them is refused', () => {

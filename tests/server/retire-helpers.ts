@@ -13,7 +13,7 @@ import { LANGS, makeProject, makeUser, marketSnapshot, newKey, orderApi, TRADE_P
 export { LANGS, TRADE_PASSWORD, newKey };
 
 /** A retirable project: registry, registry ID, vintage and country set; cycle of one minute. */
-export function makeRetirableProject(s: TestServer, o: Partial<Insertable<ProjectsTable>> = {}): Promise<number> {
+export function makeRetirableProject(s: TestServer, o: Parameters<typeof makeProject>[1] = {}): Promise<number> {
   return makeProject(s, {
     registry: 'Verra',
     registry_id: `VCS-${1000 + Math.floor(Math.random() * 9000)}`,

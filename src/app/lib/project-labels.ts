@@ -23,4 +23,5 @@ export const joinBlockLabel: Record<Exclude<JoinBlock, null>, MessageDescriptor>
   not_started: msg`Project not started`,
   ended: msg`Project ended`,
   full: msg`Project full`,
+  paused: msg`Sales paused: the registry holds fewer credits than Canopy counts, and we are checking it. Credits already paid for are safe.`,
 };

@@ -34,6 +34,8 @@ import * as m032 from './migrations/032-icc-surrender';
 import * as m036 from './migrations/036-idempotency-scope';
 import * as m040 from './migrations/040-registry-blocks';
 import * as m041 from './migrations/041-project-held-tons';
+import * as m042 from './migrations/042-registry-cancellation';
+import * as m043 from './migrations/043-registry-pause';
 import * as m044 from './migrations/044-api-keys';
 import * as m045 from './migrations/045-sandbox';
 import * as m046 from './migrations/046-webhooks';
@@ -73,6 +75,8 @@ const migrations: Record<string, Migration> = {
   '036-idempotency-scope': m036,
   '040-registry-blocks': m040,
   '041-project-held-tons': m041,
+  '042-registry-cancellation': m042,
+  '043-registry-pause': m043,
   '044-api-keys': m044,
   '045-sandbox': m045,
   '046-webhooks': m046,

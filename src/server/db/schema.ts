@@ -219,6 +219,10 @@ export interface ProjectsTable {
    *  cancelled on the registry (docs/decisions/0041-registry-inventory.md). */
   block_tons: ColumnType<number, number | undefined, number>;
   cancelled_tons: ColumnType<number, number | undefined, number>;
+  /** When a registry reconciliation stopped its sales (migration 043), null while it sells. */
+  sales_paused_at: ColumnType<number | null, number | null | undefined, number | null>;
+  /** What that reconciliation found, for the operator. */
+  sales_paused_note: ColumnType<string, string | undefined, string>;
 }
 
 /** Projects per (list_rank, type), kept by triggers on projects (migration 006): the list's totals. */
@@ -651,6 +655,30 @@ export interface RegistryBlocksTable {
   created_at: number;
 }
 
+/** Units of a registry block one retirement took (migration 042): unit numbers first..last of the block. */
+export interface RetirementUnitsTable {
+  retirement_id: string;
+  block_id: number;
+  first_unit: number;
+  last_unit: number;
+}
+
+/** A retirement's cancellation on its registry (migration 042): pending while reference is null. */
+export interface RegistryCancellationsTable {
+  retirement_id: string;
+  project_id: number;
+  created_at: number;
+  /** The end of the REGISTRY_CANCEL_DAYS-th Singapore working day after the retirement. */
+  due_at: number;
+  /** The registry's own retirement reference, once recorded. */
+  reference: string | null;
+  /** YYYY-MM-DD: the day the registry cancelled the units. */
+  cancelled_on: string | null;
+  recorded_at: number | null;
+  /** When the overdue alert was raised, once. */
+  alerted_at: number | null;
+}
+
 /** A member's WebAuthn credential (docs/product.md#passkeys). */
 export interface PasskeysTable {
   id: Generated<number>;
@@ -762,6 +790,8 @@ export interface Database {
   icc_emissions: IccEmissionsTable;
   icc_packs: IccPacksTable;
   retirement_icc: RetirementIccTable;
+  retirement_units: RetirementUnitsTable;
+  registry_cancellations: RegistryCancellationsTable;
   footprints: FootprintsTable;
   bank_accounts: BankAccountsTable;
   topups: TopupsTable;

@@ -37,6 +37,8 @@ export interface Metrics {
   ledgerCheckOk: Gauge;
   ledgerCheckTimestamp: Gauge;
   ledgerCheckProblems: Gauge;
+  /** Retirements whose registry cancellation is past its due time and not recorded (modules/retire/cancellation.ts). */
+  registryCancellationsOverdue: Gauge;
 }
 
 const FAST = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5];
@@ -144,6 +146,7 @@ export function createMetrics(): Metrics {
     ledgerCheckOk: new Gauge({ name: 'canopy_ledger_check_ok', help: 'The last ledger check: 1 every balance equals its fund logs and every unit sums to zero, 0 otherwise', registers }),
     ledgerCheckTimestamp: new Gauge({ name: 'canopy_ledger_check_timestamp_seconds', help: 'When the last ledger check completed (clock time, seconds)', registers }),
     ledgerCheckProblems: new Gauge({ name: 'canopy_ledger_check_problems', help: 'Accounts whose balance differs from the sum of their fund logs, at the last ledger check', registers }),
+    registryCancellationsOverdue: new Gauge({ name: 'canopy_registry_cancellations_overdue', help: 'Retirements not yet recorded as cancelled on their registry past their due time (REGISTRY_CANCEL_DAYS working days)', registers }),
   };
 }
 

@@ -286,6 +286,8 @@ function tagsChangedBy(message: ServerMessage): string[] {
   // The transparency figures (docs/product.md#retirement) move with projects' supply, bookings and
   // retirements.
   if (message.tables.some((t) => t === 'projects' || t === 'orders' || t === 'retirements')) out.push('transparency');
+  // A certificate changes once, when its registry cancellation is recorded.
+  if (message.tables.includes('certificates')) out.push('certificates');
   for (const table of message.tables) {
     if (table !== 'projects' && table !== 'news') continue;
     const one = table === 'projects' ? 'project' : 'news';

@@ -4,13 +4,14 @@ import { WALLET_COMMANDS } from './wallet-commands';
 import { MARKET_COMMANDS } from './market-commands';
 import { CONTENT_COMMANDS } from './content-commands';
 import { RETIRE_COMMANDS } from './retire-commands';
+import { REGISTRY_CANCEL_COMMANDS } from './registry-cancel-commands';
 import { TOPUP_IMPORT_COMMANDS } from './topup-import-commands';
 import { DB_COMMANDS } from './db-commands';
 import { OFFSET_COMMANDS } from './offset-commands';
 import { INVENTORY_COMMANDS } from './inventory-commands';
 import { terminalText } from '../lib/terminal';
 
-export const COMMANDS: Record<string, Command> = { ...CORE_COMMANDS, ...WALLET_COMMANDS, ...MARKET_COMMANDS, ...CONTENT_COMMANDS, ...RETIRE_COMMANDS, ...OFFSET_COMMANDS, ...INVENTORY_COMMANDS, ...TOPUP_IMPORT_COMMANDS, ...DB_COMMANDS };
+export const COMMANDS: Record<string, Command> = { ...CORE_COMMANDS, ...WALLET_COMMANDS, ...MARKET_COMMANDS, ...CONTENT_COMMANDS, ...RETIRE_COMMANDS, ...REGISTRY_CANCEL_COMMANDS, ...OFFSET_COMMANDS, ...INVENTORY_COMMANDS, ...TOPUP_IMPORT_COMMANDS, ...DB_COMMANDS };
 
 type OpsOutcome = { ok: true; data: unknown; text: string } | { ok: false; exit: 1 | 2; error: string; data?: unknown };
 

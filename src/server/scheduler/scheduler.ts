@@ -8,6 +8,7 @@ import { runDueOffsets } from '../modules/offset/run';
 import { dueExpiries, expireRequest } from '../modules/approval/service';
 import { pruneOldRows, RETENTION_EVERY_MS } from './retention';
 import { receiptMailLoop } from './receipt-mail';
+import { alertOverdueCancellations } from '../modules/retire/cancellation';
 
 // Time-driven work (docs/product.md#states, docs/product.md#settlement): project status by time, cycle
 // completions, pre-sale deadline expiries, sale settlements and monthly offsets (docs/product.md#monthly-offset). Due work is always found FROM THE DATABASE
@@ -111,6 +112,11 @@ export async function runDueWork(deps: Deps, maxBatches = Infinity, batch = BATC
   due(expiries[0]?.expires_at);
   await each(deps, expiries.map((a) => a.id), (id) => expireRequest(deps, id, now), report, 'approvals');
   if (expiries.length >= batch) report.more = true;
+  // Registry cancellations past their due time: the alert, raised once each (docs/product.md#registry-cancellation).
+  await alertOverdueCancellations(deps, now).catch((err: unknown) => {
+    report.failed++;
+    deps.log.error('scheduler: registry cancellation check failed', err);
+  });
   return report;
 }
 

@@ -45,7 +45,7 @@ export const projectSchema = v.strictObject({
   image: v.string(),
   intro: v.string(),
   intro_cn: v.string(),
-  join_block: v.pipe(v.nullable(v.picklist(['not_started', 'ended', 'full'])), v.description('Why the project cannot be joined now; null when it can')),
+  join_block: v.pipe(v.nullable(v.picklist(['not_started', 'ended', 'full', 'paused'])), v.description('Why the project cannot be joined now; null when it can. paused: a registry reconciliation found the registry holds fewer units than Canopy counts (docs/product.md#registry-cancellation)')),
   icc: v.pipe(projectIccSchema, v.description('Singapore carbon tax: the facts, the verdict with every reason and the rules version')),
   updated_at: epochMs(),
 });

@@ -85,9 +85,10 @@ export const iccCapSchema = v.strictObject({
   taxable_tons: v.pipe(v.nullable(int()), v.description('Taxable emissions the account entered for the year; null when none')),
   cap_tons: v.pipe(int(), v.description('5% of the taxable emissions, rounded down to whole tons')),
   held_eligible_tons: v.pipe(int(), v.description('Tons the account holds of projects eligible now')),
-  retired_tons: v.pipe(int(), v.description('Tons retired for Singapore carbon tax for this year')),
-  room_tons: v.pipe(int(), v.description('cap_tons - retired_tons, never below 0')),
-  over_tons: v.pipe(int(), v.description('Tons retired for the year beyond the cap (they do not count)')),
+  retired_tons: v.pipe(int(), v.description('Tons retired for Singapore carbon tax for this year and cancelled on the registry: only these count toward the cap')),
+  pending_tons: v.pipe(int(), v.description('Tons surrendered for this year still waiting to be cancelled on the registry: they count once cancelled')),
+  room_tons: v.pipe(int(), v.description('cap_tons - retired_tons - pending_tons, never below 0: the room left once the waiting surrenders are cancelled')),
+  over_tons: v.pipe(int(), v.description('Tons surrendered for the year (cancelled or waiting) beyond the cap: they do not count')),
   rules_version: v.string(),
 });
 export type IccCap = v.InferOutput<typeof iccCapSchema>;
@@ -115,5 +116,21 @@ export const packVerdictSchema = v.strictObject({
   format: v.picklist(['pdf', 'csv']),
   period_from: v.string(),
   period_to: v.string(),
+  retirements: v.pipe(
+    v.array(
+      v.strictObject({
+        certificate_id: v.string(),
+        tons: int(),
+        retired_at_ms: epochMs(),
+        icc_year: v.nullable(int()),
+        registry: v.string(),
+        registry_serials: v.array(v.string()),
+        registry_status: v.picklist(['pending', 'cancelled']),
+        registry_reference: v.nullable(v.string()),
+        registry_cancelled_on: v.nullable(v.string()),
+      }),
+    ),
+    v.description("The pack's retirements, each with its registry serials and where it stands on the registry now: cancelled with the registry's reference and day, or pending (docs/product.md#registry-cancellation)"),
+  ),
 });
 export type PackVerdict = v.InferOutput<typeof packVerdictSchema>;

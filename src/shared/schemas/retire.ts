@@ -71,14 +71,25 @@ export const serialRangeSchema = v.strictObject({
 });
 export type SerialRange = v.InferOutput<typeof serialRangeSchema>;
 
+/** The registry's own serial ranges of the units a retirement cancels (docs/product.md#registry-cancellation). */
+const registrySerialsSchema = v.pipe(
+  v.array(v.string()),
+  v.description("The registry units this retirement cancels, each range written as the registry writes it (e.g. Verra's 12082-384723093-384723102-VCS-VCU-...); empty for a project listed before its registry blocks"),
+);
+
+export const REGISTRY_STATUSES = ['pending', 'cancelled'] as const;
+
 export const retireAnswerSchema = v.strictObject({
   id: v.pipe(v.string(), v.description('128 random bits, base64url: the certificate id')),
   tons: int(),
   serials: v.array(serialRangeSchema),
+  registry: v.pipe(v.string(), v.description("The project's registry, where the units are cancelled")),
+  registry_serials: registrySerialsSchema,
+  registry_due_on: v.pipe(v.string(), v.description('YYYY-MM-DD (SGT): the day by which the units are to be cancelled on the registry')),
   certificate_url: v.string(),
   icc: v.pipe(
-    v.nullable(v.strictObject({ year: int(), cap_tons: int(), retired_tons: int(), over_tons: int() })),
-    v.description('For a retirement surrendered for Singapore carbon tax: the year\'s cap and the tons retired for it with this one; over_tons > 0 is the warning that they pass the cap'),
+    v.nullable(v.strictObject({ year: int(), cap_tons: int(), retired_tons: int(), pending_tons: int(), over_tons: int() })),
+    v.description('For a retirement surrendered for Singapore carbon tax: the year\'s cap, the tons cancelled on the registry for it (only these count), the tons still waiting to be cancelled (this one among them); over_tons > 0 is the warning that with the waiting ones the year passes the cap'),
   ),
 });
 export type RetireAnswer = v.InferOutput<typeof retireAnswerSchema>;
@@ -105,6 +116,12 @@ export const certificateSchema = v.strictObject({
   retired_at: isoTime(),
   retired_at_ms: epochMs(),
   certificate_url: v.string(),
+  registry_status: v.pipe(v.picklist(REGISTRY_STATUSES), v.description('pending: waiting to be cancelled on the registry; cancelled: the registry cancelled the units (registry_reference)')),
+  registry_serials: registrySerialsSchema,
+  registry_reference: v.pipe(v.nullable(v.string()), v.description("The registry's own retirement reference, once cancelled")),
+  registry_cancelled_on: v.pipe(v.nullable(v.string()), v.description('YYYY-MM-DD: the day the registry cancelled the units')),
+  registry_due_on: v.pipe(v.nullable(v.string()), v.description('YYYY-MM-DD (SGT): the day by which the units are to be cancelled on the registry')),
+  registry_url: v.pipe(v.string(), v.description("The registry's public record of the project, where the cancellation can be checked; empty for a registry without one")),
 });
 export type Certificate = v.InferOutput<typeof certificateSchema>;
 
@@ -125,12 +142,15 @@ export const transparencyProjectSchema = v.strictObject({
   booked: v.pipe(int(), v.description('Tons in pre-sale bookings awaiting allocation (reserved from the supply)')),
   retired: int(),
   remaining: v.pipe(int(), v.description('Tons still for sale: issued - sold - booked')),
+  held: v.pipe(int(), v.description("Units in the platform's registry account for this project now: its registry blocks less the units cancelled (docs/product.md#registry-cancellation)")),
+  cancelled: v.pipe(int(), v.description('Tons retired and cancelled on the registry (the reference recorded)')),
+  waiting: v.pipe(int(), v.description('Tons retired and still waiting to be cancelled on the registry')),
 });
 export type TransparencyProject = v.InferOutput<typeof transparencyProjectSchema>;
 
 export const transparencySchema = v.strictObject({
   projects: v.array(transparencyProjectSchema),
-  totals: v.strictObject({ issued: int(), sold: int(), booked: int(), retired: int(), remaining: int() }),
+  totals: v.strictObject({ issued: int(), sold: int(), booked: int(), retired: int(), remaining: int(), held: int(), cancelled: int(), waiting: int() }),
   /** Retired tons per SGT month, oldest first (the last 12 months, zeros included). */
   monthly: v.array(v.strictObject({ month: v.pipe(v.string(), v.description('YYYY-MM in SGT')), tons: int() })),
   ledger: v.strictObject({

@@ -25,7 +25,8 @@ function CapFigures({ cap }: { cap: IccCap }) {
     [t`Taxable emissions`, cap.taxable_tons === null ? t`Not entered` : formatTons(cap.taxable_tons), 'taxable'],
     [t`Cap (5%)`, formatTons(cap.cap_tons), 'cap'],
     [t`Eligible credits you hold`, formatTons(cap.held_eligible_tons), 'held'],
-    [t`Retired for this year`, formatTons(cap.retired_tons), 'retired'],
+    [t`Retired for this year, cancelled on the registry`, formatTons(cap.retired_tons), 'retired'],
+    [t`Waiting to be cancelled on the registry (counts once cancelled)`, formatTons(cap.pending_tons), 'pending'],
     [t`Room left`, formatTons(cap.room_tons), 'room'],
   ];
   return (

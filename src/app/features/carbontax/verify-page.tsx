@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { useNavigate } from '@tanstack/react-router';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { NavBar } from '../../components/nav-bar';
-import { formatDate, formatDateTime } from '../../lib/format';
+import { formatDate, formatDateTime, formatTons } from '../../lib/format';
 import { PACK_HASH, type PackVerdict } from '../../../shared/schemas/icc';
 import { sha256Hex, verifyPack } from './api';
 import './carbontax.css';
@@ -56,7 +56,58 @@ function Result({ check }: { check: Check }) {
         </p>
       )}
       <code className="icc-hash">{v.hash}</code>
+      <PackRetirements verdict={v} />
     </div>
+  );
+}
+
+/** The pack's retirements as they stand on their registry now: the serials, and cancelled with the
+ *  registry's reference and day, or waiting (docs/product.md#registry-cancellation). */
+function PackRetirements({ verdict }: { verdict: PackVerdict }) {
+  // A verdict kept from before these facts existed has none to show.
+  const list = (verdict.retirements as PackVerdict['retirements'] | undefined) ?? [];
+  if (list.length === 0) return null;
+  return (
+    <section className="verify-retirements" data-testid="verify-retirements">
+      <h2 className="section-title">
+        <Trans>Retirements on the registry</Trans>
+      </h2>
+      <ul>
+        {list.map((r) => (
+          <li key={r.certificate_id} data-testid="verify-retirement" data-status={r.registry_status}>
+            <p>
+              <a href={`/certificate/${r.certificate_id}`}>{r.certificate_id}</a> · {formatTons(r.tons)} · {formatDateTime(r.retired_at_ms)}
+            </p>
+            <RegistryLine r={r} />
+            {r.registry_serials.map((s) => (
+              <code key={s} className="verify-retirements__serial">
+                {s}
+              </code>
+            ))}
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+function RegistryLine({ r }: { r: PackVerdict['retirements'][number] }) {
+  const registry = r.registry;
+  if (r.registry_status === 'cancelled') {
+    const day = r.registry_cancelled_on ?? '';
+    const reference = r.registry_reference ?? '';
+    return (
+      <p>
+        <Trans>
+          Cancelled on {registry} on {day}, reference {reference}
+        </Trans>
+      </p>
+    );
+  }
+  return (
+    <p className="muted">
+      <Trans>Waiting to be cancelled on {registry}: it counts toward the cap once cancelled.</Trans>
+    </p>
   );
 }
 

@@ -48,9 +48,9 @@ function BookForm({ project, onTick }: { project: Project; onTick: () => void })
   const fee = bookingFee(tons.tons, presalePrice, feeBp);
   const estimate = orderTotal(tons.tons, presalePrice);
   const short = available !== null && tons.valid && fee > available;
-  const windowOpen = project.status === 'presale' && serverNow() < project.selling_time_ms && project.join_block !== 'ended' && project.join_block !== 'full';
+  const windowOpen = project.status === 'presale' && serverNow() < project.selling_time_ms && project.join_block !== 'ended' && project.join_block !== 'full' && project.join_block !== 'paused';
   const reason =
-    project.join_block === 'ended' || project.join_block === 'full'
+    project.join_block === 'ended' || project.join_block === 'full' || project.join_block === 'paused'
       ? i18n._(joinBlockLabel[project.join_block])
       : project.status !== 'presale' || project.presale_price === null
         ? t`Booking is closed: this project is ${i18n._(statusLabel[project.status])}.`

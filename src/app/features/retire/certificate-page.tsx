@@ -9,10 +9,12 @@ import { certificateHref, certificatePdfHref, useCertificate } from './api';
 import type { Certificate as CertificateData } from '../../../shared/schemas/retire';
 import './retire.css';
 import { SerialRanges } from './serial-ranges';
+import { RegistryStatus } from './registry-status';
 
 // /certificate/<id>: a retirement's public certificate. No login. Beneficiary, tons, the project (name,
 // registry and ID, methodology, vintage, country), serial ranges, the date in SGT, the reason and a QR
-// code of this page's own address. Prints as one A4 page (retire.css @media print). Kept in Dexie once
+// code of this page's own address, and where it stands on the registry (cancelled with its reference, or
+// waiting and due by when: registry-status.tsx). Prints as one A4 page (retire.css @media print). Kept in Dexie once
 // seen, so it opens offline.
 
 export function CertificatePage({ id }: { id: string }) {
@@ -86,6 +88,7 @@ function CertificateView({ c }: { c: CertificateData }) {
           “{c.reason}”
         </p>
       )}
+      <RegistryStatus c={c} />
       <dl className="certificate__facts">
         <dt>
           <Trans>Project</Trans>

@@ -7,6 +7,7 @@ import { useMemberId } from '../../lib/user-info';
 import { certificatePath, useMyCertificates } from './api';
 import { ShareButton } from './share';
 import './retire.css';
+import { RegistryStatusLine } from './registry-status';
 
 // /pages/profile/certificates: the member's retirement certificates, newest first, each with a link to its
 // public page and a share button. Kept in Dexie, so the list reads offline.
@@ -48,6 +49,7 @@ export function CertificatesPage() {
               <p className="muted">
                 <Trans>For {c.beneficiary}</Trans>
               </p>
+              <RegistryStatusLine c={c} />
               {c.beneficiary_hidden && (
                 <p className="muted" data-testid="certificate-item-hidden">
                   <Trans>The public certificate shows “a Canopy customer”.</Trans>

@@ -22,7 +22,8 @@ function CapPreview({ open, year, tons }: { open: boolean; year: number; tons: n
     };
   }, [open, year]);
   if (!cap || cap.year !== year || !Number.isInteger(tons)) return null;
-  const overTons = Math.min(tons, cap.retired_tons + tons - cap.cap_tons);
+  // Surrenders waiting for the registry count once cancelled: they take their room first.
+  const overTons = Math.min(tons, cap.retired_tons + cap.pending_tons + tons - cap.cap_tons);
   if (overTons <= 0) return null;
   const over = formatTons(overTons);
   const limit = formatTons(cap.cap_tons);

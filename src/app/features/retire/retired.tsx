@@ -4,6 +4,7 @@ import { formatTons } from '../../lib/format';
 import type { RetireAnswer } from '../../../shared/schemas/retire';
 import { certificatePath } from './api';
 import { SerialRanges } from './serial-ranges';
+import { RegistryStatus } from './registry-status';
 import { ShareButton } from './share';
 
 /** After a retirement: the tons, their serial numbers, and the way to the certificate. */
@@ -17,6 +18,7 @@ export function Retired({ answer }: { answer: RetireAnswer }) {
         <Trans>Serial numbers</Trans>
       </p>
       <SerialRanges serials={answer.serials} />
+      <RegistryStatus c={{ registry: answer.registry, registry_status: 'pending', registry_serials: answer.registry_serials, registry_due_on: answer.registry_due_on }} />
       {answer.icc && answer.icc.over_tons > 0 && <CapWarning icc={answer.icc} />}
       <div className="retire-done__actions">
         <a className="btn btn--block" href={certificatePath(answer.id)} data-testid="open-certificate">

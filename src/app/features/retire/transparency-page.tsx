@@ -62,6 +62,9 @@ function Totals({ data }: { data: Transparency }) {
     [t`Booked`, data.totals.booked, 'booked'],
     [t`Retired`, data.totals.retired, 'retired'],
     [t`Remaining`, data.totals.remaining, 'remaining'],
+    [t`Held on registries`, data.totals.held, 'held'],
+    [t`Retired and cancelled`, data.totals.cancelled, 'cancelled'],
+    [t`Retired, waiting for the registry`, data.totals.waiting, 'waiting'],
   ];
   return (
     <section className="section" aria-labelledby="tr-totals">
@@ -188,6 +191,24 @@ function ProjectRow({ p }: { p: TransparencyProject }) {
           Issued {issued} · sold {sold} · booked {booked} · <span data-testid="tr-retired">retired {retired}</span> · remaining {remaining}
         </Trans>
       </p>
+      <RegistryFigures p={p} />
     </li>
+  );
+}
+
+/** What the registry shows of a project (docs/product.md#registry-cancellation): the units its account holds,
+ *  the retired tons cancelled there, and those still waiting to be cancelled. A copy kept before these
+ *  figures existed shows none. */
+function RegistryFigures({ p }: { p: TransparencyProject }) {
+  if (p.held === undefined) return null;
+  const held = formatTons(p.held);
+  const cancelled = formatTons(p.cancelled);
+  const waiting = formatTons(p.waiting);
+  return (
+    <p className="tr-project__figures tr-project__registry" data-testid="tr-registry">
+      <Trans>
+        On the registry: held {held} · retired and cancelled {cancelled} · retired, waiting to be cancelled {waiting}
+      </Trans>
+    </p>
   );
 }

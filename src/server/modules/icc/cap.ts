@@ -3,12 +3,13 @@ import type { DB } from '../../db/connection';
 import type { Tx } from '../../db/tx';
 import { ICC_RULES } from '../../../shared/icc/current-rules';
 import { capFigures, ICC_COLUMNS, iccFactsOf, judgeIcc } from '../../../shared/icc/engine';
-import { retiredForYear, taxableFor } from '../retire/icc-count';
+import { surrenderedForYear, taxableFor } from '../retire/icc-count';
 import type { IccCap } from '../../../shared/schemas/icc';
 
 // An account's Singapore carbon-tax cap for a compliance year (docs/product.md#singapore-carbon-tax): 5% of
-// the taxable emissions it entered, the eligible tons it holds, the tons it retired for the year, and what
-// room is left. Read by the cap screen and, inside a retirement's write transaction, for its warning.
+// the taxable emissions it entered, the eligible tons it holds, the tons it retired for the year (counted
+// once cancelled on the registry; those waiting beside them), and what room is left once the waiting ones
+// count too (docs/product.md#registry-cancellation). Read by the cap screen and, inside a retirement's write transaction, for its warning.
 
 const FACTS = ICC_COLUMNS.map((c) => `p.${c}` as const);
 
@@ -26,6 +27,6 @@ async function heldEligible(db: DB | Tx, userId: number): Promise<number> {
 }
 
 export async function capOf(db: DB | Tx, userId: number, year: number): Promise<IccCap> {
-  const [taxable, retired, held] = await Promise.all([taxableFor(db, userId, year), retiredForYear(db, userId, year), heldEligible(db, userId)]);
-  return { year, taxable_tons: taxable, ...capFigures(taxable, retired), held_eligible_tons: held, retired_tons: retired, rules_version: ICC_RULES.version };
+  const [taxable, { retired, pending }, held] = await Promise.all([taxableFor(db, userId, year), surrenderedForYear(db, userId, year), heldEligible(db, userId)]);
+  return { year, taxable_tons: taxable, ...capFigures(taxable, retired + pending), held_eligible_tons: held, retired_tons: retired, pending_tons: pending, rules_version: ICC_RULES.version };
 }

@@ -5,7 +5,7 @@ import { AppError } from '../../lib/http';
 import type { User } from '../session';
 import type { Lang } from '../../../shared/errors';
 import { PACK_HASH, type IccPackQuery, type PackVerdict } from '../../../shared/schemas/icc';
-import { accountName, readPack } from './pack';
+import { accountName, packRegistryRows, readPack } from './pack';
 import { packCsv } from './pack-csv';
 import { packPdf } from './pack-pdf';
 
@@ -57,5 +57,6 @@ export async function verifyPack(deps: Deps, hash: string): Promise<PackVerdict>
   const initial = Array.from(row.last_name)[0] ?? '';
   const name = row.company.trim() ? accountName(row) : `${row.first_name} ${initial}.`.trim();
   const at = Number(row.created_at);
-  return { hash: row.hash, issued_at: isoSgt(at), issued_at_ms: at, account: `${name} (#${row.id})`, format: row.format, period_from: row.period_from, period_to: row.period_to };
+  const retirements = await packRegistryRows(deps.db, row.id, { from: row.period_from, to: row.period_to });
+  return { hash: row.hash, issued_at: isoSgt(at), issued_at_ms: at, account: `${name} (#${row.id})`, format: row.format, period_from: row.period_from, period_to: row.period_to, retirements };
 }

@@ -7,6 +7,7 @@ import type { IccVerdict } from '../../../shared/icc/values';
 import type { IccPackQuery } from '../../../shared/schemas/icc';
 import { keptJudgement } from '../retire/icc-count';
 import { serialRangesOf } from '../retire/service';
+import { registrySerialsOf, registryUrl } from '../retire/registry-units';
 
 // What an evidence pack holds (docs/product.md#singapore-carbon-tax): every purchase and retirement of the
 // account in a period of SGT days. A purchase's amount is what the ledger credited to the platform's sales
@@ -34,6 +35,12 @@ export interface PackRow {
   registry_id: string;
   registry_url: string;
   serials: string[];
+  /** Retirements: the units as the registry writes them, and their cancellation there: '' for a purchase,
+   *  pending, or cancelled with the registry's reference and day (docs/product.md#registry-cancellation). */
+  registry_serials: string[];
+  registry_status: '' | 'pending' | 'cancelled';
+  registry_reference: string;
+  registry_cancelled_on: string;
   icc: IccJudgement;
   /** Whose verdict `icc` is: the one a surrender for the tax was judged with and keeps, or today's rules
    *  (a purchase, a retirement not surrendered for the tax). */
@@ -62,15 +69,6 @@ export function packPeriod(q: Pick<IccPackQuery, 'from' | 'to'>): { start: numbe
   const end = Date.parse(`${q.to}T00:00:00Z`) - SGT_MS + DAY_MS;
   if (!(end > start) || end - start > MAX_DAYS * DAY_MS) throw new AppError('icc_period_invalid');
   return { start, end };
-}
-
-/** The registry's public page of a project, when the registry is one Canopy knows how to link. */
-export function registryUrl(registry: string, registryId: string): string {
-  const n = /(\d+)$/.exec(registryId)?.[1];
-  if (!n) return '';
-  if (registry === 'Verra') return `https://registry.verra.org/app/projectDetail/VCS/${n}`;
-  if (registry === 'Gold Standard') return `https://registry.goldstandard.org/projects/details/${n}`;
-  return '';
 }
 
 type ProjectFacts = Pick<PackRow, 'project' | 'project_cn' | 'host_country' | 'programme' | 'methodology' | 'vintage' | 'reduction_period' | 'registry' | 'registry_id' | 'registry_url' | 'icc' | 'icc_judged'>;
@@ -119,6 +117,10 @@ async function purchases(db: DB, userId: number, start: number, end: number): Pr
     ref: r.order_no,
     ...projectFacts(r),
     serials: [],
+    registry_serials: [],
+    registry_status: '',
+    registry_reference: '',
+    registry_cancelled_on: '',
     icc_year: null,
     tons: Number(r.final_tons ?? r.tons),
     unit_price: Number(r.final_unit_price ?? r.unit_price),
@@ -138,14 +140,21 @@ async function retirements(db: DB, userId: number, start: number, end: number): 
     .selectFrom('retirements as r')
     .innerJoin('projects as p', 'p.id', 'r.project_id')
     .leftJoin('retirement_icc as ri', 'ri.retirement_id', 'r.id')
-    .select(['r.id', 'r.tons', 'r.created_at', 'r.icc_year', 'ri.verdict', 'ri.reasons', 'ri.rules_version', ...P_COLUMNS])
+    .leftJoin('registry_cancellations as c', 'c.retirement_id', 'r.id')
+    .select(['r.id', 'r.tons', 'r.created_at', 'r.icc_year', 'ri.verdict', 'ri.reasons', 'ri.rules_version', 'c.reference', 'c.cancelled_on', ...P_COLUMNS])
     .where('r.user_id', '=', userId)
     .where('r.created_at', '>=', start)
     .where('r.created_at', '<', end)
     .orderBy('r.created_at')
     .orderBy('r.id')
     .execute();
-  const serials = await serialRangesOf(db, rows);
+  const [serials, registrySerials] = await Promise.all([
+    serialRangesOf(db, rows),
+    registrySerialsOf(
+      db,
+      rows.map((r) => r.id),
+    ),
+  ]);
   return rows.map((r) => ({
     kind: 'retirement',
     at: Number(r.created_at),
@@ -153,6 +162,10 @@ async function retirements(db: DB, userId: number, start: number, end: number): 
     ...projectFacts(r),
     ...kept(r),
     serials: (serials.get(r.id) ?? []).map((s) => (s.from === s.to ? s.from : `${s.from} to ${s.to}`)),
+    registry_serials: registrySerials.get(r.id) ?? [],
+    registry_status: r.reference === null ? ('pending' as const) : ('cancelled' as const),
+    registry_reference: r.reference ?? '',
+    registry_cancelled_on: r.cancelled_on ?? '',
     icc_year: r.icc_year === null ? null : Number(r.icc_year),
     tons: Number(r.tons),
     unit_price: null,
@@ -188,4 +201,36 @@ export async function readPack(db: DB, user: User, q: Pick<IccPackQuery, 'from' 
   const [bought, retired] = await Promise.all([purchases(db, user.id, start, end), retirements(db, user.id, start, end)]);
   const rows = [...bought, ...retired].sort((a, b) => a.at - b.at || a.kind.localeCompare(b.kind));
   return { account: { id: user.id, name: accountName(user), email: user.email }, from: q.from, to: q.to, issued_at: now, rules_version: ICC_RULES.version, rows, totals: totalsOf(rows) };
+}
+
+/** The retirements of an account in a pack's period with where each stands on its registry now: what the
+ *  public check of a pack lists beside its verdict (docs/product.md#registry-cancellation). */
+export async function packRegistryRows(db: DB, userId: number, q: Pick<IccPackQuery, 'from' | 'to'>) {
+  const { start, end } = packPeriod(q);
+  const rows = await db
+    .selectFrom('retirements as r')
+    .innerJoin('projects as p', 'p.id', 'r.project_id')
+    .leftJoin('registry_cancellations as c', 'c.retirement_id', 'r.id')
+    .select(['r.id', 'r.tons', 'r.created_at', 'r.icc_year', 'p.registry', 'c.reference', 'c.cancelled_on'])
+    .where('r.user_id', '=', userId)
+    .where('r.created_at', '>=', start)
+    .where('r.created_at', '<', end)
+    .orderBy('r.created_at')
+    .orderBy('r.id')
+    .execute();
+  const serials = await registrySerialsOf(
+    db,
+    rows.map((r) => r.id),
+  );
+  return rows.map((r) => ({
+    certificate_id: r.id,
+    tons: Number(r.tons),
+    retired_at_ms: Number(r.created_at),
+    icc_year: r.icc_year === null ? null : Number(r.icc_year),
+    registry: r.registry,
+    registry_serials: serials.get(r.id) ?? [],
+    registry_status: r.reference === null ? ('pending' as const) : ('cancelled' as const),
+    registry_reference: r.reference,
+    registry_cancelled_on: r.cancelled_on,
+  }));
 }

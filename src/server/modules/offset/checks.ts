@@ -9,7 +9,7 @@ import type { Selectable } from 'kysely';
 // The monthly offset's own checks (docs/product.md#monthly-offset): pure functions of what the use case
 // read. Each month's buy is checked by the buy's own checkPurchase (order/checks.ts), not here.
 
-const BLOCK_KEYS = { not_started: 'project_not_started', ended: 'project_ended', full: 'project_full' } as const;
+const BLOCK_KEYS = { not_started: 'project_not_started', ended: 'project_ended', full: 'project_full', paused: 'project_sales_paused' } as const;
 
 export type PlanRow = Selectable<OffsetPlansTable>;
 

@@ -7,6 +7,7 @@ const PLAN_REFUSALS = [
   'project_ended',
   'project_full',
   'project_not_started',
+  'project_sales_paused',
   'below_min_tons',
   'above_max_tons',
   'grade_not_met',

@@ -12,7 +12,7 @@ import type { OrderRow } from './repo';
 // path alike. A refusal is an AppError whose key is the catalogue's (docs/product.md#error-catalogue);
 // the first failing check answers, in the order below.
 
-const BLOCK_KEYS = { not_started: 'project_not_started', ended: 'project_ended', full: 'project_full' } as const;
+const BLOCK_KEYS = { not_started: 'project_not_started', ended: 'project_ended', full: 'project_full', paused: 'project_sales_paused' } as const;
 
 /** A buyer's tons of a project that count towards its limits (docs/product.md#limits). */
 interface UsedTons {
@@ -118,6 +118,7 @@ export function checkBooking(facts: BookingFacts, user: User, tons: number, now:
   const { p } = facts;
   if (!p) throw new AppError('not_found');
   if (p.presale_price === null) throw new AppError('invalid_request'); // not a pre-sale project
+  if (p.sales_paused_at !== null) throw new AppError('project_sales_paused');
   if (p.status === 'in_progress' || now >= p.selling_time || now >= p.end_time) throw new AppError('project_ended');
   if (p.remaining_tons <= 0) throw new AppError('project_full');
   if (p.status === 'closed') throw new AppError('project_ended');

@@ -35,7 +35,7 @@ export const ORDER_ENDPOINTS: Endpoint[] = [
     auth: 'user',
     idempotent: true,
     answer: orderSchema,
-    errors: [...WRITE, 'project_not_started', 'project_ended', 'grade_not_met', 'monthly_limit', 'total_limit', 'below_min_tons', 'above_max_tons', 'insufficient_remaining', 'insufficient_balance'],
+    errors: [...WRITE, 'project_not_started', 'project_ended', 'project_sales_paused', 'grade_not_met', 'monthly_limit', 'total_limit', 'below_min_tons', 'above_max_tons', 'insufficient_remaining', 'insufficient_balance'],
     gives: 'Order (status in_progress, cycle_end)',
   },
   {
@@ -48,7 +48,7 @@ export const ORDER_ENDPOINTS: Endpoint[] = [
     auth: 'user',
     idempotent: true,
     answer: orderSchema,
-    errors: [...WRITE, 'project_ended', 'project_full', 'presale_quantity', 'grade_not_met', 'monthly_limit', 'total_limit', 'insufficient_remaining', 'insufficient_balance'],
+    errors: [...WRITE, 'project_ended', 'project_full', 'project_sales_paused', 'presale_quantity', 'grade_not_met', 'monthly_limit', 'total_limit', 'insufficient_remaining', 'insufficient_balance'],
     gives: 'Order (kind presale, status applying)',
   },
   {

@@ -21,6 +21,8 @@ export function joinBlock(p: ProjectRow, now: number): JoinBlock {
   // out of what it can sell: its supply, capped by what it holds on its registry.
   if (forSaleTons(p) <= 0) return 'full';
   if (p.status === 'closed' || now >= p.end_time) return 'ended';
+  // Until the operator resolves a registry difference (docs/product.md#registry-cancellation).
+  if (p.sales_paused_at !== null) return 'paused';
   if (now < p.selling_time || p.status === 'pending_review') return 'not_started';
   return null;
 }

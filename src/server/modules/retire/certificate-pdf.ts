@@ -22,6 +22,8 @@ const EN = {
   country: 'Country',
   date: 'Retired on',
   serials: 'Serial numbers',
+  onRegistry: 'On the registry',
+  registrySerials: 'Registry serials',
   verify: 'Verify this certificate at',
   id: 'Certificate ID',
 };
@@ -42,10 +44,31 @@ const TEXT: Record<Lang, Record<keyof typeof EN, string>> = {
     country: '国家',
     date: '注销时间',
     serials: '序列号',
+    onRegistry: '登记处状态',
+    registrySerials: '登记处序列号',
     verify: '在以下地址验证本证书',
     id: '证书编号',
   },
 };
+
+const EN_MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sept', 'Oct', 'Nov', 'Dec'];
+
+/** A registry day (YYYY-MM-DD) as the page writes it: "3 Dec 2026", "2026年12月3日". */
+function day(text: string, lang: Lang): string {
+  const [y, m, d] = text.split('-').map(Number) as [number, number, number];
+  return lang === 'cn' ? `${y}年${m}月${d}日` : `${d} ${EN_MONTHS[m - 1]} ${y}`;
+}
+
+/** Where the retirement stands on its registry, in the page's words (docs/product.md#registry-cancellation). */
+export function registryStatusText(c: Pick<Certificate, 'registry' | 'registry_status' | 'registry_reference' | 'registry_cancelled_on' | 'registry_due_on'>, lang: Lang): string {
+  if (c.registry_status === 'cancelled') {
+    const on = c.registry_cancelled_on ? day(c.registry_cancelled_on, lang) : '';
+    return lang === 'cn' ? `已于 ${on}在 ${c.registry} 注销，注销编号 ${c.registry_reference ?? ''}` : `Cancelled on ${c.registry} on ${on}, reference ${c.registry_reference ?? ''}`;
+  }
+  const due = c.registry_due_on ? day(c.registry_due_on, lang) : '';
+  if (lang === 'cn') return due ? `等待在 ${c.registry} 注销（截止 ${due}）` : `等待在 ${c.registry} 注销`;
+  return due ? `Waiting to be cancelled on ${c.registry} (due by ${due})` : `Waiting to be cancelled on ${c.registry}`;
+}
 
 const GREEN = '#1f6f4a';
 const MUTED = '#5b6b63';
@@ -86,6 +109,8 @@ export function certificatePdf(c: Certificate, lang: Lang, url: string): Promise
     [t.country, lang === 'cn' ? c.country_cn : c.country],
     [t.date, `${date} (SGT)`],
     [t.serials, c.serials.map((s) => (s.from === s.to ? s.from : `${s.from} – ${s.to}`)).join('\n')],
+    [t.onRegistry, registryStatusText(c, lang)],
+    ...(c.registry_serials.length ? [[t.registrySerials, c.registry_serials.join('\n')] as [string, string]] : []),
   ];
   const columns = { left, width, label: 130, pad: 10, size: 10, gap: 6, muted: MUTED };
   for (const [label, value] of facts) labelledLine(doc, set, columns, label, value);

@@ -9,18 +9,21 @@ import type { RetireAnswer } from '../../../shared/schemas/retire';
 // A retirement surrendered for Singapore carbon tax counts against the year's cap (docs/product.md#singapore-carbon-tax).
 // These reads live with the retirements they sum; the icc module's cap screen reads them too.
 
-/** The tons an account retired for Singapore carbon tax for a year that the surrender found eligible: the
- *  verdict kept with each surrender (retirement_icc), never today's rules. */
-export async function retiredForYear(db: DB | Tx, userId: number, year: number): Promise<number> {
+/** The tons an account surrendered for Singapore carbon tax for a year that the surrender found eligible
+ *  (the verdict kept with each surrender, retirement_icc, never today's rules): `retired` those the
+ *  registry has cancelled (recorded with registry:cancel), the only ones that count toward the cap, and
+ *  `pending` those still waiting to be cancelled on the registry (docs/product.md#registry-cancellation). */
+export async function surrenderedForYear(db: DB | Tx, userId: number, year: number): Promise<{ retired: number; pending: number }> {
   const row = await db
     .selectFrom('retirements as r')
     .innerJoin('retirement_icc as ri', 'ri.retirement_id', 'r.id')
-    .select(sql<number>`coalesce(sum(r.tons), 0)`.as('n'))
+    .leftJoin('registry_cancellations as c', 'c.retirement_id', 'r.id')
+    .select([sql<number>`coalesce(sum(case when c.recorded_at is not null then r.tons else 0 end), 0)`.as('retired'), sql<number>`coalesce(sum(case when c.recorded_at is null then r.tons else 0 end), 0)`.as('pending')])
     .where('r.user_id', '=', userId)
     .where('r.icc_year', '=', year)
     .where('ri.verdict', '=', 'eligible')
     .executeTakeFirstOrThrow();
-  return Number(row.n);
+  return { retired: Number(row.retired), pending: Number(row.pending) };
 }
 
 /** A surrender's kept verdict as the engine gave it; a reason kept with its English citation only gets the
@@ -39,10 +42,11 @@ export async function taxableFor(db: DB | Tx, userId: number, year: number): Pro
   return row ? Number(row.taxable_tons) : null;
 }
 
-/** A surrender's place under the year's cap, itself counted: over_tons > 0 is the warning that the tons
- *  retired for the year pass the cap. */
+/** A surrender's place under the year's cap: retired_tons count (cancelled on the registry), pending_tons
+ *  (this surrender among them) will once cancelled; over_tons > 0 is the warning, in time, that with those
+ *  the year passes the cap. */
 export async function iccCount(tx: Tx, userId: number, year: number): Promise<RetireAnswer['icc']> {
-  const [taxable, retired] = await Promise.all([taxableFor(tx, userId, year), retiredForYear(tx, userId, year)]);
-  const { cap_tons, over_tons } = capFigures(taxable, retired);
-  return { year, cap_tons, retired_tons: retired, over_tons };
+  const [taxable, { retired, pending }] = await Promise.all([taxableFor(tx, userId, year), surrenderedForYear(tx, userId, year)]);
+  const { cap_tons, over_tons } = capFigures(taxable, retired + pending);
+  return { year, cap_tons, retired_tons: retired, pending_tons: pending, over_tons };
 }

@@ -20,6 +20,7 @@ export const RETIRE_ENDPOINTS: Endpoint[] = [
       'retire_insufficient_credits',
       'retire_pending_sale',
       'retire_not_retirable',
+      'retire_registry_units_short',
       'retire_beneficiary_required',
       'retire_beneficiary_too_long',
       'retire_beneficiary_invalid',
@@ -35,7 +36,7 @@ export const RETIRE_ENDPOINTS: Endpoint[] = [
       'icc_not_eligible',
       'icc_year_invalid',
     ],
-    gives: "{id, tons, serials: [{from, to}], certificate_url, icc}; or {approval} when a member's retirement above the organisation's threshold waits for an approver (docs/product.md#approvals)",
+    gives: "{id, tons, serials: [{from, to}], registry, registry_serials, registry_due_on, certificate_url, icc}; or {approval} when a member's retirement above the organisation's threshold waits for an approver (docs/product.md#approvals)",
   },
   {
     method: 'get',

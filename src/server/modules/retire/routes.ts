@@ -51,9 +51,10 @@ creditRoutes.get('/retirements', async (c) => {
 });
 
 publicRoutes.get('/certificate/:id', async (c) => {
-  // A certificate never changes once written, so an answer may be kept (under its own tag) until evicted.
+  // A certificate changes once, when its registry cancellation is recorded: the event of that recording
+  // (tables 'certificates') drops every kept certificate; until then an answer is kept until evicted.
   const id = c.req.param('id');
-  return answerPublic(c, [`certificate:${id}`], {}, async () => ({ data: await certificateOf(c.get('deps'), id) }));
+  return answerPublic(c, [`certificate:${id}`, 'certificates'], {}, async () => ({ data: await certificateOf(c.get('deps'), id) }));
 });
 
 // The certificate as an A4 PDF download in the request's language (docs/product.md#retirement): made from

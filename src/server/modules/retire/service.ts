@@ -20,6 +20,8 @@ import { iccCount } from './icc-count';
 import { emitWebhookEvent } from '../webhook/outbox';
 import { ICC_COLUMNS, type IccJudgement } from '../../../shared/icc/engine';
 import { checkRetirement, freeSerialRanges, type RetirableProject, type RetirementFacts, type SeqRange } from './checks';
+import { allocateUnits, registrySerialsOf, registryUrl } from './registry-units';
+import { cancellationDueAt, dueDate, openCancellation } from './cancellation';
 
 // Retirement of carbon credits (docs/product.md#retirement). A retirement moves whole tons of one project
 // from the user's credits to the project's retirement account (a platform ledger account, retired:<project
@@ -151,6 +153,7 @@ async function writeRetirement(deps: Deps, w: WriteScope, userId: number, input:
     throw new AppError('retire_insufficient_credits', { n: 0 });
   }
   const ranges = await allocateSerials(tx, p.id, p.total_tons, input.tons);
+  const units = await allocateUnits(tx, p.id, input.tons);
   const id = newRetirementId();
   await openRetirementAccount(tx, p.id);
   const entryId = await post(tx, {
@@ -185,24 +188,39 @@ async function writeRetirement(deps: Deps, w: WriteScope, userId: number, input:
     .insertInto('retirement_serials')
     .values(ranges.map((r) => ({ retirement_id: id, project_id: p.id, first_seq: r.first, last_seq: r.last })))
     .execute();
+  // The registry units it cancels and its pending cancellation: in this transaction, with the retirement.
+  if (units) await tx.insertInto('retirement_units').values(units.map((u) => ({ retirement_id: id, block_id: u.block_id, first_unit: u.first, last_unit: u.last }))).execute();
+  await openCancellation(tx, id, p.id, now, deps.config);
+  const registrySerials = units ? await registrySerialsOf(tx, [id]) : new Map<string, string[]>();
   await publish(w, { type: 'invalidate', tables: ['user', 'fundlogs', 'retirements'] }, userId, now);
   await publish(w, { type: 'invalidate', tables: ['retirements'], ids: [p.id] }, null, now);
   const icc = input.icc_year === null ? null : await iccCount(tx, userId, input.icc_year);
   const certificate_url = certificateUrl(deps, id);
-  await emitWebhookEvent(w, { owner: userId, mode: 'live', type: 'retirement.created', data: { id, project_id: p.id, tons: input.tons, beneficiary: input.beneficiary, reason: input.reason, certificate_url, created_at: now } }, now);
-  return { id, tons: input.tons, serials: ranges.map((r) => ({ from: serialOf(p, r.first), to: serialOf(p, r.last) })), certificate_url, icc };
+  await emitWebhookEvent(w, { owner: userId, mode: 'live', type: 'retirement.created', data: { id, project_id: p.id, tons: input.tons, beneficiary: input.beneficiary, reason: input.reason, certificate_url, registry: p.registry, registry_serials: registrySerials.get(id) ?? [], created_at: now } }, now);
+  return {
+    id,
+    tons: input.tons,
+    serials: ranges.map((r) => ({ from: serialOf(p, r.first), to: serialOf(p, r.last) })),
+    registry: p.registry,
+    registry_serials: registrySerials.get(id) ?? [],
+    registry_due_on: dueDate(cancellationDueAt(now, deps.config)),
+    certificate_url,
+    icc,
+  };
 }
 
 // ---------------------------------------------------------------------------------------------------
 // Reads
 
-type RetirementRow = { id: string; user_id: number; project_id: number; tons: number; beneficiary: string; reason: string; beneficiary_hidden: number; created_at: number } & Omit<RetirableProject, 'id' | 'status' | 'total_tons' | Exclude<(typeof ICC_COLUMNS)[number], 'vintage'>>;
+type RetirementRow = { id: string; user_id: number; project_id: number; tons: number; beneficiary: string; reason: string; beneficiary_hidden: number; created_at: number; due_at: number | null; reference: string | null; cancelled_on: string | null } & Omit<RetirableProject, 'id' | 'status' | 'total_tons' | Exclude<(typeof ICC_COLUMNS)[number], 'vintage'>>;
 
 function retirementsQuery(db: DB) {
   return db
     .selectFrom('retirements as r')
     .innerJoin('projects as p', 'p.id', 'r.project_id')
+    .leftJoin('registry_cancellations as c', 'c.retirement_id', 'r.id')
     .select(['r.id', 'r.user_id', 'r.project_id', 'r.tons', 'r.beneficiary', 'r.reason', 'r.beneficiary_hidden', 'r.created_at'])
+    .select(['c.due_at', 'c.reference', 'c.cancelled_on'])
     .select(['p.name', 'p.name_cn', 'p.registry', 'p.registry_id', 'p.standard', 'p.methodology', 'p.vintage', 'p.country', 'p.country_cn', 'p.location', 'p.location_cn']);
 }
 
@@ -235,7 +253,7 @@ type Reader = 'owner' | 'public';
 
 async function toCertificates(db: DB, deps: Pick<Deps, 'config'>, rows: RetirementRow[], reader: Reader): Promise<Certificate[]> {
   if (rows.length === 0) return [];
-  const byId = await serialRangesOf(db, rows);
+  const [byId, registryById] = await Promise.all([serialRangesOf(db, rows), registrySerialsOf(db, rows.map((r) => r.id))]);
   return rows.map((r) => {
     const hidden = r.beneficiary_hidden === 1;
     const shown = !hidden || reader === 'owner';
@@ -261,6 +279,12 @@ async function toCertificates(db: DB, deps: Pick<Deps, 'config'>, rows: Retireme
       retired_at: isoSgt(r.created_at),
       retired_at_ms: r.created_at,
       certificate_url: certificateUrl(deps, r.id),
+      registry_status: r.reference === null ? ('pending' as const) : ('cancelled' as const),
+      registry_serials: registryById.get(r.id) ?? [],
+      registry_reference: r.reference,
+      registry_cancelled_on: r.cancelled_on,
+      registry_due_on: r.due_at === null ? null : dueDate(Number(r.due_at)),
+      registry_url: registryUrl(r.registry, r.registry_id),
     };
   });
 }
@@ -349,7 +373,8 @@ export async function publicTransparency(deps: Deps): Promise<PublicAnswer> {
   return { data: await transparency(deps.db, now), until: now + TRANSPARENCY_HOLD_MS };
 }
 
-/** The public transparency figures: per public project issued, sold, booked, retired, remaining (tons),
+/** The public transparency figures: per public project issued, sold, booked, retired, remaining (tons), held
+ *  on the registry, retired and cancelled there, retired and waiting,
  *  platform totals, retired per SGT month, and the ledger check. issued = sold + booked + remaining. */
 async function transparency(db: DB, now: number): Promise<Transparency> {
   const months = lastMonths(now, MONTHS);
@@ -357,7 +382,7 @@ async function transparency(db: DB, now: number): Promise<Transparency> {
   const [projects, booked, retired, recent, ledger] = await Promise.all([
     db
       .selectFrom('projects')
-      .select(['id', 'name', 'name_cn', 'registry', 'registry_id', 'vintage', 'country', 'country_cn', 'status', 'total_tons', 'remaining_tons'])
+      .select(['id', 'name', 'name_cn', 'registry', 'registry_id', 'vintage', 'country', 'country_cn', 'status', 'total_tons', 'remaining_tons', 'block_tons', 'cancelled_tons'])
       .where('status', '!=', 'pending_review')
       .orderBy('id')
       .execute(),
@@ -368,22 +393,28 @@ async function transparency(db: DB, now: number): Promise<Transparency> {
       .where('status', '=', 'applying')
       .groupBy('project_id')
       .execute(),
-    db.selectFrom('retirements').select(['project_id', sql<number>`coalesce(sum(tons), 0)`.as('n')]).groupBy('project_id').execute(),
+    db
+      .selectFrom('retirements as r')
+      .leftJoin('registry_cancellations as c', 'c.retirement_id', 'r.id')
+      .select(['r.project_id', sql<number>`coalesce(sum(r.tons), 0)`.as('n'), sql<number>`coalesce(sum(case when c.recorded_at is not null then r.tons else 0 end), 0)`.as('cancelled')])
+      .groupBy('r.project_id')
+      .execute(),
     db.selectFrom('retirements').select(['created_at', 'tons']).where('created_at', '>=', since).execute(),
     ledgerResult(db, now),
   ]);
   const bookedOf = new Map(booked.map((r) => [r.project_id, Number(r.n)]));
-  const retiredOf = new Map(retired.map((r) => [r.project_id, Number(r.n)]));
-  const list = projects.map((p) => projectFigures(p, bookedOf.get(p.id) ?? 0, retiredOf.get(p.id) ?? 0));
-  const totals = { issued: 0, sold: 0, booked: 0, retired: 0, remaining: 0 };
+  const retiredOf = new Map(retired.map((r) => [r.project_id, { retired: Number(r.n), cancelled: Number(r.cancelled) }]));
+  const list = projects.map((p) => projectFigures(p, bookedOf.get(p.id) ?? 0, retiredOf.get(p.id) ?? { retired: 0, cancelled: 0 }));
+  const totals = { issued: 0, sold: 0, booked: 0, retired: 0, remaining: 0, held: 0, cancelled: 0, waiting: 0 };
   for (const p of list) for (const k of Object.keys(totals) as (keyof typeof totals)[]) totals[k] += p[k];
   return { projects: list, totals, monthly: retiredPerMonth(months, recent), ledger, generated_at: isoSgt(now) };
 }
 
-type TransparencySource = Omit<TransparencyProject, 'issued' | 'sold' | 'booked' | 'retired' | 'remaining'> & { total_tons: number; remaining_tons: number };
+type TransparencySource = Omit<TransparencyProject, 'issued' | 'sold' | 'booked' | 'retired' | 'remaining' | 'held' | 'cancelled' | 'waiting'> & { total_tons: number; remaining_tons: number; block_tons: number; cancelled_tons: number };
 
-/** One project's figures: bookings count against what remains, never beyond it. */
-function projectFigures(p: TransparencySource, booked: number, retired: number): TransparencyProject {
+/** One project's figures: bookings count against what remains, never beyond it; on the registry, what the
+ *  account holds and the retired tons cancelled there or still waiting. */
+function projectFigures(p: TransparencySource, booked: number, { retired, cancelled }: { retired: number; cancelled: number }): TransparencyProject {
   const b = Math.min(booked, p.remaining_tons);
   return {
     id: p.id,
@@ -400,6 +431,9 @@ function projectFigures(p: TransparencySource, booked: number, retired: number):
     booked: b,
     retired,
     remaining: p.remaining_tons - b,
+    held: Number(p.block_tons) - Number(p.cancelled_tons),
+    cancelled,
+    waiting: retired - cancelled,
   };
 }
 
