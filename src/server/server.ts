@@ -30,6 +30,8 @@ export interface RunningServer {
   hub: Hub;
   /** The time-driven work and the periodic ledger check (tests stop it, or run a check now). */
   scheduler: Scheduler;
+  /** The scheduler's first run of due work, started once the server listens (never rejects). */
+  firstRun: Promise<void>;
   /** Readiness answers 503 from now on (SIGTERM): the proxy stops sending work; requests still get answers. */
   drain(): void;
   close(): Promise<void>;
@@ -42,18 +44,19 @@ export async function startServer(config: Config, opts: { clock?: Clock; staticD
   const deps = await composeDeps(config, db, clock);
   if (config.SEED_DEMO) await seedDemo(deps);
 
-  // Time-driven transitions (orders, projects), from the database. The server waits for a first run of a
-  // few rows of each kind (what fell due in a short stop is done before the first request), not for a long
-  // stop's backlog: that runs in bounded batches after it listens, and readiness says the instance is
-  // catching up (docs/operations.md#restarts). Each transition is a conditional update, so a request
-  // meeting an order not yet moved sees it as it stands, as it would between two runs.
   const scheduler = createScheduler(deps);
-  await scheduler.start(START_BATCH);
-
   const app = createApp(deps, { staticDir: opts.staticDir ?? path.resolve('dist') });
   const { feed, hub } = startLive(deps);
   const server = await listen(app.fetch, config);
   hub.attach(server);
+  // Time-driven transitions (orders, projects), from the database, once the server listens: a first run of
+  // a few rows of each kind (what fell due in a short stop), then a long stop's backlog in bounded batches.
+  // Readiness does not wait for them (it says the instance is catching up): on PostgreSQL every write takes
+  // the one write lock (db/tx.ts), so under another instance's load the first run can wait seconds for its
+  // turn (docs/operations.md#restarts). Each transition is a conditional update, so a request meeting an
+  // order not yet moved sees it as it stands, as it would between two runs.
+  deps.lifecycle.catchingUp = true;
+  const firstRun = scheduler.start(START_BATCH);
   const port = (server.address() as AddressInfo).port;
   const url = ownAddress(config, port);
   const { lifecycle, limits } = deps;
@@ -63,6 +66,7 @@ export async function startServer(config: Config, opts: { clock?: Clock; staticD
     deps,
     hub,
     scheduler,
+    firstRun,
     drain() {
       lifecycle.draining = true;
     },
