@@ -4,6 +4,7 @@ import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import { createApp } from './app';
+import { API_BASE } from '../shared/api';
 import type { Deps } from './env';
 import type { Config } from './config';
 import { enablePreparedStatements, openDatabase, type DB } from './db/connection';
@@ -114,7 +115,9 @@ async function composeDeps(config: Config, db: DB, clock: Clock): Promise<Server
   const metrics = config.METRICS_TOKEN ? createMetrics() : undefined;
   const limits = await createLimits(config, log, metrics);
   // Public GETs answered from memory, invalidated by the committed live events (startLive).
-  const publicCache = createResponseCache({ clock });
+  // The project, news and content reads may be sent again without Hono (fastServe): no route of theirs has
+  // middleware of its own (the public API's, with its limit per address, does).
+  const publicCache = createResponseCache({ clock, fastPaths: new RegExp(`^${API_BASE}/api/(project|news|content)/`) });
   const lifecycle = { draining: false };
   const deps: ServerDeps = { config, db, clock, log, mailer, limits, publicCache, lifecycle, ...(metrics ? { metrics } : {}) };
   // Benchmarks only (config.ts refuses it outside NODE_ENV=benchmark).

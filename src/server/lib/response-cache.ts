@@ -83,7 +83,8 @@ export interface ResponseCache {
    *  by its schema (nothing else may change the answer). A producer's error (a refusal) is thrown, never kept. */
   serve(c: Context, tags: string[], query: Readonly<Record<string, unknown>>, produce: () => Promise<PublicAnswer>): Promise<Response>;
   /** Sends a kept answer straight from the HTTP server's request handler, before Hono and its middleware,
-   *  when the same request (its path and raw query, the transport parameters aside, and the encoding it
+   *  on the paths the cache was made with (`fastPaths`: routes with no middleware of their own, no limit
+   *  per address) when the same request (its path and raw query, the transport parameters aside, and the encoding it
    *  takes) was answered from this answer through them before: the same bytes and headers again. False when
    *  it cannot (then the request goes the usual way). `onServed` gets the route that answered it before. */
   fastServe(req: IncomingMessage, res: ServerResponse, onServed?: (route: string, t0: number) => void): boolean;
@@ -421,7 +422,7 @@ function freshEntry(store: Store, key: string, now: number): Entry | undefined {
 
 const isFresh = (entry: Entry, now: number) => entry.from <= now && now < entry.until && performance.now() < entry.deadline;
 
-export function createResponseCache(opts: { clock: Clock; maxEntries?: number; maxBytes?: number; maxAgeMs?: number }): ResponseCache {
+export function createResponseCache(opts: { clock: Clock; maxEntries?: number; maxBytes?: number; maxAgeMs?: number; fastPaths?: RegExp }): ResponseCache {
   const { clock } = opts;
   const maxAgeMs = opts.maxAgeMs ?? MAX_AGE_MS;
   const store = new AnswerStore(opts.maxEntries ?? MAX_ENTRIES, opts.maxBytes ?? MAX_BYTES);
@@ -436,7 +437,7 @@ export function createResponseCache(opts: { clock: Clock; maxEntries?: number; m
    *  for fastServe under the request's raw key and encoding. */
   function learn(c: Context, entry: Entry, body: Bytes) {
     const { incoming, outgoing } = nodeOf(c);
-    if (!incoming?.url || !outgoing || c.req.method !== 'GET' || c.req.header('if-none-match')) return;
+    if (!opts.fastPaths?.test(c.req.path) || !incoming?.url || !outgoing || c.req.method !== 'GET' || c.req.header('if-none-match')) return;
     // Under the encoding the request asked for best (a small answer goes out as it is whatever it asked).
     const key = `${rawKey(incoming.url)}\n${pickEncoding(c.req.header('accept-encoding')) ?? ''}`;
     if (learned.get(key)?.entry === entry) return;
