@@ -14,7 +14,8 @@ import { CHROMIUM, CHROMIUM_FLAGS, ROOT, ensureBuilt, freePort, freshDataDir, ki
 //
 // `npx tsx bench/home-js.ts [--no-build] [--path /]` prints it; bench/lighthouse.ts gates on it.
 
-export const HOME_JS_BUDGET_KIB = 140;
+// The aim is 140 KiB; the gate holds what home fetches now, with a little room (docs/decisions/0045-home-budget.md).
+export const HOME_JS_BUDGET_KIB = 150;
 
 export interface HomeJs {
   path: string;

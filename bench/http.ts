@@ -8,6 +8,8 @@
 // key ignores it). The server's RSS is sampled throughout and read again after the load. Prints a table and
 // writes bench/results/http.json (BENCH_RESULT names another file). `BENCH_DBS=sqlite` runs one database;
 // BENCH_SECONDS sets the run length; BENCH_SERVER_ROOT runs the server of another checkout (a before/after).
+// The list's figure against the bare server is also taken interleaved: BENCH_ROUNDS (5) rounds of 2 s at 16
+// connections, bare then Canopy, the ratio of their sums (and each round's), so both see the same machine.
 import { API_BASE, PATHS } from '../src/shared/api';
 import { machine, round, writeResult } from './harness';
 import { autocannon, builtAssets, closeAgent, rssMiB, startBare, startCanopy, timedGet, type CannonResult, type DbKind } from './list-bench';
@@ -15,6 +17,7 @@ import { autocannon, builtAssets, closeAgent, rssMiB, startBare, startCanopy, ti
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const LEVELS = [1, 16, 64];
 const BROWSER = { 'accept-encoding': 'gzip, deflate, br', accept: 'application/json' };
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const DBS = (process.env.BENCH_DBS ?? 'sqlite,postgres').split(',').filter(Boolean) as DbKind[];
 
 interface Target {
@@ -52,6 +55,16 @@ async function cannon(url: string, path: string, connections: number, seconds: n
   });
 }
 
+interface Interleaved {
+  db: DbKind;
+  connections: number;
+  rounds: number;
+  seconds_each: number;
+  ratio: number | null;
+  per_round: number[];
+}
+const interleaved: Interleaved[] = [];
+
 async function benchDb(db: DbKind, rows: Row[], rss: Record<string, unknown>) {
   const server = await startCanopy(db, { projects: 0, seedDemo: true, tag: `http-${db}` });
   let bare: Awaited<ReturnType<typeof startBare>> | null = null;
@@ -83,6 +96,20 @@ async function benchDb(db: DbKind, rows: Row[], rss: Record<string, unknown>) {
 
     for (const t of targets) await cannon(server.url, t.path, 16, 1, t.t); // warm-up
     rss.after_warmup_mib = rssMiB(server.pid);
+
+    // The list against the bare server, interleaved round by round.
+    let bareSum = 0;
+    let listSum = 0;
+    const perRound: number[] = [];
+    for (let i = 0; i < ROUNDS; i++) {
+      const b = (await cannon(bare.url, '/', 16, 2, false)).requests.average;
+      const l = (await cannon(server.url, targets[0]!.path, 16, 2, true)).requests.average;
+      bareSum += b;
+      listSum += l;
+      perRound.push(round(l / b, 3)!);
+    }
+    interleaved.push({ db, connections: 16, rounds: ROUNDS, seconds_each: 2, ratio: round(listSum / bareSum, 3), per_round: perRound });
+    console.log(`${db} project list vs bare @16, ${ROUNDS} interleaved rounds: ${(listSum / bareSum).toFixed(3)} (rounds ${perRound.join(', ')})`);
 
     for (const connections of LEVELS) {
       const base = await cannon(bare.url, '/', connections, SECONDS, false);
@@ -139,6 +166,7 @@ async function main() {
   }
   closeAgent();
   table(rows);
+  for (const r of interleaved) console.log(`${r.db}: project list page 1 at ${r.connections} connections, interleaved with bare: ${r.ratio}x (rounds ${r.per_round.join(', ')})`);
   console.log('\nserver RSS (MiB):', JSON.stringify(rss));
   writeResult(process.env.BENCH_RESULT ?? 'http.json', {
     bench: 'http',
@@ -148,6 +176,7 @@ async function main() {
     how: 'autocannon in this process, Canopy and a bare node:http server (answering the bytes Canopy sends for the list page 1) each in a child process, loopback; API requests with a browser Accept-Encoding and a fresh t each',
     machine: machine(),
     rows,
+    list_vs_bare_interleaved: interleaved,
     rss_mib: rss,
   });
 }
