@@ -8,7 +8,7 @@
 //
 // Then, on PostgreSQL, restarts under load: two instances on one database, 8 clients buying 1 t each in a
 // loop (round robin over both instances, payment password skipped as bench:orders' no-password scenario),
-// and before each kill another BENCH_DUE_PER_KILL (2,000) due orders. Instance B is killed with -9 and
+// and BENCH_DUE_PER_KILL (2,000) due orders per restart written before the instances start. Instance B is killed with -9 and
 // started again, BENCH_KILLS times (5): the time from its spawn until /readyz first answers 200 (tsx's
 // compile included), each and the worst; the target is 3 s. `BENCH_LOAD=0` leaves it out. With
 // BENCH_BEFORE_ROOT (a checkout of the commit before, with node_modules), B's restarts alternate between
@@ -21,7 +21,8 @@ import { spawn } from 'node:child_process';
 import { openDatabase } from '../src/server/db/connection';
 import { migrateToLatest } from '../src/server/db/migrate';
 import { dueOrdersLeft, seedDueOrders } from '../tests/helpers/due-orders';
-import { createProject, createUsers, freshPgDatabase, postJson, ROOT, sleep } from './harness';
+import { argon2Env, createProject, createUsers, ENGINE_ARGON2, freshPgDatabase, postJson, ROOT, sleep } from './harness';
+import { hashPassword } from '../src/server/lib/crypto';
 import { PATHS } from '../src/shared/api';
 import { freePort } from './list-bench';
 
@@ -78,6 +79,7 @@ async function benchDb(kind: string) {
 const KILLS = Number(process.env.BENCH_KILLS ?? 5);
 const DUE_PER_KILL = Number(process.env.BENCH_DUE_PER_KILL ?? 2_000);
 const CLIENTS = 8;
+const PASSWORD = 'Bench#Restart2026';
 const READY_TARGET_MS = 3_000;
 
 async function untilReady(url: string, exited: () => boolean): Promise<void> {
@@ -101,17 +103,26 @@ async function benchUnderLoad() {
   let buying = true;
   try {
     await migrateToLatest(db);
-    const users = await createUsers(db, { prefix: 'rload', count: CLIENTS, loginHash: 'x', tradeHash: null, cents: 1_000_000_000 });
+    // A payment password set (the buy refuses a member without one), hashed as the servers are told to.
+    const hash = await hashPassword(PASSWORD, ENGINE_ARGON2);
+    const users = await createUsers(db, { prefix: 'rload', count: CLIENTS, loginHash: hash, tradeHash: hash, cents: 1_000_000_000 });
     const [due] = await createUsers(db, { prefix: 'rdue', count: 1, loginHash: 'x', tradeHash: null, cents: 0 });
     const projectId = await createProject(db, 'Restart load', 100_000_000);
 
     const beforeRoot = process.env.BENCH_BEFORE_ROOT;
+    // The backlog, written before the instances start (the servers allocate order ids themselves, so rows
+    // written beside them would collide): DUE_PER_KILL per restart, which A works off meanwhile.
+    const restartsPlanned = beforeRoot ? KILLS * 2 : KILLS;
+    for (let k = 0; k < restartsPlanned; k++) {
+      const dueProject = await createProject(db, `Restart backlog ${k}`, 100_000_000);
+      await seedDueOrders(db, { userId: due!.id, projectId: dueProject, now: Date.now(), count: DUE_PER_KILL });
+    }
     const spawnInstance = (port: number, root = ROOT) => {
       const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'canopy-bench-restart-load-'));
       dataDirs.push(dataDir);
       const env: Record<string, string> = {
         ...(process.env as Record<string, string>), DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'error', SEED_DEMO: 'false',
-        DATABASE_URL: pgDb.url, SECRET_KEY: 'bench-restart-secret-key-0123456789abcdef', NODE_ENV: 'benchmark', BENCH_SKIP_PAYMENT_PASSWORD: 'true',
+        ...argon2Env(ENGINE_ARGON2), DATABASE_URL: pgDb.url, SECRET_KEY: 'bench-restart-secret-key-0123456789abcdef', NODE_ENV: 'benchmark', BENCH_SKIP_PAYMENT_PASSWORD: 'true',
       };
       const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], { cwd: root, env, stdio: ['ignore', 'ignore', 'inherit'] });
       children.push(child);
@@ -129,7 +140,7 @@ async function benchUnderLoad() {
     const outcomes = { ok: 0, other: 0 };
     const clients = users.map(async (u, w) => {
       for (let i = 0; buying; i++) {
-        const reply = await postJson(agent, urls[(w + i) % 2]!, PATHS.orderBuy, { project_id: projectId, tons: 1, password: 'x' }, { Authorization: u.token, 'Idempotency-Key': `rload_${w}_${i}` }, 10_000);
+        const reply = await postJson(agent, urls[(w + i) % 2]!, PATHS.orderBuy, { project_id: projectId, tons: 1, password: PASSWORD }, { Authorization: u.token, 'Idempotency-Key': `rload_${w}_${i}` }, 10_000);
         if (reply.status === 200 && reply.code === 0) outcomes.ok++;
         else {
           outcomes.other++;
@@ -140,11 +151,8 @@ async function benchUnderLoad() {
 
     const restarts: { server: 'current' | 'before'; ready_ms: number; due_left_at_ready: number }[] = [];
     await sleep(1000);
-    for (let k = 0; k < (beforeRoot ? KILLS * 2 : KILLS); k++) {
+    for (let k = 0; k < restartsPlanned; k++) {
       const server = beforeRoot && k % 2 === 1 ? 'before' : 'current';
-      // A project of its own per kill: the seeded order numbers are per project.
-      const dueProject = await createProject(db, `Restart backlog ${k}`, 100_000_000);
-      await seedDueOrders(db, { userId: due!.id, projectId: dueProject, now: Date.now(), count: DUE_PER_KILL });
       await sleep(500);
       b.kill('SIGKILL');
       await new Promise((r) => (b.exitCode !== null || b.signalCode !== null ? r(null) : b.once('exit', r)));
