@@ -146,6 +146,33 @@ function modernBuilds(): Plugin {
   };
 }
 
+// dist/.vite/chunks.json: each built chunk with the modules it holds (paths from the repo's root,
+// node_modules by package) and their rendered sizes, beside Vite's manifest. The home route's budget reads
+// it for its per-package breakdown (bench/home-js.ts), and a test reads it to check that home's chunks hold
+// no screen that is not on home (tests/app/home-chunks.test.ts).
+function chunkModules(): Plugin {
+  return {
+    name: 'canopy:chunk-modules',
+    apply: 'build',
+    generateBundle(_options, bundle) {
+      const chunks = Object.values(bundle)
+        .filter((c): c is Rollup.OutputChunk => c.type === 'chunk')
+        .map((c) => ({
+          file: c.fileName,
+          isEntry: c.isEntry,
+          imports: c.imports,
+          dynamicImports: c.dynamicImports,
+          modules: Object.fromEntries(
+            Object.entries(c.modules)
+              .filter(([, m]) => m.renderedLength > 0)
+              .map(([id, m]) => [path.relative(here, id.replace(/^\0/, '')).replaceAll(path.sep, '/'), m.renderedLength]),
+          ),
+        }));
+      this.emitFile({ type: 'asset', fileName: '.vite/chunks.json', source: JSON.stringify({ chunks }, null, 1) + '\n' });
+    },
+  };
+}
+
 const apiTarget = process.env.CANOPY_API ?? 'http://localhost:8080';
 
 const here = path.dirname(new URL(import.meta.url).pathname);
@@ -231,6 +258,7 @@ export default defineConfig({
       devOptions: { enabled: false },
     }),
     preloadFirstScreens(),
+    chunkModules(),
     scriptsAtLowPriority(),
     // A .br and a .gz beside every built text file (public/ too); the server sends the one the client accepts
     // (serveStatic with precompressed, src/server/static.ts) and never compresses a file per request.
@@ -239,13 +267,20 @@ export default defineConfig({
   resolve: {
     // @tanstack/react-store imports the shim of useSyncExternalStore (for React before 18); React 19 has
     // it, and the package's plain with-selector uses React's own: the shim's code leaves home's JS.
-    alias: [{ find: /^use-sync-external-store\/shim\/with-selector(\.js)?$/, replacement: 'use-sync-external-store/with-selector' }],
+    // @lingui/react imports the shim's useSyncExternalStore itself, which is React's own export.
+    alias: [
+      { find: /^use-sync-external-store\/shim\/with-selector(\.js)?$/, replacement: 'use-sync-external-store/with-selector' },
+      { find: /^use-sync-external-store\/shim(\/index\.js)?$/, replacement: 'react' },
+    ],
   },
   build: {
     outDir: path.join(here, 'dist'),
     emptyOutDir: true,
     target: 'es2022',
     sourcemap: false,
+    manifest: true,
+    // Every browser the app supports has <link rel="modulepreload">: no polyfill in the entry.
+    modulePreload: { polyfill: false },
     chunkSizeWarningLimit: 400,
     // Home (start_url) and everything it imports in one chunk: left to the automatic split, home's code
     // comes as some twenty files (router pieces and kit parts each cut out because some lazy screen shares

@@ -8,13 +8,18 @@
 // key ignores it). The server's RSS is sampled throughout and read again after the load. Prints a table and
 // writes bench/results/http.json (BENCH_RESULT names another file). `BENCH_DBS=sqlite` runs one database;
 // BENCH_SECONDS sets the run length; BENCH_SERVER_ROOT runs the server of another checkout (a before/after).
+// The list's figure against the bare server is also taken interleaved: BENCH_ROUNDS (5) rounds of 2 s at 16
+// connections, bare then Canopy, the ratio of their sums (and each round's), so both see the same machine;
+// and the CPU each process spent per answer in those rounds (/proc), which a shared machine's load moves
+// far less than requests per second: bare's CPU per answer over Canopy's.
 import { API_BASE, PATHS } from '../src/shared/api';
-import { machine, round, writeResult } from './harness';
+import { cpuMs, machine, round, writeResult } from './harness';
 import { autocannon, builtAssets, closeAgent, rssMiB, startBare, startCanopy, timedGet, type CannonResult, type DbKind } from './list-bench';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const LEVELS = [1, 16, 64];
 const BROWSER = { 'accept-encoding': 'gzip, deflate, br', accept: 'application/json' };
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const DBS = (process.env.BENCH_DBS ?? 'sqlite,postgres').split(',').filter(Boolean) as DbKind[];
 
 interface Target {
@@ -52,6 +57,20 @@ async function cannon(url: string, path: string, connections: number, seconds: n
   });
 }
 
+interface Interleaved {
+  db: DbKind;
+  connections: number;
+  rounds: number;
+  seconds_each: number;
+  ratio: number | null;
+  per_round: number[];
+  /** bare's CPU per answer over Canopy's */
+  cpu_ratio: number | null;
+  bare_cpu_us_per_answer: number | null;
+  list_cpu_us_per_answer: number | null;
+}
+const interleaved: Interleaved[] = [];
+
 async function benchDb(db: DbKind, rows: Row[], rss: Record<string, unknown>) {
   const server = await startCanopy(db, { projects: 0, seedDemo: true, tag: `http-${db}` });
   let bare: Awaited<ReturnType<typeof startBare>> | null = null;
@@ -76,13 +95,42 @@ async function benchDb(db: DbKind, rows: Row[], rss: Record<string, unknown>) {
     if (assets.length === 0) console.warn('no dist/assets: run `npm run build` to measure static files');
     else if (!assets[0]!.br) console.warn('dist/ has no .br files: rebuild (`npm run build`) to measure the precompressed path');
 
-    // The baseline answers exactly what Canopy answered the browser for the first page (brotli, same size).
-    const bareHeaders: Record<string, string> = { 'content-type': 'application/json' };
-    for (const h of ['content-encoding', 'etag', 'cache-control', 'vary']) if (typeof first.headers[h] === 'string') bareHeaders[h] = first.headers[h] as string;
+    // The baseline answers exactly what Canopy answered the browser for the first page: the same body
+    // (brotli, same size) and every header but the ones node writes itself.
+    const bareHeaders: Record<string, string> = {};
+    for (const [h, v] of Object.entries(first.headers)) if (typeof v === 'string' && !['date', 'connection', 'keep-alive', 'content-length', 'transfer-encoding'].includes(h)) bareHeaders[h] = v;
     bare = await startBare(first.body, bareHeaders);
 
     for (const t of targets) await cannon(server.url, t.path, 16, 1, t.t); // warm-up
     rss.after_warmup_mib = rssMiB(server.pid);
+
+    // The list against the bare server, interleaved round by round.
+    let bareSum = 0;
+    let listSum = 0;
+    const cpu = { bareMs: 0, bareAnswers: 0, listMs: 0, listAnswers: 0 };
+    const perRound: number[] = [];
+    for (let i = 0; i < ROUNDS; i++) {
+      let c0 = cpuMs(bare.pid);
+      const b = await cannon(bare.url, '/', 16, 2, false);
+      cpu.bareMs += cpuMs(bare.pid) - c0;
+      cpu.bareAnswers += b.requests.total;
+      c0 = cpuMs(server.pid);
+      const l = await cannon(server.url, targets[0]!.path, 16, 2, true);
+      cpu.listMs += cpuMs(server.pid) - c0;
+      cpu.listAnswers += l.requests.total;
+      bareSum += b.requests.average;
+      listSum += l.requests.average;
+      perRound.push(round(l.requests.average / b.requests.average, 3)!);
+    }
+    const cpuRatio = round(cpu.bareMs / cpu.bareAnswers / (cpu.listMs / cpu.listAnswers), 3);
+    const usPer = (ms: number, n: number) => round((ms * 1000) / n, 1);
+    interleaved.push({
+      db, connections: 16, rounds: ROUNDS, seconds_each: 2, ratio: round(listSum / bareSum, 3), per_round: perRound,
+      cpu_ratio: cpuRatio, bare_cpu_us_per_answer: usPer(cpu.bareMs, cpu.bareAnswers), list_cpu_us_per_answer: usPer(cpu.listMs, cpu.listAnswers),
+    });
+    console.log(
+      `${db} project list vs bare @16, ${ROUNDS} interleaved rounds: ${(listSum / bareSum).toFixed(3)} (rounds ${perRound.join(', ')}); CPU per answer ${usPer(cpu.listMs, cpu.listAnswers)} us vs bare ${usPer(cpu.bareMs, cpu.bareAnswers)} us: ${cpuRatio}`,
+    );
 
     for (const connections of LEVELS) {
       const base = await cannon(bare.url, '/', connections, SECONDS, false);
@@ -139,6 +187,7 @@ async function main() {
   }
   closeAgent();
   table(rows);
+  for (const r of interleaved) console.log(`${r.db}: project list page 1 at ${r.connections} connections, interleaved with bare: ${r.ratio}x (rounds ${r.per_round.join(', ')}); CPU per answer ${r.cpu_ratio}x of bare's`);
   console.log('\nserver RSS (MiB):', JSON.stringify(rss));
   writeResult(process.env.BENCH_RESULT ?? 'http.json', {
     bench: 'http',
@@ -148,6 +197,7 @@ async function main() {
     how: 'autocannon in this process, Canopy and a bare node:http server (answering the bytes Canopy sends for the list page 1) each in a child process, loopback; API requests with a browser Accept-Encoding and a fresh t each',
     machine: machine(),
     rows,
+    list_vs_bare_interleaved: interleaved,
     rss_mib: rss,
   });
 }

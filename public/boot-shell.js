@@ -1,15 +1,60 @@
-// The boot shell's one script (src/app/index.html): only the home screen starts with the banner; other
-// routes boot with the bar alone. Runs before the first paint, before the app's JavaScript.
+// The boot shell's one script (src/app/index.html): runs before the first paint, before the app's JavaScript.
+// A start screen seen before (home, the project tab without a filter) paints as it was last seen, from the
+// snapshot the app keeps (src/app/lib/boot-snapshot.ts: the same build, language and member); the app's
+// first render replaces it with the same layout. Otherwise only the home screen starts with the banner;
+// other routes boot with the bar alone.
 // A true first run at the root goes to the start screen (src/app/lib/first-run.ts, the same test), so it
 // boots with the bar alone too.
-function firstRun() {
-  try {
-    return ['start_seen', 'isLogin', 'token', 'login_info', 'language', 'base_settings'].every((k) => localStorage.getItem(k) === null);
-  } catch {
-    return false;
+(function () {
+  function firstRun() {
+    try {
+      return ['start_seen', 'isLogin', 'token', 'login_info', 'language', 'base_settings'].every((k) => localStorage.getItem(k) === null);
+    } catch {
+      return false;
+    }
   }
-}
-if ((location.pathname !== '/' && location.pathname !== '/pages/index/index') || (location.pathname === '/' && firstRun())) {
-  const hero = document.getElementById('boot-hero');
-  if (hero) hero.remove();
-}
+  var path = location.pathname;
+  var home = path === '/' || path === '/pages/index/index';
+
+  function snapshot() {
+    var key = location.search ? null : home ? 'home' : path === '/pages/project/index' ? 'projects' : null;
+    if (!key || firstRun()) return null;
+    try {
+      var s = JSON.parse(localStorage.getItem('boot_snapshot:' + key) || 'null');
+      var entry = document.querySelector('script[type="module"][src]');
+      var login = JSON.parse(localStorage.getItem('login_info') || 'null');
+      var member = (login && login.mem_id) || 0;
+      if (!s || !entry || s.build !== entry.src || s.lang !== localStorage.getItem('language') || s.member !== member) return null;
+      return s;
+    } catch {
+      return null;
+    }
+  }
+
+  var shell = document.getElementById('boot-shell');
+  var s = shell && snapshot();
+  if (s) {
+    // The page's own stylesheets (a lazy screen's), render-blocking like the shell's, before it paints.
+    var linked = {};
+    document.querySelectorAll('link[rel="stylesheet"]').forEach(function (l) {
+      linked[new URL(l.href).pathname] = true;
+    });
+    s.css.forEach(function (href) {
+      if (linked[href]) return;
+      var link = document.createElement('link');
+      link.rel = 'stylesheet';
+      link.href = href;
+      link.crossOrigin = '';
+      link.setAttribute('blocking', 'render');
+      document.head.appendChild(link);
+    });
+    document.documentElement.lang = s.htmlLang;
+    shell.innerHTML = s.html;
+    shell.setAttribute('data-snapshot', '');
+    return;
+  }
+  if (!home || (path === '/' && firstRun())) {
+    var hero = document.getElementById('boot-hero');
+    if (hero) hero.remove();
+  }
+})();

@@ -7,6 +7,7 @@ import { PATHS } from '../shared/api';
 import { clearPrivateCache, db } from './lib/db';
 import { reportDbError } from './lib/db-health';
 import { wipeOnMemberChange } from './lib/session-cache';
+import { clearSnapshots } from './lib/boot-snapshot';
 import type { ServerMessage } from '../shared/socket-events';
 import { noteServerTime } from './lib/server-time';
 import { wireLang } from './lib/i18n';
@@ -76,6 +77,7 @@ export function setupRuntime(navigateToLogin: () => void): SocketHandle {
     toast: showToast,
     onSignedOut: () => {
       void clearPrivateCache();
+      clearSnapshots();
       navigateToLogin();
     },
     onTimeout: () => timeoutListener?.(),

@@ -15,9 +15,10 @@ import { LAZY_PAGE_DELAY_MS } from '../shared/constants';
 import { setupRuntime } from './app-runtime';
 import { firstScreen } from './lib/first-run';
 import { mark } from './lib/marks';
-import { HOME_PROJECTS_KEY, homeProjects } from './features/home/home-data';
+import { readEarlyHome } from './features/home/home-data';
 import { PROJECT_LIST_KEY, readEarly } from './lib/early-read';
 import { cachedProjects } from './lib/sync';
+import { keepSnapshots } from './lib/boot-snapshot';
 
 // The app, started by main.tsx once the boot shell has painted and React and Dexie are loaded.
 
@@ -43,10 +44,10 @@ declare module '@tanstack/react-router' {
   }
 }
 
-/** The first screen's data, read while its route and texts load (lib/early-read.ts): home's projects, and the
+/** The first screen's data, read while its route and texts load (lib/early-read.ts): home's banners, projects and news, and the
  *  project tab's list when no filter is set (a filtered list reads its own). */
-function firstData(path: string, search: string): Promise<void> | undefined {
-  if (path === '/' || path === '/pages/index/index') return readEarly(HOME_PROJECTS_KEY, homeProjects);
+function firstData(path: string, search: string): Promise<unknown> | undefined {
+  if (path === '/' || path === '/pages/index/index') return readEarlyHome();
   if (path === '/pages/project/index' && (search === '' || search === '?')) return readEarly(PROJECT_LIST_KEY('', '', '', '', ''), () => cachedProjects({ status: '', type: '', q: '' }));
   return undefined;
 }
@@ -64,6 +65,11 @@ export async function start(): Promise<void> {
   });
   // After every route change: open or close the live socket (docs/product.md#live-updates).
   router.subscribe('onResolved', () => socket.sync());
+  // The start screens' last-seen markup, for the boot shell to paint at the next start (lib/boot-snapshot.ts).
+  keepSnapshots(
+    () => router.state.location,
+    (listener) => router.subscribe('onResolved', listener),
+  );
   // While the server cannot be reached, ask it again now and then (reads answered from the service worker's
   // cache would never tell the app it is back). baseconfig is small and never cached by the worker.
   watchReachability(() => get(PATHS.baseconfig, {}, { background: true }));

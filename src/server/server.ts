@@ -1,9 +1,10 @@
 import path from 'node:path';
 import { serve, type ServerType } from '@hono/node-server';
-import type { Server } from 'node:http';
+import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import { createApp } from './app';
+import { API_BASE } from '../shared/api';
 import type { Deps } from './env';
 import type { Config } from './config';
 import { enablePreparedStatements, openDatabase, type DB } from './db/connection';
@@ -41,6 +42,8 @@ export interface RunningServer {
   hub: Hub;
   /** The time-driven work and the periodic ledger check (tests stop it, or run a check now). */
   scheduler: Scheduler;
+  /** The scheduler's first run of due work, started once the server listens (never rejects). */
+  firstRun: Promise<void>;
   /** Readiness answers 503 from now on (SIGTERM): the proxy stops sending work; requests still get answers. */
   drain(): void;
   close(): Promise<void>;
@@ -57,19 +60,12 @@ export async function startServer(config: Config, opts: { clock?: Clock; staticD
     await seedRegistryBlocks(db, clock.now());
   }
 
-  // Time-driven transitions (orders, projects), from the database. The server waits for a first run of a
-  // few rows of each kind (what fell due in a short stop is done before the first request), not for a long
-  // stop's backlog: that runs in bounded batches after it listens, and readiness says the instance is
-  // catching up (docs/operations.md#restarts). Each transition is a conditional update, so a request
-  // meeting an order not yet moved sees it as it stands, as it would between two runs.
   const scheduler = createScheduler(deps);
-  await scheduler.start(START_BATCH);
-
   const app = createApp(deps, { staticDir: opts.staticDir ?? path.resolve('dist') });
   const { feed, hub } = startLive(deps);
   let server: Server;
   try {
-    server = await listen(app.fetch, config);
+    server = await listen(app.fetch, config, deps);
   } catch (err) {
     // Nothing listens: what started before stops, so the process can end with its message alone.
     await scheduler.stop();
@@ -80,6 +76,14 @@ export async function startServer(config: Config, opts: { clock?: Clock; staticD
     throw err;
   }
   hub.attach(server);
+  // Time-driven transitions (orders, projects), from the database, once the server listens: a first run of
+  // a few rows of each kind (what fell due in a short stop), then a long stop's backlog in bounded batches.
+  // Readiness does not wait for them (it says the instance is catching up): on PostgreSQL every write takes
+  // the one write lock (db/tx.ts), so under another instance's load the first run can wait seconds for its
+  // turn (docs/operations.md#restarts). Each transition is a conditional update, so a request meeting an
+  // order not yet moved sees it as it stands, as it would between two runs.
+  deps.lifecycle.catchingUp = true;
+  const firstRun = scheduler.start(START_BATCH);
   const port = (server.address() as AddressInfo).port;
   const url = ownAddress(config, port);
   const { lifecycle, limits } = deps;
@@ -89,6 +93,7 @@ export async function startServer(config: Config, opts: { clock?: Clock; staticD
     deps,
     hub,
     scheduler,
+    firstRun,
     drain() {
       lifecycle.draining = true;
     },
@@ -136,7 +141,9 @@ async function composeDeps(config: Config, db: DB, clock: Clock): Promise<Server
   const metrics = config.METRICS_TOKEN ? createMetrics() : undefined;
   const limits = await createLimits(config, log, metrics);
   // Public GETs answered from memory, invalidated by the committed live events (startLive).
-  const publicCache = createResponseCache({ clock });
+  // The project, news and content reads may be sent again without Hono (fastServe): no route of theirs has
+  // middleware of its own (the public API's, with its limit per address, does).
+  const publicCache = createResponseCache({ clock, fastPaths: new RegExp(`^${API_BASE}/api/(project|news|content)/`) });
   const lifecycle = { draining: false };
   const deps: ServerDeps = { config, db, clock, log, mailer, limits, publicCache, lifecycle, ...(metrics ? { metrics } : {}) };
   // Benchmarks only (config.ts refuses it outside NODE_ENV=benchmark).
@@ -167,9 +174,18 @@ function startLive(deps: ServerDeps): { feed: EventFeed; hub: Hub } {
  *  a reverse proxy's or a client's own idle timeout (nginx keepalive_timeout, a load balancer's 60 s), so
  *  the server is not the side that closes a connection the other end is just reusing (a request lost to
  *  "other side closed", undici#3141). Headers must still arrive within 66 s. */
-async function listen(fetch: Parameters<typeof serve>[0]['fetch'], config: Config): Promise<Server> {
+async function listen(fetch: Parameters<typeof serve>[0]['fetch'], config: Config, deps: ServerDeps): Promise<Server> {
+  const { publicCache, metrics } = deps;
+  // A public read answered before from a kept answer goes out again from here, before Hono builds a
+  // request, a context and a response for it (lib/response-cache.ts fastServe): the project list's page
+  // costs about what a bare server sending the same bytes does (bench/http.ts).
+  const served = metrics ? (route: string, t0: number) => metrics.http.record('GET', route, 200, (performance.now() - t0) / 1000) : undefined;
+  const withFastPath = ((options: object, listener: RequestListener) =>
+    createServer(options, (req, res) => {
+      if (!publicCache.fastServe(req, res, served)) void listener(req, res);
+    })) as unknown as typeof createServer;
   const server: ServerType = await new Promise((resolve, reject) => {
-    const s = serve({ fetch, port: config.PORT, hostname: config.HOST }, () => resolve(s));
+    const s = serve({ fetch, port: config.PORT, hostname: config.HOST, createServer: withFastPath }, () => resolve(s));
     s.once('error', (err: NodeJS.ErrnoException) => reject(err.code === 'EADDRINUSE' ? new PortInUse(config.HOST, config.PORT) : err));
   });
   const http = server as Server;

@@ -376,7 +376,7 @@ describe('timeout', () => {
   });
 
   it('keeps the 60 s timeout when the caller passes an AbortSignal', async () => {
-    // ofetch only arms its own timeout when no signal is given, so request(..., { signal }) never times out.
+    // The timeout is our own signal, forwarded the caller's: a caller's signal must not replace it.
     useEcho();
     answer = () => 'hang';
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });

@@ -70,7 +70,7 @@ export function makeTmpDir(prefix = 'canopy-test-'): string {
 }
 
 /** `opts.staticDir`: serve the app shell from there (default: a directory that does not exist, so the API only). */
-export async function startTestServer(overrides: Record<string, string> = {}, opts: { now?: number; staticDir?: string } = {}): Promise<TestServer> {
+export async function startTestServer(overrides: Record<string, string> = {}, opts: { now?: number; staticDir?: string; waitFirstRun?: boolean } = {}): Promise<TestServer> {
   const dataDir = overrides.DATA_DIR ?? makeTmpDir();
   const config = loadConfig({
     ...(await databaseEnv(dataDir)),
@@ -86,6 +86,9 @@ export async function startTestServer(overrides: Record<string, string> = {}, op
   });
   const clock = new ManualClock(opts.now ?? T0);
   const running = await startServer(config, { clock, staticDir: opts.staticDir ?? path.join(dataDir, 'no-static') });
+  // What fell due before the start is done before a test's first request, as it is for a short stop
+  // (unless the test is about that wait).
+  if (opts.waitFirstRun !== false) await running.firstRun;
   const url = running.url;
 
   // Every answer from the API is checked against the OpenAPI document (contract.ts): raw() reads a copy.

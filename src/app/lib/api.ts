@@ -1,4 +1,3 @@
-import { ofetch, FetchError } from 'ofetch';
 import { API_BASE, type Envelope } from '../../shared/api';
 import { ENVELOPE_DEFAULT_WAIT, REQUEST_TIMEOUT_MS } from '../../shared/constants';
 import { TRANSPORT_ERRORS, transportMessage as errorMessage } from '../../shared/errors-transport';
@@ -102,6 +101,29 @@ function normalise<T>(body: unknown): ApiResult<T> | null {
   };
 }
 
+/** A GET's query: its URL is the service worker's cache key, so the same data always writes the same
+ *  string (keys in the order given; an array repeats its key, an object is JSON, null is empty). */
+function queryString(data: Record<string, unknown>): string {
+  const q = new URLSearchParams();
+  for (const [key, value] of Object.entries(data)) {
+    if (value === undefined) continue;
+    for (const v of Array.isArray(value) ? (value as unknown[]) : [value]) q.append(key, v === null ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v as string | number | boolean));
+  }
+  return q.toString();
+}
+
+/** The answer's body: JSON when it parses, else its text (no body: undefined), which normalise() refuses. */
+async function readBody(response: Response): Promise<unknown> {
+  if (response.status === 204 || response.status === 304) return undefined;
+  const text = await response.text();
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
+
 export function isOffline(): boolean {
   return typeof navigator !== 'undefined' && navigator.onLine === false;
 }
@@ -117,26 +139,23 @@ export async function request<T = unknown>(
   let status: number;
   let raw: unknown;
   let fromCache: boolean;
-  // Our own timeout signal: ofetch ignores its `timeout` option when a caller passes a signal.
+  // A timeout of our own, beside the caller's signal.
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(new DOMException('The request timed out', 'TimeoutError')), REQUEST_TIMEOUT_MS);
   const forward = () => controller.abort(opts.signal?.reason);
   opts.signal?.addEventListener('abort', forward, { once: true });
   try {
-    const response = await ofetch.raw(path, {
-      baseURL,
+    const isGet = method === 'GET';
+    const response = await fetch(isGet ? `${baseURL}${path}?${queryString(payload)}` : baseURL + path, {
       method,
       credentials: 'include',
-      headers: headers(opts),
-      ...(method === 'GET' ? { query: payload } : { body: payload }),
-      responseType: 'json',
-      ignoreResponseError: true,
-      retry: 0,
+      headers: isGet ? headers(opts) : { ...headers(opts), 'Content-Type': 'application/json' },
+      ...(isGet ? {} : { body: JSON.stringify(payload) }),
       signal: controller.signal,
-      ...(method === 'GET' && opts.fresh ? { cache: 'no-cache' as const } : {}),
+      ...(isGet && opts.fresh ? { cache: 'no-cache' as const } : {}),
     });
+    raw = await readBody(response);
     status = response.status;
-    raw = response._data;
     fromCache = response.headers.get(FROM_CACHE_HEADER) === '1';
     // An answer from the service worker's cache says nothing about the server, unless a fresh read got
     // it (a worker that falls back to its cache): then the network just failed.
@@ -144,8 +163,7 @@ export async function request<T = unknown>(
     else if (opts.fresh) noteReachable(false);
   } catch (err) {
     const isTimeout =
-      (controller.signal.aborted && !opts.signal?.aborted) ||
-      (err instanceof FetchError && (err.cause as { name?: string } | undefined)?.name === 'TimeoutError');
+      controller.signal.aborted && !opts.signal?.aborted;
     if (isTimeout || (err as { name?: string }).name === 'TimeoutError') {
       if (opts.background) noteReachable(false);
       else hooks.onTimeout();

@@ -152,7 +152,7 @@ export function createMetrics(): Metrics {
 
 /** The template of the route that answered: the first matched route that is neither middleware nor the
  *  static catch-all; '(static)' for files and the app shell, '(none)' when nothing matched. */
-function routeOf(c: Context): string {
+export function routeOf(c: Context): string {
   for (const r of matchedRoutes(c)) {
     if (r.method === 'ALL' || r.path === '/*' || r.path === '*') continue;
     return r.path;

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import type { Context } from 'hono';
@@ -6,6 +7,7 @@ import { ENVELOPE_DEFAULT_WAIT } from '../../shared/constants';
 import type { ServerMessage } from '../../shared/socket-events';
 import type { ListMemo } from '../db/paging';
 import type { Clock } from './clock';
+import { routeOf } from './metrics';
 
 // Public GETs (project and news lists and details, content) answered from memory: the envelope encoded
 // once, compressed once per encoding asked for (brotli, gzip), with a weak ETag so a client that has it
@@ -80,6 +82,12 @@ export interface ResponseCache {
    *  and keeps it under `tags`, keyed on the path and `query`: the parameters the route read, as parsed
    *  by its schema (nothing else may change the answer). A producer's error (a refusal) is thrown, never kept. */
   serve(c: Context, tags: string[], query: Readonly<Record<string, unknown>>, produce: () => Promise<PublicAnswer>): Promise<Response>;
+  /** Sends a kept answer straight from the HTTP server's request handler, before Hono and its middleware,
+   *  on the paths the cache was made with (`fastPaths`: routes with no middleware of their own, no limit
+   *  per address) when the same request (its path and raw query, the transport parameters aside, and the encoding it
+   *  takes) was answered from this answer through them before: the same bytes and headers again. False when
+   *  it cannot (then the request goes the usual way). `onServed` gets the route that answered it before. */
+  fastServe(req: IncomingMessage, res: ServerResponse, onServed?: (route: string, t0: number) => void): boolean;
   /** Values derived from the rows of `tag` (counts per filter, cursors per page), dropped with them. */
   memoFor(tag: string): ListMemo;
   /** A committed live event (live/feed.ts): drops what it changed. */
@@ -355,27 +363,68 @@ function encodedBody(store: Store, entry: Entry, encoding: Encoding): Promise<By
   return promise;
 }
 
-/** 304 when the client has it, else the body in the encoding it takes best. */
-async function answer(c: Context, store: Store, entry: Entry): Promise<Response> {
+/** The query parameters of transport (lib/http.ts TRANSPORT_KEYS): no answer depends on them. */
+const TRANSPORT = new Set(['lang', 't', 'v']);
+/** Learned requests kept for the fast path, at most (then forgotten all at once: a flood of junk queries
+ *  costs the fast path, never memory). */
+const MAX_LEARNED = 4 * MAX_ENTRIES;
+
+/** A request's path and raw query without the transport parameters: the same string always parses to the
+ *  same query, so it names the same answer. */
+export function rawKey(url: string): string {
+  const q = url.indexOf('?');
+  if (q < 0) return url;
+  const kept = url
+    .slice(q + 1)
+    .split('&')
+    .filter((p) => {
+      const eq = p.indexOf('=');
+      return p !== '' && !TRANSPORT.has(eq < 0 ? p : p.slice(0, eq));
+    });
+  return kept.length ? `${url.slice(0, q)}?${kept.join('&')}` : url.slice(0, q);
+}
+
+/** An answer sent through Hono, to be sent again as it was (fastServe). */
+interface Learned {
+  entry: Entry;
+  headers: OutgoingHttpHeaders;
+  body: Bytes;
+  route: string;
+}
+
+/** Node's request and response under a Hono context (@hono/node-server's bindings), when there are. */
+function nodeOf(c: Context): { incoming?: IncomingMessage; outgoing?: ServerResponse } {
+  return (c.env ?? {}) as { incoming?: IncomingMessage; outgoing?: ServerResponse };
+}
+
+/** 304 when the client has it, else the body in the encoding it takes best; a 200 is offered to `learn`. */
+async function answer(c: Context, store: Store, entry: Entry, learn?: (c: Context, entry: Entry, body: Bytes) => void): Promise<Response> {
   const headers: Record<string, string> = { 'Content-Type': 'application/json', ETag: entry.etag, 'Cache-Control': 'no-cache', Vary: 'Accept-Encoding' };
   const ifNoneMatch = c.req.header('if-none-match');
   if (ifNoneMatch && matches(ifNoneMatch, entry.etag)) return c.body(null, 304, headers);
   const encoding = entry.identity.length >= COMPRESS_MIN_BYTES ? pickEncoding(c.req.header('accept-encoding')) : null;
-  if (!encoding) return c.body(entry.identity, 200, headers);
+  if (!encoding) {
+    learn?.(c, entry, entry.identity);
+    return c.body(entry.identity, 200, headers);
+  }
   headers['Content-Encoding'] = encoding;
-  return c.body(await encodedBody(store, entry, encoding), 200, headers);
+  const body = await encodedBody(store, entry, encoding);
+  learn?.(c, entry, body);
+  return c.body(body, 200, headers);
 }
 
 /** A kept answer still good `now`, or undefined (one past its time is dropped). */
 function freshEntry(store: Store, key: string, now: number): Entry | undefined {
   const entry = store.get(key);
   if (!entry) return undefined;
-  if (entry.from <= now && now < entry.until && performance.now() < entry.deadline) return entry;
+  if (isFresh(entry, now)) return entry;
   store.drop(entry);
   return undefined;
 }
 
-export function createResponseCache(opts: { clock: Clock; maxEntries?: number; maxBytes?: number; maxAgeMs?: number }): ResponseCache {
+const isFresh = (entry: Entry, now: number) => entry.from <= now && now < entry.until && performance.now() < entry.deadline;
+
+export function createResponseCache(opts: { clock: Clock; maxEntries?: number; maxBytes?: number; maxAgeMs?: number; fastPaths?: RegExp }): ResponseCache {
   const { clock } = opts;
   const maxAgeMs = opts.maxAgeMs ?? MAX_AGE_MS;
   const store = new AnswerStore(opts.maxEntries ?? MAX_ENTRIES, opts.maxBytes ?? MAX_BYTES);
@@ -384,6 +433,32 @@ export function createResponseCache(opts: { clock: Clock; maxEntries?: number; m
   const makeKept = createMaker(store, tags, make);
   let hits = 0;
   let misses = 0;
+  const learned = new Map<string, Learned>();
+
+  /** Once a 200 from `entry` has gone out through the middleware, its final headers and body are kept
+   *  for fastServe under the request's raw key and encoding. */
+  function learn(c: Context, entry: Entry, body: Bytes) {
+    const { incoming, outgoing } = nodeOf(c);
+    if (!opts.fastPaths?.test(c.req.path) || !incoming?.url || !outgoing || c.req.method !== 'GET' || c.req.header('if-none-match')) return;
+    // Under the encoding the request asked for best (a small answer goes out as it is whatever it asked).
+    const key = `${rawKey(incoming.url)}\n${pickEncoding(c.req.header('accept-encoding')) ?? ''}`;
+    if (learned.get(key)?.entry === entry) return;
+    const route = routeOf(c);
+    // The headers as they go out: @hono/node-server hands them to writeHead, which keeps no copy of them
+    // (getHeaders() would miss them).
+    let sent: OutgoingHttpHeaders | null = null;
+    const writeHead = outgoing.writeHead.bind(outgoing);
+    outgoing.writeHead = ((status: number, ...rest: unknown[]) => {
+      const headers = rest[rest.length - 1];
+      if (headers && typeof headers === 'object' && !Array.isArray(headers)) sent = { ...outgoing.getHeaders(), ...(headers as OutgoingHttpHeaders) };
+      return (writeHead as (...a: unknown[]) => ServerResponse)(status, ...rest);
+    }) as typeof outgoing.writeHead;
+    outgoing.once('finish', () => {
+      if (outgoing.statusCode !== 200 || !sent || !store.holds(entry)) return;
+      if (learned.size >= MAX_LEARNED) learned.clear();
+      learned.set(key, { entry, headers: sent, body, route });
+    });
+  }
 
   function invalidate(tag: string) {
     tags.change(tag);
@@ -405,7 +480,21 @@ export function createResponseCache(opts: { clock: Clock; maxEntries?: number; m
         misses++;
         entry = await makeKept(key, tagList, produce);
       }
-      return answer(c, store, entry);
+      return answer(c, store, entry, learn);
+    },
+    fastServe(req, res, onServed) {
+      if (req.method !== 'GET' || !req.url || req.headers['if-none-match'] !== undefined) return false;
+      const t0 = performance.now();
+      const known = learned.get(`${rawKey(req.url)}\n${pickEncoding(req.headers['accept-encoding']) ?? ''}`);
+      if (!known) return false;
+      // Still the kept answer, and still good: otherwise the usual way makes or finds the current one.
+      if (!store.holds(known.entry) || !isFresh(known.entry, clock.now())) return false;
+      hits++;
+      store.use(known.entry);
+      res.writeHead(200, known.headers);
+      res.end(known.body);
+      onServed?.(known.route, t0);
+      return true;
     },
     memoFor: (tag) => tags.memoFor(tag),
     onLiveMessage(message) {
