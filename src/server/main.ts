@@ -23,7 +23,7 @@ function nextSteps(config: Config): string[] {
     'Next steps:',
     ...(config.SEED_DEMO ? ['  - a real deployment starts on a new database with SEED_DEMO=false (no demo accounts or projects)'] : []),
     '  - set PUBLIC_URL (the address people open), TRUST_PROXY behind a reverse proxy, SMTP_URL and SMTP_FROM,',
-    '    PAYNOW_UEN and PAYNOW_NAME (docs/configuration.md)',
+    '    COMPANY_NAME, COMPANY_UEN and COMPANY_ADDRESS, the legal entity (docs/configuration.md)',
     '  - projects, top-ups and users are run with the operator CLI: npm run ops -- help',
     '  - back-ups, upgrades, several instances, the reverse proxy and the service unit: docs/operations.md',
   ];

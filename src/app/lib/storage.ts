@@ -18,6 +18,7 @@ export type StoredLoginInfo = Pick<LoginInfo, 'mem_id' | 'realname' | 'account' 
  *  version cached. */
 export type BaseSettings = Pick<BaseConfig, 'version' | 'socket_host' | 'currency' | 'server_time_ms' | 'registration_open'> & {
   support_email?: string;
+  company?: BaseConfig['company'];
   limits: Omit<BaseConfig['limits'], 'public_holidays'> & { public_holidays?: string[] };
 };
 
@@ -133,6 +134,13 @@ function subscribeSettings(listener: Listener): () => void {
 }
 
 const supportEmail = (): string => getBaseSettings()?.support_email ?? '';
+
+const company = (): BaseConfig['company'] | undefined => getBaseSettings()?.company;
+
+/** The legal entity from baseconfig (undefined until the app has it: settings an older version cached lack it). */
+export function useCompany(): BaseConfig['company'] | undefined {
+  return useSyncExternalStore(subscribeSettings, company, company);
+}
 
 /** The support address from baseconfig ('' until the app has it: settings an older version cached lack it). */
 export function useSupportEmail(): string {

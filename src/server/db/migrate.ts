@@ -31,6 +31,7 @@ import * as m029 from './migrations/029-icc-cap';
 import * as m030 from './migrations/030-push-person';
 import * as m031 from './migrations/031-org-fixes';
 import * as m032 from './migrations/032-icc-surrender';
+import * as m033 from './migrations/033-page-company';
 
 // Migrations are listed here in order (no directory scanning, so the bundle and tsx agree).
 const migrations: Record<string, Migration> = {
@@ -64,6 +65,7 @@ const migrations: Record<string, Migration> = {
   '030-push-person': m030,
   '031-org-fixes': m031,
   '032-icc-surrender': m032,
+  '033-page-company': m033,
 };
 
 /** Every migration this version knows, oldest first. */

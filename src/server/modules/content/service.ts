@@ -16,10 +16,17 @@ export async function faq(deps: Deps): Promise<PublicAnswer> {
   return { data: onePage(list) };
 }
 
+/** A page's text with the legal entity filled in: pages write {company_name}, {company_uen} and
+ *  {company_address}, so the company they name is the one the receipts and the PayNow QR name. */
+function withCompany(text: string, config: Deps['config']): string {
+  return text.replaceAll('{company_name}', config.COMPANY_NAME).replaceAll('{company_uen}', config.COMPANY_UEN).replaceAll('{company_address}', config.COMPANY_ADDRESS);
+}
+
 export async function contentPage(deps: Deps, slug: string): Promise<PublicAnswer> {
   const row = await deps.db.selectFrom('pages').selectAll().where('slug', '=', slug).executeTakeFirst();
   if (!row) throw new AppError('not_found');
-  return { data: row as ContentPage };
+  const page: ContentPage = { ...(row as ContentPage), body: withCompany(row.body, deps.config), body_cn: withCompany(row.body_cn, deps.config) };
+  return { data: page };
 }
 
 export async function banners(deps: Deps): Promise<PublicAnswer> {
