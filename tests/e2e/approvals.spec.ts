@@ -104,8 +104,8 @@ for (const lang of ['en', 'cn'] as const) {
   const tag = lang === 'en' ? 'en' : 'zh';
   const text =
     lang === 'en'
-      ? { sent: 'Sent for approval', waiting: 'Waiting for approval', approved: 'Approved', customer: 'a Canopy customer', sentWithdrawal: 'sent for approval', cancelled: 'Cancelled by its maker' }
-      : { sent: '已提交审批', waiting: '待审批', approved: '已批准', customer: '一位 Canopy 客户', sentWithdrawal: '的提现已提交审批', cancelled: '已由申请人撤销' };
+      ? { sent: 'Sent for approval', sheetNote: 'goes to an approver', sendButton: 'Send for approval', waiting: 'Waiting for approval', approved: 'Approved', customer: 'a Canopy customer', sentWithdrawal: 'sent for approval', cancelled: 'Cancelled by its maker' }
+      : { sent: '已提交审批', sheetNote: '交由审批人', sendButton: '提交审批', waiting: '待审批', approved: '已批准', customer: '一位 Canopy 客户', sentWithdrawal: '的提现已提交审批', cancelled: '已由申请人撤销' };
 
   test(`${lang}: a buyer asks to retire 150 t, the approver approves, the certificate appears`, async ({ browser, request }) => {
     test.setTimeout(150_000);
@@ -118,7 +118,12 @@ for (const lang of ['en', 'cn'] as const) {
     await page.getByTestId('retire-hide-beneficiary').check();
     await page.getByTestId('retire-submit').click();
     const sheet = page.getByTestId('confirm-sheet');
+    // Over the threshold the sheet says where it goes, and its button says so: not "permanent" yet.
+    await expect(sheet.getByTestId('retire-approval-note')).toContainText(text.sheetNote);
+    await expect(sheet.getByTestId('retire-permanent')).toHaveCount(0);
+    await expect(sheet.getByTestId('confirm-submit')).toHaveText(text.sendButton);
     await sheet.getByTestId('payment-password').fill(PAY);
+    await shot(page, `approvals-${tag}-confirm-sheet`);
     await sheet.getByTestId('confirm-submit').click();
     await expect(page.getByTestId('retire-sent-for-approval')).toContainText(text.sent);
     await shot(page, `approvals-${tag}-sent`);

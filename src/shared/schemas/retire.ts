@@ -77,8 +77,16 @@ export const retireAnswerSchema = v.strictObject({
   serials: v.array(serialRangeSchema),
   certificate_url: v.string(),
   icc: v.pipe(
-    v.nullable(v.strictObject({ year: int(), cap_tons: int(), retired_tons: int(), over_tons: int() })),
-    v.description('For a retirement surrendered for Singapore carbon tax: the year\'s cap and the tons retired for it with this one; over_tons > 0 is the warning that they pass the cap'),
+    v.nullable(
+      v.strictObject({
+        year: int(),
+        taxable_tons: v.pipe(v.nullable(int()), v.description('Taxable emissions entered for the year; null when none, and the cap is not known yet')),
+        cap_tons: int(),
+        retired_tons: int(),
+        over_tons: int(),
+      }),
+    ),
+    v.description('For a retirement surrendered for Singapore carbon tax: the year\'s cap and the tons retired for it with this one; over_tons > 0 is the warning that they pass the cap (taxable_tons null: no emissions entered, the cap is unknown)'),
   ),
 });
 export type RetireAnswer = v.InferOutput<typeof retireAnswerSchema>;
