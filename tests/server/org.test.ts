@@ -179,8 +179,8 @@ describe('organisations', () => {
     const bytes = new Uint8Array(await csv.arrayBuffer());
     expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]); // the byte-order mark spreadsheets read UTF-8 by
     const text = new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes);
-    expect(text.split('\r\n')[0]).toBe('\uFEFF"id","time_sgt","member","action","detail"');
-    expect(text).toContain(`"${buyer.email}","order.buy"`);
+    expect(text.split('\r\n')[0]).toBe('\uFEFF"Date and time (SGT)","Member","Action","Object","Tons","Amount (S$)","Reference"');
+    expect(text).toContain(`"${buyer.email}","Bought credits"`);
     for (const role of ['buyer', 'viewer'] as const) {
       const m = role === 'buyer' ? buyer : await addMember(s, org, role);
       await expectOrgRefused(s, 'org_role_forbidden', (lang) => s.api('GET', PATHS.orgActivity, { lang }, { token: m.orgToken }));

@@ -3,6 +3,7 @@ import { useLiveQuery } from 'dexie-react-hooks';
 import { get, post, type ApiResult } from '../../lib/api';
 import { db } from '../../lib/db';
 import { useLiveRefresh } from '../../lib/live-refresh';
+import { wireLang } from '../../lib/i18n';
 import { getSession, saveLogin } from '../../lib/storage';
 import { useMemberId } from '../../lib/user-info';
 import { API_BASE, PATHS } from '../../../shared/api';
@@ -102,9 +103,9 @@ export async function switchContext(accountId: number | null): Promise<ApiResult
   return res;
 }
 
-/** The activity log as a CSV file, through the signed-in request (the download needs the token). */
+/** The activity log as a CSV file in the app's language, through the signed-in request (the download needs the token). */
 export async function downloadActivityCsv(): Promise<Blob | null> {
-  const res = await fetch(`${API_BASE}${PATHS.orgActivityCsv}`, { headers: { Authorization: getSession().token } }).catch(() => null);
+  const res = await fetch(`${API_BASE}${PATHS.orgActivityCsv}?lang=${wireLang()}`, { headers: { Authorization: getSession().token } }).catch(() => null);
   if (!res) return null;
   if (!res.ok || !(res.headers.get('content-type') ?? '').includes('text/csv')) return null;
   return res.blob();

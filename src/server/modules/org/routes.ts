@@ -74,7 +74,7 @@ orgRoutes.get('/activity', async (c) => {
 
 orgRoutes.get('/activity.csv', async (c) => {
   const acting = await requireManager(c);
-  const csv = await activityCsv(c.get('deps'), acting.accountId);
+  const csv = await activityCsv(c.get('deps'), acting.accountId, c.get('lang'));
   return c.body(csv, 200, {
     'Content-Type': 'text/csv; charset=utf-8',
     'Content-Disposition': `attachment; filename="canopy-activity-${acting.accountId}.csv"`,
