@@ -124,7 +124,7 @@ export const ORG_ENDPOINTS: Endpoint[] = [
     path: PATHS.orgActivityCsv,
     operationId: 'orgActivityCsv',
     tag: 'Organisations',
-    summary: 'The whole activity log as CSV, oldest first, times in SGT (owner and admins)',
+    summary: 'The whole activity log as CSV for finance, oldest first, in the language asked (?lang=en|cn): date and time (SGT), member, action, object, tons, amount (S$), reference (owner and admins)',
     auth: 'user',
     errors: ['org_not_member', 'org_role_forbidden'],
     bare: ['text/csv'],
