@@ -8,7 +8,7 @@ import { getSession, saveLogin } from '../../lib/storage';
 import { useMemberId } from '../../lib/user-info';
 import { API_BASE, PATHS } from '../../../shared/api';
 import type { LoginInfo } from '../../../shared/schemas/auth';
-import type { OrgActivityList, OrgMembers, OrgMine, OrgSummary } from '../../../shared/schemas/org';
+import type { OrgActivityList, OrgInvitation, OrgMembers, OrgMine, OrgSummary } from '../../../shared/schemas/org';
 import type { ApprovalPage, ApprovalRequest, ApprovalThresholds } from '../../../shared/schemas/approval';
 
 // The organisation's reads and writes (docs/product.md#organisations). Reads land in Dexie meta (per
@@ -82,6 +82,11 @@ export function setThresholds(input: ApprovalThresholds, idempotencyKey: string)
 
 export function sendInvite(input: { email: string; role: string }, idempotencyKey: string) {
   return post<{ id: number; email: string; role: string; expires_at: number }>(PATHS.orgInvite, { ...input }, { idempotencyKey });
+}
+
+/** What an invitation's link offers (organisation, role), read before joining. */
+export function readInvitation(token: string) {
+  return get<OrgInvitation>(PATHS.orgInvitation, { token }, { quiet: true });
 }
 
 export function joinOrg(input: { token: string }, idempotencyKey: string) {
