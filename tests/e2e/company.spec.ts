@@ -1,9 +1,10 @@
 import type { Page } from '@playwright/test';
 import { parsePayNowPayload } from '../../src/shared/paynow';
-import { expect, memberApi, registerViaApi, shot, test, uniqueEmail } from './helpers';
+import { baseUrl, DEMO, endCycleNow, expect, loginDemo, memberApi, registerViaApi, shot, test, uniqueEmail, waitForServiceWorkerControl } from './helpers';
 
 // What a company's team meets (docs/product.md#legal-entity, #approvals, #organisations), at 390x844 in
-// English and Chinese: the one legal entity on the About page is the payee of the PayNow QR.
+// English and Chinese: the one legal entity on the About page is the payee of the PayNow QR; a live
+// "order completed" toast names its order and project wherever it lands.
 
 type Lang = 'en' | 'cn';
 const LANGS: Lang[] = ['en', 'cn'];
@@ -31,3 +32,24 @@ test('the About page names the legal entity the PayNow QR pays: its name, UEN an
     await shot(page, `company-about-${lang === 'cn' ? 'zh' : 'en'}`);
   }
 });
+
+for (const lang of LANGS) {
+  test(`${lang}: a live "order completed" toast names the order and its project, also on another project's buy screen`, async ({ page, context, request }) => {
+    test.setTimeout(120_000);
+    const tag = lang === 'en' ? 'en' : 'zh';
+    const token = await loginDemo(context, request, lang);
+    const lists = (await (await request.get(`${baseUrl()}/h5/api/api/project/lists`, { params: { page_size: '50', lang: lang } })).json()) as { data: { list: Array<{ id: number; status: string; name: string; name_cn: string }> } };
+    const selling = lists.data.list.filter((p) => p.status === 'in_progress');
+    const [bought, other] = [selling[0]!, selling[1]!];
+    await page.goto(`/pages/project/dproject?id=${other.id}`);
+    await expect(page.getByTestId('tons-input')).toBeVisible();
+    await waitForServiceWorkerControl(page).catch(() => undefined);
+    const order = await memberApi<{ id: number; order_no: string }>(request, token, 'POST', '/api/order/buy', { project_id: bought.id, tons: 1, password: DEMO.pay });
+    expect(order.code, order.msg).toBe(0);
+    endCycleNow(order.data.id);
+    const toast = page.locator('.toast').filter({ hasText: order.data.order_no });
+    await expect(toast).toBeVisible({ timeout: 30_000 });
+    await expect(toast).toContainText(lang === 'en' ? bought.name : bought.name_cn || bought.name);
+    await shot(page, `company-order-toast-${tag}`);
+  });
+}
