@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { parsePayNowPayload } from '../../src/shared/paynow';
-import { baseUrl, DEMO, endCycleNow, expect, loginDemo, memberApi, registerViaApi, shot, test, uniqueEmail, waitForServiceWorkerControl } from './helpers';
+import { baseUrl, DEMO, endCycleNow, expect, loginDemo, markStartSeen, memberApi, registerViaApi, shot, test, uniqueEmail, waitForServiceWorkerControl } from './helpers';
 
 // What a company's team meets (docs/product.md#legal-entity, #approvals, #organisations), at 390x844 in
 // English and Chinese: the one legal entity on the About page is the payee of the PayNow QR; a live
@@ -53,3 +53,25 @@ for (const lang of LANGS) {
     await shot(page, `company-order-toast-${tag}`);
   });
 }
+
+test('membership: a grade given above what the purchases reach says so, instead of contradicting its own ladder (en, zh)', async ({ browser, request }) => {
+  for (const lang of LANGS) {
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, baseURL: baseUrl() });
+    await markStartSeen(context);
+    const token = await loginDemo(context, request, lang);
+    const membership = await memberApi<{ grade: number; purchases: number; grades: Array<{ grade: number; min_purchases: number }> }>(request, token, 'GET', '/api/user/membership');
+    expect(membership.code, membership.msg).toBe(0);
+    const { grade, purchases, grades } = membership.data;
+    // The seeded demo member holds P1 with less in completed purchases than P1 asks for.
+    expect(grade).toBe(1);
+    expect(purchases).toBeLessThan(grades.find((g) => g.grade === 1)!.min_purchases);
+    const page = await context.newPage();
+    await page.goto('/pages/profile/membership');
+    await expect(page.getByTestId('member-grade')).toContainText('P1');
+    const note = page.getByTestId('member-granted');
+    await expect(note).toContainText(lang === 'en' ? 'given to your account by Canopy' : '由 Canopy 授予');
+    await expect(note).toContainText('P0');
+    await shot(page, `company-membership-${lang === 'cn' ? 'zh' : 'en'}`);
+    await context.close();
+  }
+});
