@@ -75,3 +75,18 @@ test('membership: a grade given above what the purchases reach says so, instead 
     await context.close();
   }
 });
+
+test('corporate registration asks the company name and UEN first, before the email, code and invitation code (en, zh)', async ({ page }) => {
+  for (const lang of LANGS) {
+    await setLang(page, lang);
+    await page.goto('/pages/register/index');
+    await page.getByRole('button', { name: lang === 'en' ? 'Corporate' : '企业' }).click();
+    const y = async (testId: string) => (await page.locator(`#${testId}`).boundingBox())!.y;
+    const company = await y('register-company');
+    const uen = await y('register-uen');
+    expect(company).toBeLessThan(uen);
+    expect(uen).toBeLessThan(await y('register-email'));
+    expect(uen).toBeLessThan(await y('register-invite_code'));
+    await shot(page, `company-register-corporate-${lang === 'cn' ? 'zh' : 'en'}`);
+  }
+});

@@ -85,6 +85,10 @@ for (const lang of ['en', 'cn'] as const) {
     await expect(her.getByTestId('org-role')).toHaveText(text.buyer);
     await expect(her.getByTestId('org-activity-link')).toHaveCount(0);
     await shot(her, `${tag}-org-acting-buyer`);
+    // Acting for the organisation, the profile's header names the company, not her email.
+    await her.goto('/pages/profile/index');
+    await expect(her.getByTestId('profile-name')).toHaveText(company);
+    await shot(her, `${tag}-org-acting-profile`);
 
     await page.reload();
     await expect(page.getByTestId('org-members')).toContainText(email);
