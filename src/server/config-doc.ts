@@ -62,7 +62,7 @@ const DESCRIBE: Record<string, KeyDoc> = {
     shown: 'off',
   },
   REGISTRATION_OPEN: { what: '`false` answers "Registration restricted"' },
-  SUPPORT_EMAIL: { what: 'Support address the app links (mailto:) where only an operator can help, e.g. a forgotten withdrawal password', allowed: 'an e-mail address' },
+  SUPPORT_EMAIL: { what: 'Support address the app links (mailto:) where only an operator can help, e.g. a forgotten payment password', allowed: 'an e-mail address' },
   REGISTRATIONS_PER_IP_PER_HOUR: { what: 'Registration attempts per address; above it "Bulk registration prohibited" (429)' },
   CODES_PER_IP_PER_HOUR: { what: 'Verification codes sent per address; above it "Bulk registration prohibited" (429)' },
   CODES_PER_ACCOUNT_PER_HOUR: { what: 'Verification codes sent per email address (429)' },

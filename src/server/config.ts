@@ -91,7 +91,7 @@ const envSchema = v.object({
     v.check((n) => Number.isInteger(n) && n >= 0 && n <= 10, 'must be off, true, or the number of trusted proxy hops (0-10)'),
   ),
   REGISTRATION_OPEN: bool(true),
-  // Where members write for what only an operator can do, e.g. removing a forgotten withdrawal password
+  // Where members write for what only an operator can do, e.g. removing a forgotten payment password
   // (docs/product.md#accounts): baseconfig serves it and the app links it as mailto:.
   SUPPORT_EMAIL: v.optional(v.pipe(v.string(), v.maxLength(140, 'must be at most 140 characters'), v.email('must be an e-mail address')), 'support@canopy.example'),
   REGISTRATIONS_PER_IP_PER_HOUR: int(10, 1),

@@ -64,7 +64,7 @@ async function main() {
   console.log(`\nCanopy is running at ${running.url}`);
   if (!publicUrlSet) console.log(`Open it at this machine's addresses on port ${running.port}; behind a proxy or under a domain name, set PUBLIC_URL.`);
   console.log(`Database: ${config.DATABASE_URL ? config.DATABASE_URL.replace(/\/\/([^:@/]+):[^@/]*@/, '//$1:***@') : config.DB_FILE}`);
-  if (config.SEED_DEMO) console.log(`Demo login: ${DEMO_ACCOUNT.email} / ${DEMO_ACCOUNT.password} (withdrawal password ${DEMO_ACCOUNT.withdrawPassword})`);
+  if (config.SEED_DEMO) console.log(`Demo login: ${DEMO_ACCOUNT.email} / ${DEMO_ACCOUNT.password} (payment password ${DEMO_ACCOUNT.withdrawPassword})`);
   if (config.BENCH_SKIP_PAYMENT_PASSWORD) console.error('WARNING: BENCH_SKIP_PAYMENT_PASSWORD is on: orders skip the payment password. Benchmarks only.');
   console.log(`API document: ${running.url}/h5/api/openapi.json\n`);
   if (await madeByThisStart(running.deps.db)) console.log(nextSteps(config).join('\n') + '\n');

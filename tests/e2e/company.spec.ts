@@ -90,3 +90,28 @@ test('corporate registration asks the company name and UEN first, before the ema
     await shot(page, `company-register-corporate-${lang === 'cn' ? 'zh' : 'en'}`);
   }
 });
+
+test('one name for the payment password: the profile menu, its screen and the passkeys screen (en, zh)', async ({ browser, request }) => {
+  for (const lang of LANGS) {
+    const name = lang === 'en' ? 'Payment password' : '支付密码';
+    const other = lang === 'en' ? /withdrawal password/i : /提现密码/;
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, baseURL: baseUrl() });
+    await markStartSeen(context);
+    await loginDemo(context, request, lang);
+    const page = await context.newPage();
+    await page.goto('/pages/profile/index');
+    await expect(page.getByRole('link', { name, exact: true })).toBeVisible();
+    await page.getByRole('link', { name, exact: true }).scrollIntoViewIfNeeded();
+    await shot(page, `company-payment-password-menu-${lang === 'cn' ? 'zh' : 'en'}`);
+    for (const path of ['/pages/profile/index', '/pages/profile/withdpwd', '/pages/profile/passkeys']) {
+      await page.goto(path);
+      await expect(page.locator('main, .page').first()).toBeVisible();
+      await page.waitForLoadState('networkidle').catch(() => undefined);
+      expect(await page.locator('body').innerText(), path).not.toMatch(other);
+    }
+    await page.goto('/pages/profile/withdpwd');
+    await expect(page.getByRole('heading', { name, exact: true }).first()).toBeVisible();
+    await shot(page, `company-payment-password-page-${lang === 'cn' ? 'zh' : 'en'}`);
+    await context.close();
+  }
+});

@@ -81,7 +81,7 @@ export function RetireConfirmSheet({
         id: 'retire-password',
         testId: 'payment-password',
         label: <Trans>Payment password</Trans>,
-        hint: <Trans>Your withdrawal password is also your payment password.</Trans>,
+        hint: <Trans>The payment password you set in your profile: it pays for orders and withdrawals.</Trans>,
         missing: t`Enter your payment password.`,
       }}
       busy={busy}

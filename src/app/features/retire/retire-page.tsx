@@ -84,7 +84,7 @@ function RetireForm({ info, projectId, onDone }: { info: UserInfo | null | undef
         {noPassword && (
           <p className="notice notice--warn">
             <Trans>
-              Set your withdrawal password first: it is also your payment password. <Link to="/pages/profile/withdpwd">Set it now</Link>
+              Set your payment password first. <Link to="/pages/profile/withdpwd">Set it now</Link>
             </Trans>
           </p>
         )}
