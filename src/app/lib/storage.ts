@@ -1,4 +1,4 @@
-import { useSyncExternalStore } from 'react';
+import { useMemo, useSyncExternalStore } from 'react';
 import type { BaseConfig, LoginInfo } from '../../shared/schemas/auth';
 import type { Locale } from '../../shared/api';
 
@@ -135,11 +135,14 @@ function subscribeSettings(listener: Listener): () => void {
 
 const supportEmail = (): string => getBaseSettings()?.support_email ?? '';
 
-const company = (): BaseConfig['company'] | undefined => getBaseSettings()?.company;
+// The snapshot is text: getBaseSettings parses storage anew on every call, and useSyncExternalStore needs
+// an unchanged value to compare equal.
+const companyText = (): string => JSON.stringify(getBaseSettings()?.company ?? null);
 
 /** The legal entity from baseconfig (undefined until the app has it: settings an older version cached lack it). */
 export function useCompany(): BaseConfig['company'] | undefined {
-  return useSyncExternalStore(subscribeSettings, company, company);
+  const text = useSyncExternalStore(subscribeSettings, companyText, companyText);
+  return useMemo(() => (JSON.parse(text) as BaseConfig['company'] | null) ?? undefined, [text]);
 }
 
 /** The support address from baseconfig ('' until the app has it: settings an older version cached lack it). */
