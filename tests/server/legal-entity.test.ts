@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { sendReceiptMail } from '../../src/server/scheduler/receipt-mail';
 import { ConfigError, loadConfig } from '../../src/server/config';
+import { up } from '../../src/server/db/migrations/033-page-company';
 import type { Mailer } from '../../src/server/lib/mail';
 import { PATHS } from '../../src/shared/api';
 import { parsePayNowPayload } from '../../src/shared/paynow';
@@ -93,5 +94,25 @@ describe('one legal entity', () => {
     expect(() => loadConfig({ PAYNOW_UEN: '201912345A' })).toThrow(/PAYNOW_UEN.*COMPANY_UEN/);
     // The QR carries the name, and a bank app shows at most 25 printable ASCII characters of it.
     expect(() => loadConfig({ COMPANY_NAME: 'A Very Long Company Name Pte. Ltd.' })).toThrow(/COMPANY_NAME/);
+  });
+});
+
+describe('migration 033', () => {
+  it('turns the demo name written out in seeded pages into the placeholder; other text stays as written', async () => {
+    const before = await s.db.selectFrom('pages').select(['slug', 'body', 'body_cn']).where('slug', '=', 'about').executeTakeFirstOrThrow();
+    await s.db
+      .updateTable('pages')
+      .set({ body: 'Run by Canopy Pte. Ltd. in Singapore.', body_cn: '由Canopy Pte. Ltd.运营。' })
+      .where('slug', '=', 'about')
+      .execute();
+    await s.db.updateTable('pages').set({ body: 'Run by Other Holdings Pte. Ltd.' }).where('slug', '=', 'privacy').execute();
+    await up(s.db as never);
+    const rows = await s.db.selectFrom('pages').select(['slug', 'body', 'body_cn']).where('slug', 'in', ['about', 'privacy']).orderBy('slug').execute();
+    expect(rows.map((r) => [r.slug, r.body])).toEqual([
+      ['about', 'Run by {company_name} in Singapore.'],
+      ['privacy', 'Run by Other Holdings Pte. Ltd.'],
+    ]);
+    expect(rows[0]!.body_cn).toBe('由{company_name}运营。');
+    await s.db.updateTable('pages').set({ body: before.body, body_cn: before.body_cn }).where('slug', '=', 'about').execute();
   });
 });
