@@ -49,8 +49,13 @@ const envSchema = v.object({
   DB_CONNECT_TIMEOUT_MS: int(DEFAULT_DB_CONNECT_TIMEOUT_MS, 100, 120_000),
   SMTP_URL: v.optional(v.pipe(v.string(), v.regex(/^smtps?:\/\/[^\s]+$/, 'must be an smtp:// or smtps:// URL'))),
   SMTP_FROM: v.optional(v.string(), 'Canopy <no-reply@canopy.local>'),
-  // The seller named on every receipt (docs/product.md#receipts).
-  COMPANY_NAME: v.optional(v.pipe(v.string(), v.nonEmpty('must not be empty')), 'Canopy Carbon Pte. Ltd.'),
+  // The one legal entity (docs/product.md#legal-entity): the seller on every receipt, its PDF and mail, the
+  // payee of every PayNow QR, and the company the About, terms and privacy pages name. The QR carries the
+  // name and bank apps show at most 25 printable ASCII characters of it, so the name keeps to that.
+  COMPANY_NAME: v.optional(
+    v.pipe(v.string(), v.nonEmpty('must not be empty'), v.maxLength(25, 'must be at most 25 characters (the PayNow QR carries it)'), v.regex(/^[\x20-\x7e]+$/, 'must be printable ASCII (the PayNow QR carries it)')),
+    'Canopy Pte. Ltd.',
+  ),
   COMPANY_UEN: v.optional(v.pipe(v.string(), v.regex(/^(\d{8}[A-Z]|\d{9}[A-Z]|[TSR]\d{2}[A-Z]{2}\d{4}[A-Z])$/, 'must be a Singapore UEN, e.g. 202612345K')), '202612345K'),
   COMPANY_ADDRESS: v.optional(v.pipe(v.string(), v.nonEmpty('must not be empty')), '1 Marina Boulevard, #20-01, Singapore 018989'),
   // How often the mail job looks for receipt mail to send (docs/decisions/0036-receipts.md).
@@ -86,7 +91,7 @@ const envSchema = v.object({
     v.check((n) => Number.isInteger(n) && n >= 0 && n <= 10, 'must be off, true, or the number of trusted proxy hops (0-10)'),
   ),
   REGISTRATION_OPEN: bool(true),
-  // Where members write for what only an operator can do, e.g. removing a forgotten withdrawal password
+  // Where members write for what only an operator can do, e.g. removing a forgotten payment password
   // (docs/product.md#accounts): baseconfig serves it and the app links it as mailto:.
   SUPPORT_EMAIL: v.optional(v.pipe(v.string(), v.maxLength(140, 'must be at most 140 characters'), v.email('must be an e-mail address')), 'support@canopy.sg'),
   REGISTRATIONS_PER_IP_PER_HOUR: int(10, 1),
@@ -174,13 +179,7 @@ const envSchema = v.object({
   WITHDRAW_FEE_BP: int(0, 0, 10_000),
   TOPUP_MIN_CENTS: int(1000, 1),
   TOPUP_AUTO_CONFIRM: bool(false),
-  // PayNow QR of every top-up (docs/decisions/0014-paynow.md): the payee's UEN and the name bank apps show
-  // (at most 25 characters, printable ASCII), and how long a top-up request stays payable.
-  PAYNOW_UEN: v.optional(v.pipe(v.string(), v.regex(/^(\d{8}[A-Z]|\d{9}[A-Z]|[TSR]\d{2}[A-Z]{2}\d{4}[A-Z])$/, 'must be a UEN, e.g. 202612345K')), '202612345K'),
-  PAYNOW_NAME: v.optional(
-    v.pipe(v.string(), v.nonEmpty('must not be empty'), v.maxLength(25, 'must be at most 25 characters'), v.regex(/^[\x20-\x7e]+$/, 'must be printable ASCII')),
-    'Canopy Pte. Ltd.',
-  ),
+  // How long a PayNow top-up request stays payable (its QR pays COMPANY_UEN, docs/decisions/0014-paynow.md).
   TOPUP_EXPIRY_MINUTES: int(30, 1, 7 * 24 * 60),
   PRESALE_FEE_BP: int(1000, 0, 10_000),
   PRESALE_PAY_HOURS: int(72, 1),
@@ -226,7 +225,15 @@ export class ConfigError extends Error {
   }
 }
 
+/** Keys that were replaced: a deployment still setting one is told which key holds the value now. */
+const REPLACED_KEYS: Record<string, string> = {
+  PAYNOW_NAME: 'COMPANY_NAME (one legal entity names the PayNow payee and the receipts alike)',
+  PAYNOW_UEN: 'COMPANY_UEN (one legal entity names the PayNow payee and the receipts alike)',
+};
+
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const replaced = Object.keys(REPLACED_KEYS).filter((key) => env[key] !== undefined && env[key] !== '');
+  if (replaced.length) throw new ConfigError(replaced.map((key) => `${key}: no longer read; set ${REPLACED_KEYS[key]}`));
   const picked: Record<string, string> = {};
   for (const key of Object.keys(envSchema.entries)) {
     const value = env[key];

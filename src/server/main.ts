@@ -24,7 +24,7 @@ function nextSteps(config: Config): string[] {
     'Next steps:',
     ...(config.SEED_DEMO ? ['  - a real deployment starts on a new database with SEED_DEMO=false (no demo accounts or projects)'] : []),
     '  - set PUBLIC_URL (the address people open), TRUST_PROXY behind a reverse proxy, SMTP_URL and SMTP_FROM,',
-    '    PAYNOW_UEN and PAYNOW_NAME (docs/configuration.md)',
+    '    COMPANY_NAME, COMPANY_UEN and COMPANY_ADDRESS, the legal entity (docs/configuration.md)',
     '  - projects, top-ups and users are run with the operator CLI: npm run ops -- help',
     '  - back-ups, upgrades, several instances, the reverse proxy and the service unit: docs/operations.md',
   ];
@@ -76,7 +76,7 @@ async function main() {
   const passkeys = passkeyStartNote(config);
   if (passkeys) console.log(passkeys);
   console.log(`Database: ${config.DATABASE_URL ? config.DATABASE_URL.replace(/\/\/([^:@/]+):[^@/]*@/, '//$1:***@') : config.DB_FILE}`);
-  if (config.SEED_DEMO) console.log(`Demo login: ${DEMO_ACCOUNT.email} / ${DEMO_ACCOUNT.password} (withdrawal password ${DEMO_ACCOUNT.withdrawPassword})`);
+  if (config.SEED_DEMO) console.log(`Demo login: ${DEMO_ACCOUNT.email} / ${DEMO_ACCOUNT.password} (payment password ${DEMO_ACCOUNT.withdrawPassword})`);
   if (config.BENCH_SKIP_PAYMENT_PASSWORD) console.error('WARNING: BENCH_SKIP_PAYMENT_PASSWORD is on: orders skip the payment password. Benchmarks only.');
   console.log(`API document: ${running.url}/h5/api/openapi.json\n`);
   if (await madeByThisStart(running.deps.db)) console.log(nextSteps(config).join('\n') + '\n');

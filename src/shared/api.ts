@@ -73,6 +73,7 @@ export const PATHS = {
   orgMembers: '/api/org/members',
   orgInvite: '/api/org/invite',
   orgJoin: '/api/org/join',
+  orgInvitation: '/api/org/invitation',
   orgRole: '/api/org/role',
   orgRemove: '/api/org/remove',
   orgActivity: '/api/org/activity',

@@ -58,11 +58,11 @@ export const ERRORS = {
   password_update_failed: { code: 1302, en: 'Failed to update password.', cn: '密码更新失败。' },
   withdraw_password_weak: {
     code: 1303,
-    en: 'The withdrawal password must be at least 10 characters with digits, uppercase and lowercase letters and special characters.',
-    cn: '提现密码至少 10 位，且须包含数字、大写字母、小写字母和特殊字符。',
+    en: 'The payment password must be at least 10 characters with digits, uppercase and lowercase letters and special characters.',
+    cn: '支付密码至少 10 位，且须包含数字、大写字母、小写字母和特殊字符。',
   },
   payment_password_same: { code: 1304, en: 'The payment password must differ from the login password.', cn: '支付密码不能与登录密码相同。' },
-  withdraw_password_unset: { code: 1305, en: 'Please set your withdrawal password first.', cn: '请先设置提现密码。' },
+  withdraw_password_unset: { code: 1305, en: 'Please set your payment password first.', cn: '请先设置支付密码。' },
 
   // Profile
   ic_invalid: { code: 1401, en: 'Enter a valid NRIC or FIN: S, T, F, G or M, 7 digits and its check letter.', cn: '请输入有效的 NRIC 或 FIN：S、T、F、G 或 M 开头，7 位数字加校验字母。' },

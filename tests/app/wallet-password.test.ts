@@ -12,7 +12,7 @@ import { ERRORS } from '../../src/shared/errors';
 const chars = fc.constantFrom(...'aBz9Z0!@ #xY_-é'.split(''));
 const password = fc.string({ unit: chars, maxLength: 16 });
 
-describe('withdrawal password checklist', () => {
+describe('payment password checklist', () => {
   it('all strength rules met exactly when the shared schema accepts it', () => {
     fc.assert(
       fc.property(password, (pw) => {

@@ -17,6 +17,7 @@ const api = (p: string) => `${baseUrl()}/h5/api${p}`;
 
 let projectId = 0;
 let ownerToken = '';
+let ownerLogin: Parameters<typeof storeSession>[1] | null = null;
 let orgId = 0;
 
 test.describe.configure({ mode: 'serial' });
@@ -44,12 +45,13 @@ async function ok<T>(p: Promise<{ code: number; msg: string; data: T }>): Promis
 async function foundOrganisation(request: APIRequestContext): Promise<void> {
   const email = uniqueEmail('appr-owner');
   await ok(request.post(api('/api/login/sendcode'), { data: { email, scene: 'register', lang: 'en' } }).then((r) => r.json()));
-  const info = await ok<{ token: string; mem_id: number }>(
+  const info = await ok<NonNullable<typeof ownerLogin>>(
     request
       .post(api('/api/login/register'), { data: { email, code: await readCode(email), password: E2E_PASSWORD, repassword: E2E_PASSWORD, type: 'corporate', company: 'Merlion Freight Pte Ltd', uen: '201912345K', agree: true, lang: 'en' } })
       .then((r) => r.json()),
   );
   ownerToken = info.token;
+  ownerLogin = info;
   orgId = info.mem_id;
   await ok(memberApi(request, ownerToken, 'POST', '/api/user/withdpwd', { password: PAY, repassword: PAY, login_password: E2E_PASSWORD }));
   await ok(memberApi(request, ownerToken, 'POST', '/api/user/card', { bank_name: 'DBS', account_no: '012-345678-9', holder_name: 'Merlion Freight Pte Ltd', password: PAY }));
@@ -104,8 +106,8 @@ for (const lang of ['en', 'cn'] as const) {
   const tag = lang === 'en' ? 'en' : 'zh';
   const text =
     lang === 'en'
-      ? { sent: 'Sent for approval', waiting: 'Waiting for approval', approved: 'Approved', customer: 'a Canopy customer', sentWithdrawal: 'sent for approval', cancelled: 'Cancelled by its maker' }
-      : { sent: '已提交审批', waiting: '待审批', approved: '已批准', customer: '一位 Canopy 客户', sentWithdrawal: '的提现已提交审批', cancelled: '已由申请人撤销' };
+      ? { sent: 'Sent for approval', sheetNote: 'goes to an approver', sendButton: 'Send for approval', approvedRow: 'Approved a request', requestNamed: /^Request #\d+: retire credits, Approval Forest \d+$/, waiting: 'Waiting for approval', approved: 'Approved', customer: 'a Canopy customer', sentWithdrawal: 'sent for approval', cancelled: 'Cancelled by its maker' }
+      : { sent: '已提交审批', sheetNote: '交由审批人', sendButton: '提交审批', approvedRow: '批准了申请', requestNamed: /^申请 #\d+：注销碳信用，审批测试森林$/, waiting: '待审批', approved: '已批准', customer: '一位 Canopy 客户', sentWithdrawal: '的提现已提交审批', cancelled: '已由申请人撤销' };
 
   test(`${lang}: a buyer asks to retire 150 t, the approver approves, the certificate appears`, async ({ browser, request }) => {
     test.setTimeout(150_000);
@@ -118,7 +120,12 @@ for (const lang of ['en', 'cn'] as const) {
     await page.getByTestId('retire-hide-beneficiary').check();
     await page.getByTestId('retire-submit').click();
     const sheet = page.getByTestId('confirm-sheet');
+    // Over the threshold the sheet says where it goes, and its button says so: not "permanent" yet.
+    await expect(sheet.getByTestId('retire-approval-note')).toContainText(text.sheetNote);
+    await expect(sheet.getByTestId('retire-permanent')).toHaveCount(0);
+    await expect(sheet.getByTestId('confirm-submit')).toHaveText(text.sendButton);
     await sheet.getByTestId('payment-password').fill(PAY);
+    await shot(page, `approvals-${tag}-confirm-sheet`);
     await sheet.getByTestId('confirm-submit').click();
     await expect(page.getByTestId('retire-sent-for-approval')).toContainText(text.sent);
     await shot(page, `approvals-${tag}-sent`);
@@ -154,6 +161,18 @@ for (const lang of ['en', 'cn'] as const) {
     await expect(review.getByText(text.customer).first()).toBeVisible();
     await expect(review.getByText('150').first()).toBeVisible();
     await shot(review, `approvals-${tag}-certificate`);
+
+    // The owner's activity log names the request the approver decided, and when.
+    const owner = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, baseURL: baseUrl() });
+    await markStartSeen(owner);
+    await storeSession(owner, ownerLogin!, lang);
+    const log = await owner.newPage();
+    await log.goto('/pages/org/activity');
+    const row = log.getByTestId('org-activity-item').filter({ hasText: text.approvedRow }).first();
+    await expect(row.getByTestId('org-activity-request')).toHaveText(text.requestNamed);
+    await expect(row.getByTestId('org-activity-time')).toHaveText(/\d{1,2}:\d{2}/);
+    await shot(log, `approvals-${tag}-activity`);
+    await owner.close();
     await buyer.close();
     await approver.close();
   });

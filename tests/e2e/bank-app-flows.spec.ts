@@ -18,10 +18,10 @@ import {
 } from './helpers';
 
 // What a careful bank app does after each step, on a 390x844 phone in English and Chinese: a forgotten
-// withdrawal password leads to support (a mailto: link), a grade requirement shows on the project before the
+// payment password leads to support (a mailto: link), a grade requirement shows on the project before the
 // order screen, toasts sit over the nav bar's title instead of what they confirm, the unread count is on the
 // Notifications row too, saves end in their result, public pages lead back into the app, and a completed
-// order offers its next steps. One member (registered through the API, its withdrawal password set) for the
+// order offers its next steps. One member (registered through the API, its payment password set) for the
 // file, but for the password and payout account saves, which start from nothing with a member of their own.
 // Screenshots: test-results/screenshots/bank-<name>-<en|zh>.png.
 
@@ -95,7 +95,7 @@ test.afterAll(async () => {
   await context.close();
 });
 
-test('12. setting the withdrawal password and saving the payout account end in their result', async ({ page: p, context: ctx }) => {
+test('12. setting the payment password and saving the payout account end in their result', async ({ page: p, context: ctx }) => {
   test.setTimeout(120_000);
   const own = await registerViaApi(ctx, p.request, uniqueEmail('bankflows12'));
   const res = await memberApi(p.request, own.token, 'POST', '/api/user/profile', { first_name: 'Wei Ming', last_name: 'Tan', mobile: '91234567', ic_number: 'S1234567D' });
@@ -112,7 +112,7 @@ test('12. setting the withdrawal password and saving the payout account end in t
     await p.getByTestId('withdpwd-submit').click();
     const done = p.getByTestId('withdpwd-done');
     await expect(done).toBeVisible();
-    await expect(done).toContainText(first ? 'Withdrawal password set' : '提现密码已修改');
+    await expect(done).toContainText(first ? 'Payment password set' : '支付密码已修改');
     await expect(p.getByTestId('withdpwd-old-password')).toHaveCount(0);
     await expect(p.getByTestId('withdpwd-password')).toHaveCount(0);
     await settle(p);
@@ -140,12 +140,12 @@ test('12. setting the withdrawal password and saving the payout account end in t
   }
 });
 
-test('4. a forgotten withdrawal password leads to support by mail; the support address is tappable', async () => {
+test('4. a forgotten payment password leads to support by mail; the support address is tappable', async () => {
   for (const lang of LANGS) {
     await setLang(lang);
     await page.goto('/pages/profile/withdpwd');
     const forgot = page.getByTestId('withdpwd-forgot');
-    await expect(forgot).toContainText(lang === 'en' ? 'Forgot your withdrawal password?' : '忘记提现密码？');
+    await expect(forgot).toContainText(lang === 'en' ? 'Forgot your payment password?' : '忘记支付密码？');
     const link = page.getByTestId('withdpwd-support');
     const href = (await link.getAttribute('href')) ?? '';
     expect(href).toMatch(/^mailto:support@canopy\.sg\?subject=/);

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { baseUrl, buyAndComplete, DEMO, expect, loginDemo, memberApi, shot, test } from './helpers';
+import { baseUrl, buyAndComplete, DEMO, E2E_PASSWORD, expect, loginDemo, memberApi, ops, registerViaApi, shot, test, uniqueEmail } from './helpers';
 
 // Singapore carbon tax for an account (docs/product.md#singapore-carbon-tax), browser half: the cap screen
 // (emissions entered, 5% cap, eligible tons held, retired for the year, room, the warning past the cap),
@@ -125,4 +125,61 @@ test('the cap screen in Chinese', async ({ page, context, request }) => {
   await expect(page.getByTestId('icc-cap-cap')).toBeVisible();
   await expect(page.getByText('提供给审计师的证明文件包')).toBeVisible();
   await shot(page, 'icc-zh-cap', { fullPage: true });
+});
+
+test('with no emissions entered the cap is unknown, not 0 t: the sheet and the success screen say so and link there (en, zh)', async ({ page, context, request }) => {
+  test.setTimeout(150_000);
+  const { token } = await registerViaApi(context, request, uniqueEmail('icc-unknown'));
+  const pay = await memberApi(request, token, 'POST', '/api/user/withdpwd', { password: DEMO.pay, repassword: DEMO.pay, login_password: E2E_PASSWORD });
+  expect(pay.code, pay.msg).toBe(0);
+  const topup = await memberApi<{ id: number }>(request, token, 'POST', '/api/wallet/topup', { amount: 100_000, method: 'bank' });
+  expect(topup.code, topup.msg).toBe(0);
+  await ops(['topup:confirm', String(topup.data.id)], { timeoutMs: 90_000 });
+  const lists = (await (await request.get(`${baseUrl()}/h5/api/api/project/lists`, { params: { page_size: '50', icc: 'eligible' } })).json()) as { data: { list: Listed[] } };
+  const eligible = lists.data.list.find((p) => p.status === 'in_progress')!;
+  await buyAndComplete(request, token, eligible.id, 4);
+  const year = String(new Date().getFullYear());
+
+  for (const lang of ['en', 'cn'] as const) {
+    const tag = lang === 'en' ? 'en' : 'zh';
+    const text =
+      lang === 'en'
+        ? { label: 'Compliance year', unknown: 'not known until you enter', printed: 'printed on the public certificate', hidden: 'a Canopy customer' }
+        : { label: '履约年度', unknown: '录入', printed: '会显示在公开的证书', hidden: '一位 Canopy 客户' };
+    await page.goto('/pages/profile/index');
+    await page.evaluate((l) => localStorage.setItem('language', JSON.stringify(l)), lang);
+    await page.goto(`/pages/profile/retire?project_id=${eligible.id}`);
+    await expect(page.getByTestId('retire-project')).toHaveValue(String(eligible.id));
+    await page.getByTestId('retire-tons').fill('1');
+    await page.getByTestId('retire-beneficiary').fill('Harbour Logistics');
+    await expect(page.getByTestId('retire-privacy-notice')).toContainText(text.printed);
+    await page.getByTestId('retire-hide-beneficiary').check();
+    // Hidden: the note says what the public reads instead, never that the beneficiary is printed.
+    await expect(page.getByTestId('retire-privacy-notice')).not.toContainText(text.printed);
+    await expect(page.getByTestId('retire-privacy-notice')).toContainText(text.hidden);
+    await page.getByTestId('retire-icc').check();
+    // The year select has a label a person reads, not only one a screen reader does.
+    await expect(page.getByText(text.label, { exact: true })).toBeVisible();
+    await page.getByLabel(text.label).selectOption(year);
+    await page.getByTestId('retire-icc').scrollIntoViewIfNeeded();
+    await shot(page, `icc-${tag}-retire-form-hidden`);
+    await page.getByTestId('retire-submit').click();
+    const sheet = page.getByTestId('confirm-sheet');
+    await expect(sheet.getByTestId('confirm-icc-unknown')).toContainText(text.unknown);
+    await expect(sheet.getByTestId('confirm-icc-over')).toHaveCount(0);
+    await expect(sheet.getByTestId('confirm-icc-unknown').locator('a')).toHaveAttribute('href', new RegExp(`/pages/profile/carbontax\\?year=${year}`));
+    await shot(page, `icc-${tag}-retire-cap-unknown`);
+    await sheet.getByTestId('payment-password').fill(DEMO.pay);
+    await sheet.getByTestId('confirm-submit').click();
+    await expect(page.getByTestId('retire-done')).toBeVisible();
+    await expect(page.getByTestId('retire-icc-warning')).toHaveCount(0);
+    const done = page.getByTestId('retire-icc-unknown');
+    await expect(done).toContainText(text.unknown);
+    await shot(page, `icc-${tag}-retire-done-cap-unknown`);
+    if (lang === 'cn') {
+      await done.locator('a').click();
+      await expect(page).toHaveURL(new RegExp(`/pages/profile/carbontax\\?year=${year}`));
+      await expect(page.getByTestId('icc-year')).toHaveValue(year);
+    }
+  }
 });

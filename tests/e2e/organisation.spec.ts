@@ -36,8 +36,8 @@ for (const lang of ['en', 'cn'] as const) {
   const tag = lang === 'en' ? 'en' : 'zh';
   const text =
     lang === 'en'
-      ? { buyer: 'Buyer', owner: 'Owner', acting: 'Acting for', joined: 'Joined', sent: 'Invitation sent' }
-      : { buyer: '采购员', owner: '所有者', acting: '当前代表', joined: '已加入', sent: '邀请已发送' };
+      ? { buyer: 'Buyer', owner: 'Owner', acting: 'Acting for', joined: 'Joined', sent: 'Invitation sent', enterEmail: 'Enter your email.' }
+      : { buyer: '采购员', owner: '所有者', acting: '当前代表', joined: '已加入', sent: '邀请已发送', enterEmail: '请输入邮箱' };
 
   test(`${lang}: the owner invites a colleague, she joins as buyer and acts for the organisation`, async ({ browser, request }) => {
     const company = lang === 'en' ? 'Lion City Logistics Pte Ltd' : '狮城物流私人有限公司';
@@ -57,13 +57,24 @@ for (const lang of ['en', 'cn'] as const) {
     await page.getByTestId('org-invite-role-buyer').check();
     await shot(page, `${tag}-org-invite-form`);
     await page.getByTestId('org-invite-submit').click();
-    await expect(page.getByText(text.sent)).toBeVisible();
+    // Sent: the page says so and to whom; the cleared field is ready for the next address, not an error.
+    await expect(page.getByTestId('org-invite-sent')).toContainText(text.sent);
+    await expect(page.getByTestId('org-invite-sent')).toContainText(email);
+    await expect(page.getByTestId('org-invite-email')).toHaveValue('');
+    await expect(page.getByTestId('org-invite-email')).not.toHaveAttribute('aria-invalid', 'true');
+    await expect(page.getByText(text.enterEmail)).toHaveCount(0);
+    await page.getByTestId('org-invite-sent').scrollIntoViewIfNeeded();
+    await shot(page, `${tag}-org-invite-sent`);
     await expect(page.getByTestId('org-invitations')).toContainText(email);
     await page.getByTestId('org-invitations').scrollIntoViewIfNeeded();
     await shot(page, `${tag}-org-invited`);
 
     const her = await colleague.newPage();
     await her.goto(`/pages/org/join?token=${inviteToken(email)}`);
+    // Before Join, the screen names the organisation and the role.
+    await expect(her.getByTestId('org-invitation')).toContainText(company);
+    await expect(her.getByTestId('org-invitation')).toContainText(text.buyer);
+    await shot(her, `${tag}-org-join-invitation`);
     await her.getByTestId('org-join-submit').click();
     await expect(her.getByTestId('org-joined')).toContainText(company);
     await expect(her.getByTestId('org-joined')).toContainText(text.buyer);
@@ -74,6 +85,10 @@ for (const lang of ['en', 'cn'] as const) {
     await expect(her.getByTestId('org-role')).toHaveText(text.buyer);
     await expect(her.getByTestId('org-activity-link')).toHaveCount(0);
     await shot(her, `${tag}-org-acting-buyer`);
+    // Acting for the organisation, the profile's header names the company, not her email.
+    await her.goto('/pages/profile/index');
+    await expect(her.getByTestId('profile-name')).toHaveText(company);
+    await shot(her, `${tag}-org-acting-profile`);
 
     await page.reload();
     await expect(page.getByTestId('org-members')).toContainText(email);

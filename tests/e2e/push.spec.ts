@@ -78,7 +78,7 @@ for (const lang of ['en', 'cn'] as const) {
     const projectId = await createProject({ name: `Push forest ${stamp}`, name_cn: `推送森林 ${stamp}` });
     await buyAndComplete(request, token, projectId, 1);
     const payload = newestPush(lang);
-    expect(payload.title).toBe(lang === 'en' ? 'Order completed' : '订单已完成');
+    expect(payload.title).toMatch(lang === 'en' ? /^Order B\d+ completed: / : /^订单 B\d+ 已完成：/);
     expect(payload.url).toBe('/pages/profile/order?tab=completed');
 
     await page.goto('/pages/profile/index');

@@ -3,7 +3,7 @@ import { ERRORS, errorMessage } from '../../src/shared/errors';
 import { E2E_PASSWORD, expect, ops, registerViaApi, shot, startServer, stopServer, test, uniqueEmail, waitForServiceWorkerControl } from './helpers';
 
 // The wallet (docs/product.md#wallet-and-ledger), browser half: a new user fills personal information, binds
-// a bank account, sets the withdrawal password, tops up, an operator confirms (the screen follows over the
+// a bank account, sets the payment password, tops up, an operator confirms (the screen follows over the
 // socket), withdraws (or, on a Singapore weekend or public holiday, sees the server's refusal as returned),
 // reads the fund logs; then with the server down the fund logs still show and the withdraw button says it
 // needs a connection. Screenshots of every wallet screen in English and Chinese go to
@@ -39,7 +39,7 @@ const SCREENS = [
   ['fundlogs', '/pages/profile/fundlogs'],
 ] as const;
 
-test('wallet: personal info, bank card, withdrawal password, top-up, confirm, withdraw, fund logs, offline', async ({ page, context, request }) => {
+test('wallet: personal info, bank card, payment password, top-up, confirm, withdraw, fund logs, offline', async ({ page, context, request }) => {
   test.setTimeout(180_000);
   const email = uniqueEmail('wallet');
   await registerViaApi(context, request, email);
@@ -75,7 +75,7 @@ test('wallet: personal info, bank card, withdrawal password, top-up, confirm, wi
   await expect(bound).not.toContainText('1234567890');
   await shot(page, 'en-wallet-card');
 
-  // ---- withdrawal password: the checklist ticks as the user types
+  // ---- payment password: the checklist ticks as the user types
   await page.goto('/pages/profile/withdpwd');
   await page.getByTestId('withdpwd-password').fill('short');
   await expect(page.locator('.pw-rules__item--met')).toHaveCount(1); // lowercase only
@@ -85,7 +85,7 @@ test('wallet: personal info, bank card, withdrawal password, top-up, confirm, wi
   await expect(page.locator('.pw-rules__item--met')).toHaveCount(6);
   await shot(page, 'en-wallet-withdpwd');
   await page.getByTestId('withdpwd-submit').click();
-  await expect(page.getByTestId('withdpwd-done')).toContainText('Withdrawal password set');
+  await expect(page.getByTestId('withdpwd-done')).toContainText('Payment password set');
 
   // ---- top up by bank transfer: pending, then credited when the operator confirms (pushed over the socket)
   await page.goto('/pages/profile/topup');
@@ -105,7 +105,7 @@ test('wallet: personal info, bank card, withdrawal password, top-up, confirm, wi
   await settle(page);
   await shot(page, 'en-wallet-topup');
 
-  // ---- withdraw: fee and total before confirming, then the withdrawal password in a modal sheet
+  // ---- withdraw: fee and total before confirming, then the payment password in a modal sheet
   await page.goto('/pages/profile/withdraw');
   await expect(page.getByTestId('withdraw-available')).toHaveText('S$250.00');
   await expect(page.getByTestId('payout-account')).toContainText('******7890');
@@ -192,7 +192,7 @@ test('wallet: personal info, bank card, withdrawal password, top-up, confirm, wi
   await settle(page);
   await shot(page, 'en-wallet-loginpwd');
 
-  // ---- changing the withdrawal password asks for the current one (the login password alone is not enough)
+  // ---- changing the payment password asks for the current one (the login password alone is not enough)
   await page.goto('/pages/profile/withdpwd');
   await expect(page.getByTestId('withdpwd-old-password')).toBeVisible();
   await page.getByTestId('withdpwd-password').fill('Another#Pay2027');

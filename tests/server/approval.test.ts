@@ -118,7 +118,9 @@ describe('approvals', () => {
     const admin = await addMember(s, t.org, 'admin');
     await expectOrgRefused(s, 'approval_owner_only', (lang) => send(PATHS.approvalThresholds, { retire_tons: 1000, withdraw_cents: 0 }, admin.orgToken, { lang }));
     await expectOrgRefused(s, 'org_role_forbidden', (lang) => send(PATHS.approvalThresholds, { retire_tons: 1000, withdraw_cents: 0 }, t.approver.orgToken, { lang }));
-    expect((await s.api('GET', PATHS.approvalThresholds, {}, { token: t.buyer.orgToken })).data).toEqual({ retire_tons: 100, withdraw_cents: 0 });
+    expect((await s.api('GET', PATHS.approvalThresholds, {}, { token: t.buyer.orgToken })).data).toEqual({ retire_tons: 100, withdraw_cents: 0, applies_to_you: true });
+    // The owner is held to them as well while someone else may approve (the retire sheet says "send for approval").
+    expect((await s.api('GET', PATHS.approvalThresholds, {}, { token: t.org.owner.token })).data).toMatchObject({ applies_to_you: true });
     const set = await send(PATHS.approvalThresholds, { retire_tons: 150, withdraw_cents: 0 }, t.org.owner.token);
     expect(set.data).toEqual({ retire_tons: 150, withdraw_cents: 0 });
     const under = await retire(t, 40);
@@ -147,6 +149,7 @@ describe('approvals', () => {
     await topup(s, org.id, 100_000);
     // A buyer, an admin and a viewer cannot approve: the owner still acts alone.
     for (const role of ['buyer', 'admin', 'viewer'] as const) await addMember(s, org, role);
+    expect((await s.api('GET', PATHS.approvalThresholds, {}, { token: org.owner.token })).data).toEqual({ retire_tons: 100, withdraw_cents: 0, applies_to_you: false });
     const done = await send(PATHS.walletWithdraw, { amount: 10_000, password: ORG_PASSWORD }, org.owner.token);
     expect(done.code, done.msg).toBe(0);
     expect(done.data.approval).toBeUndefined();

@@ -72,7 +72,7 @@ describe('40 parallel guesses, the right one last', () => {
     expect(await userRow(u.id)).toMatchObject({ trade_fails: 5, trade_locked: 1 });
   });
 
-  it('withdrawal password change with the login password: 5 evaluated, login locked', async () => {
+  it('payment password change with the login password: 5 evaluated, login locked', async () => {
     const u = await newUser(s, { ready: false });
     const answers = await burst(40, (right) =>
       write(s, PATHS.userWithdpwd, { password: WITHDRAW_PASSWORD, repassword: WITHDRAW_PASSWORD, login_password: right ? u.password : 'Wrong2026pass' }, u),
@@ -82,9 +82,9 @@ describe('40 parallel guesses, the right one last', () => {
   });
 });
 
-describe('40 parallel changes of an existing withdrawal password, the right current one last', () => {
+describe('40 parallel changes of an existing payment password, the right current one last', () => {
   it('exactly 5 evaluated, trading locked, the password unchanged', async () => {
-    const u = await newUser(s); // has a withdrawal password
+    const u = await newUser(s); // has a payment password
     const before = (await userRow(u.id)).withdraw_password_hash;
     const next = 'Another#Pay2027';
     const answers = await burst(40, (right) =>

@@ -50,19 +50,26 @@ describe('the 5% cap', () => {
     const first = await r.retire(u, { project_id: pid, tons: 4000, icc_year: 2025 });
     expect(first.code, first.msg).toBe(0);
     // Waiting to be cancelled on the registry: not counted yet, but it takes the room.
-    expect(first.data.icc).toEqual({ year: 2025, cap_tons: 5000, retired_tons: 0, pending_tons: 4000, over_tons: 0 });
+    expect(first.data.icc).toEqual({ year: 2025, taxable_tons: 100_000, cap_tons: 5000, retired_tons: 0, pending_tons: 4000, over_tons: 0 });
     expect((await cancelOnRegistry(first.data.id)).ok).toBe(true);
     const upTo = await r.retire(u, { project_id: pid, tons: 1000, icc_year: 2025 });
-    expect(upTo.data.icc).toEqual({ year: 2025, cap_tons: 5000, retired_tons: 4000, pending_tons: 1000, over_tons: 0 });
+    expect(upTo.data.icc).toEqual({ year: 2025, taxable_tons: 100_000, cap_tons: 5000, retired_tons: 4000, pending_tons: 1000, over_tons: 0 });
     expect((await cancelOnRegistry(upTo.data.id)).ok).toBe(true);
     expect((await cap(u, 2025)).data).toMatchObject({ cap_tons: 5000, retired_tons: 5000, pending_tons: 0, room_tons: 0, over_tons: 0, held_eligible_tons: 1 });
     const past = await r.retire(u, { project_id: pid, tons: 1, icc_year: 2025 });
     expect(past.code, past.msg).toBe(0);
-    expect(past.data.icc).toEqual({ year: 2025, cap_tons: 5000, retired_tons: 5000, pending_tons: 1, over_tons: 1 });
+    expect(past.data.icc).toEqual({ year: 2025, taxable_tons: 100_000, cap_tons: 5000, retired_tons: 5000, pending_tons: 1, over_tons: 1 });
     expect((await cancelOnRegistry(past.data.id)).ok).toBe(true);
     expect((await cap(u, 2025)).data).toMatchObject({ retired_tons: 5001, pending_tons: 0, room_tons: 0, over_tons: 1, held_eligible_tons: 0 });
     // Another year is counted on its own.
     expect((await cap(u, 2026)).data).toMatchObject({ taxable_tons: null, retired_tons: 0 });
+  });
+
+  it('with no emissions entered the retirement answer says the cap is unknown (taxable_tons null), not a cap of 0 passed', async () => {
+    const { u, pid } = await holder(s, 10, { ...ELIGIBLE });
+    const unknown = await retireApi(s).retire(u, { project_id: pid, tons: 10, icc_year: 2025 });
+    expect(unknown.code, unknown.msg).toBe(0);
+    expect(unknown.data.icc).toEqual({ year: 2025, taxable_tons: null, cap_tons: 0, retired_tons: 10, over_tons: 10 });
   });
 
   it('rounds the cap down to whole tons, and a new entry for the year replaces the old', async () => {

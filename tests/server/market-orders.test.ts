@@ -90,7 +90,7 @@ describe('buy by the ton', () => {
     const user = await s.db.selectFrom('users').select('grade').where('id', '=', u.id).executeTakeFirstOrThrow();
     expect(user.grade).toBe(1);
     const notes = await s.db.selectFrom('notifications').selectAll().where('user_id', '=', u.id).execute();
-    expect(notes.map((n) => n.title)).toEqual(expect.arrayContaining(['Order completed', 'Membership upgraded to P1']));
+    expect(notes.map((n) => n.title)).toEqual(expect.arrayContaining([expect.stringMatching(/^Order B\d+ completed: \d+ t of /), 'Membership upgraded to P1']));
     const credits = (await api.credits(u)).data;
     expect(credits.balance).toBe(100);
     expect(credits.holdings).toEqual([

@@ -98,6 +98,12 @@ describe('organisations', () => {
     expect(row.token_hash).toBe(sha256(token));
     expect(JSON.stringify(await orgSnapshot(s))).not.toContain(token);
 
+    // Before joining, the invitation names the organisation and the role (and the address it was sent to).
+    const preview = await s.api('GET', PATHS.orgInvitation, { token }, { token: u.token });
+    expect(preview.code, preview.msg).toBe(0);
+    expect(preview.data).toEqual({ name: 'Acme Pte Ltd', uen: '201912345K', role: 'buyer', email: u.email, expires_at: s.clock.now() + 72 * 3_600_000 });
+    await expectOrgRefused(s, 'org_invite_invalid', (lang) => s.api('GET', PATHS.orgInvitation, { token: 'A'.repeat(43), lang }, { token: u.token }));
+
     const other = await makeUser(s);
     await expectOrgRefused(s, 'org_invite_email', (lang) => write(s, PATHS.orgJoin, other.token, { token }, { lang }), { email: u.email });
     await expectOrgRefused(s, 'org_personal_only', (lang) => write(s, PATHS.orgJoin, org.owner.token, { token }, { lang }));
@@ -106,6 +112,8 @@ describe('organisations', () => {
     const joined = await write(s, PATHS.orgJoin, u.token, { token });
     expect(joined.data).toEqual({ account_id: org.id, name: 'Acme Pte Ltd', uen: '201912345K', role: 'buyer' });
     await expectOrgRefused(s, 'org_invite_invalid', (lang) => write(s, PATHS.orgJoin, u.token, { token }, { lang }));
+    // A used link names nothing any more.
+    await expectOrgRefused(s, 'org_invite_invalid', (lang) => s.api('GET', PATHS.orgInvitation, { token, lang }, { token: u.token }));
     await expectOrgRefused(s, 'org_member_exists', (lang) => write(s, PATHS.orgInvite, org.owner.token, { email: u.email, role: 'viewer' }, { lang }));
   });
 
@@ -179,8 +187,8 @@ describe('organisations', () => {
     const bytes = new Uint8Array(await csv.arrayBuffer());
     expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]); // the byte-order mark spreadsheets read UTF-8 by
     const text = new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes);
-    expect(text.split('\r\n')[0]).toBe('\uFEFF"id","time_sgt","member","action","detail"');
-    expect(text).toContain(`"${buyer.email}","order.buy"`);
+    expect(text.split('\r\n')[0]).toBe('\uFEFF"Date and time (SGT)","Member","Action","Object","Tons","Amount (S$)","Reference"');
+    expect(text).toContain(`"${buyer.email}","Bought credits"`);
     for (const role of ['buyer', 'viewer'] as const) {
       const m = role === 'buyer' ? buyer : await addMember(s, org, role);
       await expectOrgRefused(s, 'org_role_forbidden', (lang) => s.api('GET', PATHS.orgActivity, { lang }, { token: m.orgToken }));

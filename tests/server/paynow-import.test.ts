@@ -23,7 +23,7 @@ const NOW = sgt(2026, 11, 23, 10); // 10:00 SGT, 23 Nov 2026: the fixtures' firs
 let s: TestServer;
 
 beforeAll(async () => {
-  s = await startTestServer({ ...WALLET_ENV, PAYNOW_UEN: '201723769K', PAYNOW_NAME: 'Canopy Test Pte Ltd', TOPUP_EXPIRY_MINUTES: '30' }, { now: NOW });
+  s = await startTestServer({ ...WALLET_ENV, COMPANY_UEN: '201723769K', COMPANY_NAME: 'Canopy Test Pte Ltd', TOPUP_EXPIRY_MINUTES: '30' }, { now: NOW });
 });
 afterAll(async () => {
   await s?.close();

@@ -142,7 +142,7 @@ describe('one receipt per money event', () => {
 
     const purchase = ofOrder.list[0]!;
     expect(ok(await receiptsApi.detail(u, purchase.id))).toEqual(purchase);
-    expect(purchase.company).toEqual({ name: 'Canopy Carbon Pte. Ltd.', uen: '202612345K', address: expect.any(String) });
+    expect(purchase.company).toEqual({ name: 'Canopy Pte. Ltd.', uen: '202612345K', address: expect.any(String) });
     expect(purchase.created_at).toMatch(/\+08:00$/);
     for (const [lang, total] of [
       ['en', 'Total'],

@@ -1,4 +1,4 @@
-// Account settings over real HTTP (docs/product.md#validation, docs/product.md#accounts): withdrawal password,
+// Account settings over real HTTP (docs/product.md#validation, docs/product.md#accounts): payment password,
 // login password, personal information, bank account / PayNow. Every refusal in en and cn, with the
 // database unchanged.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -39,7 +39,7 @@ describe('who may change settings', () => {
   });
 });
 
-describe('withdrawal password', () => {
+describe('payment password', () => {
   let u: WalletUser;
   beforeAll(async () => {
     u = await newUser(s, { ready: false });
@@ -61,7 +61,7 @@ describe('withdrawal password', () => {
   });
 
   it('refuses the login password as the payment password (payment_password_same)', async () => {
-    // The default test login password is too weak for a withdrawal password: use one that is valid as both.
+    // The default test login password is too weak for a payment password: use one that is valid as both.
     const strong = await newUser(s, { ready: false });
     const newLogin = 'Strong#Login2026';
     ok(await write(s, PATHS.userLoginpwd, { old_password: strong.password, password: newLogin, repassword: newLogin }, strong));
@@ -204,7 +204,7 @@ describe('bank account and PayNow', () => {
     expect(w.status).toBe('processing');
   });
 
-  it('once a withdrawal password is set, changing the payout account needs it (attempts counted)', async () => {
+  it('once a payment password is set, changing the payout account needs it (attempts counted)', async () => {
     const u = await newUser(s);
     const change = (extra: Record<string, unknown>) => (lang: 'en' | 'cn') => card(u, { paynow: '81234567', holder_name: 'Mei Ling Tan', ...extra }, lang);
     await expectRefused(s, 'required', change({}), { field: 'password' });

@@ -51,14 +51,14 @@ export function ok<T = unknown>(res: Envelope<T>, what = 'request'): T {
   return res.data;
 }
 
-/** A registered user; with `ready` also a name, a withdrawal password and a bound bank account. */
+/** A registered user; with `ready` also a name, a payment password and a bound bank account. */
 export async function newUser(s: TestServer, opts: { ready?: boolean; tag?: string; type?: 'personal' | 'corporate'; company?: string; uen?: string } = {}): Promise<WalletUser> {
   const email = uniqueEmail(opts.tag ?? 'wallet');
   const info = await registerUser(s, email, { type: opts.type, company: opts.company, uen: opts.uen });
   const user: WalletUser = { id: info.mem_id, email, token: info.token, password: info.password, first_name: 'Mei Ling', last_name: 'Tan' };
   if (opts.ready ?? true) {
     ok(await write(s, PATHS.userProfile, { first_name: user.first_name, last_name: user.last_name, mobile: '91234567', ic_number: 'S1234567D' }, user), 'profile');
-    // The card first: once a withdrawal password exists, changing the payout account asks for it.
+    // The card first: once a payment password exists, changing the payout account asks for it.
     ok(await write(s, PATHS.userCard, { bank_name: 'DBS', account_no: '012-345678-9', holder_name: 'MEI LING  TAN' }, user), 'card');
     ok(await write(s, PATHS.userWithdpwd, { password: WITHDRAW_PASSWORD, repassword: WITHDRAW_PASSWORD, login_password: user.password }, user), 'withdpwd');
   }

@@ -326,7 +326,7 @@ describe('withdrawals', () => {
     expect(w).toMatchObject({ method: 'paynow', paynow: '+65 ****4567', bank_name: '', account_no: '', holder_name: 'Mei Tan' });
   });
 
-  it('needs a withdrawal password (withdraw_password_unset)', async () => {
+  it('needs a payment password (withdraw_password_unset)', async () => {
     const u = await newUser(s, { ready: false });
     ok(await write(s, PATHS.userProfile, { first_name: 'Mei Ling', last_name: 'Tan', mobile: '91234567', ic_number: 'S1234567D' }, u));
     ok(await write(s, PATHS.userCard, { bank_name: 'DBS', account_no: '0123456789', holder_name: 'Mei Ling Tan' }, u));
@@ -364,7 +364,7 @@ describe('withdrawals', () => {
   });
 });
 
-describe('wrong withdrawal passwords', () => {
+describe('wrong payment passwords', () => {
   it('answer the attempts left, lock and freeze at the 5th, then account_locked; user:unlock (CLI) restores the balance', async () => {
     const u = await newUser(s);
     await fund(s, u, 30_000);

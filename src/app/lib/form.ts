@@ -87,5 +87,11 @@ export function useSchemaForm<S extends v.GenericSchema, V extends Record<string
 
   const a11y = useCallback((name: keyof V & string) => fieldA11y(form, name, errors), [form, errors]);
 
-  return { values, set, errors, check, a11y, setValues };
+  /** Starts over after a success (the next entry): these values, and no errors until the next submit. */
+  const reset = useCallback((next: V) => {
+    setValues(next);
+    setSubmitted(false);
+  }, []);
+
+  return { values, set, errors, check, a11y, setValues, reset };
 }

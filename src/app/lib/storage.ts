@@ -1,4 +1,4 @@
-import { useSyncExternalStore } from 'react';
+import { useMemo, useSyncExternalStore } from 'react';
 import type { BaseConfig, LoginInfo } from '../../shared/schemas/auth';
 import type { Locale } from '../../shared/api';
 
@@ -18,6 +18,7 @@ export type StoredLoginInfo = Pick<LoginInfo, 'mem_id' | 'realname' | 'account' 
  *  version cached. */
 export type BaseSettings = Pick<BaseConfig, 'version' | 'socket_host' | 'currency' | 'server_time_ms' | 'registration_open'> & {
   support_email?: string;
+  company?: BaseConfig['company'];
   limits: Omit<BaseConfig['limits'], 'public_holidays'> & { public_holidays?: string[] };
 };
 
@@ -133,6 +134,16 @@ function subscribeSettings(listener: Listener): () => void {
 }
 
 const supportEmail = (): string => getBaseSettings()?.support_email ?? '';
+
+// The snapshot is text: getBaseSettings parses storage anew on every call, and useSyncExternalStore needs
+// an unchanged value to compare equal.
+const companyText = (): string => JSON.stringify(getBaseSettings()?.company ?? null);
+
+/** The legal entity from baseconfig (undefined until the app has it: settings an older version cached lack it). */
+export function useCompany(): BaseConfig['company'] | undefined {
+  const text = useSyncExternalStore(subscribeSettings, companyText, companyText);
+  return useMemo(() => (JSON.parse(text) as BaseConfig['company'] | null) ?? undefined, [text]);
+}
 
 /** The support address from baseconfig ('' until the app has it: settings an older version cached lack it). */
 export function useSupportEmail(): string {

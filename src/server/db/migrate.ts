@@ -31,6 +31,7 @@ import * as m029 from './migrations/029-icc-cap';
 import * as m030 from './migrations/030-push-person';
 import * as m031 from './migrations/031-org-fixes';
 import * as m032 from './migrations/032-icc-surrender';
+import * as m033 from './migrations/033-page-company';
 import * as m036 from './migrations/036-idempotency-scope';
 import * as m040 from './migrations/040-registry-blocks';
 import * as m041 from './migrations/041-project-held-tons';
@@ -72,6 +73,7 @@ const migrations: Record<string, Migration> = {
   '030-push-person': m030,
   '031-org-fixes': m031,
   '032-icc-surrender': m032,
+  '033-page-company': m033,
   '036-idempotency-scope': m036,
   '040-registry-blocks': m040,
   '041-project-held-tons': m041,

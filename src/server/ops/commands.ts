@@ -251,7 +251,7 @@ export const CORE_COMMANDS: Record<string, Command> = {
       });
       return {
         data: { id: user.id, email: user.email, withdraw_password: 'unset' },
-        text: `withdrawal password of ${user.email} removed; they set a new one in the app`,
+        text: `payment password of ${user.email} removed; they set a new one in the app`,
         audit: { target: `user:${user.id}`, before: { withdraw_password: user.withdraw_password_hash ? 'set' : 'unset' }, after: { withdraw_password: 'unset' } },
       };
     },

@@ -34,6 +34,13 @@ export const approvalThresholdsAnswerSchema = v.strictObject({
   withdraw_cents: v.pipe(int(), v.description("A member's withdrawal of more cents waits for an approver (0: every one)")),
 });
 
+/** GET thresholds: they, and whether they hold the asking member (the retire screen says so before the password). */
+export const approvalThresholdsReadSchema = v.strictObject({
+  ...approvalThresholdsAnswerSchema.entries,
+  applies_to_you: v.pipe(v.boolean(), v.description("True when the asking member's own retirements and withdrawals above these wait for an approver (false: the owner, when no one else may approve)")),
+});
+export type ApprovalThresholdsRead = v.InferOutput<typeof approvalThresholdsReadSchema>;
+
 export const approvalRequestSchema = v.strictObject({
   id: int(),
   kind: v.picklist(['retire', 'withdraw']),

@@ -166,7 +166,11 @@ export const baseConfigSchema = v.strictObject({
   server_time: v.pipe(v.string(), v.description('ISO 8601 time in SGT (+08:00)')),
   server_time_ms: v.pipe(v.number(), v.integer(), v.description('Epoch milliseconds')),
   registration_open: v.boolean(),
-  support_email: v.pipe(v.string(), v.description('Where members write for help only an operator can give (a forgotten withdrawal password)')),
+  support_email: v.pipe(v.string(), v.description('Where members write for help only an operator can give (a forgotten payment password)')),
+  company: v.pipe(
+    v.strictObject({ name: v.string(), uen: v.string(), address: v.string() }),
+    v.description('The one legal entity: the seller on receipts, the payee of the PayNow QR, the company the About page names'),
+  ),
   limits: v.strictObject({
     withdraw_min: v.pipe(v.number(), v.integer(), v.description('Cents')),
     withdraw_max: v.pipe(v.number(), v.integer(), v.description('Cents')),

@@ -15,6 +15,8 @@ const inviteTokenSchema = v.pipe(v.string('org_invite_invalid'), v.trim(), v.reg
 
 export const orgInviteSchema = v.strictObject({ email: emailSchema, role: memberRoleSchema });
 export const orgJoinSchema = v.strictObject({ token: inviteTokenSchema });
+/** GET org/invitation?token=: what the link invites to, read before joining. */
+export const orgInvitationQuery = v.object({ token: inviteTokenSchema });
 export const orgRoleSchema = v.strictObject({ user_id: idSchema, role: memberRoleSchema });
 export const orgRemoveSchema = v.strictObject({ user_id: idSchema });
 /** account_id null: back to the person's own account. */
@@ -52,6 +54,16 @@ const invitationSchema = v.strictObject({
   created_at: epochMs(),
   expires_at: epochMs(),
 });
+
+/** GET org/invitation: the organisation and the role an unused, unexpired invitation offers. */
+export const orgInvitationSchema = v.strictObject({
+  name: v.pipe(v.string(), v.description("The organisation's name")),
+  uen: v.string(),
+  role: v.picklist(MEMBER_ROLES),
+  email: v.pipe(v.string(), v.description('The address the invitation was sent to: only it can join')),
+  expires_at: epochMs(),
+});
+export type OrgInvitation = v.InferOutput<typeof orgInvitationSchema>;
 
 export const orgMembersSchema = v.strictObject({
   members: v.array(memberSchema),

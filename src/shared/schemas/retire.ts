@@ -88,8 +88,17 @@ export const retireAnswerSchema = v.strictObject({
   registry_due_on: v.pipe(v.string(), v.description('YYYY-MM-DD (SGT): the day by which the units are to be cancelled on the registry')),
   certificate_url: v.string(),
   icc: v.pipe(
-    v.nullable(v.strictObject({ year: int(), cap_tons: int(), retired_tons: int(), pending_tons: int(), over_tons: int() })),
-    v.description('For a retirement surrendered for Singapore carbon tax: the year\'s cap, the tons cancelled on the registry for it (only these count), the tons still waiting to be cancelled (this one among them); over_tons > 0 is the warning that with the waiting ones the year passes the cap'),
+    v.nullable(
+      v.strictObject({
+        year: int(),
+        taxable_tons: v.pipe(v.nullable(int()), v.description('Taxable emissions entered for the year; null when none, and the cap is not known yet')),
+        cap_tons: int(),
+        retired_tons: int(),
+        pending_tons: int(),
+        over_tons: int(),
+      }),
+    ),
+    v.description('For a retirement surrendered for Singapore carbon tax: the year\'s cap, the tons cancelled on the registry for it (only these count), the tons still waiting to be cancelled (this one among them); over_tons > 0 is the warning that with them the year passes the cap (taxable_tons null: no emissions entered, the cap is unknown)'),
   ),
 });
 export type RetireAnswer = v.InferOutput<typeof retireAnswerSchema>;

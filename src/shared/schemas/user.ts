@@ -31,7 +31,7 @@ export const userInfoSchema = v.strictObject({
   grade: v.pipe(int(), v.description('Membership level P0..P5')),
   credit_score: v.picklist(CREDIT_SCORES),
   risk: v.boolean(),
-  locked: v.pipe(v.boolean(), v.description('Withdrawal password locked, balance frozen')),
+  locked: v.pipe(v.boolean(), v.description('Payment password locked, balance frozen')),
   login_locked: v.boolean(),
   has_withdraw_password: v.boolean(),
   joined_at: epochMs(),

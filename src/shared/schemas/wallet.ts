@@ -21,7 +21,7 @@ export const withdrawPasswordSetSchema = v.pipe(
     password: withdrawalPasswordSchema,
     repassword: passwordInput,
     login_password: passwordInput,
-    // The current withdrawal password: required (by the server) to change one that exists.
+    // The current payment password: required (by the server) to change one that exists.
     old_password: v.optional(v.pipe(v.string('required'), v.maxLength(140, 'too_long')), ''),
   }, 'required'),
   v.forward(
@@ -84,7 +84,7 @@ export const bankCardSchema = v.pipe(
       '',
     ),
     holder_name: requiredText(),
-    // Once a withdrawal password is set, changing where money goes needs it (checked by the server).
+    // Once a payment password is set, changing where money goes needs it (checked by the server).
     password: v.optional(v.pipe(v.string('invalid_request'), v.maxLength(140, 'too_long')), ''),
     paynow: v.optional(
       v.pipe(

@@ -55,7 +55,7 @@ function LoginPasswordForm({ onDone }: { onDone: () => void }) {
         <PasswordChecklist id={`${FORM}-rules`} rules={loginPasswordRules(form.values.password)} min={LOGIN_PASSWORD_MIN} />
         <PasswordField form={form} formId={FORM} name="repassword" label={t`Repeat new login password`} testId="loginpwd-repassword" autoComplete="new-password" />
         <p className="field__hint account-hint">
-          <Trans>It must differ from your withdrawal password. Other devices will be signed out.</Trans>
+          <Trans>It must differ from your payment password. Other devices will be signed out.</Trans>
         </p>
         <SubmitButton busy={write.busy} busyLabel={<Trans>Saving…</Trans>} testId="loginpwd-submit">
           <Trans>Change login password</Trans>

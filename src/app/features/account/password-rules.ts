@@ -11,7 +11,7 @@ export interface RuleState {
 export const WITHDRAW_PASSWORD_MIN = 10;
 export const LOGIN_PASSWORD_MIN = 8;
 
-/** The withdrawal password: >= 10 characters, a digit, upper, lower, a special character, and not the login
+/** The payment password: >= 10 characters, a digit, upper, lower, a special character, and not the login
  *  password (known only once the user has typed the login password too). */
 export function withdrawPasswordRules(password: string, loginPassword: string): RuleState[] {
   return [

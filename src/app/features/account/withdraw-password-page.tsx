@@ -15,7 +15,7 @@ import { SubmitButton } from '../../components/forms/submit-button';
 import { AccountPage } from './account-page';
 import { useWrite } from '../../components/forms/use-write';
 
-// /pages/profile/withdpwd: set or change the withdrawal password (also the payment password of orders).
+// /pages/profile/withdpwd: set or change the payment password (it pays for orders and withdrawals).
 // Rules (docs/product.md#validation, docs/product.md#accounts): >= 10 characters with a digit, upper, lower
 // and a special character; not the login password; the login password proves it is the user, and changing one
 // that exists needs the current one too (docs/decisions/0004-trust.md). A forgotten one is removed by an
@@ -29,7 +29,7 @@ export function WithdrawPasswordPage() {
   const { t } = useLingui();
   const [done, setDone] = useState<Done | null>(null);
   return (
-    <AccountPage title={t`Withdrawal password`}>
+    <AccountPage title={t`Payment password`}>
       {done ? <WithdrawPasswordDone done={done} /> : <WithdrawPasswordForm onDone={setDone} />}
     </AccountPage>
   );
@@ -44,7 +44,7 @@ function WithdrawPasswordDone({ done }: { done: Done }) {
           <span aria-hidden="true" className="done-tick">
             ✓
           </span>{' '}
-          {done === 'set' ? <Trans>Withdrawal password set</Trans> : <Trans>Withdrawal password changed</Trans>}
+          {done === 'set' ? <Trans>Payment password set</Trans> : <Trans>Payment password changed</Trans>}
         </h2>
         <p className="account-done__text">
           <Trans>Use it to withdraw and to pay for orders. Five wrong entries lock withdrawals, so keep it somewhere safe.</Trans>
@@ -62,13 +62,13 @@ function WithdrawPasswordDone({ done }: { done: Done }) {
   );
 }
 
-/** A forgotten withdrawal password: only an operator removes it, after checking it is the member who asks. */
+/** A forgotten payment password: only an operator removes it, after checking it is the member who asks. */
 function ForgotWithdrawPassword({ email }: { email: string }) {
   const { t } = useLingui();
   return (
     <section className="card account-card account-forgot" aria-labelledby="withdpwd-forgot-title" data-testid="withdpwd-forgot">
       <h2 className="account-forgot__title" id="withdpwd-forgot-title">
-        <Trans>Forgot your withdrawal password?</Trans>
+        <Trans>Forgot your payment password?</Trans>
       </h2>
       <p className="account-forgot__text">
         <Trans>
@@ -77,8 +77,8 @@ function ForgotWithdrawPassword({ email }: { email: string }) {
         </Trans>
       </p>
       <SupportLink
-        subject={t`Please remove my withdrawal password`}
-        body={t`I have forgotten the withdrawal password of my Canopy account ${email}. Please remove it so that I can set a new one.`}
+        subject={t`Please remove my payment password`}
+        body={t`I have forgotten the payment password of my Canopy account ${email}. Please remove it so that I can set a new one.`}
         className="btn btn--ghost btn--block"
         testId="withdpwd-support"
       >
@@ -112,14 +112,14 @@ function WithdrawPasswordForm({ onDone }: { onDone: (done: Done) => void }) {
     <div className="section">
       {info?.locked && (
         <p className="notice notice--warn account-notice" role="status">
-          <Trans>Withdrawals are locked after repeated wrong withdrawal passwords. Please contact the administrator to unlock your account.</Trans>
+          <Trans>Withdrawals are locked after repeated wrong payment passwords. Please contact the administrator to unlock your account.</Trans>
         </p>
       )}
       <p className="notice account-notice">
         {hasOne ? (
-          <Trans>You have a withdrawal password. Enter it and a new one to change it.</Trans>
+          <Trans>You have a payment password. Enter it and a new one to change it.</Trans>
         ) : (
-          <Trans>Set a withdrawal password. You will need it to withdraw and to pay for orders.</Trans>
+          <Trans>Set a payment password. You will need it to withdraw and to pay for orders.</Trans>
         )}
       </p>
       <form className="card account-card" onSubmit={(e) => void onSubmit(e)} noValidate>
@@ -128,7 +128,7 @@ function WithdrawPasswordForm({ onDone }: { onDone: (done: Done) => void }) {
             form={form}
             formId={FORM}
             name="old_password"
-            label={t`Current withdrawal password`}
+            label={t`Current payment password`}
             hint={t`Forgotten it? See below.`}
             testId="withdpwd-old-password"
             autoComplete="current-password"
@@ -138,12 +138,12 @@ function WithdrawPasswordForm({ onDone }: { onDone: (done: Done) => void }) {
           form={form}
           formId={FORM}
           name="password"
-          label={hasOne ? t`New withdrawal password` : t`Withdrawal password`}
+          label={hasOne ? t`New payment password` : t`Payment password`}
           testId="withdpwd-password"
           autoComplete="new-password"
         />
         <PasswordChecklist id={`${FORM}-rules`} rules={rules} min={WITHDRAW_PASSWORD_MIN} />
-        <PasswordField form={form} formId={FORM} name="repassword" label={t`Repeat withdrawal password`} testId="withdpwd-repassword" autoComplete="new-password" />
+        <PasswordField form={form} formId={FORM} name="repassword" label={t`Repeat payment password`} testId="withdpwd-repassword" autoComplete="new-password" />
         <PasswordField
           form={form}
           formId={FORM}
@@ -154,7 +154,7 @@ function WithdrawPasswordForm({ onDone }: { onDone: (done: Done) => void }) {
           autoComplete="current-password"
         />
         <SubmitButton busy={write.busy} busyLabel={<Trans>Saving…</Trans>} testId="withdpwd-submit" disabled={info?.locked === true}>
-          {hasOne ? <Trans>Change withdrawal password</Trans> : <Trans>Set withdrawal password</Trans>}
+          {hasOne ? <Trans>Change payment password</Trans> : <Trans>Set payment password</Trans>}
         </SubmitButton>
         <FormAlert id="withdpwd-alert" message={write.error} />
       </form>

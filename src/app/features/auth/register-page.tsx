@@ -61,32 +61,7 @@ export function RegisterPage({ invite }: { invite?: string }) {
           </p>
         )}
         <AccountTypeSwitch value={values.type} onChange={(type) => set('type', type)} />
-
-        <CodeAndPasswords
-          form="register"
-          scene="register"
-          lang={lang}
-          values={values}
-          set={set}
-          errors={errors}
-          a11y={a11y}
-          onServerError={setServerError}
-          passwordLabel={t`Password`}
-          repeatLabel={t`Repeat password`}
-        />
-        <InputField
-          label={<Trans>Invitation code <span className="field__optional">(optional)</span></Trans>}
-          form="register"
-          errors={errors}
-          a11y={a11y('invite_code')}
-          className="input input--code"
-          autoCapitalize="characters"
-          autoComplete="off"
-          maxLength={6}
-          value={values.invite_code}
-          onChange={(value) => set('invite_code', value.toUpperCase())}
-        />
-
+        {/* A company says who it is first; its login (email, code, password) and an invitation code follow. */}
         {values.type === 'corporate' && (
           <fieldset className="auth-company">
             <legend className="auth-company__legend">
@@ -117,6 +92,32 @@ export function RegisterPage({ invite }: { invite?: string }) {
             />
           </fieldset>
         )}
+
+
+        <CodeAndPasswords
+          form="register"
+          scene="register"
+          lang={lang}
+          values={values}
+          set={set}
+          errors={errors}
+          a11y={a11y}
+          onServerError={setServerError}
+          passwordLabel={t`Password`}
+          repeatLabel={t`Repeat password`}
+        />
+        <InputField
+          label={<Trans>Invitation code <span className="field__optional">(optional)</span></Trans>}
+          form="register"
+          errors={errors}
+          a11y={a11y('invite_code')}
+          className="input input--code"
+          autoCapitalize="characters"
+          autoComplete="off"
+          maxLength={6}
+          value={values.invite_code}
+          onChange={(value) => set('invite_code', value.toUpperCase())}
+        />
 
         <TermsCheck form="register" checked={values.agree} onChange={(agree) => set('agree', agree)} errors={errors} />
 

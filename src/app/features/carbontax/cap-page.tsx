@@ -73,11 +73,11 @@ function EmissionsForm({ year, onSaved }: { year: number; onSaved: (cap: IccCap)
   );
 }
 
-export function CarbonTaxPage() {
+export function CarbonTaxPage({ initialYear }: { initialYear?: number }) {
   const { t } = useLingui();
   const memId = useMemberId();
   const online = useOnline();
-  const [year, setYear] = useState(() => complianceYear());
+  const [year, setYear] = useState(() => initialYear ?? complianceYear());
   const [cap, setCap] = useState<IccCap | null>(null);
   const [error, setError] = useState('');
   const load = useCallback(async () => {

@@ -91,7 +91,7 @@ function PlanForm({ memId, projectId, tons, plan }: { memId: number; projectId?:
         {noPassword && (
           <p className="notice notice--warn">
             <Trans>
-              Set your withdrawal password first: it is also your payment password. <Link to="/pages/profile/withdpwd">Set it now</Link>
+              Set your payment password first. <Link to="/pages/profile/withdpwd">Set it now</Link>
             </Trans>
           </p>
         )}

@@ -21,6 +21,10 @@ export function MembershipPage() {
   const grade = membership?.grade ?? info?.grade ?? null;
   const thresholds = new Map(membership?.grades.map((g) => [g.grade, g.min_purchases]));
   const next = membership?.next ?? null;
+  // The grade the completed purchases reach on their own: below the grade held, an operator gave it
+  // (docs/product.md#membership), and the screen says so rather than contradict its own ladder.
+  const earned = membership ? Math.max(0, ...membership.grades.filter((g) => membership.purchases >= g.min_purchases).map((g) => g.grade)) : null;
+  const granted = grade !== null && earned !== null && grade > earned;
   const progress = next && membership ? Math.min(100, Math.floor((membership.purchases * 100) / Math.max(1, next.min_purchases))) : 100;
   return (
     <div className="page membership-page">
@@ -55,6 +59,13 @@ export function MembershipPage() {
             <p className="member-progress__total">
               <Trans>Completed purchases: {formatSgd(membership.purchases)}</Trans>
             </p>
+            {granted && (
+              <p className="notice member-progress__granted" data-testid="member-granted">
+                <Trans>
+                  P{grade} was given to your account by Canopy: your completed purchases alone reach P{earned}. It stays, and purchases raise it from here.
+                </Trans>
+              </p>
+            )}
             {next ? (
               <>
                 <div

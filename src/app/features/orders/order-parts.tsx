@@ -135,7 +135,7 @@ export function Summary({ rows, label, testIds = true, available }: { rows: Summ
 
 /**
  * The confirm step of an order or a final payment: what is about to happen, the payment password (the
- * withdrawal password) and the confirm button (the kit's ConfirmSheet). One Idempotency-Key per intent
+ * payment password) and the confirm button (the kit's ConfirmSheet). One Idempotency-Key per intent
  * (`intent` without the password, as the server fingerprints it); a refusal shows the server's message and
  * keeps the sheet open; success closes it with a toast.
  */
@@ -190,7 +190,7 @@ export function OrderConfirmSheet({
         id: 'confirm-password',
         testId: 'payment-password',
         label: <Trans>Payment password</Trans>,
-        hint: <Trans>Your withdrawal password is also your payment password.</Trans>,
+        hint: <Trans>The payment password you set in your profile: it pays for orders and withdrawals.</Trans>,
         missing: t`Enter your payment password.`,
       }}
       busy={write.busy}
@@ -230,10 +230,10 @@ export function AccountGate({ member, info, redirect }: { member: boolean; info:
     return (
       <div className="notice notice--warn order-gate" role="status">
         <p>
-          <Trans>Set a withdrawal password first: it is also your payment password.</Trans>
+          <Trans>Set a payment password first.</Trans>
         </p>
         <a href="/pages/profile/withdpwd" className="btn btn--ghost">
-          <Trans>Set withdrawal password</Trans>
+          <Trans>Set payment password</Trans>
         </a>
       </div>
     );

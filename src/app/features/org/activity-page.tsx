@@ -3,7 +3,7 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { MemberPage } from '../../components/member-page';
 import { LoadingState } from '../../components/empty-state';
 import { showToast } from '../../components/toast';
-import { formatAmount, formatDateTime } from '../../lib/format';
+import { formatAmount, formatDateTime, pick } from '../../lib/format';
 import { useOnline } from '../../lib/online';
 import type { OrgActivity } from '../../../shared/schemas/org';
 import { downloadActivityCsv, useOrgActivity, useOrgMine } from './api';
@@ -71,21 +71,39 @@ function ActivityContent() {
   );
 }
 
-/** What an action names: whom it concerned, the tons asked for and the money it moved. */
-function amounts(detail: string): string {
+type Detail = { request?: Record<string, unknown>; result?: Record<string, unknown> };
+
+function parsed(detail: string): Detail {
   try {
-    const d = JSON.parse(detail) as { request?: Record<string, unknown>; result?: Record<string, unknown> };
-    const parts: string[] = [];
-    const email = d.request?.email;
-    if (typeof email === 'string') parts.push(email);
-    const tons = d.request?.tons;
-    if (typeof tons === 'number') parts.push(formatAmount(tons, 'tons'));
-    const cents = d.result?.total ?? d.request?.amount;
-    if (typeof cents === 'number') parts.push(formatAmount(cents, 'cents'));
-    return parts.join(' · ');
+    return JSON.parse(detail) as Detail;
   } catch {
-    return '';
+    return {};
   }
+}
+
+/** What an action names: whom it concerned, the tons asked for and the money it moved. */
+function amounts(d: Detail): string {
+  const parts: string[] = [];
+  const email = d.request?.email;
+  if (typeof email === 'string') parts.push(email);
+  const tons = d.request?.tons ?? d.result?.tons;
+  if (typeof tons === 'number' && tons > 0) parts.push(formatAmount(tons, 'tons'));
+  const cents = d.result?.total ?? d.request?.amount ?? d.result?.amount;
+  if (typeof cents === 'number' && cents > 0) parts.push(formatAmount(cents, 'cents'));
+  return parts.join(' · ');
+}
+
+/** The request a decision concerned (approve, decline, cancel): its number and, for a retirement, the project. */
+function RequestNamed({ d }: { d: Detail }) {
+  const id = d.request?.id ?? d.result?.id;
+  if (typeof id !== 'number') return null;
+  const r = d.result ?? {};
+  const project = typeof r.project_name === 'string' ? pick(r, 'project_name') : '';
+  return (
+    <span className="muted org-row__meta" data-testid="org-activity-request">
+      {r.kind === 'withdraw' ? <Trans>Request #{id}: withdrawal</Trans> : project ? <Trans>Request #{id}: retire credits, {project}</Trans> : <Trans>Request #{id}</Trans>}
+    </span>
+  );
 }
 
 /** Whether the write only asked for an approval (docs/product.md#approvals): its answer names the request. */
@@ -99,17 +117,19 @@ function sentForApproval(detail: string): boolean {
 
 function ActivityRow({ item }: { item: OrgActivity }) {
   const { i18n } = useLingui();
+  const d = parsed(item.detail);
   const label = (sentForApproval(item.detail) ? ASKED_LABELS[item.action] : undefined) ?? ACTION_LABELS[item.action];
   return (
     <li className="org-row" data-testid="org-activity-item">
       <span className="org-row__main">
         <span className="org-row__name">{label ? i18n._(label) : item.action}</span>
+        {item.action.startsWith('approval.') && item.action !== 'approval.thresholds' ? <RequestNamed d={d} /> : null}
         <span className="muted org-row__meta">{item.member_email}</span>
-        <time className="muted org-row__meta" dateTime={new Date(item.created_at).toISOString()}>
+        <time className="muted org-row__meta" data-testid="org-activity-time" dateTime={new Date(item.created_at).toISOString()}>
           {formatDateTime(item.created_at)}
         </time>
       </span>
-      <span className="org-row__amount">{amounts(item.detail)}</span>
+      <span className="org-row__amount">{amounts(d)}</span>
     </li>
   );
 }

@@ -3,11 +3,12 @@ import { useLiveQuery } from 'dexie-react-hooks';
 import { get, post, type ApiResult } from '../../lib/api';
 import { db } from '../../lib/db';
 import { useLiveRefresh } from '../../lib/live-refresh';
+import { wireLang } from '../../lib/i18n';
 import { getSession, saveLogin } from '../../lib/storage';
 import { useMemberId } from '../../lib/user-info';
 import { API_BASE, PATHS } from '../../../shared/api';
 import type { LoginInfo } from '../../../shared/schemas/auth';
-import type { OrgActivityList, OrgMembers, OrgMine, OrgSummary } from '../../../shared/schemas/org';
+import type { OrgActivityList, OrgInvitation, OrgMembers, OrgMine, OrgSummary } from '../../../shared/schemas/org';
 import type { ApprovalPage, ApprovalRequest, ApprovalThresholds } from '../../../shared/schemas/approval';
 
 // The organisation's reads and writes (docs/product.md#organisations). Reads land in Dexie meta (per
@@ -83,6 +84,11 @@ export function sendInvite(input: { email: string; role: string }, idempotencyKe
   return post<{ id: number; email: string; role: string; expires_at: number }>(PATHS.orgInvite, { ...input }, { idempotencyKey });
 }
 
+/** What an invitation's link offers (organisation, role), read before joining. */
+export function readInvitation(token: string) {
+  return get<OrgInvitation>(PATHS.orgInvitation, { token }, { quiet: true });
+}
+
 export function joinOrg(input: { token: string }, idempotencyKey: string) {
   return post<OrgSummary>(PATHS.orgJoin, { ...input }, { idempotencyKey, quiet: true });
 }
@@ -102,9 +108,9 @@ export async function switchContext(accountId: number | null): Promise<ApiResult
   return res;
 }
 
-/** The activity log as a CSV file, through the signed-in request (the download needs the token). */
+/** The activity log as a CSV file in the app's language, through the signed-in request (the download needs the token). */
 export async function downloadActivityCsv(): Promise<Blob | null> {
-  const res = await fetch(`${API_BASE}${PATHS.orgActivityCsv}`, { headers: { Authorization: getSession().token } }).catch(() => null);
+  const res = await fetch(`${API_BASE}${PATHS.orgActivityCsv}?lang=${wireLang()}`, { headers: { Authorization: getSession().token } }).catch(() => null);
   if (!res) return null;
   if (!res.ok || !(res.headers.get('content-type') ?? '').includes('text/csv')) return null;
   return res.blob();

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Link, useRouter } from '@tanstack/react-router';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { MemberPage } from '../../components/member-page';
@@ -6,9 +6,9 @@ import { FormAlert } from '../../components/forms/form-alert';
 import { SubmitButton } from '../../components/forms/submit-button';
 import { useWrite } from '../../components/forms/use-write';
 import { useSession } from '../../lib/storage';
-import type { OrgSummary } from '../../../shared/schemas/org';
-import { joinOrg, switchContext } from './api';
-import { ROLE_LABELS } from './labels';
+import type { OrgInvitation, OrgSummary } from '../../../shared/schemas/org';
+import { joinOrg, readInvitation, switchContext } from './api';
+import { ROLE_HINTS, ROLE_LABELS } from './labels';
 import './org.css';
 
 // /pages/org/join?token=…: the invitation's link. Signed in with the invited email (a personal account),
@@ -36,6 +36,20 @@ function JoinContent({ token }: { token: string }) {
   const [joined, setJoined] = useState<OrgSummary | null>(null);
   const [switching, setSwitching] = useState(false);
   const [switchError, setSwitchError] = useState('');
+  const [invitation, setInvitation] = useState<OrgInvitation | null>(null);
+  const [readError, setReadError] = useState('');
+  useEffect(() => {
+    if (!token) return;
+    let live = true;
+    void readInvitation(token).then((res) => {
+      if (!live) return;
+      if (res.code === 0) setInvitation(res.data);
+      else setReadError(res.msg);
+    });
+    return () => {
+      live = false;
+    };
+  }, [token]);
   const onJoin = async () => {
     const res = await write.run({ token });
     if (res?.code === 0 && res.data) setJoined(res.data);
@@ -74,10 +88,28 @@ function JoinContent({ token }: { token: string }) {
   return (
     <div className="section">
       <div className="card org-join">
-        <p>
-          <Trans>You were invited to act for an organisation on Canopy. You are signed in as {session.login.account}.</Trans>
-        </p>
-        <FormAlert id="org-join-alert" message={write.error} />
+        {invitation ? (
+          <div data-testid="org-invitation">
+            <h2 className="org-heading">
+              <Trans>
+                {invitation.name} invited you as {i18n._(ROLE_LABELS[invitation.role])}
+              </Trans>
+            </h2>
+            <p className="muted">
+              UEN {invitation.uen} · {i18n._(ROLE_HINTS[invitation.role])}
+            </p>
+            <p>
+              <Trans>
+                Joining lets you act for {invitation.name} on Canopy. You are signed in as {session.login.account}.
+              </Trans>
+            </p>
+          </div>
+        ) : (
+          <p>
+            <Trans>You were invited to act for an organisation on Canopy. You are signed in as {session.login.account}.</Trans>
+          </p>
+        )}
+        <FormAlert id="org-join-alert" message={write.error || readError} />
         <SubmitButton busy={write.busy} onClick={() => void onJoin()} testId="org-join-submit" disabled={!token}>
           <Trans>Join</Trans>
         </SubmitButton>

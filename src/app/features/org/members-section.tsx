@@ -139,15 +139,18 @@ function InviteForm() {
   const lang = localeToWire(i18n.locale as Locale);
   const form = useSchemaForm(FORM, orgInviteSchema, { email: '', role: 'buyer' as string }, lang);
   const write = useWrite(sendInvite);
+  const [sentTo, setSentTo] = useState('');
   const { values, set, errors, a11y } = form;
   const onSubmit = async (e: React.FormEvent) => {
     e.preventDefault();
+    setSentTo('');
     const input = form.check();
     if (!input) return;
     const res = await write.run(input);
     if (res?.code === 0) {
-      showToast(t`Invitation sent to ${input.email}.`, 'success');
-      set('email', '');
+      // The field is emptied for the next colleague: not an error until the next send.
+      form.reset({ email: '', role: input.role });
+      setSentTo(input.email);
       void refreshOrgMembers();
     }
   };
@@ -182,6 +185,11 @@ function InviteForm() {
         ))}
       </fieldset>
       <FormAlert id={`${FORM}-alert`} message={write.error} />
+      {sentTo ? (
+        <p className="notice notice--ok" role="status" data-testid="org-invite-sent">
+          <Trans>Invitation sent to {sentTo}. It waits under Pending invitations until they join.</Trans>
+        </p>
+      ) : null}
       <SubmitButton busy={write.busy} testId="org-invite-submit">
         <Trans>Send invitation</Trans>
       </SubmitButton>

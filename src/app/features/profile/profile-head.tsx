@@ -12,11 +12,31 @@ const creditLabels = {
 
 export function ProfileHead({ info, name }: { info: UserInfo | undefined; name: string }) {
   const { t } = useLingui();
+  // A corporate account (a company's own login, or a member acting for it) is the company: its name heads
+  // the profile, with the UEN and the email below.
+  const company = info?.type === 'corporate' && info.company.trim() ? info.company.trim() : '';
+  if (info && company) {
+    return (
+      <section className="profile-head" aria-label={t`Your account`}>
+        <Link to="/pages/profile/cropper" className="profile-head__avatar" aria-label={t`Change profile photo`} data-testid="profile-avatar-link"><Avatar name={company} src={info.avatar} /></Link>
+        <div className="profile-head__who">
+          <h2 className="profile-head__name" data-testid="profile-name">
+            {company}
+          </h2>
+          <p className="profile-head__email">
+            {info.uen ? `UEN ${info.uen} · ` : ''}
+            <Email address={info.email} />
+          </p>
+          <Badges info={info} />
+        </div>
+      </section>
+    );
+  }
   return (
     <section className="profile-head" aria-label={t`Your account`}>
       <Link to="/pages/profile/cropper" className="profile-head__avatar" aria-label={t`Change profile photo`} data-testid="profile-avatar-link"><Avatar name={name} src={info?.avatar} /></Link>
       <div className="profile-head__who">
-        <h2 className={info && !info.realname ? 'profile-head__name profile-head__name--email' : 'profile-head__name'}>
+        <h2 className={info && !info.realname ? 'profile-head__name profile-head__name--email' : 'profile-head__name'} data-testid="profile-name">
           {info && !info.realname ? <Email address={info.email} /> : name || '—'}
         </h2>
         {info && info.realname && (
@@ -24,33 +44,39 @@ export function ProfileHead({ info, name }: { info: UserInfo | undefined; name: 
             <Email address={info.email} />
           </p>
         )}
-        {info && (
-          <div className="profile-head__badges">
-            <span className="badge badge--grade" title={t`Membership grade`}>
-              P{info.grade}
-            </span>
-            <span className={`badge badge--credit badge--${info.credit_score}`} aria-describedby="credit-note">
-              <Trans>Credit: {creditLabels[info.credit_score]}</Trans>
-            </span>
-            {info.type === 'corporate' && (
-              <span className="badge">
-                <Trans>Corporate</Trans>
-              </span>
-            )}
-          </div>
-        )}
-        {info && (
-          // What the credit badge measures (docs/product.md#roles: credit score), so "Excellent" on a new account reads as a start, not a verdict.
-          <p className="profile-head__note" id="credit-note" data-testid="credit-note">
-            {info.credit_score === 'excellent' ? (
-              <Trans>Credit starts at Excellent and drops only if a pre-sale's final payment is missed.</Trans>
-            ) : (
-              <Trans>Credit dropped because a pre-sale's final payment was missed.</Trans>
-            )}
-          </p>
-        )}
+        {info && <Badges info={info} />}
       </div>
     </section>
+  );
+}
+
+/** The grade, credit and account-type badges, and what the credit badge measures. */
+function Badges({ info }: { info: UserInfo }) {
+  const { t } = useLingui();
+  return (
+    <>
+      <div className="profile-head__badges">
+        <span className="badge badge--grade" title={t`Membership grade`}>
+          P{info.grade}
+        </span>
+        <span className={`badge badge--credit badge--${info.credit_score}`} aria-describedby="credit-note">
+          <Trans>Credit: {creditLabels[info.credit_score]}</Trans>
+        </span>
+        {info.type === 'corporate' && (
+          <span className="badge">
+            <Trans>Corporate</Trans>
+          </span>
+        )}
+      </div>
+      {/* What the credit badge measures (docs/product.md#roles: credit score), so "Excellent" on a new account reads as a start, not a verdict. */}
+      <p className="profile-head__note" id="credit-note" data-testid="credit-note">
+        {info.credit_score === 'excellent' ? (
+          <Trans>Credit starts at Excellent and drops only if a pre-sale's final payment is missed.</Trans>
+        ) : (
+          <Trans>Credit dropped because a pre-sale's final payment was missed.</Trans>
+        )}
+      </p>
+    </>
   );
 }
 

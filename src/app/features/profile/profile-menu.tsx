@@ -35,7 +35,7 @@ export function MemberMenus() {
           <Trans>Personal information</Trans>
         </MenuItem>
         <MenuItem to="/pages/profile/withdpwd" icon="lock">
-          <Trans>Withdrawal password</Trans>
+          <Trans>Payment password</Trans>
         </MenuItem>
         <MenuItem to="/pages/profile/loginpwd" icon="lock">
           <Trans>Login password</Trans>

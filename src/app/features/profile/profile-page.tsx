@@ -63,7 +63,7 @@ function MemberProfile({ entry, loading, loadError, fallbackName }: { entry?: Ca
         )}
         {info?.locked && (
           <p className="notice notice--warn profile-notice" role="status">
-            <Trans>Withdrawals are locked and your balance is frozen after repeated wrong withdrawal passwords. Please contact the administrator.</Trans>
+            <Trans>Withdrawals are locked and your balance is frozen after repeated wrong payment passwords. Please contact the administrator.</Trans>
           </p>
         )}
         {!info && !loading && (

@@ -1,4 +1,4 @@
-import type { RetireResult } from '../../../shared/schemas/approval';
+import type { ApprovalThresholdsRead, RetireResult } from '../../../shared/schemas/approval';
 import { useCallback, useEffect, useState } from 'react';
 import { useLiveQuery } from 'dexie-react-hooks';
 import { get, post, type ApiResult } from '../../lib/api';
@@ -136,4 +136,22 @@ export function useTransparency() {
     return () => clearInterval(id);
   }, [online, load]);
   return { data: kept?.data ?? null, savedAt: kept?.saved_at ?? null, loading: kept === undefined, online };
+}
+
+/** The tons above which the member's retirement waits for an approver (docs/product.md#approvals), or null
+ *  when none does: not acting for an organisation, an owner no one else can approve for, or not known
+ *  (offline). The server decides again when asked; this lets the confirm sheet say where it goes. */
+export function useApprovalLimit(enabled: boolean): number | null {
+  const [limit, setLimit] = useState<number | null>(null);
+  useEffect(() => {
+    if (!enabled) return;
+    let live = true;
+    void get<ApprovalThresholdsRead>(PATHS.approvalThresholds, {}, { quiet: true, fresh: true }).then((res) => {
+      if (live) setLimit(res.code === 0 && res.data.applies_to_you ? res.data.retire_tons : null);
+    });
+    return () => {
+      live = false;
+    };
+  }, [enabled]);
+  return limit;
 }

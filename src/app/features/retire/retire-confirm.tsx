@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { ConfirmSheet } from '../../components/forms/confirm-sheet';
+import { CapUnknown } from './cap-unknown';
 import { get } from '../../lib/api';
 import { formatTons, pick } from '../../lib/format';
 import { PATHS } from '../../../shared/api';
@@ -22,6 +23,7 @@ function CapPreview({ open, year, tons }: { open: boolean; year: number; tons: n
     };
   }, [open, year]);
   if (!cap || cap.year !== year || !Number.isInteger(tons)) return null;
+  if (cap.taxable_tons === null) return <CapUnknown year={year} testId="confirm-icc-unknown" />;
   // Surrenders waiting for the registry count once cancelled: they take their room first.
   const overTons = Math.min(tons, cap.retired_tons + cap.pending_tons + tons - cap.cap_tons);
   if (overTons <= 0) return null;
@@ -36,7 +38,8 @@ function CapPreview({ open, year, tons }: { open: boolean; year: number; tons: n
   );
 }
 
-/** The last step of a retirement: what is retired for whom, that it is permanent, and the payment password. */
+/** The last step of a retirement: what is retired for whom, that it is permanent (or, above the
+ *  organisation's threshold, that it goes to an approver), and the payment password. */
 export function RetireConfirmSheet({
   open,
   onClose,
@@ -49,6 +52,7 @@ export function RetireConfirmSheet({
   reason,
   hidden,
   iccYear,
+  approvalLimit,
 }: {
   open: boolean;
   onClose: () => void;
@@ -63,8 +67,12 @@ export function RetireConfirmSheet({
   hidden: boolean;
   /** Surrendered for Singapore carbon tax for this compliance year, or null. */
   iccYear: number | null;
+  /** Retirements of more tons wait for an approver (docs/product.md#approvals); null: none does. */
+  approvalLimit: number | null;
 }) {
   const { t } = useLingui();
+  const forApproval = approvalLimit !== null && Number.isInteger(tons) && tons > approvalLimit;
+  const limit = formatTons(approvalLimit ?? 0);
   return (
     <ConfirmSheet
       open={open}
@@ -74,12 +82,12 @@ export function RetireConfirmSheet({
         id: 'retire-password',
         testId: 'payment-password',
         label: <Trans>Payment password</Trans>,
-        hint: <Trans>Your withdrawal password is also your payment password.</Trans>,
+        hint: <Trans>The payment password you set in your profile: it pays for orders and withdrawals.</Trans>,
         missing: t`Enter your payment password.`,
       }}
       busy={busy}
       error={error}
-      confirmLabel={<Trans>Retire permanently</Trans>}
+      confirmLabel={forApproval ? <Trans>Send for approval</Trans> : <Trans>Retire permanently</Trans>}
       busyLabel={<Trans>Processing…</Trans>}
       onConfirm={onConfirm}
       testId="confirm-sheet"
@@ -126,9 +134,17 @@ export function RetireConfirmSheet({
         )}
       </dl>
       {iccYear !== null && <CapPreview open={open} year={iccYear} tons={tons} />}
-      <p className="notice notice--warn" data-testid="retire-permanent">
-        <Trans>This is permanent. Retired credits leave your balance for good: they cannot be sold, transferred or undone.</Trans>
-      </p>
+      {forApproval ? (
+        <p className="notice" data-testid="retire-approval-note">
+          <Trans>
+            This is more than your organisation&apos;s limit of {limit}, so it goes to an approver. The tons are held until they approve it, and only then retired for good, or decline it.
+          </Trans>
+        </p>
+      ) : (
+        <p className="notice notice--warn" data-testid="retire-permanent">
+          <Trans>This is permanent. Retired credits leave your balance for good: they cannot be sold, transferred or undone.</Trans>
+        </p>
+      )}
     </ConfirmSheet>
   );
 }

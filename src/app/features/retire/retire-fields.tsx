@@ -1,4 +1,4 @@
-import { Trans, useLingui } from '@lingui/react/macro';
+import { Trans } from '@lingui/react/macro';
 import { formatTons, pick } from '../../lib/format';
 import { WrapSelect } from '../../components/forms/wrap-select';
 import { BENEFICIARY_MAX, REASON_MAX } from '../../../shared/schemas/retire';
@@ -131,10 +131,16 @@ export function PrivacyField({ hidden, onChange }: { hidden: boolean; onChange: 
   return (
     <div className="field retire-privacy">
       <p className="notice" id="retire-privacy-notice" data-testid="retire-privacy-notice">
-        <Trans>
-          The beneficiary and the reason are printed on the public certificate and its PDF: anyone with the certificate&apos;s link or QR code can read them. Serial numbers, project, tons and date are
-          always public.
-        </Trans>
+        {hidden ? (
+          <Trans>
+            The public certificate and its PDF show the beneficiary as “a Canopy customer” and leave the reason out. Serial numbers, project, tons and date are always public.
+          </Trans>
+        ) : (
+          <Trans>
+            The beneficiary and the reason are printed on the public certificate and its PDF: anyone with the certificate&apos;s link or QR code can read them. Serial numbers, project, tons and date are
+            always public.
+          </Trans>
+        )}
       </p>
       <label className="check" htmlFor="retire-hide-beneficiary">
         <span className="check__hit">
@@ -158,7 +164,6 @@ export function PrivacyField({ hidden, onChange }: { hidden: boolean; onChange: 
 /** A retirement surrendered against Singapore carbon tax for a compliance year (docs/product.md#singapore-carbon-tax):
  *  the server refuses credits that are not eligible, saying why, and warns past the year's cap. */
 export function CarbonTaxField({ year, onChange }: { year: number | null; onChange: (year: number | null) => void }) {
-  const { t } = useLingui();
   const years = complianceYears();
   return (
     <div className="field retire-icc">
@@ -171,13 +176,18 @@ export function CarbonTaxField({ year, onChange }: { year: number | null; onChan
         </span>
       </label>
       {year !== null && (
-        <select className="input" aria-label={t`Compliance year`} data-testid="retire-icc-year" value={year} onChange={(e) => onChange(Number(e.target.value))}>
-          {years.map((y) => (
-            <option key={y} value={y}>
-              {y}
-            </option>
-          ))}
-        </select>
+        <>
+          <label className="field__label" htmlFor="retire-icc-year">
+            <Trans>Compliance year</Trans>
+          </label>
+          <select id="retire-icc-year" className="input" data-testid="retire-icc-year" value={year} onChange={(e) => onChange(Number(e.target.value))}>
+            {years.map((y) => (
+              <option key={y} value={y}>
+                {y}
+              </option>
+            ))}
+          </select>
+        </>
       )}
     </div>
   );

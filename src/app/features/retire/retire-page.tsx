@@ -10,13 +10,15 @@ import { formatTons } from '../../lib/format';
 import { useUserInfo } from '../../lib/user-info';
 import type { UserInfo } from '../../../shared/schemas/user';
 import { useRetireForm } from './use-retire-form';
+import { useApprovalLimit } from './api';
 import { BeneficiaryField, CarbonTaxField, PrivacyField, ProjectField, ReasonField, TonsField } from './retire-fields';
 import { RetireConfirmSheet } from './retire-confirm';
 import { Retired, SentForApproval } from './retired';
 import './retire.css';
 
 // /pages/profile/retire?project_id= : retire whole tons of a holding for a beneficiary. Permanent: the
-// confirm sheet says so, and asks for the payment password. Tons pending sale are already out of the
+// confirm sheet says so (or, above the organisation's threshold, that it goes to an approver), and asks for
+// the payment password. Tons pending sale are already out of the
 // holding; the form says how many are pending so the figure is not a surprise (docs/product.md#retirement).
 
 export function RetirePage({ projectId }: { projectId?: number }) {
@@ -45,6 +47,7 @@ export function RetirePage({ projectId }: { projectId?: number }) {
 function RetireForm({ info, projectId, onDone }: { info: UserInfo | null | undefined; projectId?: number; onDone: (a: RetireResult) => void }) {
   const { t } = useLingui();
   const form = useRetireForm(info, projectId, onDone);
+  const approvalLimit = useApprovalLimit(true);
   const { holdings, fields, errors, touched, noPassword } = form;
 
   if (form.loadError && !holdings) return <p className="empty">{form.loadError}</p>;
@@ -81,7 +84,7 @@ function RetireForm({ info, projectId, onDone }: { info: UserInfo | null | undef
         {noPassword && (
           <p className="notice notice--warn">
             <Trans>
-              Set your withdrawal password first: it is also your payment password. <Link to="/pages/profile/withdpwd">Set it now</Link>
+              Set your payment password first. <Link to="/pages/profile/withdpwd">Set it now</Link>
             </Trans>
           </p>
         )}
@@ -104,6 +107,7 @@ function RetireForm({ info, projectId, onDone }: { info: UserInfo | null | undef
         reason={fields.reason}
         hidden={fields.hidden}
         iccYear={fields.iccYear}
+        approvalLimit={approvalLimit}
       />
     </>
   );

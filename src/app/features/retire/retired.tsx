@@ -3,6 +3,7 @@ import { Trans } from '@lingui/react/macro';
 import { formatTons } from '../../lib/format';
 import type { RetireAnswer } from '../../../shared/schemas/retire';
 import { certificatePath } from './api';
+import { CapUnknown } from './cap-unknown';
 import { SerialRanges } from './serial-ranges';
 import { RegistryStatus } from './registry-status';
 import { ShareButton } from './share';
@@ -19,7 +20,7 @@ export function Retired({ answer }: { answer: RetireAnswer }) {
       </p>
       <SerialRanges serials={answer.serials} />
       <RegistryStatus c={{ registry: answer.registry, registry_status: 'pending', registry_serials: answer.registry_serials, registry_due_on: answer.registry_due_on }} />
-      {answer.icc && answer.icc.over_tons > 0 && <CapWarning icc={answer.icc} />}
+      {answer.icc && answer.icc.taxable_tons === null ? <CapUnknown year={answer.icc.year} testId="retire-icc-unknown" /> : answer.icc && answer.icc.over_tons > 0 && <CapWarning icc={answer.icc} />}
       <div className="retire-done__actions">
         <a className="btn btn--block" href={certificatePath(answer.id)} data-testid="open-certificate">
           <Trans>View certificate</Trans>

@@ -6,7 +6,7 @@ import { CARD_FORM as FORM, type CardFormState, type Method } from './use-card-f
 import { localMobile } from '../../../shared/schemas/auth';
 
 // The payout account form's parts: the method switch, the fields of each method, the holder name with its
-// rule, and the withdrawal password.
+// rule, and the payment password.
 
 /** Banks in Singapore that take FAST / GIRO payouts (a suggestion list; any bank name is accepted). */
 const SG_BANKS = [
@@ -143,7 +143,7 @@ export function HolderField({ values, set, a11y, errors, names }: FieldsProps & 
 export function CardPasswordField({ values, set, a11y, errors }: FieldsProps) {
   const { t } = useLingui();
   return (
-    <Field label={t`Withdrawal password`} name="password" form={FORM} errors={errors}>
+    <Field label={t`Payment password`} name="password" form={FORM} errors={errors}>
       <PasswordInput {...a11y('password')} testId="card-password" autoComplete="current-password" value={values.password} onChange={(v) => set('password', v)} />
     </Field>
   );

@@ -1,6 +1,3 @@
-// The platform's own receiving accounts shown on the top-up screen. Fictional: Canopy is a demo company;
-// a deployment would serve its real details from the server's config.
-export const PLATFORM_PAYEE = {
-  paynow: { name: 'Canopy Pte. Ltd.', uen: '202612345K' },
-  bank: { name: 'Canopy Pte. Ltd.', bank: 'DBS Bank Ltd', account: '072-123456-7' },
-} as const;
+// The platform's bank account shown for a bank-transfer top-up. Fictional: Canopy is a demo company. The
+// account holder is the legal entity from baseconfig (useCompany), the name the receipts carry.
+export const PLATFORM_BANK = { bank: 'DBS Bank Ltd', account: '072-123456-7' } as const;

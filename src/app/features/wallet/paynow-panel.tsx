@@ -7,9 +7,10 @@ import { showToast } from '../../components/toast';
 import { copyText } from '../../lib/clipboard';
 import { formatSgd } from '../../lib/format';
 import { serverNow } from '../../lib/server-time';
+import { useCompany } from '../../lib/storage';
 import { parsePayNowPayload, amountText, type PayNowFields } from '../../../shared/paynow';
 import type { TopupRecord } from '../../../shared/schemas/wallet';
-import { PLATFORM_PAYEE } from './payee';
+import { PLATFORM_BANK } from './payee';
 import { StatusChip } from './wallet-parts';
 import './paynow.css';
 
@@ -59,6 +60,7 @@ async function saveQr(payload: string, reference: string): Promise<void> {
 
 export function PaymentPanel({ topup, onFresh, freshBusy, onDone }: { topup: TopupRecord; onFresh: () => void; freshBusy: boolean; onDone: () => void }) {
   const { t } = useLingui();
+  const company = useCompany();
   const expiresAt = topup.expires_at_ms;
   const [expired, setExpired] = useState(() => expiresAt !== null && serverNow() >= expiresAt);
   const fields: PayNowFields | null = useMemo(() => {
@@ -169,9 +171,9 @@ export function PaymentPanel({ topup, onFresh, freshBusy, onDone }: { topup: Top
                   <dt>
                     <Trans>Name</Trans>
                   </dt>
-                  <dd>{fields?.name ?? PLATFORM_PAYEE.paynow.name}</dd>
+                  <dd>{fields?.name ?? company?.name}</dd>
                 </div>
-                <CopyRow label="UEN" value={fields?.uen ?? PLATFORM_PAYEE.paynow.uen} testId="copy-uen" />
+                <CopyRow label="UEN" value={fields?.uen ?? company?.uen ?? ''} testId="copy-uen" />
               </>
             ) : (
               <>
@@ -179,15 +181,15 @@ export function PaymentPanel({ topup, onFresh, freshBusy, onDone }: { topup: Top
                   <dt>
                     <Trans>Name</Trans>
                   </dt>
-                  <dd>{PLATFORM_PAYEE.bank.name}</dd>
+                  <dd>{company?.name}</dd>
                 </div>
                 <div className="summary__row">
                   <dt>
                     <Trans>Bank</Trans>
                   </dt>
-                  <dd>{PLATFORM_PAYEE.bank.bank}</dd>
+                  <dd>{PLATFORM_BANK.bank}</dd>
                 </div>
-                <CopyRow label={t`Account`} value={PLATFORM_PAYEE.bank.account.replace(/-/g, '')} shown={PLATFORM_PAYEE.bank.account} testId="copy-account" />
+                <CopyRow label={t`Account`} value={PLATFORM_BANK.account.replace(/-/g, '')} shown={PLATFORM_BANK.account} testId="copy-account" />
               </>
             )}
             <CopyRow label={t`Amount`} value={amountText(topup.amount)} shown={formatSgd(topup.amount)} testId="copy-amount" />

@@ -9,7 +9,7 @@ import { requestWithdrawal } from './api';
 import type { WithdrawalPreview } from './amount';
 import { SummaryRow } from './wallet-parts';
 
-/** The withdrawal's last step: what is paid where, and the withdrawal password; sends the request. */
+/** The withdrawal's last step: what is paid where, and the payment password; sends the request. */
 export function WithdrawConfirmSheet({
   open,
   onClose,
@@ -51,13 +51,13 @@ export function WithdrawConfirmSheet({
       password={{
         id: 'withdraw-password',
         testId: 'withdraw-password',
-        label: <Trans>Withdrawal password</Trans>,
+        label: <Trans>Payment password</Trans>,
         hint: (
           <Trans>
             Five wrong passwords lock withdrawals and freeze your balance. <Link to="/pages/profile/withdpwd">Forgot it? Get help</Link>
           </Trans>
         ),
-        missing: t`Please enter your withdrawal password.`,
+        missing: t`Please enter your payment password.`,
       }}
       busy={write.busy}
       error={write.error}

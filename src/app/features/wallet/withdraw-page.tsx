@@ -9,7 +9,7 @@ import { WithdrawConfirmSheet } from './withdraw-confirm';
 
 // /pages/profile/withdraw: the withdrawal form ("apply for withdrawal"); /pages/profile/apply lists the
 // withdrawal records (docs/product.md#screens-and-routes). The handling fee and the total are shown before
-// the confirm step, which asks for the withdrawal password in a modal sheet. The server decides every
+// the confirm step, which asks for the payment password in a modal sheet. The server decides every
 // rule (docs/product.md#withdrawals); its refusals are shown as returned (already translated).
 
 export function WithdrawPage() {

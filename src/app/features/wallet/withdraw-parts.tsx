@@ -33,7 +33,7 @@ export function BalanceCard({ info }: { info: UserInfo | null | undefined }) {
   );
 }
 
-/** Why this account cannot withdraw now: risk control, a lock, or no withdrawal password yet. */
+/** Why this account cannot withdraw now: risk control, a lock, or no payment password yet. */
 export function AccountNotices({ info, lang }: { info: UserInfo | null | undefined; lang: 'en' | 'cn' }) {
   return (
     <>
@@ -44,13 +44,13 @@ export function AccountNotices({ info, lang }: { info: UserInfo | null | undefin
       )}
       {info?.locked && (
         <p className="notice notice--danger wallet-notice" role="status">
-          <Trans>Withdrawals are locked and your balance is frozen after repeated wrong withdrawal passwords. Please contact the administrator.</Trans>
+          <Trans>Withdrawals are locked and your balance is frozen after repeated wrong payment passwords. Please contact the administrator.</Trans>
         </p>
       )}
       {info?.has_withdraw_password === false && (
         <p className="notice notice--warn wallet-notice" role="status" data-testid="need-withdpwd">
           <Trans>
-            Set a <Link to="/pages/profile/withdpwd">withdrawal password</Link> first.
+            Set a <Link to="/pages/profile/withdpwd">payment password</Link> first.
           </Trans>
         </p>
       )}

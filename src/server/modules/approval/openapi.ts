@@ -1,6 +1,6 @@
 import type { Endpoint } from '../../lib/openapi-endpoint';
 import { PATHS } from '../../../shared/api';
-import { approvalApproveSchema, approvalDecideSchema, approvalListQuery, approvalPageSchema, approvalRequestSchema, approvalThresholdsAnswerSchema, approvalThresholdsSchema } from '../../../shared/schemas/approval';
+import { approvalApproveSchema, approvalDecideSchema, approvalListQuery, approvalPageSchema, approvalRequestSchema, approvalThresholdsAnswerSchema, approvalThresholdsReadSchema, approvalThresholdsSchema } from '../../../shared/schemas/approval';
 
 // The approvals endpoints (docs/product.md#approvals), for ENDPOINTS in src/server/openapi.ts.
 
@@ -59,9 +59,9 @@ export const APPROVAL_ENDPOINTS: Endpoint[] = [
     tag: 'Approvals',
     summary: "The organisation's thresholds: a member's retirement of more tons, or withdrawal of more cents, waits for an approver",
     auth: 'user',
-    answer: approvalThresholdsAnswerSchema,
+    answer: approvalThresholdsReadSchema,
     errors: ['org_not_member'],
-    gives: '{retire_tons, withdraw_cents}',
+    gives: '{retire_tons, withdraw_cents, applies_to_you}',
   },
   {
     method: 'post',

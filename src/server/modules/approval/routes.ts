@@ -53,7 +53,7 @@ approvalRoutes.post('/cancel', async (c) => {
 
 approvalRoutes.get('/thresholds', async (c) => {
   const acting = await requireActing(c);
-  return ok(c, await thresholdsOfAccount(c.get('deps'), acting.accountId));
+  return ok(c, await thresholdsOfAccount(c.get('deps'), acting));
 });
 
 approvalRoutes.post('/thresholds', async (c) => {

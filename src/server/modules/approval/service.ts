@@ -5,10 +5,10 @@ import { writeTx, type EffectRecord, type WriteScope } from '../../db/tx';
 import { pageOf } from '../../db/paging';
 import { formatSgd } from '../../../shared/money';
 import type { Paged } from '../../../shared/api';
-import type { ApprovalRequest, ApprovalThresholds } from '../../../shared/schemas/approval';
+import type { ApprovalRequest, ApprovalThresholds, ApprovalThresholdsRead } from '../../../shared/schemas/approval';
 import { commitRetirement } from '../retire/service';
 import { commitWithdrawal, holdForApproval } from '../wallet/service';
-import { approvalAnswer, approvalAnswers, noticeOfRequest, thresholdsFor, type ApprovalRow } from '../user/approval-requests';
+import { approvalAnswer, approvalAnswers, noticeOfRequest, thresholdsApply, thresholdsFor, type ApprovalRow } from '../user/approval-requests';
 import type { Acting } from '../session';
 
 // Approvals (maker-checker) of an organisation (docs/product.md#approvals, docs/decisions/0038-approvals.md).
@@ -202,7 +202,12 @@ export async function approvalsOf(deps: Deps, accountId: number, q: { page: numb
   return { ...page, list };
 }
 
-export const thresholdsOfAccount = (deps: Deps, accountId: number) => thresholdsFor(deps.db, accountId);
+/** The thresholds, and whether the asking member's own writes above them wait for an approver (the retire
+ *  and withdraw screens say so before the payment password). */
+export async function thresholdsOfAccount(deps: Deps, acting: Acting): Promise<ApprovalThresholdsRead> {
+  const [limits, applies] = await Promise.all([thresholdsFor(deps.db, acting.accountId), thresholdsApply(deps.db, acting)]);
+  return { ...limits, applies_to_you: applies };
+}
 
 /** The owner sets the thresholds (kept in the organisation's settings beside what else is there). */
 export async function setThresholds(deps: Deps, acting: Acting, t: ApprovalThresholds, record: EffectRecord): Promise<ApprovalThresholds> {

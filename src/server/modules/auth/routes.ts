@@ -24,6 +24,7 @@ authRoutes.get('/baseconfig', (c) => {
     server_time_ms: now,
     registration_open: config.REGISTRATION_OPEN,
     support_email: config.SUPPORT_EMAIL,
+    company: { name: config.COMPANY_NAME, uen: config.COMPANY_UEN, address: config.COMPANY_ADDRESS },
     limits: {
       withdraw_min: config.WITHDRAW_MIN_CENTS,
       withdraw_max: config.WITHDRAW_MAX_CENTS,

@@ -56,8 +56,10 @@ export async function completeCycle(db: DB, orderId: number, now: number, gradeT
       w,
       order.user_id,
       {
-        title: 'Order completed',
-        title_cn: '订单已完成',
+        // The title names the order and the project: it is what a live toast or a push shows, wherever the
+        // member is in the app.
+        title: `Order ${order.order_no} completed: ${fmtTons(tons)} of ${project.name}`,
+        title_cn: `订单 ${order.order_no} 已完成：${tons} 吨 ${project.name_cn || project.name}`,
         body: `Order ${order.order_no} is complete: ${fmtTons(tons)} of ${project.name} added to your carbon credits.`,
         body_cn: `订单 ${order.order_no} 已完成：${tons} 吨 ${project.name_cn || project.name} 已计入您的碳信用。`,
         url: ORDER_URLS.completed,

@@ -1,6 +1,8 @@
 import type { Deps } from '../../env';
 import type { Acting, Session, User } from '../session';
 import type { OrgActivityList, OrgMembers, OrgMine } from '../../../shared/schemas/org';
+import type { Lang } from '../../../shared/errors';
+import { activityTable } from './activity-export';
 
 // The organisation's reads: the person's organisations, the members (with pending invitations for those
 // who manage them), and the activity log as a page or as CSV.
@@ -85,18 +87,14 @@ function csvField(value: string | number): string {
   return `"${text.replace(/"/g, '""')}"`;
 }
 
-/** The whole activity log as CSV (UTF-8 with a byte-order mark, so spreadsheets read Chinese), oldest first,
- *  times in SGT. */
-export async function activityCsv(deps: Deps, accountId: number): Promise<string> {
+/** The whole activity log as CSV for finance (UTF-8 with a byte-order mark, so spreadsheets read Chinese),
+ *  oldest first, in the reader's language (modules/org/activity-export.ts). */
+export async function activityCsv(deps: Deps, accountId: number, lang: Lang): Promise<string> {
   const rows = await activityQuery(deps, accountId)
     .select(['a.id', 'u.email', 'a.action', 'a.detail', 'a.created_at'])
     .orderBy('a.id')
     .limit(CSV_MAX_ROWS)
     .execute();
-  const lines = [['id', 'time_sgt', 'member', 'action', 'detail'].map(csvField).join(',')];
-  for (const r of rows) {
-    const sgt = new Date(r.created_at + 8 * 3_600_000).toISOString().slice(0, 19).replace('T', ' ');
-    lines.push([r.id, sgt, r.email, r.action, r.detail].map(csvField).join(','));
-  }
-  return `\uFEFF${lines.join('\r\n')}\r\n`;
+  const table = await activityTable(deps, accountId, rows, lang);
+  return `\uFEFF${table.map((line) => line.map(csvField).join(',')).join('\r\n')}\r\n`;
 }

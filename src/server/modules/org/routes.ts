@@ -3,10 +3,10 @@ import type { AppEnv } from '../../env';
 import { idempotent } from '../../lib/idempotency';
 import { AppError, input, ok, parse, strictBody } from '../../lib/http';
 import { pageSchema } from '../../../shared/schemas/common';
-import { orgInviteSchema, orgJoinSchema, orgRemoveSchema, orgRoleSchema, orgSwitchSchema } from '../../../shared/schemas/org';
+import { orgInvitationQuery, orgInviteSchema, orgJoinSchema, orgRemoveSchema, orgRoleSchema, orgSwitchSchema } from '../../../shared/schemas/org';
 import { requirePerson, requireUser, roleCan, type Acting, type Capability } from '../session';
 import { activity, activityCsv, members, mine } from './queries';
-import { invite, join, removeMember, setRole, switchTo } from './service';
+import { invitationOf, invite, join, removeMember, setRole, switchTo } from './service';
 
 // Organisations (docs/product.md#organisations), mounted at /h5/api/api/org. Every member reads the
 // organisation's members; owner and admins invite, change roles, remove, and read or export the activity
@@ -49,6 +49,11 @@ orgRoutes.post('/invite', async (c) => {
   return idempotent(c, acting.accountId, raw, (record) => invite(c.get('deps'), acting, data, record));
 });
 
+orgRoutes.get('/invitation', async (c) => {
+  await requirePerson(c);
+  return ok(c, await invitationOf(c.get('deps'), parse(orgInvitationQuery, await input(c)).token));
+});
+
 orgRoutes.post('/join', async (c) => {
   const { person } = await requirePerson(c);
   const { data, raw } = await strictBody(c, orgJoinSchema);
@@ -74,7 +79,7 @@ orgRoutes.get('/activity', async (c) => {
 
 orgRoutes.get('/activity.csv', async (c) => {
   const acting = await requireManager(c);
-  const csv = await activityCsv(c.get('deps'), acting.accountId);
+  const csv = await activityCsv(c.get('deps'), acting.accountId, c.get('lang'));
   return c.body(csv, 200, {
     'Content-Type': 'text/csv; charset=utf-8',
     'Content-Disposition': `attachment; filename="canopy-activity-${acting.accountId}.csv"`,

@@ -8,7 +8,7 @@ import type { OrgRole } from '../../db/schema';
 import { pauseMakerPlans } from '../offset/maker';
 import { cancelMakerRequests } from '../approval/service';
 import type { LoginInfo } from '../../../shared/schemas/auth';
-import type { OrgSummary } from '../../../shared/schemas/org';
+import type { OrgInvitation, OrgSummary } from '../../../shared/schemas/org';
 
 // Organisations, members and roles (docs/product.md#organisations, docs/decisions/0037-organisations.md).
 // The corporate account is the organisation's ledger account; members sign in with their own logins and
@@ -119,6 +119,19 @@ async function queueInvitation(deps: Deps, tx: Tx, acting: Acting, email: string
 
 /** Joins the organisation of an invitation: the signed-in person's email must be the invited one, the
  *  link unused and unexpired; the first to use it wins, every other use is refused. */
+/** What an unused, unexpired invitation offers, read by its token before joining; anything else is the
+ *  same "invalid" as a wrong token. */
+export async function invitationOf(deps: Deps, token: string): Promise<OrgInvitation> {
+  const inv = await deps.db
+    .selectFrom('organisation_invitations as i')
+    .innerJoin('organisations as o', 'o.account_id', 'i.account_id')
+    .select(['o.name', 'o.uen', 'i.role', 'i.email', 'i.expires_at', 'i.accepted_at', 'i.revoked_at'])
+    .where('i.token_hash', '=', sha256(token))
+    .executeTakeFirst();
+  if (!inv || inv.accepted_at !== null || inv.revoked_at !== null || inv.expires_at <= deps.clock.now()) throw new AppError('org_invite_invalid');
+  return { name: inv.name, uen: inv.uen, role: inv.role as OrgInvitation['role'], email: inv.email, expires_at: Number(inv.expires_at) };
+}
+
 export async function join(deps: Deps, person: User, token: string, record: EffectRecord): Promise<OrgSummary> {
   if (person.type !== 'personal') throw new AppError('org_personal_only');
   const now = deps.clock.now();

@@ -48,5 +48,5 @@ export async function taxableFor(db: DB | Tx, userId: number, year: number): Pro
 export async function iccCount(tx: Tx, userId: number, year: number): Promise<RetireAnswer['icc']> {
   const [taxable, { retired, pending }] = await Promise.all([taxableFor(tx, userId, year), surrenderedForYear(tx, userId, year)]);
   const { cap_tons, over_tons } = capFigures(taxable, retired + pending);
-  return { year, cap_tons, retired_tons: retired, pending_tons: pending, over_tons };
+  return { year, taxable_tons: taxable, cap_tons, retired_tons: retired, pending_tons: pending, over_tons };
 }

@@ -48,13 +48,19 @@ export type ApprovalPath = 'direct' | 'request' | 'alone';
 
 const APPROVING_ROLES = ORG_ROLES.filter((r) => roleCan(r, 'approve'));
 
+/** True when the acting member's retirements and withdrawals above the thresholds wait for an approver:
+ *  everyone's but an owner's in an organisation where no one else may approve. */
+export async function thresholdsApply(db: DB | Tx, acting: Pick<Acting, 'accountId' | 'role' | 'member'>): Promise<boolean> {
+  if (acting.role !== 'owner') return true;
+  const other = await db.selectFrom('organisation_members').select('user_id').where('account_id', '=', acting.accountId).where('role', 'in', APPROVING_ROLES).where('user_id', '<>', acting.member.id).limit(1).executeTakeFirst();
+  return other !== undefined;
+}
+
 export async function approvalPath(db: DB | Tx, acting: Acting | null, kind: 'retire' | 'withdraw', size: number): Promise<ApprovalPath> {
   if (!acting) return 'direct';
   const t = await thresholdsFor(db, acting.accountId);
   if (size <= (kind === 'retire' ? t.retire_tons : t.withdraw_cents)) return 'direct';
-  if (acting.role !== 'owner') return 'request';
-  const other = await db.selectFrom('organisation_members').select('user_id').where('account_id', '=', acting.accountId).where('role', 'in', APPROVING_ROLES).where('user_id', '<>', acting.member.id).limit(1).executeTakeFirst();
-  return other ? 'request' : 'alone';
+  return (await thresholdsApply(db, acting)) ? 'request' : 'alone';
 }
 
 /** The tons of a project an account's waiting retirement requests hold: neither retirable nor sellable. */

@@ -72,7 +72,7 @@ export async function bindPayoutAccount(deps: Deps, user: User, input: BankCardD
   if (!paynowMatches(user, input.paynow)) throw new AppError('paynow_invalid', undefined, { field: 'paynow' });
   if (registeredNames(user).length === 0) throw new AppError('name_required');
   if (!holderMatches(user, input.holder_name)) throw new AppError('holder_mismatch', undefined, { field: 'holder_name' });
-  // Where money goes is as sensitive as a withdrawal: once the withdrawal password exists, a change needs it
+  // Where money goes is as sensitive as a withdrawal: once the payment password exists, a change needs it
   // (so a stolen session cannot rename the account and redirect payouts). Checked last, so a request that
   // fails anyway costs no attempt.
   // Acting for an organisation the password is the member's own (payerOf): needed once either exists.

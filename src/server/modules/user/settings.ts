@@ -13,7 +13,7 @@ import type { ErrorKey } from '../../../shared/errors';
 import { endUserSessions, type User } from '../session';
 import type { ProfileView } from '../../../shared/schemas/wallet';
 
-// Account settings: withdrawal password, login password, personal information (docs/product.md#validation,
+// Account settings: payment password, login password, personal information (docs/product.md#validation,
 // docs/product.md#accounts). Re-entering the login password inside the app counts toward the same 5-attempt
 // login lock as the login form, so a stolen session cannot be used to guess the password without limit.
 

@@ -8,7 +8,7 @@ import { publish } from '../../live/events';
 import type { ErrorKey } from '../../../shared/errors';
 import type { User } from '../session';
 
-// The withdrawal password is also the payment password for orders (docs/product.md#accounts). Wrong attempts
+// The payment password pays for orders and withdrawals (docs/product.md#accounts). Wrong attempts
 // answer "attempts left: n"; the 5th locks the account and freezes its available balance (moved to frozen
 // with a fund log of kind lock_freeze) until an operator unlocks it (user:unlock reverses the freeze).
 
@@ -69,7 +69,7 @@ async function freezeForLock(tx: Tx, userId: number, now: number): Promise<void>
     kind: 'lock_freeze',
     ref_type: 'user',
     ref_id: userId,
-    memo: 'Balance frozen after repeated wrong withdrawal passwords',
+    memo: 'Balance frozen after repeated wrong payment passwords',
     now,
     postings: [
       { owner: userId, account: 'available', amount: -available },

@@ -7,16 +7,16 @@ import { buildPayNowPayload, REFERENCE_PATTERN } from '../../../shared/paynow';
 
 // Database rows -> what the API answers (times as ISO SGT plus epoch ms; account numbers masked).
 
-/** The PayNow payee of the QRs (config PAYNOW_UEN, PAYNOW_NAME). */
+/** The PayNow payee of the QRs: the one legal entity (config COMPANY_UEN, COMPANY_NAME), the name the receipts carry. */
 interface PayNowPayee {
-  PAYNOW_UEN: string;
-  PAYNOW_NAME: string;
+  COMPANY_UEN: string;
+  COMPANY_NAME: string;
 }
 
 /** The QR payload of a PayNow top-up that has an expiry and a well-formed reference; null otherwise. */
 function topupQr(row: Pick<Selectable<TopupsTable>, 'method' | 'amount' | 'reference' | 'expires_at' | 'first_topup_id' | 'flag'>, payee: PayNowPayee): string | null {
   if (row.method !== 'paynow' || row.expires_at === null || row.first_topup_id !== null || row.flag === 'manual' || !REFERENCE_PATTERN.test(row.reference)) return null;
-  return buildPayNowPayload({ uen: payee.PAYNOW_UEN, name: payee.PAYNOW_NAME, amountCents: row.amount, reference: row.reference, expiry: row.expires_at });
+  return buildPayNowPayload({ uen: payee.COMPANY_UEN, name: payee.COMPANY_NAME, amountCents: row.amount, reference: row.reference, expiry: row.expires_at });
 }
 
 export function topupRecord(row: Selectable<TopupsTable>, payee: PayNowPayee): TopupRecord {

@@ -1,5 +1,5 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { WithdrawPasswordPage } from '../../../features/account/withdraw-password-page';
 
-// Withdrawal password (docs/product.md#screens-and-routes): set or change it.
+// Payment password (docs/product.md#screens-and-routes): set or change it.
 export const Route = createFileRoute('/pages/profile/withdpwd')({ component: WithdrawPasswordPage });
