@@ -376,3 +376,24 @@ it('Idempotency-Key: the same add twice is one endpoint with one secret', async 
   expect(b.data).toEqual(a.data);
   expect((await s.api('GET', PATHS.webhooks, {}, { token: owner.token })).data.list).toHaveLength(1);
 });
+
+describe('manual sends', () => {
+  it('throttles ping and resend per account (WEBHOOK_MANUAL_SENDS_PER_HOUR): a refusal sends and stores nothing', async () => {
+    const t = await startTestServer({ ...BASE, WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_MANUAL_SENDS_PER_HOUR: '2' }, { now: Date.now() });
+    try {
+      const r = await receiver();
+      const owner = await person(t);
+      const made = await addEndpoint(t, owner.token, `${r.url}/hook`);
+      const first = await write(t, PATHS.webhookPing, owner.token, { id: made.id });
+      expect(first.code, first.msg).toBe(0);
+      await drain(t, 2);
+      const delivery = await t.db.selectFrom('webhook_deliveries').select('id').orderBy('id').executeTakeFirstOrThrow();
+      const again = await write(t, PATHS.webhookResend, owner.token, { delivery_id: delivery.id });
+      expect(again.code, again.msg).toBe(0);
+      await expectRefused(t, 'too_many_requests', (lang) => write(t, PATHS.webhookPing, owner.token, { id: made.id }, { lang }));
+      await expectRefused(t, 'too_many_requests', (lang) => write(t, PATHS.webhookResend, owner.token, { delivery_id: delivery.id }, { lang }));
+    } finally {
+      await t.close();
+    }
+  });
+});
