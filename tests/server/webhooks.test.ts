@@ -358,7 +358,7 @@ describe('receivers the server never sends to (WEBHOOK_ALLOW_PRIVATE off)', () =
   });
 
   it('the address check: private, loopback, link-local and mapped forms refused; public ones allowed; loopback only when allowed', () => {
-    const refused = ['127.0.0.1', '10.0.0.1', '172.16.5.4', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '::1', '::', 'fe80::1', 'fc00::1', 'fd12::1', '::ffff:127.0.0.1', '::ffff:169.254.169.254', '64:ff9b::7f00:1'];
+    const refused = ['127.0.0.1', '10.0.0.1', '172.16.5.4', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '::1', '::', 'fe80::1', 'fc00::1', 'fd12::1', '::ffff:127.0.0.1', '::ffff:169.254.169.254', '64:ff9b::7f00:1', '::127.0.0.1', '::a9fe:a9fe', '::ffff:0:127.0.0.1', '::ffff:0:a00:1'];
     for (const a of refused) expect(addressAllowed({ address: a, family: a.includes(':') ? 6 : 4 }, false), a).toBe(false);
     for (const a of ['8.8.8.8', '1.1.1.1', '2606:4700:4700::1111']) expect(addressAllowed({ address: a, family: a.includes(':') ? 6 : 4 }, false), a).toBe(true);
     expect(addressAllowed({ address: '127.0.0.1', family: 4 }, true)).toBe(true);
