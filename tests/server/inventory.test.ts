@@ -117,6 +117,23 @@ describe('inventory:add and inventory:list', () => {
     });
   }
 
+  it('project:edit refuses to move a project that holds blocks to another registry or registry project, and changes nothing', async () => {
+    const pid = await verraProject('VCS-191');
+    expect((await ops(['inventory:add', String(pid), '12082-1-10-VCS-VCU-304-VER-CN-1-191-01012008-31122008-0'])).ok).toBe(true);
+    for (const patch of [{ registry: 'Gold Standard' }, { registry_id: 'VCS-192' }]) {
+      const before = await s.db.selectFrom('projects').selectAll().where('id', '=', pid).executeTakeFirstOrThrow();
+      const blocks = await inventoryState();
+      const res = await ops(['project:edit', String(pid), file(`edit-${pid}.json`, JSON.stringify(patch))]);
+      expect(res.ok, JSON.stringify(patch)).toBe(false);
+      if (!res.ok) expect(res.error).toMatch(/holds registry blocks/);
+      expect(await s.db.selectFrom('projects').selectAll().where('id', '=', pid).executeTakeFirstOrThrow()).toEqual(before);
+      expect(await inventoryState()).toEqual(blocks);
+    }
+    // The same registry written another way, and the same project number, are no move.
+    const same = await ops(['project:edit', String(pid), file(`edit-${pid}.json`, JSON.stringify({ registry: 'verra', registry_id: 'VCS191' }))]);
+    expect(same.ok, same.ok ? '' : same.error).toBe(true);
+  });
+
   it('refuses a block for a project that does not exist, and bad input with the usage', async () => {
     const before = await inventoryState();
     const missing = await ops(['inventory:add', '999999', VERRA]);
