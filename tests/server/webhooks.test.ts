@@ -250,7 +250,9 @@ describe('delivery', () => {
     const owner = await person(s);
     const r = await receiver();
     r.answer = () => ({ status: 503 });
-    const made = await addEndpoint(s, owner.token, `${r.url}/down`);
+    // A receiver URL often carries its own credential (a path token, a signed query): the notice, which every
+    // member of the organisation reads (viewers too), names the endpoint by its origin only.
+    const made = await addEndpoint(s, owner.token, `${r.url}/down/T0KEN-abc?sig=s3cret`);
     await writeTx(s.db, (tx) => emitWebhookEvent(tx, { owner: owner.id, mode: 'live', type: 'order.completed', data: { id: 3 } }, s.clock.now()));
     await drain(s);
     expect(r.received).toHaveLength(5);
@@ -258,6 +260,11 @@ describe('delivery', () => {
     expect(ep.disabled_at).not.toBeNull();
     const notice = await s.db.selectFrom('notifications').select(['title', 'title_cn', 'url']).where('user_id', '=', owner.id).orderBy('id', 'desc').executeTakeFirstOrThrow();
     expect(notice).toEqual({ title: 'Webhook endpoint disabled', title_cn: 'Webhook 端点已停用', url: '/pages/developer/webhooks' });
+    const texts = await s.db.selectFrom('notifications').select(['body', 'body_cn']).where('user_id', '=', owner.id).orderBy('id', 'desc').executeTakeFirstOrThrow();
+    for (const t of [texts.body, texts.body_cn]) {
+      expect(t).toContain(`${r.url} (#${made.id})`);
+      expect(t).not.toMatch(/T0KEN|s3cret|\/down/);
+    }
     // Disabled: new events are not written for it.
     expect(await writeTx(s.db, (tx) => emitWebhookEvent(tx, { owner: owner.id, mode: 'live', type: 'order.completed', data: { id: 4 } }, s.clock.now()))).toBeNull();
     r.answer = () => ({ status: 204 });
