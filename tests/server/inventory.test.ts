@@ -83,6 +83,10 @@ describe('inventory:add and inventory:list', () => {
     expect((await ops(['inventory:add', String(car), 'CAR-1-US-293-1-120-CA-2006-102-1 to 29251'])).ok).toBe(true);
     const gs = await makeProject(s, { registry: 'Gold Standard', registry_id: 'GS-2978', held: 0 });
     expect((await ops(['inventory:add', String(gs), 'GS1-1-IN-GS2978-16-2019-19386-1-500'])).ok).toBe(true);
+    // The same Gold Standard units with the project number zero-padded are the same credits.
+    const padded = await ops(['inventory:add', String(gs), 'GS1-1-IN-GS02978-16-2019-019386-1-500']);
+    expect(padded.ok).toBe(false);
+    if (!padded.ok) expect(padded.error).toMatch(/^refused \(serial_range\): units 1 to 500 are already held/);
     const after = await inventoryState();
     expect(after.blocks.length).toBe(before.blocks.length + 4);
     const tons = new Map(after.projects.map((p) => [p.id, p.block_tons]));

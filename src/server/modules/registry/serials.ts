@@ -281,7 +281,7 @@ export function seriesKey(range: Pick<SerialRange, 'registry' | 'parts'>): strin
 }
 
 /** The credits a range's fixed parts name, however they are written: numbers compared without the zeros
- *  they are padded with, and Verra's sectoral scope left out (a batch has one scope, and some published
+ *  they are padded with (GS02978 is GS2978), and Verra's sectoral scope left out (a batch has one scope, and some published
  *  serials omit it). Two ranges with the same credits key whose units intersect count the same units, even
  *  when their text (and so their seriesKey) differs. */
 export function creditsKey(range: Pick<SerialRange, 'registry' | 'parts'>): string {
@@ -290,7 +290,7 @@ export function creditsKey(range: Pick<SerialRange, 'registry' | 'parts'>): stri
     .sort()
     .map((k) => {
       const v = range.parts[k]!;
-      return `${k}=${/^\d+$/.test(v) ? v.replace(/^0+(?=\d)/, '') : v}`;
+      return `${k}=${v.replace(/(^|\D)0+(?=\d)/g, '$1')}`;
     });
   return [range.registry, ...parts].join('|');
 }
