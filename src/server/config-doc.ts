@@ -73,6 +73,7 @@ const DESCRIBE: Record<string, KeyDoc> = {
   PASSWORD_CHANGES_PER_ACCOUNT_PER_HOUR: { what: 'Login- and withdrawal-password changes per account (429)' },
   AVATAR_UPLOADS_PER_ACCOUNT_PER_HOUR: { what: 'Avatar uploads per account (429)' },
   ORG_INVITES_PER_ACCOUNT_PER_HOUR: { what: 'Invitation mails an organisation sends (429)' },
+  WEBHOOK_MANUAL_SENDS_PER_HOUR: { what: 'Webhook pings and resends per account (429)' },
   PUBLIC_REQUESTS_PER_IP_PER_MINUTE: { what: 'Requests to the public API (certificates, transparency) per address and minute (429)' },
   AVATAR_MAX_BYTES: { what: 'Largest avatar upload in bytes (413)' },
   AVATAR_MAX_MEGAPIXELS: { what: "Largest avatar picture in megapixels, checked before decoding" },

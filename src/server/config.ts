@@ -108,6 +108,9 @@ const envSchema = v.object({
   AVATAR_UPLOADS_PER_ACCOUNT_PER_HOUR: int(30, 1),
   // Invitations an organisation sends an hour: each is a mail to an address its admins choose.
   ORG_INVITES_PER_ACCOUNT_PER_HOUR: int(50, 1),
+  // Webhook pings and resends an account asks for an hour: each is a request Canopy makes to an address the
+  // account chooses, so they are not a way to aim Canopy's traffic at someone else's server.
+  WEBHOOK_MANUAL_SENDS_PER_HOUR: int(60, 1),
   // Requests to the public API (/api/public: certificates, transparency) per address and minute: a page
   // polling every 15 s costs 4; this stops a flood (a certificate lookup by a random id reads the database).
   PUBLIC_REQUESTS_PER_IP_PER_MINUTE: int(120, 1),

@@ -83,6 +83,10 @@ describe('inventory:add and inventory:list', () => {
     expect((await ops(['inventory:add', String(car), 'CAR-1-US-293-1-120-CA-2006-102-1 to 29251'])).ok).toBe(true);
     const gs = await makeProject(s, { registry: 'Gold Standard', registry_id: 'GS-2978', held: 0 });
     expect((await ops(['inventory:add', String(gs), 'GS1-1-IN-GS2978-16-2019-19386-1-500'])).ok).toBe(true);
+    // The same Gold Standard units with the project number zero-padded are the same credits.
+    const padded = await ops(['inventory:add', String(gs), 'GS1-1-IN-GS02978-16-2019-019386-1-500']);
+    expect(padded.ok).toBe(false);
+    if (!padded.ok) expect(padded.error).toMatch(/^refused \(serial_range\): units 1 to 500 are already held/);
     const after = await inventoryState();
     expect(after.blocks.length).toBe(before.blocks.length + 4);
     const tons = new Map(after.projects.map((p) => [p.id, p.block_tons]));
@@ -95,6 +99,8 @@ describe('inventory:add and inventory:list', () => {
     { why: 'a first unit after the last', args: (pid) => [String(pid), '12082-384800545-384723093-VCS-VCU-304-VER-CN-1-191-01012008-31122008-0'], field: 'last' },
     { why: 'a block overlapping one already held (one unit shared)', args: (pid) => [String(pid), '12082-384800545-384800600-VCS-VCU-304-VER-CN-1-191-01012008-31122008-0'], field: 'serial_range' },
     { why: 'the same block again', args: (pid) => [String(pid), VERRA], field: 'serial_range' },
+    { why: 'the same units written without the sectoral scope', args: (pid) => [String(pid), '12082-384723093-384723100-VCS-VCU-304-VER-CN-191-01012008-31122008-0'], field: 'serial_range' },
+    { why: 'the same units with the batch and project written zero-padded', args: (pid) => [String(pid), '012082-384723093-384723100-VCS-VCU-304-VER-CN-01-0191-01012008-31122008-0'], field: 'serial_range' },
     { why: 'a range of another registry than the project is listed on', args: (pid) => [String(pid), 'ACR-US-191-2010-203-1-5000'], field: 'registry' },
     { why: 'a range of another registry project', args: (pid) => [String(pid), '12082-1-100-VCS-VCU-304-VER-CN-1-192-01012008-31122008-0'], field: 'project' },
     { why: 'a range named as another registry than it is written in', args: (pid) => [String(pid), VERRA, '--registry', 'car'], field: 'registry' },
@@ -114,6 +120,23 @@ describe('inventory:add and inventory:list', () => {
       expect(await inventoryState()).toEqual(before);
     });
   }
+
+  it('project:edit refuses to move a project that holds blocks to another registry or registry project, and changes nothing', async () => {
+    const pid = await verraProject('VCS-191');
+    expect((await ops(['inventory:add', String(pid), '12082-1-10-VCS-VCU-304-VER-CN-1-191-01012008-31122008-0'])).ok).toBe(true);
+    for (const patch of [{ registry: 'Gold Standard' }, { registry_id: 'VCS-192' }]) {
+      const before = await s.db.selectFrom('projects').selectAll().where('id', '=', pid).executeTakeFirstOrThrow();
+      const blocks = await inventoryState();
+      const res = await ops(['project:edit', String(pid), file(`edit-${pid}.json`, JSON.stringify(patch))]);
+      expect(res.ok, JSON.stringify(patch)).toBe(false);
+      if (!res.ok) expect(res.error).toMatch(/holds registry blocks/);
+      expect(await s.db.selectFrom('projects').selectAll().where('id', '=', pid).executeTakeFirstOrThrow()).toEqual(before);
+      expect(await inventoryState()).toEqual(blocks);
+    }
+    // The same registry written another way, and the same project number, are no move.
+    const same = await ops(['project:edit', String(pid), file(`edit-${pid}.json`, JSON.stringify({ registry: 'verra', registry_id: 'VCS191' }))]);
+    expect(same.ok, same.ok ? '' : same.error).toBe(true);
+  });
 
   it('refuses a block for a project that does not exist, and bad input with the usage', async () => {
     const before = await inventoryState();

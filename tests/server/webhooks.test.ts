@@ -250,7 +250,9 @@ describe('delivery', () => {
     const owner = await person(s);
     const r = await receiver();
     r.answer = () => ({ status: 503 });
-    const made = await addEndpoint(s, owner.token, `${r.url}/down`);
+    // A receiver URL often carries its own credential (a path token, a signed query): the notice, which every
+    // member of the organisation reads (viewers too), names the endpoint by its origin only.
+    const made = await addEndpoint(s, owner.token, `${r.url}/down/T0KEN-abc?sig=s3cret`);
     await writeTx(s.db, (tx) => emitWebhookEvent(tx, { owner: owner.id, mode: 'live', type: 'order.completed', data: { id: 3 } }, s.clock.now()));
     await drain(s);
     expect(r.received).toHaveLength(5);
@@ -258,6 +260,11 @@ describe('delivery', () => {
     expect(ep.disabled_at).not.toBeNull();
     const notice = await s.db.selectFrom('notifications').select(['title', 'title_cn', 'url']).where('user_id', '=', owner.id).orderBy('id', 'desc').executeTakeFirstOrThrow();
     expect(notice).toEqual({ title: 'Webhook endpoint disabled', title_cn: 'Webhook 端点已停用', url: '/pages/developer/webhooks' });
+    const texts = await s.db.selectFrom('notifications').select(['body', 'body_cn']).where('user_id', '=', owner.id).orderBy('id', 'desc').executeTakeFirstOrThrow();
+    for (const t of [texts.body, texts.body_cn]) {
+      expect(t).toContain(`${r.url} (#${made.id})`);
+      expect(t).not.toMatch(/T0KEN|s3cret|\/down/);
+    }
     // Disabled: new events are not written for it.
     expect(await writeTx(s.db, (tx) => emitWebhookEvent(tx, { owner: owner.id, mode: 'live', type: 'order.completed', data: { id: 4 } }, s.clock.now()))).toBeNull();
     r.answer = () => ({ status: 204 });
@@ -358,7 +365,7 @@ describe('receivers the server never sends to (WEBHOOK_ALLOW_PRIVATE off)', () =
   });
 
   it('the address check: private, loopback, link-local and mapped forms refused; public ones allowed; loopback only when allowed', () => {
-    const refused = ['127.0.0.1', '10.0.0.1', '172.16.5.4', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '::1', '::', 'fe80::1', 'fc00::1', 'fd12::1', '::ffff:127.0.0.1', '::ffff:169.254.169.254', '64:ff9b::7f00:1'];
+    const refused = ['127.0.0.1', '10.0.0.1', '172.16.5.4', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '::1', '::', 'fe80::1', 'fc00::1', 'fd12::1', '::ffff:127.0.0.1', '::ffff:169.254.169.254', '64:ff9b::7f00:1', '::127.0.0.1', '::a9fe:a9fe', '::ffff:0:127.0.0.1', '::ffff:0:a00:1'];
     for (const a of refused) expect(addressAllowed({ address: a, family: a.includes(':') ? 6 : 4 }, false), a).toBe(false);
     for (const a of ['8.8.8.8', '1.1.1.1', '2606:4700:4700::1111']) expect(addressAllowed({ address: a, family: a.includes(':') ? 6 : 4 }, false), a).toBe(true);
     expect(addressAllowed({ address: '127.0.0.1', family: 4 }, true)).toBe(true);
@@ -375,4 +382,25 @@ it('Idempotency-Key: the same add twice is one endpoint with one secret', async 
   const b = await write(s, PATHS.webhooks, owner.token, { url: 'https://example.com/once', events: ['ping'], mode: 'test' }, { key });
   expect(b.data).toEqual(a.data);
   expect((await s.api('GET', PATHS.webhooks, {}, { token: owner.token })).data.list).toHaveLength(1);
+});
+
+describe('manual sends', () => {
+  it('throttles ping and resend per account (WEBHOOK_MANUAL_SENDS_PER_HOUR): a refusal sends and stores nothing', async () => {
+    const t = await startTestServer({ ...BASE, WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_MANUAL_SENDS_PER_HOUR: '2' }, { now: Date.now() });
+    try {
+      const r = await receiver();
+      const owner = await person(t);
+      const made = await addEndpoint(t, owner.token, `${r.url}/hook`);
+      const first = await write(t, PATHS.webhookPing, owner.token, { id: made.id });
+      expect(first.code, first.msg).toBe(0);
+      await drain(t, 2);
+      const delivery = await t.db.selectFrom('webhook_deliveries').select('id').orderBy('id').executeTakeFirstOrThrow();
+      const again = await write(t, PATHS.webhookResend, owner.token, { delivery_id: delivery.id });
+      expect(again.code, again.msg).toBe(0);
+      await expectRefused(t, 'too_many_requests', (lang) => write(t, PATHS.webhookPing, owner.token, { id: made.id }, { lang }));
+      await expectRefused(t, 'too_many_requests', (lang) => write(t, PATHS.webhookResend, owner.token, { delivery_id: delivery.id }, { lang }));
+    } finally {
+      await t.close();
+    }
+  });
 });

@@ -27,6 +27,7 @@ export type LimitName =
   | 'password_change_account'
   | 'avatar_account'
   | 'org_invite_account'
+  | 'webhook_send_account'
   | 'public_ip';
 
 const HOUR_S = 3600;
@@ -46,6 +47,7 @@ export function limitTable(config: Config): Record<LimitName, { points: number; 
     password_change_account: { points: config.PASSWORD_CHANGES_PER_ACCOUNT_PER_HOUR, configKey: 'PASSWORD_CHANGES_PER_ACCOUNT_PER_HOUR', message: 'too_many_requests' },
     avatar_account: { points: config.AVATAR_UPLOADS_PER_ACCOUNT_PER_HOUR, configKey: 'AVATAR_UPLOADS_PER_ACCOUNT_PER_HOUR', message: 'too_many_requests' },
     org_invite_account: { points: config.ORG_INVITES_PER_ACCOUNT_PER_HOUR, configKey: 'ORG_INVITES_PER_ACCOUNT_PER_HOUR', message: 'too_many_requests' },
+    webhook_send_account: { points: config.WEBHOOK_MANUAL_SENDS_PER_HOUR, configKey: 'WEBHOOK_MANUAL_SENDS_PER_HOUR', message: 'too_many_requests' },
     public_ip: { points: config.PUBLIC_REQUESTS_PER_IP_PER_MINUTE, configKey: 'PUBLIC_REQUESTS_PER_IP_PER_MINUTE', message: 'too_many_requests', duration: MINUTE_S },
   };
 }

@@ -70,7 +70,7 @@ function email(text: string): string {
   return r.output;
 }
 
-const limitNames: Record<LimitName, true> = { login_ip: true, login_account: true, code_ip: true, code_account: true, register_ip: true, reset_ip: true, reset_account: true, password_change_account: true, avatar_account: true, org_invite_account: true, public_ip: true };
+const limitNames: Record<LimitName, true> = { login_ip: true, login_account: true, code_ip: true, code_account: true, register_ip: true, reset_ip: true, reset_account: true, password_change_account: true, avatar_account: true, org_invite_account: true, webhook_send_account: true, public_ip: true };
 
 type ThrottleRow = { limit: string; key: string; points: number; resets_at: number };
 

@@ -7,6 +7,7 @@ import type { NewsTable, ProjectsTable } from '../db/schema';
 import { newsPublishSchema, projectCreateSchema } from '../../shared/schemas/content';
 import { checkReductionPeriod, OpsError, readJsonFile, userByEmail, validate, type Command } from './commands';
 import { arg, limitFlag, positiveInt, textFlag, UsageError } from './args';
+import { registryOfProject } from '../modules/registry/inventory';
 
 // Operator content tools (docs/product.md#operators): edit projects and news, withdraw a news item, send a
 // notice, and read the audit every change leaves (operator_log: who, when, which command, the row, before and
@@ -36,6 +37,13 @@ function changedFields<T extends object>(before: T, patch: Partial<T>): { before
   return { before: b, after: a };
 }
 
+/** Whether an edit names another registry, or another registry project number, than the project did. */
+function movesRegistry(before: { registry: string; registry_id: string }, after: { registry: string; registry_id: string }): boolean {
+  const registry = (text: string) => registryOfProject(text) ?? text.trim().toLowerCase();
+  const number = (text: string) => text.replace(/\D/g, '').replace(/^0+/, '');
+  return registry(before.registry) !== registry(after.registry) || number(before.registry_id) !== number(after.registry_id);
+}
+
 const ms = (iso: string | undefined) => (iso === undefined ? undefined : Date.parse(iso));
 
 export const CONTENT_COMMANDS: Record<string, Command> = {
@@ -60,6 +68,12 @@ export const CONTENT_COMMANDS: Record<string, Command> = {
         if (merged.status === 'presale' && merged.presale_price === null) throw new UsageError('a presale project needs presale_price');
         checkReductionPeriod(merged);
         if (before.status === 'closed') throw new OpsError(`project #${id} is closed; a closed project is not edited`);
+        // Its blocks are units of one registry project: a project that holds them keeps naming that registry
+        // and project, or it would sell and certify those units under another's name.
+        if (movesRegistry(before, merged)) {
+          const held = await tx.selectFrom('registry_blocks').select('id').where('project_id', '=', id).executeTakeFirst();
+          if (held) throw new OpsError(`project #${id} holds registry blocks of ${before.registry} ${before.registry_id}; its registry and registry ID cannot change while it does`);
+        }
         const delta = patch.total_tons === undefined ? 0 : patch.total_tons - before.total_tons;
         const { total_tons: _total, ...fields } = patch;
         // The supply moves the remaining tons by the same amount, in the one statement that checks it: tons

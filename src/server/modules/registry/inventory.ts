@@ -4,7 +4,7 @@ import { writeTx, type Tx } from '../../db/tx';
 import type { Selectable } from 'kysely';
 import type { RegistryExportRow } from './export-csv';
 import { changeBlockTons } from './holdings';
-import { formatSerialRange, isRegistryName, parseSerialRange, REGISTRY_NAMES, REGISTRY_TITLES, seriesKey, type RegistryName, type SerialRange } from './serials';
+import { creditsKey, formatSerialRange, isRegistryName, parseSerialRange, REGISTRY_NAMES, REGISTRY_TITLES, seriesKey, type RegistryName, type SerialRange } from './serials';
 
 // The platform's registry holdings (docs/product.md#registry-inventory): blocks added by an operator, read
 // from a registry account's export, or seeded as demo data. A block is written in the transaction that
@@ -76,16 +76,23 @@ export function readBlock(input: Pick<BlockInput, 'serialRange' | 'quantity' | '
   return parsed.range;
 }
 
-/** The block of the same series already held that shares units with `range`, if any. */
+/** The block already held that counts any of `range`'s units: one of the same registry whose units
+ *  intersect and whose fixed parts name the same credits (creditsKey), so the same units written with
+ *  other padding or without Verra's optional scope are found as well as the same text. */
 async function overlapping(tx: Tx | DB, range: SerialRange): Promise<BlockRow | undefined> {
-  return tx
+  const near = await tx
     .selectFrom('registry_blocks')
     .selectAll()
-    .where('series', '=', seriesKey(range))
+    .where('registry', '=', range.registry)
     .where('first_unit', '<=', range.last)
     .where('last_unit', '>=', range.first)
     .orderBy('first_unit')
-    .executeTakeFirst();
+    .execute();
+  const key = creditsKey(range);
+  return near.find((b) => {
+    const held = parseSerialRange(b.serial_range, b.registry as RegistryName);
+    return held.ok ? creditsKey(held.range) === key : b.series === seriesKey(range);
+  });
 }
 
 /** Checks a block against its project and what is held, and writes it: inside the caller's write

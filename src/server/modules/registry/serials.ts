@@ -279,3 +279,19 @@ export function seriesKey(range: Pick<SerialRange, 'registry' | 'parts'>): strin
     .map((k) => `${k}=${range.parts[k]}`);
   return [range.registry, ...parts].join('|');
 }
+
+/** The credits a range's fixed parts name, however they are written: numbers compared without the zeros
+ *  they are padded with (GS02978 is GS2978), and Verra's sectoral scope left out (a batch has one scope, and some published
+ *  serials omit it). Two ranges with the same credits key whose units intersect count the same units, even
+ *  when their text (and so their seriesKey) differs. */
+export function creditsKey(range: Pick<SerialRange, 'registry' | 'parts'>): string {
+  const parts = Object.keys(range.parts)
+    .filter((k) => !(range.registry === 'verra' && k === 'scope'))
+    .sort()
+    .map((k) => {
+      const v = range.parts[k]!;
+      return `${k}=${v.replace(/(^|\D)0+(?=\d)/g, '$1')}`;
+    });
+  return [range.registry, ...parts].join('|');
+}
+

@@ -8,7 +8,8 @@ import { createEndpoint, deleteEndpoint, deliveryLog, listEndpoints, pingEndpoin
 
 // Webhooks (docs/product.md#webhooks), mounted at /h5/api/api/developer/webhooks. A person keeps their own
 // account's endpoints; for an organisation its owner and admins do (the 'manage' capability), reads included:
-// the log shows what the organisation's systems are told. Writes take an Idempotency-Key.
+// the log shows what the organisation's systems are told. Writes take an Idempotency-Key. Pings and resends
+// are throttled per account (WEBHOOK_MANUAL_SENDS_PER_HOUR): each makes Canopy send to a URL of the account's choosing.
 export const webhookRoutes = new Hono<AppEnv>();
 
 /** The account whose endpoints these are, and the person acting. */
@@ -44,6 +45,7 @@ webhookRoutes.post('/delete', async (c) => {
 webhookRoutes.post('/ping', async (c) => {
   const { owner } = await manager(c);
   const { data, raw } = await strictBody(c, webhookIdSchema);
+  await c.get('deps').limits.consume([['webhook_send_account', String(owner)]]);
   return idempotent(c, owner, raw, (record) => pingEndpoint(c.get('deps'), owner, data.id, record));
 });
 
@@ -55,5 +57,6 @@ webhookRoutes.get('/deliveries', async (c) => {
 webhookRoutes.post('/resend', async (c) => {
   const { owner } = await manager(c);
   const { data, raw } = await strictBody(c, webhookResendSchema);
+  await c.get('deps').limits.consume([['webhook_send_account', String(owner)]]);
   return idempotent(c, owner, raw, (record) => resendDelivery(c.get('deps'), owner, data.delivery_id, record));
 });

@@ -89,6 +89,18 @@ function claimedRows(db: DB, ids: number[]): Promise<Claimed[]> {
     .execute();
 }
 
+/** The endpoint as a notice names it: its origin and id. Its path and query often carry the receiver's own
+ *  credential, and a notice is read by every member of the account, not only those who keep its endpoints. */
+function endpointName(row: Pick<Claimed, 'url' | 'endpoint_id'>): string {
+  let origin: string;
+  try {
+    origin = new URL(row.url).origin;
+  } catch {
+    origin = 'its receiver';
+  }
+  return `${origin} (#${row.endpoint_id})`;
+}
+
 /** Records one try: its log row, and the delivery delivered, due again, or failed (its endpoint disabled). */
 async function settle(deps: SenderDeps, row: Claimed, result: TryResult): Promise<'delivered' | 'retry' | 'failed'> {
   const now = deps.clock.now();
@@ -109,14 +121,15 @@ async function settle(deps: SenderDeps, row: Claimed, result: TryResult): Promis
     if (outcome === 'failed') {
       const disabled = await tx.updateTable('webhook_endpoints').set({ disabled_at: now }).where('id', '=', row.endpoint_id).where('disabled_at', 'is', null).executeTakeFirst();
       if (Number(disabled.numUpdatedRows) === 1) {
+        const where = endpointName(row);
         await notify(
           w,
           row.owner_id,
           {
             title: 'Webhook endpoint disabled',
             title_cn: 'Webhook 端点已停用',
-            body: `Deliveries to ${row.url} failed for three days, so nothing more is sent to it. Fix the receiver, then ping it or resend a delivery to turn it back on.`,
-            body_cn: `向 ${row.url} 的投递已连续三天失败，因此不再向其发送。请修复接收端，然后发送测试或重新投递以重新启用。`,
+            body: `Deliveries to ${where} failed for three days, so nothing more is sent to it. Fix the receiver, then ping it or resend a delivery to turn it back on.`,
+            body_cn: `向 ${where} 的投递已连续三天失败，因此不再向其发送。请修复接收端，然后发送测试或重新投递以重新启用。`,
             url: '/pages/developer/webhooks',
           },
           now,
