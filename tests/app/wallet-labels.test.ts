@@ -29,9 +29,28 @@ function sourceFiles(dir: string): string[] {
 
 /** The kinds of ledger entries in the server's code: `kind: '...'` of a post()/postMoney() entry. Order kinds
  *  (purchase / presale / sell, the orders table's own column) the carbon-tax evidence pack's row kinds
- *  (purchase / retirement) and an approval request's kinds (retire / withdraw) are not fund log kinds. */
+ *  (purchase / retirement), an approval request's kinds (retire / withdraw), a registry reconciliation's
+ *  difference kinds (modules/retire/reconcile.ts) and the sandbox's play-money entries, which no member's fund
+ *  logs show (their ledger owner is the sandbox's, docs/decisions/0043-integrators-api.md), are not fund log
+ *  kinds. */
 function serverFundLogKinds(): Set<string> {
-  const ORDER_KINDS = new Set(['purchase', 'presale', 'sell', 'retirement', 'retire', 'withdraw']);
+  const ORDER_KINDS = new Set([
+    'purchase',
+    'presale',
+    'sell',
+    'retirement',
+    'retire',
+    'withdraw',
+    'unreadable',
+    'cancellation_not_recorded',
+    'not_held',
+    'reference_differs',
+    'not_cancelled',
+    'not_counted',
+    'sandbox_funding',
+    'sandbox_buy',
+    'sandbox_retire',
+  ]);
   const kinds = new Set<string>();
   for (const file of sourceFiles(path.join(root, 'src/server'))) {
     const text = fs.readFileSync(file, 'utf8');

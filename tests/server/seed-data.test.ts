@@ -52,9 +52,10 @@ describe('a seeded server answers the files', () => {
     expect(res.data.list.map((f) => [f.question, f.question_cn, f.answer, f.answer_cn])).toEqual(data.faqs.map((f) => [f.question, f.question_cn, f.answer, f.answer_cn]));
   });
 
-  it('each page with its paragraphs, the legal entity filled in', async () => {
-    const { COMPANY_NAME, COMPANY_UEN, COMPANY_ADDRESS } = s.running.deps.config;
-    const filled = (paras: string[]) => paras.join('\n\n').replaceAll('{company_name}', COMPANY_NAME).replaceAll('{company_uen}', COMPANY_UEN).replaceAll('{company_address}', COMPANY_ADDRESS);
+  it('each page with its paragraphs, the legal entity and the support address filled in', async () => {
+    const { COMPANY_NAME, COMPANY_UEN, COMPANY_ADDRESS, SUPPORT_EMAIL } = s.running.deps.config;
+    const filled = (paras: string[]) =>
+      paras.join('\n\n').replaceAll('{company_name}', COMPANY_NAME).replaceAll('{company_uen}', COMPANY_UEN).replaceAll('{company_address}', COMPANY_ADDRESS).replaceAll('{support_email}', SUPPORT_EMAIL);
     for (const page of data.pages) {
       const res = await s.api('GET', PATHS.page, { slug: page.slug });
       expect(res.data).toMatchObject({ slug: page.slug, title: page.title, title_cn: page.title_cn, body: filled(page.body), body_cn: filled(page.body_cn) });

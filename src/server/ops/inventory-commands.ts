@@ -70,7 +70,7 @@ export const INVENTORY_COMMANDS: Record<string, Command> = {
     },
   },
   'inventory:list': {
-    usage: 'inventory:list [PROJECT_ID]',
+    usage: 'inventory:list [PROJECT_ID] [--json]',
     summary: 'Registry blocks held, per project, with what each project holds, has promised and can sell',
     async run({ db }, args) {
       const text = args.positionals[0];
