@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/server/db/connection';
 import { writeTx } from '../../src/server/db/tx';
 import { addressAllowed } from '../../src/server/modules/webhook/address';
+import { recordCancellation } from '../../src/server/modules/retire/cancellation';
 import { confirmTopup } from '../../src/server/modules/wallet/service';
 import { emitWebhookEvent } from '../../src/server/modules/webhook/outbox';
 import { createWebhookSender } from '../../src/server/modules/webhook/sender';
@@ -164,6 +165,23 @@ describe('events written with their effects', () => {
       { type: 'topup.credited', data: expect.objectContaining({ id: asked.data.id, amount: 10_000, status: 'credited' }) },
     ]);
     expect(await s.db.selectFrom('webhook_deliveries as d').innerJoin('webhook_events as v', 'v.id', 'd.event_id').select('d.status').where('v.owner_id', '=', u.id).execute()).toHaveLength(3);
+  });
+
+  it('a retirement cancelled on the registry (the operator records its reference) writes its event once', async () => {
+    const u = await makeUser(s, { cents: 500_000 });
+    await addEndpoint(s, u.token, 'http://127.0.0.1:9/cancelled', ['retirement.cancelled']);
+    const pid = await makeRetirableProject(s);
+    await giveCredits(s, u, pid, 3);
+    const retired = await retireApi(s).retire(u, { project_id: pid, tons: 3 });
+    expect(retired.code, retired.msg).toBe(0);
+    const id = retired.data.id as string;
+    const now = s.clock.now();
+    expect((await recordCancellation(s.db, id, 'VCS-RET-4471', '2026-03-02', now)).state).toBe('recorded');
+    expect((await recordCancellation(s.db, id, 'VCS-RET-4471', '2026-03-02', now)).state).toBe('unchanged');
+    const events = await s.db.selectFrom('webhook_events').select(['type', 'payload']).where('owner_id', '=', u.id).orderBy('id').execute();
+    expect(events.map((e) => ({ type: e.type, data: (JSON.parse(e.payload) as { data: unknown }).data }))).toEqual([
+      { type: 'retirement.cancelled', data: expect.objectContaining({ id, project_id: pid, tons: 3, registry_reference: 'VCS-RET-4471', registry_cancelled_on: '2026-03-02' }) },
+    ]);
   });
 
   it("an organisation's approval requested and decided each write their event to the organisation's endpoint", async () => {

@@ -93,6 +93,7 @@ function SecretCard({ url, secret, onDone }: { url: string; secret: string; onDo
 const EVENT_LABELS: Record<WebhookEventType, MessageDescriptor> = {
   'order.completed': msg`Order completed`,
   'retirement.created': msg`Credits retired`,
+  'retirement.cancelled': msg`Cancelled on the registry`,
   'topup.credited': msg`Top-up credited`,
   'withdrawal.completed': msg`Withdrawal paid out`,
   'approval.requested': msg`Approval requested`,

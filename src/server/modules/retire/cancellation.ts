@@ -6,6 +6,7 @@ import type { Deps } from '../../env';
 import { sgtDay } from '../../lib/clock';
 import { publish } from '../../live/events';
 import { settlementTime } from '../order/calc';
+import { emitWebhookEvent } from '../webhook/outbox';
 import { registrySerialsOf } from './registry-units';
 
 // A retirement's cancellation on its registry (docs/product.md#registry-cancellation). Every retirement
@@ -106,6 +107,9 @@ export async function recordCancellation(db: DB, certificateId: string, referenc
     // The owner's list, the public certificate (kept by the response cache) and the transparency figures.
     await publish(w, { type: 'invalidate', tables: ['retirements', 'certificates'] }, row.user_id, now);
     await publish(w, { type: 'invalidate', tables: ['retirements', 'certificates'], ids: [row.project_id] }, null, now);
+    // Integrators learn it as members do: in the transaction that records it, once (a repeat is 'unchanged').
+    const event = { id: certificateId, project_id: row.project_id, tons: Number(row.tons), registry_reference: reference, registry_cancelled_on: cancelledOn };
+    await emitWebhookEvent(w, { owner: row.user_id, mode: 'live', type: 'retirement.cancelled', data: event }, now);
     return { state: 'recorded', certificate_id: certificateId, reference, cancelled_on: cancelledOn, before: { reference: null, cancelled_on: null } } as const;
   });
 }
