@@ -69,7 +69,7 @@ describe('the 5% cap', () => {
     const { u, pid } = await holder(s, 10, { ...ELIGIBLE });
     const unknown = await retireApi(s).retire(u, { project_id: pid, tons: 10, icc_year: 2025 });
     expect(unknown.code, unknown.msg).toBe(0);
-    expect(unknown.data.icc).toEqual({ year: 2025, taxable_tons: null, cap_tons: 0, retired_tons: 10, over_tons: 10 });
+    expect(unknown.data.icc).toEqual({ year: 2025, taxable_tons: null, cap_tons: 0, retired_tons: 0, pending_tons: 10, over_tons: 10 });
   });
 
   it('rounds the cap down to whole tons, and a new entry for the year replaces the old', async () => {

@@ -351,7 +351,7 @@ describe('Singapore carbon tax', () => {
     const r = await api.retire(u, { project_id: pid, tons: 7, icc_year: 2026 });
     expect(r.code, r.msg).toBe(0);
     // Not counted yet: waiting, and the warning that once cancelled it passes the cap of 5 t by 2 t.
-    expect(r.data.icc).toEqual({ year: 2026, cap_tons: 5, retired_tons: 0, pending_tons: 7, over_tons: 2 });
+    expect(r.data.icc).toEqual({ year: 2026, taxable_tons: 100, cap_tons: 5, retired_tons: 0, pending_tons: 7, over_tons: 2 });
     expect(await cap(u)).toMatchObject({ retired_tons: 0, pending_tons: 7, room_tons: 0, over_tons: 2 });
     expect((await ops('registry:cancel', r.data.id, '--reference', 'VCS-RET-TAX')).ok).toBe(true);
     expect(await cap(u)).toMatchObject({ retired_tons: 7, pending_tons: 0, room_tons: 0, over_tons: 2 });
