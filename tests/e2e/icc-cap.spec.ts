@@ -35,9 +35,14 @@ test('the cap screen, the pack download and its public check', async ({ page, co
   await expect(page.getByTestId('icc-cap-room')).toHaveText(/^5\s?t/);
 
   // 6 t surrendered for the year: one past the cap of 5.
-  const retired = await memberApi<{ icc: { over_tons: number } }>(request, token, 'POST', '/api/credit/retire', { project_id: ghana.id, tons: 6, beneficiary: 'Demo Pte Ltd', paypwd: DEMO.pay, icc_year: year });
+  const retired = await memberApi<{ id: string; icc: { over_tons: number } }>(request, token, 'POST', '/api/credit/retire', { project_id: ghana.id, tons: 6, beneficiary: 'Demo Pte Ltd', paypwd: DEMO.pay, icc_year: year });
   expect(retired.code, retired.msg).toBe(0);
   expect(retired.data.icc.over_tons).toBe(1);
+  // Waiting to be cancelled on the registry: it takes the room, and counts once the operator records it.
+  await page.reload();
+  await expect(page.getByTestId('icc-cap-pending')).toHaveText(/^6\s?t/);
+  await expect(page.getByTestId('icc-cap-room')).toHaveText(/^0\s?t/);
+  await ops(['registry:cancel', retired.data.id, '--reference', `VCS-RET-E2E-${process.pid}`]);
   await page.reload();
   await expect(page.getByTestId('icc-cap-retired')).toHaveText(/^6\s?t/);
   await expect(page.getByTestId('icc-cap-room')).toHaveText(/^0\s?t/);
