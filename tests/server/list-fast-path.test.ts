@@ -4,6 +4,7 @@
 // new answers to the usual way, and stop at once when the answer is dropped by an event. On SQLite and
 // PostgreSQL (npm run test:pg).
 import http from 'node:http';
+import zlib from 'node:zlib';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { API_BASE, PATHS } from '../../src/shared/api';
 import { publish } from '../../src/server/live/events';
@@ -94,4 +95,19 @@ it('stops sending an answer the moment an event drops it', async () => {
   expect(after.body.toString('utf8')).toContain('Renamed for the fast path');
   expect(after.headers.etag).not.toBe(first.headers.etag);
   await s.db.updateTable('projects').set({ name: target.name }).where('id', '=', target.id).execute();
+});
+
+it('a small answer that the middleware compresses is sent again as the bytes its Content-Encoding says', async () => {
+  const decode = (r: Raw): unknown => {
+    const enc = r.headers['content-encoding'];
+    const bytes = enc === 'gzip' ? zlib.gunzipSync(r.body) : enc === 'br' ? zlib.brotliDecompressSync(r.body) : r.body;
+    return JSON.parse(bytes.toString('utf8'));
+  };
+  for (const encoding of ['gzip, deflate, br, zstd', 'gzip', 'identity']) {
+    const first = await raw(`${PATHS.banners}?lang=en&v=1`, { 'Accept-Encoding': encoding });
+    const again = await raw(`${PATHS.banners}?lang=cn&v=1`, { 'Accept-Encoding': encoding });
+    expect(first.status).toBe(200);
+    expect(again.status).toBe(200);
+    expect(decode(again), encoding).toEqual(decode(first));
+  }
 });

@@ -453,8 +453,13 @@ export function createResponseCache(opts: { clock: Clock; maxEntries?: number; m
       if (headers && typeof headers === 'object' && !Array.isArray(headers)) sent = { ...outgoing.getHeaders(), ...(headers as OutgoingHttpHeaders) };
       return (writeHead as (...a: unknown[]) => ServerResponse)(status, ...rest);
     }) as typeof outgoing.writeHead;
+    // The encoding of the bytes kept here: a small answer goes out as it is from here, and a middleware
+    // after it (compress) may still encode it on the way; such an answer is not kept, since what went out
+    // is not these bytes.
+    const keptEncoding = body === entry.identity ? '' : (pickEncoding(c.req.header('accept-encoding')) ?? '');
     outgoing.once('finish', () => {
       if (outgoing.statusCode !== 200 || !sent || !store.holds(entry)) return;
+      if (String(sent['content-encoding'] ?? '') !== keptEncoding) return;
       if (learned.size >= MAX_LEARNED) learned.clear();
       learned.set(key, { entry, headers: sent, body, route });
     });
