@@ -167,7 +167,7 @@ export function uniqueEmail(tag = 'e2e'): string {
 }
 
 /** Creates a project through the operator CLI; returns its id. */
-export async function createProject(fields: Record<string, unknown>): Promise<number> {
+export async function createProject(fields: Record<string, unknown>, opts: { block?: boolean } = {}): Promise<number> {
   const file = path.join(os.tmpdir(), `canopy-e2e-project-${Date.now()}-${Math.random().toString(36).slice(2)}.json`);
   const now = Date.now();
   const project = {
@@ -198,7 +198,8 @@ export async function createProject(fields: Record<string, unknown>): Promise<nu
     fs.rmSync(file, { force: true });
   }
   // A project sells only what it holds on its registry (docs/product.md#registry-inventory): the operator adds
-  // the block of its whole supply, in the format of the registry it names.
+  // the block of its whole supply, in the format of the registry it names (unless the spec adds its own).
+  if (opts.block === false) return id;
   const facts: Record<string, unknown> = project;
   const tons = Number(facts.total_tons);
   const vintage = typeof facts.vintage === 'number' && facts.vintage > 1990 ? facts.vintage : 2025;

@@ -21,11 +21,16 @@ let pendingId = '';
 
 test.describe.configure({ mode: 'serial' });
 
+// The paused project sells again once this spec is done: other specs buy the newest projects.
+test.afterAll(async () => {
+  if (pausedId) await ops(['registry:resume', String(pausedId)]);
+});
+
 test.beforeAll(async ({ browser }) => {
   test.setTimeout(180_000); // the operator CLI's cold starts and the scheduler's next tick, on a busy machine
-  projectId = await createProject({ name: `Registry Forest ${VCS}`, name_cn: '登记处测试森林', registry: 'Verra', registry_id: REGISTRY_ID, methodology: 'VM0007 REDD+', vintage: 2024, country: 'Malaysia', price: 1000 });
+  projectId = await createProject({ name: `Registry Forest ${VCS}`, name_cn: '登记处测试森林', registry: 'Verra', registry_id: REGISTRY_ID, methodology: 'VM0007 REDD+', vintage: 2024, country: 'Malaysia', price: 1000 }, { block: false });
   await ops(['inventory:add', String(projectId), serial(VCS, 30, 2024)]);
-  pausedId = await createProject({ name: `Paused Forest ${VCS}`, name_cn: '暂停测试森林', registry: 'Verra', registry_id: REGISTRY_ID, methodology: 'VM0007 REDD+', vintage: 2023, country: 'Malaysia', price: 1000 });
+  pausedId = await createProject({ name: `Paused Forest ${VCS}`, name_cn: '暂停测试森林', registry: 'Verra', registry_id: REGISTRY_ID, methodology: 'VM0007 REDD+', vintage: 2023, country: 'Malaysia', price: 1000 }, { block: false });
   await ops(['inventory:add', String(pausedId), serial(VCS + 1, 20, 2023)]);
   await ops(['inventory:add', String(pausedId), serial(VCS + 2, 20, 2023)]);
 
@@ -42,9 +47,13 @@ test.beforeAll(async ({ browser }) => {
   await context.close();
   await ops(['registry:cancel', cancelledId, '--reference', 'VCS-RET-2026-0042']);
 
-  // The registry's export holds only one of the paused project's two blocks: its sales stop.
+  // The registry's export holds every Verra block Canopy counts but one of the paused project's two: that
+  // project's sales stop, and no other's (the seeded and other specs' projects are held in full).
   const file = path.join(os.tmpdir(), `canopy-e2e-export-${VCS}.csv`);
-  fs.writeFileSync(file, `Serial Number,Quantity,Status\n${serial(VCS + 1, 20, 2023)},20,held\n`);
+  const listed = JSON.parse((await ops(['inventory:list', '--json'])).stdout) as { data: Array<{ registry: string; serial_range: string; quantity: number }> };
+  const missing = serial(VCS + 2, 20, 2023);
+  const held = listed.data.filter((b) => b.registry === 'verra' && b.serial_range !== missing);
+  fs.writeFileSync(file, `Serial Number,Quantity,Status\n${held.map((b) => `${b.serial_range},${b.quantity},held`).join('\n')}\n`);
   try {
     const out = await ops(['registry:reconcile', file, '--registry', 'verra']);
     expect(out.stdout).toContain('not_held');

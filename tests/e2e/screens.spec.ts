@@ -108,7 +108,7 @@ test('footprint: banner to the form, result with chart and comparison, saved to 
   await expect(page.getByTestId('footprint-total')).toContainText('8.4');
   const chart = page.getByRole('img', { name: /Your footprint by category/ });
   await expect(chart).toBeVisible();
-  await expect(chart).toHaveAccessibleName(/Flights: 3\.3 t/);
+  await expect(chart).toHaveAccessibleName(/Flights: 3\.3\st/);
   await expect(page.getByTestId('footprint-table').getByRole('row')).toHaveCount(6);
   await expect(page.getByTestId('footprint-comparison')).toContainText("That is 79% of Singapore's average of 10.6 tons per person a year.");
   await expect(page.getByTestId('footprint-comparison')).toContainText('National Climate Change Secretariat');

@@ -18,6 +18,8 @@ import { onInvalidation } from './sync';
 /** The session this app run last told the server its subscription with ('': none yet): each sign-in is a
  *  new session, so it tells the server again. */
 let pushResyncedFor = '';
+/** How long after the start a member's device tells the server its push subscription. */
+const PUSH_RESYNC_DELAY_MS = 3000;
 
 function showAppBadge(unread: number): void {
   if (typeof navigator === 'undefined' || !('setAppBadge' in navigator)) return;
@@ -50,13 +52,27 @@ export function useUnreadNotices(): number {
     if (!member || !online) return;
     const refresh = () => void import('./notices').then((m) => m.refreshNotices(1));
     refresh();
+    let resync: ReturnType<typeof setTimeout> | undefined;
     if (pushResyncedFor !== token) {
       pushResyncedFor = token;
-      void import('./push').then((m) => m.resyncPush());
+      // Nothing on the first screen waits for it: its code loads once the start is over, so the home
+      // screen's scripts stay within their budget (docs/decisions/0045-home-budget.md).
+      resync = setTimeout(() => {
+        resync = undefined;
+        void import('./push').then((m) => m.resyncPush());
+      }, PUSH_RESYNC_DELAY_MS);
     }
-    return onInvalidation((tables) => {
+    const stop = onInvalidation((tables) => {
       if (tables.includes('notifications')) refresh();
     });
+    return () => {
+      // A run cut short (signed out, offline) tells the server on its next start instead.
+      if (resync !== undefined) {
+        clearTimeout(resync);
+        pushResyncedFor = '';
+      }
+      stop();
+    };
   }, [member, token, online]);
   const unseen = useLiveQuery(unseenNotices, []);
   useAppBadge(member, unseen);
