@@ -94,7 +94,8 @@ function PackRetirements({ verdict }: { verdict: PackVerdict }) {
 function RegistryLine({ r }: { r: PackVerdict['retirements'][number] }) {
   const registry = r.registry;
   if (r.registry_status === 'cancelled') {
-    const day = r.registry_cancelled_on ?? '';
+    // A day as the page writes days (3 Dec 2026 / 2026年12月3日), not the wire's ISO date.
+    const day = r.registry_cancelled_on ? formatDate(Date.parse(`${r.registry_cancelled_on}T00:00:00+08:00`)) : '';
     const reference = r.registry_reference ?? '';
     return (
       <p>
