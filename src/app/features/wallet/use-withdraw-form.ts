@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useRouter } from '@tanstack/react-router';
 import { useLingui } from '@lingui/react/macro';
-import { showToast } from '../../components/toast';
+import { keepNotice } from '../../components/page-notice';
 import { formatDate, formatSgd } from '../../lib/format';
 import { serverNow } from '../../lib/server-time';
 import { refreshUserInfo, useUserInfo } from '../../lib/user-info';
@@ -89,11 +89,11 @@ export function useWithdrawForm() {
     void refreshUserInfo();
     // A member's withdrawal above the organisation's threshold waits for an approver (docs/product.md#approvals).
     if ('approval' in result) {
-      showToast(t`Withdrawal of ${formatSgd(result.approval.amount)} sent for approval. The money is held until an approver decides.`, 'success');
+      keepNotice(t`Withdrawal of ${formatSgd(result.approval.amount)} sent for approval. The money is held until an approver decides.`, 'success', { path: '/pages/org/approvals' });
       void router.navigate({ to: '/pages/org/approvals' });
       return;
     }
-    showToast(t`Withdrawal of ${formatSgd(result.amount)} submitted.`, 'success');
+    keepNotice(t`Withdrawal of ${formatSgd(result.amount)} submitted.`, 'success', { path: '/pages/profile/apply' });
     void router.navigate({ to: '/pages/profile/apply' });
   };
 
