@@ -66,7 +66,7 @@ function useWithdrawalDay(limits: WalletLimits | null) {
 }
 
 export function useWithdrawForm() {
-  const { t, i18n } = useLingui();
+  const { i18n } = useLingui();
   const lang = localeToWire(i18n.locale as Locale);
   const router = useRouter();
   const { info } = useUserInfo();
