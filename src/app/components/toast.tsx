@@ -1,7 +1,10 @@
 import { useSyncExternalStore } from 'react';
 import { TOAST_MS } from '../../shared/constants';
 
-// Toast (1500 ms by default: docs/product.md#limits). One at a time; a new one replaces the old.
+// Toast (1500 ms by default: docs/product.md#limits). One at a time; a new one replaces the old. Only for
+// small news the screen already shows ("Saved.", "Copied"); what the member must know or act on goes through
+// keepNotice (page-notice.tsx), which also stays on the screen. The list of which is which:
+// docs/decisions/0046-phone-polish.md.
 export interface ToastState {
   id: number;
   message: string;
