@@ -15,8 +15,11 @@ const TEXT = {
   cn: { resend: /\d+ 秒后重新发送/, sent: '验证码已发送，请查收邮件。', updated: '密码已更新，请使用新密码登录。' },
 } as const;
 
-/** Past the toast's 1.5 s: what is still on the screen is what stays. */
-const pastTheToast = (page: Page) => page.waitForTimeout(2000);
+/** Past the toast (1.5 s, 2.5 s for the reset's): what is still on the screen is what stays. */
+const pastTheToast = (page: Page) => page.waitForTimeout(3000);
+
+// The 200% text size comes as a style added to the page, which the app's CSP would refuse.
+test.use({ bypassCSP: true });
 
 for (const lang of ['en', 'cn'] as const) {
   test(`reset the password with an e-mailed code, then log in with the new one (${lang})`, async ({ page, context, request }) => {
@@ -39,6 +42,7 @@ for (const lang of ['en', 'cn'] as const) {
     await expect(page.getByTestId('reset-code')).toBeFocused();
     await pastTheToast(page);
     await expect(page.getByRole('status').filter({ hasText: text.sent })).toBeVisible();
+    await shot(page, `reset-${lang === 'en' ? 'en' : 'zh'}-code-sent`);
     const code = await readCode(email);
     await page.getByTestId('reset-code').fill(code);
     await page.getByTestId('reset-repassword').fill(NEW_PASSWORD);
@@ -64,6 +68,13 @@ for (const lang of ['en', 'cn'] as const) {
       (await (await request.post('/h5/api/api/login/login', { data: { email, password, type: 'personal', agree: true, lang: 'en' } })).json()) as { code: number };
     expect((await login(E2E_PASSWORD)).code).not.toBe(0);
     expect((await login(NEW_PASSWORD)).code).toBe(0);
+
+    // At 200% text (as keyboard-zoom.spec.ts emulates a phone's text size) it wraps inside the screen.
+    await page.addStyleTag({ content: ':root { --fs-xs: 24px; --fs-s: 28px; --fs-m: 32px; --fs-l: 36px; --fs-xl: 44px; --fs-xxl: 56px; } html { font-size: 200%; }' });
+    const large = (await notice.boundingBox())!;
+    expect(large.x + large.width).toBeLessThanOrEqual(390);
+    expect(await notice.evaluate((n) => n.scrollWidth <= n.clientWidth)).toBe(true);
+    await shot(page, `reset-${lang === 'en' ? 'en' : 'zh'}-login-notice-text200`);
 
     // Closing it leaves the screen as it was.
     await page.getByTestId('page-notice-close').click();
