@@ -3,6 +3,7 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { MemberPage } from '../../components/member-page';
 import { LoadingState } from '../../components/empty-state';
 import { showToast } from '../../components/toast';
+import { keepNotice } from '../../components/page-notice';
 import { useWrite } from '../../components/forms/use-write';
 import { ConfirmSheet } from '../../components/forms/confirm-sheet';
 import { formatAmount, formatDateTime } from '../../lib/format';
@@ -65,7 +66,7 @@ function SecretCard({ made, onDone }: { made: ApiKeyCreated; onDone: () => void 
       await navigator.clipboard.writeText(made.key);
       showToast(t`Copied.`, 'success');
     } catch {
-      showToast(t`Select the key and copy it.`, 'error');
+      keepNotice(t`Select the key and copy it.`, 'error');
     }
   };
   return (
@@ -244,7 +245,7 @@ function KeyRow({ item, onChanged, onRotated }: { item: ApiKey; onChanged: () =>
   const doRevoke = async () => {
     const res = await revoke.run({ id: item.id });
     if (res?.code === 0) showToast(t`Key revoked.`, 'success');
-    else if (res) showToast(res.msg, 'error');
+    else if (res) keepNotice(res.msg, 'error');
     void onChanged();
   };
   const doRotate = async (password: string): Promise<number | null> => {
@@ -360,7 +361,7 @@ function SandboxCard({ available, credits, onChanged }: { available: number; cre
   const add = async () => {
     const res = await write.run({});
     if (res?.code === 0) showToast(t`Play money added.`, 'success');
-    else if (res) showToast(res.msg, 'error');
+    else if (res) keepNotice(res.msg, 'error');
     void onChanged();
   };
   const money = formatAmount(available, 'cents');

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { MemberPage } from '../../components/member-page';
 import { LoadingState } from '../../components/empty-state';
-import { showToast } from '../../components/toast';
+import { clearKeptError, keepNotice } from '../../components/page-notice';
 import { formatAmount, formatDateTime, pick } from '../../lib/format';
 import { useOnline } from '../../lib/online';
 import type { OrgActivity } from '../../../shared/schemas/org';
@@ -41,9 +41,10 @@ function ActivityContent() {
   }
   const exportCsv = async () => {
     setBusy(true);
+    clearKeptError();
     try {
       const blob = await downloadActivityCsv();
-      if (!blob) return showToast(t`The export failed. Please try again.`, 'error');
+      if (!blob) return keepNotice(t`The export failed. Please try again.`, 'error');
       const a = document.createElement('a');
       a.href = URL.createObjectURL(blob);
       a.download = 'canopy-activity.csv';

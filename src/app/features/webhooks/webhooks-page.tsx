@@ -8,6 +8,7 @@ import { FormAlert } from '../../components/forms/form-alert';
 import { SubmitButton } from '../../components/forms/submit-button';
 import { useWrite } from '../../components/forms/use-write';
 import { showToast } from '../../components/toast';
+import { keepNotice } from '../../components/page-notice';
 import { copyText } from '../../lib/clipboard';
 import { formatDateTime } from '../../lib/format';
 import { useOnline } from '../../lib/online';
@@ -78,7 +79,7 @@ function SecretCard({ url, secret, onDone }: { url: string; secret: string; onDo
         <Trans>Copy it now: it is shown only this once.</Trans>
       </p>
       <div className="webhooks__actions">
-        <button type="button" className="btn btn--small" onClick={() => void copyText(secret).then((ok) => showToast(ok ? t`Copied.` : t`Copy failed. Select the text and copy it.`, ok ? 'success' : 'error'))}>
+        <button type="button" className="btn btn--small" onClick={() => void copyText(secret).then((ok) => (ok ? showToast(t`Copied.`, 'success') : keepNotice(t`Copy failed. Select the text and copy it.`, 'error')))}>
           <Trans>Copy</Trans>
         </button>
         <button type="button" className="btn btn--ghost btn--small" onClick={onDone} data-testid="webhook-secret-done">
