@@ -18,31 +18,27 @@ interface Shift {
   sources: string[];
 }
 
-declare global {
-  interface Window {
-    __layoutShifts?: Shift[];
-    __bootSnapshotPainted?: boolean;
-  }
-}
+type Recorded = { __layoutShifts: Shift[]; __bootSnapshotPainted: boolean };
 
 async function prepare(context: BrowserContext, lang: 'en' | 'cn'): Promise<void> {
   await context.addInitScript((wire) => {
     localStorage.setItem('language', JSON.stringify(wire));
-    window.__layoutShifts = [];
+    const w = window as unknown as Recorded;
+    w.__layoutShifts = [];
     new PerformanceObserver((list) => {
       for (const entry of list.getEntries() as (PerformanceEntry & { value: number; sources?: { node?: Node | null }[] })[]) {
         const sources = (entry.sources ?? []).map((s) => {
           const node = s.node;
           return node instanceof Element ? `${node.tagName.toLowerCase()}.${[...node.classList].join('.')}` : String(node?.nodeName ?? '?');
         });
-        window.__layoutShifts!.push({ value: entry.value, sources });
+        w.__layoutShifts.push({ value: entry.value, sources });
       }
     }).observe({ type: 'layout-shift', buffered: true });
     // The boot shell marks a painted snapshot (it may wait for the screen's stylesheets first).
-    window.__bootSnapshotPainted = false;
+    w.__bootSnapshotPainted = false;
     new MutationObserver((_, observer) => {
       if (document.querySelector('#boot-shell[data-snapshot]') === null) return;
-      window.__bootSnapshotPainted = true;
+      w.__bootSnapshotPainted = true;
       observer.disconnect();
     }).observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-snapshot'] });
   }, lang);
@@ -53,13 +49,17 @@ async function prepare(context: BrowserContext, lang: 'en' | 'cn'): Promise<void
 }
 
 /** Opens `path`, waits until React has drawn it and the network and screen are quiet, and returns its shifts. */
-async function loadAndSettle(page: Page, path: string, ready: string): Promise<{ shifts: Shift[]; snapshot: boolean }> {
+async function loadAndSettle(page: Page, path: string, ready: string, lang: 'en' | 'cn'): Promise<{ shifts: Shift[]; snapshot: boolean }> {
   await page.goto(path);
   await expect(page.locator(ready).first()).toBeVisible();
+  await expect(page.locator('html')).toHaveAttribute('lang', lang === 'cn' ? 'zh-Hans' : 'en');
   await expect(page.locator('#boot-shell')).toHaveCount(0); // React's first commit replaced the boot shell
   await page.waitForLoadState('networkidle');
   await page.waitForTimeout(500); // a late answer's render lands after the network went quiet
-  return page.evaluate(() => ({ shifts: window.__layoutShifts ?? [], snapshot: window.__bootSnapshotPainted ?? false }));
+  return page.evaluate(() => {
+    const w = window as unknown as Recorded;
+    return { shifts: w.__layoutShifts, snapshot: w.__bootSnapshotPainted };
+  });
 }
 
 const total = (shifts: Shift[]) => shifts.reduce((sum, s) => sum + s.value, 0);
@@ -75,7 +75,7 @@ for (const lang of ['en', 'cn'] as const) {
     test(`${screen.name} does not shift its layout on a first load or a return visit (${lang})`, async ({ context }) => {
       await prepare(context, lang);
       const first = await context.newPage();
-      const cold = await loadAndSettle(first, screen.path, screen.ready);
+      const cold = await loadAndSettle(first, screen.path, screen.ready, lang);
       expect(cold.snapshot).toBe(false);
       expect(total(cold.shifts), `first load: ${JSON.stringify(cold.shifts)}`).toBe(0);
       if (!screen.snapshotKey) return;
@@ -83,7 +83,7 @@ for (const lang of ['en', 'cn'] as const) {
       // The screen at rest is kept for the boot shell; the next start paints it before any app code runs.
       await expect.poll(() => first.evaluate((key) => localStorage.getItem(key) !== null, screen.snapshotKey)).toBe(true);
       await first.close();
-      const again = await loadAndSettle(await context.newPage(), screen.path, screen.ready);
+      const again = await loadAndSettle(await context.newPage(), screen.path, screen.ready, lang);
       expect(again.snapshot).toBe(true);
       expect(total(again.shifts), `return visit: ${JSON.stringify(again.shifts)}`).toBe(0);
     });
