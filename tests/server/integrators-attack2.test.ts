@@ -1,0 +1,124 @@
+// An attacker's second pass over the organisation's new writes: API keys and /v1, webhooks, invitations,
+// approvals, the activity export. Real server, real HTTP. F* probes hold the fixes of findings (each failed
+// before its fix), H* the attacks the code withstands.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkLedger } from '../../src/server/ledger/ledger';
+import { PATHS } from '../../src/shared/api';
+import { ERRORS, errorMessage, type ErrorKey, type Lang } from '../../src/shared/errors';
+import { refusal, startTestServer, type Envelope, type TestServer } from '../helpers/server';
+import { makeProject, makeUser, marketSnapshot, newKey, topup, TRADE_PASSWORD } from './market-helpers';
+import { addMember, GENEROUS, LANGS, makeOrg, ORG_PASSWORD, orgSnapshot, write, type Member, type Org } from './org-helpers';
+import { giveCredits, makeRetirableProject } from './retire-helpers';
+
+let s: TestServer;
+beforeAll(async () => {
+  s = await startTestServer({ ...GENEROUS });
+});
+afterAll(async () => {
+  const report = await checkLedger(s.db);
+  expect(report.ok, JSON.stringify([report.problems, report.retirement_problems])).toBe(true);
+  await s?.close();
+});
+
+type Scope = 'read' | 'buy' | 'retire' | 'webhooks';
+
+function createKey(token: string, mode: 'test' | 'live', scopes: Scope[], password: string, lang?: Lang) {
+  return s.api('POST', PATHS.developerKeys, { name: `${mode} key`, mode, scopes, password }, { token, lang });
+}
+
+interface V1Answer {
+  status: number;
+  body: any;
+}
+
+async function v1(method: 'GET' | 'POST', path: string, key: string, body?: Record<string, unknown>, lang?: string): Promise<V1Answer> {
+  const headers: Record<string, string> = { Authorization: `Bearer ${key}` };
+  if (lang) headers['Accept-Language'] = lang;
+  if (method === 'POST') {
+    headers['Content-Type'] = 'application/json';
+    headers['Idempotency-Key'] = newKey();
+  }
+  const res = await fetch(`${s.url}/v1${path}`, { method, headers, body: method === 'POST' ? JSON.stringify(body ?? {}) : undefined });
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : null };
+}
+
+function expectProblem(a: V1Answer, status: number, key: ErrorKey, lang: Lang = 'en') {
+  expect(a.status, JSON.stringify(a.body)).toBe(status);
+  expect(a.body).toMatchObject({ status, code: ERRORS[key].code, detail: errorMessage(key, lang) });
+}
+
+/** Live money, credits, orders and retirements: what a refused key write must leave as it was. */
+async function liveSnapshot() {
+  const m = await marketSnapshot(s);
+  return {
+    ledger: m.ledger_accounts.filter((a) => a.owner_id >= 0 && !a.name.startsWith('sandbox_')),
+    orders: m.orders,
+    credit_holdings: m.credit_holdings,
+    retirements: await s.db.selectFrom('retirements').selectAll().execute(),
+    api_keys: await s.db.selectFrom('api_keys').selectAll().execute(),
+  };
+}
+
+describe('F1 an admin, who may not trade, spends the organisation money through a live key', () => {
+  let org: Org;
+  let admin: Member;
+  beforeAll(async () => {
+    org = await makeOrg(s, 'Keyed Pte Ltd');
+    admin = await addMember(s, org, 'admin');
+    await topup(s, org.id, 1_000_000);
+  });
+
+  it('F1a: an admin cannot make a live key that buys or retires (en and cn), and nothing changes', async () => {
+    for (const scopes of [['read', 'buy'], ['retire'], ['read', 'buy', 'retire', 'webhooks']] as Scope[][]) {
+      for (const lang of LANGS) {
+        const before = await liveSnapshot();
+        const res = await createKey(admin.orgToken, 'live', scopes, TRADE_PASSWORD, lang);
+        expect({ code: res.code, msg: res.msg }, `${scopes.join(' ')} in ${lang}`).toEqual(refusal('api_key_trade_forbidden', lang));
+        expect(await liveSnapshot()).toEqual(before);
+      }
+    }
+    // What an admin's role allows stays: a live read key, and test keys of every scope.
+    expect((await createKey(admin.orgToken, 'live', ['read', 'webhooks'], TRADE_PASSWORD)).code).toBe(0);
+    expect((await createKey(admin.orgToken, 'test', ['read', 'buy', 'retire'], TRADE_PASSWORD)).code).toBe(0);
+  });
+
+  it("F1b: an admin cannot rotate the owner's live buy key into a secret of her own", async () => {
+    const owners = await createKey(org.owner.token, 'live', ['read', 'buy'], ORG_PASSWORD);
+    expect(owners.code, owners.msg).toBe(0);
+    for (const lang of LANGS) {
+      const before = await liveSnapshot();
+      const res = await s.api('POST', PATHS.developerKeysRotate, { id: owners.data.id, password: TRADE_PASSWORD }, { token: admin.orgToken, lang });
+      expect({ code: res.code, msg: res.msg }).toEqual(refusal('api_key_trade_forbidden', lang));
+      expect(await liveSnapshot()).toEqual(before);
+    }
+    // The owner's key buys: the owner trades.
+    const pid = await makeProject(s);
+    expect((await v1('POST', '/orders', owners.data.key as string, { project_id: pid, tons: 1 })).status).toBe(201);
+  });
+
+  it('F1c: a live buy key made before, whose maker does not trade (an admin), buys nothing and retires nothing', async () => {
+    // A key as one made before the rule: written by the service for the owner, then handed to the admin.
+    const made = await createKey(org.owner.token, 'live', ['read', 'buy', 'retire'], ORG_PASSWORD);
+    expect(made.code, made.msg).toBe(0);
+    await s.db.updateTable('api_keys').set({ created_by: admin.id }).where('id', '=', made.data.id).execute();
+    const pid = await makeRetirableProject(s);
+    for (const lang of LANGS) {
+      const before = await liveSnapshot();
+      expectProblem(await v1('POST', '/orders', made.data.key as string, { project_id: pid, tons: 1 }, lang === 'cn' ? 'zh-CN' : 'en'), 403, 'api_key_trade_forbidden', lang);
+      expectProblem(
+        await v1('POST', '/retirements', made.data.key as string, { project_id: pid, tons: 1, beneficiary: 'X', reason: 'Y', privacy: 'public' }, lang === 'cn' ? 'zh-CN' : 'en'),
+        403,
+        'api_key_trade_forbidden',
+        lang,
+      );
+      const after = await liveSnapshot();
+      expect({ ...after, api_keys: after.api_keys.map((k) => ({ ...k, last_used_at: null, last_used_ip: null })) }).toEqual({
+        ...before,
+        api_keys: before.api_keys.map((k) => ({ ...k, last_used_at: null, last_used_ip: null })),
+      });
+    }
+    // It still reads.
+    expect((await v1('GET', '/balance', made.data.key as string)).status).toBe(200);
+  });
+});
