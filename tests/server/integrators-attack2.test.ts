@@ -56,7 +56,8 @@ async function liveSnapshot() {
     orders: m.orders,
     credit_holdings: m.credit_holdings,
     retirements: await s.db.selectFrom('retirements').selectAll().execute(),
-    api_keys: await s.db.selectFrom('api_keys').selectAll().execute(),
+    // A key's last use (time and address) is written by any request it makes, refused or not.
+    api_keys: (await s.db.selectFrom('api_keys').selectAll().execute()).map((k) => ({ ...k, last_used_at: null, last_used_ip: null })),
   };
 }
 
@@ -112,13 +113,63 @@ describe('F1 an admin, who may not trade, spends the organisation money through 
         'api_key_trade_forbidden',
         lang,
       );
-      const after = await liveSnapshot();
-      expect({ ...after, api_keys: after.api_keys.map((k) => ({ ...k, last_used_at: null, last_used_ip: null })) }).toEqual({
-        ...before,
-        api_keys: before.api_keys.map((k) => ({ ...k, last_used_at: null, last_used_ip: null })),
-      });
+      expect(await liveSnapshot()).toEqual(before);
     }
     // It still reads.
     expect((await v1('GET', '/balance', made.data.key as string)).status).toBe(200);
+  });
+});
+
+describe('F2 numbers past what the database holds', () => {
+  it('F2a: /v1 ids and an API key expiry beyond a bigint are refused as invalid input, not a server fault', async () => {
+    const u = await makeUser(s);
+    const made = await createKey(u.token, 'test', ['read', 'buy', 'retire'], TRADE_PASSWORD);
+    expect(made.code, made.msg).toBe(0);
+    const key = made.data.key as string;
+    for (const id of [1e300, 2 ** 63, 9_007_199_254_740_993]) {
+      for (const [path, body] of [
+        ['/quotes', { project_id: id, tons: 1 }],
+        ['/orders', { project_id: id, tons: 1 }],
+        ['/retirements', { project_id: id, tons: 1, beneficiary: 'X', reason: 'Y' }],
+      ] as const) {
+        const before = await liveSnapshot();
+        const a = await v1('POST', path, key, body);
+        expect(a.status, `${path} ${id}: ${JSON.stringify(a.body)}`).toBe(400);
+        expect(a.body).toMatchObject({ code: ERRORS.invalid_request.code, field: 'project_id' });
+        expect(await liveSnapshot()).toEqual(before);
+      }
+    }
+    for (const lang of LANGS) {
+      const before = await liveSnapshot();
+      const res = await s.api('POST', PATHS.developerKeys, { name: 'far', mode: 'test', scopes: ['read'], password: TRADE_PASSWORD, expires_at: 1e300 }, { token: u.token, lang });
+      expect({ code: res.code, msg: res.msg }).toEqual(refusal('invalid_request', lang));
+      expect(await liveSnapshot()).toEqual(before);
+    }
+  });
+
+  it('F2b: an id past a safe integer in the app (a webhook, an organisation member) is the field\'s refusal', async () => {
+    const org = await makeOrg(s, 'Big Ids Pte Ltd');
+    for (const lang of LANGS) {
+      for (const [path, body] of [
+        [PATHS.webhookRotate, { id: 1e300 }],
+        [PATHS.webhookResend, { delivery_id: 2 ** 63 }],
+        [PATHS.orgRole, { user_id: 1e19, role: 'viewer' }],
+        [PATHS.orgRemove, { user_id: 1e300 }],
+        [PATHS.developerKeysRevoke, { id: 1e300 }],
+      ] as const) {
+        const before = await orgSnapshot(s);
+        const res = await write(s, path, org.owner.token, body, { lang });
+        expect({ code: res.code, msg: res.msg }, path).toEqual(refusal('invalid_request', lang));
+        expect(await orgSnapshot(s)).toEqual(before);
+      }
+    }
+  });
+
+  it('H: a test key retiring in a project that does not exist is refused as not retirable', async () => {
+    const u = await makeUser(s);
+    const made = await createKey(u.token, 'test', ['retire'], TRADE_PASSWORD);
+    const a = await v1('POST', '/retirements', made.data.key as string, { project_id: 987654321, tons: 1, beneficiary: 'X', reason: 'Y' });
+    expect(a.status, JSON.stringify(a.body)).toBe(422);
+    expect(a.body.code).toBe(ERRORS.retire_not_retirable.code);
   });
 });
