@@ -8,7 +8,7 @@ import { ERRORS, errorMessage, type ErrorKey, type Lang } from '../../src/shared
 import { refusal, startTestServer, type Envelope, type TestServer } from '../helpers/server';
 import { makeProject, makeUser, marketSnapshot, newKey, topup, TRADE_PASSWORD } from './market-helpers';
 import { addMember, GENEROUS, LANGS, makeOrg, ORG_PASSWORD, orgSnapshot, write, type Member, type Org } from './org-helpers';
-import { giveCredits, makeRetirableProject } from './retire-helpers';
+import { holder, makeRetirableProject } from './retire-helpers';
 
 let s: TestServer;
 beforeAll(async () => {
@@ -171,5 +171,62 @@ describe('F2 numbers past what the database holds', () => {
     const a = await v1('POST', '/retirements', made.data.key as string, { project_id: 987654321, tons: 1, beneficiary: 'X', reason: 'Y' });
     expect(a.status, JSON.stringify(a.body)).toBe(422);
     expect(a.body.code).toBe(ERRORS.retire_not_retirable.code);
+  });
+});
+
+describe('/v1 bodies and duplicates', () => {
+  async function rawV1(key: string, body: string, type = 'application/json', lang = 'en') {
+    const res = await fetch(`${s.url}/v1/retirements`, { method: 'POST', headers: { Authorization: `Bearer ${key}`, 'Content-Type': type, 'Idempotency-Key': newKey(), 'Accept-Language': lang }, body });
+    return { status: res.status, body: (await res.json()) as { code: number; detail: string; status: number } };
+  }
+
+  it('F3: a lone surrogate or NUL in a /v1 body is malformed input (400), as the document says, in en and zh', async () => {
+    const { u, pid } = await holder(s, 5);
+    const made = await createKey(u.token, 'live', ['retire'], TRADE_PASSWORD);
+    for (const [lang, accept] of [['en', 'en'], ['cn', 'zh-CN']] as const) {
+      for (const text of ['"\\ud800"', '"a\\u0000b"']) {
+        const before = await liveSnapshot();
+        const a = await rawV1(made.data.key as string, `{"project_id":${pid},"tons":1,"beneficiary":${text},"reason":"r"}`, 'application/json', accept);
+        expect(a.status, JSON.stringify(a.body)).toBe(400);
+        expect(a.body).toMatchObject({ status: 400, code: ERRORS.text_malformed.code, detail: errorMessage('text_malformed', lang) });
+        expect(await liveSnapshot()).toEqual(before);
+      }
+    }
+  });
+
+  it('H: prototype keys, truncated JSON, an array, a wrong content type and a body past 16 KiB are refused with nothing changed', async () => {
+    const { u, pid } = await holder(s, 5);
+    const key = (await createKey(u.token, 'live', ['retire'], TRADE_PASSWORD)).data.key as string;
+    const before = await liveSnapshot();
+    const ok = `{"project_id":${pid},"tons":1,"beneficiary":"b","reason":"r"}`;
+    for (const [body, type, status, code] of [
+      [`{"__proto__":{"x":1},"project_id":${pid},"tons":1,"beneficiary":"b","reason":"r"}`, 'application/json', 400, ERRORS.invalid_request.code],
+      [`{"constructor":1,"project_id":${pid},"tons":1,"beneficiary":"b","reason":"r"}`, 'application/json', 400, ERRORS.invalid_request.code],
+      [ok.slice(0, -3), 'application/json', 400, ERRORS.invalid_request.code],
+      ['[1]', 'application/json', 400, ERRORS.invalid_request.code],
+      [ok, 'text/plain', 400, ERRORS.required.code],
+      [JSON.stringify({ project_id: pid, tons: 1, beneficiary: 'b', reason: 'r'.repeat(20_000) }), 'application/json', 400, ERRORS.invalid_request.code],
+    ] as const) {
+      const a = await rawV1(key, body, type);
+      expect({ status: a.status, code: a.body.code }, body.slice(0, 60)).toEqual({ status, code });
+    }
+    expect(await liveSnapshot()).toEqual(before);
+  });
+
+  it('H: 40 parallel live retirements with one key retire once; 40 with their own keys retire no more than held', async () => {
+    const { u, pid } = await holder(s, 10);
+    const key = (await createKey(u.token, 'live', ['retire'], TRADE_PASSWORD)).data.key as string;
+    const idem = newKey();
+    const body = JSON.stringify({ project_id: pid, tons: 3, beneficiary: 'Once', reason: 'r' });
+    const same = await Promise.all(
+      Array.from({ length: 40 }, () => fetch(`${s.url}/v1/retirements`, { method: 'POST', headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json', 'Idempotency-Key': idem }, body }).then(async (r) => ({ status: r.status, body: (await r.json()) as { id: string } }))),
+    );
+    expect(same.every((r) => r.status === 201 || r.status === 200)).toBe(true);
+    expect(new Set(same.map((r) => r.body.id)).size).toBe(1);
+    const many = await Promise.all(Array.from({ length: 40 }, () => v1('POST', '/retirements', key, { project_id: pid, tons: 1, beneficiary: 'Many', reason: 'r' })));
+    expect(many.filter((r) => r.status === 201)).toHaveLength(7);
+    expect(many.filter((r) => r.status !== 201).every((r) => r.status === 422)).toBe(true);
+    const retired = await s.db.selectFrom('retirements').select('tons').where('user_id', '=', u.id).execute();
+    expect(retired.reduce((n, r) => n + r.tons, 0)).toBe(10);
   });
 });

@@ -52,6 +52,7 @@ const STATUS: Partial<Record<ErrorKey, number>> = {
   required: 400,
   invalid_number: 400,
   too_long: 400,
+  text_malformed: 400,
   api_idempotency_required: 400,
   server_error: 500,
   service_unavailable: 503,
