@@ -62,6 +62,35 @@ describe('H the activity export', () => {
   });
 });
 
+describe('F4 a purchase through an API key in the finance export', () => {
+  it('F4: names its project, tons, S$ and order, and the key; a test key order is marked play money with no tons or S$ (en, cn)', async () => {
+    const org = await makeOrg(s, 'Keyed Export Pte Ltd');
+    await topup(s, org.id, 1_000_000);
+    const pid = await makeProject(s, { name: 'Keyed Forest', name_cn: '密钥森林', price: 1000 });
+    const key = async (mode: 'live' | 'test') => {
+      const res = await s.api('POST', PATHS.developerKeys, { name: 'Shop', mode, scopes: ['buy'], password: ORG_PASSWORD }, { token: org.owner.token });
+      expect(res.code, res.msg).toBe(0);
+      return res.data as { key: string; prefix: string };
+    };
+    const order = async (k: string, tons: number) => {
+      const res = await fetch(`${s.url}/v1/orders`, { method: 'POST', headers: { Authorization: `Bearer ${k}`, 'Content-Type': 'application/json', 'Idempotency-Key': newKey() }, body: JSON.stringify({ project_id: pid, tons }) });
+      expect(res.status).toBe(201);
+      return ((await res.json()) as { id: string }).id;
+    };
+    const live = await key('live');
+    const test = await key('test');
+    const liveId = await order(live.key, 2);
+    const testId = await order(test.key, 3);
+    const en = await csvRows(org.owner.token, 'en');
+    expect(en.find((r) => r[6] === liveId)).toEqual([expect.any(String), `${org.email} (API key Shop (${live.prefix}))`, 'Bought credits with an API key', 'Keyed Forest', '2', '20.00', liveId]);
+    expect(en.find((r) => r[6] === testId)).toEqual([expect.any(String), `${org.email} (API key Shop (${test.prefix}))`, 'Test order with a test key (play money)', 'Keyed Forest', '', '', testId]);
+    expect(en.find((r) => r[3] === `Shop ${live.prefix}`)?.[2]).toBe('Made an API key');
+    const cn = await csvRows(org.owner.token, 'cn');
+    expect(cn.find((r) => r[6] === liveId)).toEqual([expect.any(String), `${org.email} (API 密钥 Shop (${live.prefix}))`, '通过 API 密钥购买碳信用', '密钥森林', '2', '20.00', liveId]);
+    expect(cn.find((r) => r[6] === testId)?.slice(2)).toEqual(['测试密钥的测试订单（模拟资金）', '密钥森林', '', '', testId]);
+  });
+});
+
 describe('H invitations and members under parallel requests', () => {
   it('H3: the invitation reads for a signed-in person only; a guessed, padded or prototype-named token reads nothing', async () => {
     const org = await makeOrg(s, 'Invite Read Pte Ltd');
