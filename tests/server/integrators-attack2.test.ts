@@ -230,3 +230,41 @@ describe('/v1 bodies and duplicates', () => {
     expect(retired.reduce((n, r) => n + r.tons, 0)).toBe(10);
   });
 });
+
+describe('keys under 40 parallel requests', () => {
+  it('H: 40 parallel creations with a wrong payment password count to the lock and make no key; 40 right ones stop at the cap', async () => {
+    const u = await makeUser(s);
+    const wrong = await Promise.all(Array.from({ length: 40 }, () => createKey(u.token, 'test', ['read'], 'Wrong#Pay2026x')));
+    expect(wrong.every((r) => r.code !== 0)).toBe(true);
+    const row = await s.db.selectFrom('users').select(['trade_fails', 'trade_locked']).where('id', '=', u.id).executeTakeFirstOrThrow();
+    expect(row.trade_locked).toBeTruthy();
+    expect(wrong.filter((r) => r.code === ERRORS.project_password_incorrect.code).length).toBeLessThanOrEqual(4);
+    expect(await s.db.selectFrom('api_keys').select('id').where('account_id', '=', u.id).execute()).toHaveLength(0);
+    // Locked: even the right password makes nothing now.
+    expect((await createKey(u.token, 'test', ['read'], TRADE_PASSWORD)).code).not.toBe(0);
+
+    const v = await makeUser(s);
+    const made = await Promise.all(Array.from({ length: 40 }, () => createKey(v.token, 'live', ['read'], TRADE_PASSWORD)));
+    expect(made.filter((r) => r.code === 0)).toHaveLength(20);
+    expect(made.filter((r) => r.code !== 0).every((r) => r.code === ERRORS.api_keys_full.code)).toBe(true);
+  });
+
+  it('F6: 40 parallel revocations of one key leave one revocation and one activity row; 40 sandbox top-ups with one Idempotency-Key fund once', async () => {
+    const org = await makeOrg(s, 'Parallel Keys Pte Ltd');
+    const made = await createKey(org.owner.token, 'test', ['read'], ORG_PASSWORD);
+    const revokes = await Promise.all(Array.from({ length: 40 }, () => s.api('POST', PATHS.developerKeysRevoke, { id: made.data.id }, { token: org.owner.token, idempotencyKey: newKey() })));
+    expect(revokes.filter((r) => r.code === 0)).toHaveLength(1);
+    expect(revokes.filter((r) => r.code !== 0).every((r) => r.code === ERRORS.api_key_revoked.code)).toBe(true);
+    // One activity row for the one revocation (it was written twice: by the service and by the idempotent write).
+    const rows = await s.db.selectFrom('organisation_activity').select(['member_id', 'detail']).where('account_id', '=', org.id).where('action', '=', 'developer.keys.revoke').execute();
+    expect(rows).toHaveLength(1);
+    expect(rows[0]!.member_id).toBe(org.id);
+    // The export names the revoked key.
+    const csv = await (await s.raw('GET', PATHS.orgActivityCsv, { headers: { Authorization: org.owner.token }, query: 'lang=en' })).text();
+    expect(csv).toContain(`"Revoked an API key","test key ${made.data.prefix as string}"`);
+    const key = newKey();
+    const tops = await Promise.all(Array.from({ length: 40 }, () => s.api('POST', PATHS.developerSandboxTopup, {}, { token: org.owner.token, idempotencyKey: key })));
+    expect(tops.every((r) => r.code === 0)).toBe(true);
+    expect(new Set(tops.map((r) => r.data.available))).toEqual(new Set([2_000_000]));
+  });
+});

@@ -157,13 +157,13 @@ async function liveKeyOf(tx: Tx | Deps['db'], accountId: number, id: number, now
   return row;
 }
 
-/** Ends a key: its next request is refused. */
-export async function revokeKey(deps: Deps, user: User, acting: Acting | null, id: number, record?: EffectRecord): Promise<null> {
+/** Ends a key: its next request is refused. Its activity row is the idempotent write's own (one per
+ *  Idempotency-Key, as every write's); the export names the key by its id. */
+export async function revokeKey(deps: Deps, user: User, id: number, record: EffectRecord): Promise<null> {
   return writeTx(deps.db, async (tx) => {
     const now = deps.clock.now();
     const row = await liveKeyOf(tx, user.id, id, now);
     await tx.updateTable('api_keys').set({ revoked_at: now }).where('id', '=', row.id).execute();
-    await keyActivity(tx, acting, 'developer.keys.revoke', { id: row.id, name: row.name, prefix: row.prefix }, now);
     return null;
   }, record);
 }

@@ -124,6 +124,8 @@ interface Lookups {
   projects: Map<number, Words>;
   requests: Map<number, { kind: 'retire' | 'withdraw'; project_id: number | null; tons: number; amount: number }>;
   users: Map<number, string>;
+  /** The account's API keys by id, as "name prefix" (a revocation's request names only the id). */
+  keys: Map<number, string>;
 }
 
 async function lookups(deps: Deps, accountId: number, details: Detail[]): Promise<Lookups> {
@@ -143,14 +145,16 @@ async function lookups(deps: Deps, accountId: number, details: Detail[]): Promis
     if (pid !== null) projectIds.add(pid);
   }
   for (const r of requests.values()) if (r.project_id !== null) projectIds.add(r.project_id);
-  const [projectRows, userRows] = await Promise.all([
+  const [projectRows, userRows, keyRows] = await Promise.all([
     projectIds.size ? deps.db.selectFrom('projects').select(['id', 'name', 'name_cn']).where('id', 'in', [...projectIds]).execute() : [],
     userIds.size ? deps.db.selectFrom('users').select(['id', 'email']).where('id', 'in', [...userIds]).execute() : [],
+    deps.db.selectFrom('api_keys').select(['id', 'name', 'prefix']).where('account_id', '=', accountId).execute(),
   ]);
   return {
     projects: new Map(projectRows.map((p) => [Number(p.id), { en: p.name, cn: p.name_cn || p.name }])),
     requests,
     users: new Map(userRows.map((u) => [Number(u.id), u.email])),
+    keys: new Map(keyRows.map((k) => [Number(k.id), `${k.name} ${k.prefix}`])),
   };
 }
 
@@ -226,7 +230,11 @@ function columns(row: ActivityRowIn, d: Detail, look: Lookups, lang: Lang): stri
       break;
     case 'developer':
       // What was made or changed: a key by its name and prefix, an endpoint by its address.
-      object = str(q.url) || [str(q.name), str(q.prefix)].filter(Boolean).join(' ') || str(r.url);
+      object =
+        str(q.url) ||
+        [str(q.name), str(q.prefix)].filter(Boolean).join(' ') ||
+        str(r.url) ||
+        (row.action.startsWith('developer.keys') && num(q.id) !== null ? (look.keys.get(num(q.id)!) ?? '') : '');
       tons = null;
       break;
     default:
