@@ -8,6 +8,7 @@ import { PATHS } from '../../src/shared/api';
 import { inviteToken, addMember, expectOrgRefused, GENEROUS, makeOrg, ORG_PASSWORD, orgSnapshot, TRADE_PASSWORD, write } from './org-helpers';
 import { refusal, startTestServer, type TestServer } from '../helpers/server';
 import { makeProject, makeUser, newKey, topup } from './market-helpers';
+import { makeRetirableProject } from './retire-helpers';
 
 let s: TestServer;
 beforeAll(async () => {
@@ -161,5 +162,23 @@ describe('H invitations and members under parallel requests', () => {
     const replays = await Promise.all(Array.from({ length: 40 }, () => write(s, PATHS.orderBuy, a.orgToken, { project_id: pid, tons: 1, password: TRADE_PASSWORD }, { key })));
     expect(new Set(replays.map((r) => r.data.order_no))).toEqual(new Set([first.data.order_no]));
     expect(await orgSnapshot(s)).toEqual(before);
+  });
+});
+
+describe('H registry references are the operator\'s', () => {
+  it('H7: a retirement carrying a registry reference or status is refused naming the field; no app path records a cancellation or imports blocks', async () => {
+    const org = await makeOrg(s, 'Forger Pte Ltd');
+    await topup(s, org.id, 1_000_000);
+    const pid = await makeRetirableProject(s);
+    const bought = await write(s, PATHS.orderBuy, org.owner.token, { project_id: pid, tons: 5, password: ORG_PASSWORD });
+    expect(bought.code, bought.msg).toBe(0);
+    for (const field of ['registry_reference', 'registry_status', 'registry_cancelled_on', 'registry_serials']) {
+      await expectOrgRefused(s, 'invalid_request', (lang) => write(s, PATHS.creditRetire, org.owner.token, { project_id: pid, tons: 1, beneficiary: 'X', paypwd: ORG_PASSWORD, [field]: 'VCS-FORGED-1' }, { lang }));
+    }
+    for (const path of ['/api/registry/cancel', '/api/registry/import', '/api/registry/reconcile', '/api/retire/cancel', '/api/credit/cancel']) {
+      const res = await s.raw('POST', path, { headers: { Authorization: org.owner.token, 'Content-Type': 'application/json', 'Idempotency-Key': newKey() }, body: JSON.stringify({ reference: 'VCS-FORGED-1' }) });
+      expect(res.status, path).toBe(404);
+    }
+    expect(await s.db.selectFrom('registry_cancellations').select('reference').where('reference', '=', 'VCS-FORGED-1').execute()).toEqual([]);
   });
 });
