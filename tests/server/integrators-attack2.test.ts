@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkLedger } from '../../src/server/ledger/ledger';
 import { PATHS } from '../../src/shared/api';
 import { ERRORS, errorMessage, type ErrorKey, type Lang } from '../../src/shared/errors';
-import { refusal, startTestServer, type Envelope, type TestServer } from '../helpers/server';
+import { refusal, startTestServer, type TestServer } from '../helpers/server';
 import { makeProject, makeUser, marketSnapshot, newKey, topup, TRADE_PASSWORD } from './market-helpers';
 import { addMember, GENEROUS, LANGS, makeOrg, ORG_PASSWORD, orgSnapshot, write, type Member, type Org } from './org-helpers';
 import { holder, makeRetirableProject } from './retire-helpers';
@@ -126,7 +126,7 @@ describe('F2 numbers past what the database holds', () => {
     const made = await createKey(u.token, 'test', ['read', 'buy', 'retire'], TRADE_PASSWORD);
     expect(made.code, made.msg).toBe(0);
     const key = made.data.key as string;
-    for (const id of [1e300, 2 ** 63, 9_007_199_254_740_993]) {
+    for (const id of [1e300, 2 ** 63, 2 ** 53]) {
       for (const [path, body] of [
         ['/quotes', { project_id: id, tons: 1 }],
         ['/orders', { project_id: id, tons: 1 }],
