@@ -207,3 +207,31 @@ describe('H malformed bodies', () => {
     expect(await webhookSnapshot(open)).toEqual(before);
   });
 });
+
+describe('F7 a retried ping is answered, not throttled', () => {
+  let tight: TestServer;
+  beforeAll(async () => {
+    tight = await startTestServer({ ...BASE, WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_MANUAL_SENDS_PER_HOUR: '2' }, { now: Date.now() });
+  });
+  afterAll(async () => {
+    await tight?.close();
+  });
+
+  it('F7: a ping retried with its Idempotency-Key gets its first answer even once the hour\'s sends are used, and counts once', async () => {
+    const u = await makeUser(tight);
+    const made = await write(tight, PATHS.webhooks, u.token, { url: 'http://127.0.0.1:9/t', events: ['ping'], mode: 'live' });
+    expect(made.code, made.msg).toBe(0);
+    const key = newKey();
+    const first = await write(tight, PATHS.webhookPing, u.token, { id: made.data.id }, { key });
+    expect(first.code, first.msg).toBe(0);
+    // Retries of the same ping use none of the budget: one more ping still goes.
+    for (let i = 0; i < 3; i++) expect(await write(tight, PATHS.webhookPing, u.token, { id: made.data.id }, { key })).toEqual({ ...first, time: expect.any(Number) });
+    const second = await write(tight, PATHS.webhookPing, u.token, { id: made.data.id });
+    expect(second.code, second.msg).toBe(0);
+    // The hour's two sends are used: a new ping is throttled, the first one's retry is still answered.
+    const third = await write(tight, PATHS.webhookPing, u.token, { id: made.data.id });
+    expect(third.code).toBe(refusal('too_many_requests').code);
+    expect((await write(tight, PATHS.webhookPing, u.token, { id: made.data.id }, { key })).data).toEqual(first.data);
+    expect(await tight.db.selectFrom('webhook_deliveries').select('id').where('endpoint_id', '=', made.data.id).execute()).toHaveLength(2);
+  });
+});
