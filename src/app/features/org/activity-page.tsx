@@ -7,7 +7,7 @@ import { formatAmount, formatDateTime, pick } from '../../lib/format';
 import { useOnline } from '../../lib/online';
 import type { OrgActivity } from '../../../shared/schemas/org';
 import { downloadActivityCsv, useOrgActivity, useOrgMine } from './api';
-import { ACTION_LABELS, ASKED_LABELS } from './labels';
+import { ACTION_LABELS, ASKED_LABELS, TESTED_LABELS } from './labels';
 import './org.css';
 
 // /pages/org/activity: who did what, when and for how much, for owner and admins, newest first (the last
@@ -116,10 +116,19 @@ function sentForApproval(detail: string): boolean {
   }
 }
 
+/** Whether a key's write was a test key's (play money): its answer says `mode: test`. */
+function testMode(detail: string): boolean {
+  try {
+    return (JSON.parse(detail) as { result?: { mode?: unknown } }).result?.mode === 'test';
+  } catch {
+    return false;
+  }
+}
+
 function ActivityRow({ item }: { item: OrgActivity }) {
   const { i18n } = useLingui();
   const d = parsed(item.detail);
-  const label = (sentForApproval(item.detail) ? ASKED_LABELS[item.action] : undefined) ?? ACTION_LABELS[item.action];
+  const label = (sentForApproval(item.detail) ? ASKED_LABELS[item.action] : undefined) ?? (testMode(item.detail) ? TESTED_LABELS[item.action] : undefined) ?? ACTION_LABELS[item.action];
   return (
     <li className="org-row" data-testid="org-activity-item">
       <span className="org-row__main">
