@@ -151,7 +151,7 @@ async function composeDeps(config: Config, db: DB, clock: Clock): Promise<Server
   const log = createLogger(config.LOG_LEVEL);
   const mailer = createMailer({ db, clock, log, smtpUrl: config.SMTP_URL, from: config.SMTP_FROM });
   // Metrics only with METRICS_TOKEN: without it no middleware and no hook records anything (lib/metrics.ts).
-  const metrics = config.METRICS_TOKEN ? createMetrics() : undefined;
+  const metrics = config.METRICS_TOKEN ? await createMetrics() : undefined;
   const limits = await createLimits(config, log, metrics);
   // Public GETs answered from memory, invalidated by the committed live events (startLive).
   // The project, news and content reads may be sent again without Hono (fastServe): no route of theirs has
