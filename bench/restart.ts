@@ -19,13 +19,13 @@
 // and BENCH_DUE_PER_KILL (2,000) due orders per restart written before the instances start. Instance B is
 // killed with -9 and started again, BENCH_KILLS times (5): the time from its spawn until /readyz first
 // answers 200, each with its phases, then the median and the worst; the target is 3 s. The instances reach
-// the database through a loopback TCP proxy in the bench, so before one of the kills (the middle one) the
+// the database through a loopback TCP proxy in the bench, so before the middle kill of this server's the
 // database is cut for BENCH_CUT_MS (3,000) as a network or server fault cuts it: every open connection
 // reset, new ones refused; B is killed a second after it is back, in the same minute. `BENCH_LOAD=0` leaves
 // the run under load out, `BENCH_CUT_MS=0` the cut. With BENCH_BEFORE_ROOT (a checkout of the commit before,
 // with node_modules), B's restarts alternate between that server and this one in the same run: a
-// before/after on the same load. The instances' error log (refusals during the cut) goes to a file whose
-// path is printed.
+// before/after on the same load. The instances' error output (refusals during the cut) goes to a file whose
+// path is printed; the results to bench/results/restart.json.
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -36,7 +36,7 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { openDatabase } from '../src/server/db/connection';
 import { migrateToLatest } from '../src/server/db/migrate';
 import { dueOrdersLeft, seedDueOrders } from '../tests/helpers/due-orders';
-import { argon2Env, createProject, createUsers, ENGINE_ARGON2, freshPgDatabase, machine, postJson, ROOT, sleep } from './harness';
+import { argon2Env, createProject, createUsers, ENGINE_ARGON2, freshPgDatabase, machine, postJson, ROOT, sleep, writeResult } from './harness';
 import { hashPassword } from '../src/server/lib/crypto';
 import { PATHS } from '../src/shared/api';
 import { freePort } from './list-bench';
@@ -296,7 +296,8 @@ async function benchUnderLoad() {
     });
 
     const restarts: Restart[] = [];
-    const cutAt = CUT_MS > 0 ? Math.floor(restartsPlanned / 2) : -1;
+    // The cut comes before the middle restart of this server (with BENCH_BEFORE_ROOT: of the current one).
+    const cutAt = CUT_MS > 0 ? (beforeRoot ? 2 * Math.floor(KILLS / 2) : Math.floor(KILLS / 2)) : -1;
     await sleep(1000);
     for (let k = 0; k < restartsPlanned; k++) {
       const server = beforeRoot && k % 2 === 1 ? 'before' : 'current';
@@ -336,7 +337,7 @@ async function benchUnderLoad() {
     return {
       db: 'postgres', scenario: 'two instances, 8 clients buying, B killed with -9', due_orders_per_kill: DUE_PER_KILL, cut_ms: CUT_MS,
       current, before, target_ms: READY_TARGET_MS, ok: current.max_ready_ms <= READY_TARGET_MS,
-      restarts, buys_ok: outcomes.ok, buys_refused_or_failed: outcomes.other, machine: machine(),
+      restarts, buys_ok: outcomes.ok, buys_refused_or_failed: outcomes.other,
     };
   } finally {
     buying = false;
@@ -352,8 +353,15 @@ async function benchUnderLoad() {
 
 async function main() {
   buildServer(ROOT);
-  for (const kind of DBS) console.log(JSON.stringify(await benchDb(kind)));
-  if (DBS.includes('postgres') && process.env.BENCH_LOAD !== '0') console.log(JSON.stringify(await benchUnderLoad()));
+  const starts = [];
+  for (const kind of DBS) {
+    const r = await benchDb(kind);
+    starts.push(r);
+    console.log(JSON.stringify(r));
+  }
+  const load = DBS.includes('postgres') && process.env.BENCH_LOAD !== '0' ? await benchUnderLoad() : null;
+  if (load) console.log(JSON.stringify(load));
+  writeResult('restart.json', { starts, under_load: load, machine: machine() });
 }
 
 main().catch((err: unknown) => {
