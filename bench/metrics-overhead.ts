@@ -94,9 +94,9 @@ async function start(side: Side): Promise<CanopyServer> {
  *  answer's): app.ts's first middleware with and without it, as app.ts has them; the absolute CPU time
  *  it adds per request, to set beside a real request's CPU time. */
 async function middlewareAlone(): Promise<{ on_us_per_req: number; off_us_per_req: number; diff_us: number }> {
+  const metrics = await createMetrics();
   const make = (withMetrics: boolean) => {
     const app = new Hono();
-    const metrics = createMetrics();
     app.use(
       '*',
       withMetrics

@@ -1,9 +1,12 @@
 // The server as JavaScript for production: src/server/main.ts, cluster.ts and ops/cli.ts bundled by esbuild
 // into dist/server (main.js, cluster.js, ops/cli.js and the chunks they share), so a start runs plain Node
-// with nothing compiled at run time. Dependencies stay outside the bundle (imported from node_modules):
-// native modules (better-sqlite3, @node-rs/argon2, sharp) load their binaries, and swagger-ui-dist is served
-// from its own folder. Migrations are bundled: db/migrate.ts imports each one by name. Run after
-// `vite build`, which empties dist/.
+// with nothing compiled at run time. The ES-module packages every request goes through (BUNDLED) are bundled
+// with it: Kysely alone is some 250 files, and a start that resolves, reads and links each one spends about
+// half its module-loading CPU on them (docs/operations.md#restarts). Every other dependency stays outside
+// (imported from node_modules): native modules (better-sqlite3, @node-rs/argon2, sharp) load their binaries,
+// swagger-ui-dist is served from its own folder, pdfkit reads its font data beside its own files, and the
+// CommonJS packages would need a require shim. Migrations are bundled: db/migrate.ts imports each one by
+// name. Run after `vite build`, which empties dist/.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,6 +15,19 @@ import { build } from 'esbuild';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const SRC = path.join(ROOT, 'src/server');
 const OUT = path.join(ROOT, 'dist/server');
+const BUNDLED = new Set(['kysely', 'hono', '@hono/node-server', 'valibot', '@valibot/to-json-schema']);
+
+/** A bare import (a package or a node: builtin) stays an import unless its package is in BUNDLED. */
+const externalUnlessBundled = {
+  name: 'external-unless-bundled',
+  setup(b) {
+    b.onResolve({ filter: /^[^./]/ }, (args) => {
+      const parts = args.path.split('/');
+      const name = args.path.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];
+      return BUNDLED.has(name) ? undefined : { path: args.path, external: true };
+    });
+  },
+};
 
 fs.rmSync(OUT, { recursive: true, force: true });
 const result = await build({
@@ -25,7 +41,7 @@ const result = await build({
   format: 'esm',
   platform: 'node',
   target: 'node24',
-  packages: 'external',
+  plugins: [externalUnlessBundled],
   sourcemap: 'linked',
   metafile: true,
   logLevel: 'warning',

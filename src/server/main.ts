@@ -4,6 +4,10 @@ import { PortInUse, startServer } from './server';
 import { DEMO_ACCOUNT } from './db/seed';
 import { passkeyStartNote } from './modules/passkey/relying-party';
 import type { DB } from './db/connection';
+import { startPhases } from './lib/start-phases';
+
+// First in the module's body: the imports above are evaluated by now.
+const phases = startPhases();
 
 /** True when this start made the database: its first migration ran after the process started. */
 async function madeByThisStart(db: DB): Promise<boolean> {
@@ -35,6 +39,7 @@ async function main() {
   let config;
   try {
     config = loadConfig();
+    phases.mark('config');
   } catch (err) {
     if (err instanceof ConfigError) {
       console.error(err.message);
@@ -45,7 +50,7 @@ async function main() {
   const publicUrlSet = config.PUBLIC_URL !== undefined;
   let running;
   try {
-    running = await startServer(config);
+    running = await startServer(config, { phases });
   } catch (err) {
     if (err instanceof PortInUse) {
       console.error(`${err.message}\nStop that process, or start on another port: PORT=${err.port + 1} npm start (PORT is in docs/configuration.md).`);
@@ -72,6 +77,7 @@ async function main() {
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
   console.log(`\nCanopy is running at ${running.url}`);
+  console.log(phases.line());
   if (!publicUrlSet) console.log(`Open it at this machine's addresses on port ${running.port}; behind a proxy or under a domain name, set PUBLIC_URL.`);
   const passkeys = passkeyStartNote(config);
   if (passkeys) console.log(passkeys);

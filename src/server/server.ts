@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { sql } from 'kysely';
 import { serve, type ServerType } from '@hono/node-server';
 import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -24,6 +25,7 @@ import { createEventFeed, type EventFeed } from './live/feed';
 import { findSession } from './modules/session';
 import { createScheduler, START_BATCH, type Scheduler } from './scheduler/scheduler';
 import { observeWriteTx } from './db/tx';
+import type { StartPhases } from './lib/start-phases';
 
 /** The port is held by another process: main.ts says so and what to do, without a stack trace. */
 export class PortInUse extends Error {
@@ -50,22 +52,26 @@ export interface RunningServer {
 }
 
 /** Opens the database, migrates, seeds an empty one, and listens. Used by main.ts and by the tests. */
-export async function startServer(config: Config, opts: { clock?: Clock; staticDir?: string } = {}): Promise<RunningServer> {
+export async function startServer(config: Config, opts: { clock?: Clock; staticDir?: string; phases?: StartPhases } = {}): Promise<RunningServer> {
   const clock = opts.clock ?? systemClock;
-  const db = await openMigrated(config, clock);
+  const { phases } = opts;
+  const db = await openMigrated(config, clock, phases);
   const deps = await composeDeps(config, db, clock);
   if (config.SEED_DEMO) {
     await seedDemo(deps);
     // The seeded projects sell only what they hold on their registries: their demo blocks.
     await seedRegistryBlocks(db, clock.now());
   }
+  phases?.mark('services');
 
   const scheduler = createScheduler(deps);
   const app = createApp(deps, { staticDir: opts.staticDir ?? path.resolve('dist') });
   const { feed, hub } = startLive(deps);
+  phases?.mark('app');
   let server: Server;
   try {
     server = await listen(app.fetch, config, deps);
+    phases?.mark('listening');
   } catch (err) {
     // Nothing listens: what started before stops, so the process can end with its message alone.
     await scheduler.stop();
@@ -115,12 +121,19 @@ export async function startServer(config: Config, opts: { clock?: Clock; staticD
 /** The database, migrated, with the server secret read (or made, by the first instance of the database):
  *  a key that is not the one the other instances use stops the start, not a later retry
  *  (docs/decisions/0025-shared-secret.md). */
-async function openMigrated(config: Config, clock: Clock): Promise<DB> {
+async function openMigrated(config: Config, clock: Clock, phases?: StartPhases): Promise<DB> {
   const { db } = openDatabase(config.DB_TARGET, { poolSize: config.DB_POOL_SIZE, connectTimeoutMs: config.DB_CONNECT_TIMEOUT_MS });
   try {
+    if (phases) {
+      // Apart from the migration check only to be measured apart: a pool connects on its first query.
+      await sql`select 1`.execute(db);
+      phases.mark('database');
+    }
     await migrateToLatest(db);
+    phases?.mark('migrations');
     await loadServerSecret(db, config, clock.now());
     await loadVapidKeys(db, config, clock.now());
+    phases?.mark('keys');
   } catch (err) {
     await db.destroy();
     throw err;
@@ -138,7 +151,7 @@ async function composeDeps(config: Config, db: DB, clock: Clock): Promise<Server
   const log = createLogger(config.LOG_LEVEL);
   const mailer = createMailer({ db, clock, log, smtpUrl: config.SMTP_URL, from: config.SMTP_FROM });
   // Metrics only with METRICS_TOKEN: without it no middleware and no hook records anything (lib/metrics.ts).
-  const metrics = config.METRICS_TOKEN ? createMetrics() : undefined;
+  const metrics = config.METRICS_TOKEN ? await createMetrics() : undefined;
   const limits = await createLimits(config, log, metrics);
   // Public GETs answered from memory, invalidated by the committed live events (startLive).
   // The project, news and content reads may be sent again without Hono (fastServe): no route of theirs has

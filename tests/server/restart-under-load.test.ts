@@ -1,8 +1,8 @@
-// A restart while another instance writes (docs/operations.md#restarts): on PostgreSQL every write
-// transaction takes one advisory lock (db/tx.ts), so a start's first run of due work waits for its turn
+// A restart while another instance writes or migrates (docs/operations.md#restarts): on PostgreSQL every
+// write transaction takes one advisory lock (db/tx.ts), so a start's first run of due work waits for its turn
 // behind the other instance's writes. The instance listens and answers /readyz (ready, catching up) without
-// waiting for it; the due work is done once the lock is free. PostgreSQL only (npm run test:pg): SQLite is
-// one instance by design.
+// waiting for it; the due work is done once the lock is free. Nor does a start whose database is at head wait
+// for the migration lock. PostgreSQL only (npm run test:pg): SQLite is one instance by design.
 import { expect, it } from 'vitest';
 import pg from 'pg';
 import { makeTmpDir, startTestServer, type TestServer } from '../helpers/server';
@@ -46,5 +46,32 @@ it.skipIf(!onPostgres)('answers /readyz while its first run of due work waits fo
     if (!released) await holder.query('select pg_advisory_unlock($1)', [WRITE_LOCK]);
     await holder.end();
     await second?.close();
+  }
+}, 120_000);
+
+/** Kysely's migration lock on PostgreSQL (its PostgresAdapter's LOCK_ID): held while an instance migrates. */
+const MIGRATION_LOCK = '3853314791062309107';
+
+it.skipIf(!onPostgres)('starts without the migration lock when its database is at head', async () => {
+  const dataDir = makeTmpDir('canopy-restart-at-head-');
+  const first = await startTestServer({ DATA_DIR: dataDir });
+  await first.running.close();
+
+  // Another instance in its migrations (or stuck in one): the lock held from a connection of its own.
+  const holder = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+  await holder.connect();
+  await holder.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);
+  const started = startTestServer({ DATA_DIR: dataDir });
+  let second: TestServer | null = null;
+  try {
+    second = await Promise.race([started, new Promise<null>((r) => setTimeout(() => r(null), 15_000))]);
+    expect(second, 'the server listens while the migration lock is held').not.toBeNull();
+    const res = await fetch(`${second!.url}/readyz`);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ status: 'ready' });
+  } finally {
+    await holder.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK]);
+    await holder.end();
+    await (second ?? (await started)).close();
   }
 }, 120_000);

@@ -100,8 +100,25 @@ export async function migrateToLatest(db: DB): Promise<string[]> {
     const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db);
     migrationTableSchema = rows[0]?.schema;
   }
+  if (await atHead(db, migrationTableSchema)) return [];
   const migrator = new Migrator({ db, provider, migrationTableSchema });
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}
+
+/** True when the database has run exactly this version's migrations, read in one query: a restart has
+ *  nothing to migrate, so it skips the Migrator, whose check is a catalogue read of every table, its lock
+ *  (on PostgreSQL an advisory lock another instance's migration holds until it ends) and a transaction.
+ *  Anything else (a new database, a migration to run, one the code does not know) goes to the Migrator,
+ *  which migrates under its lock or refuses. */
+async function atHead(db: DB, schema: string | undefined): Promise<boolean> {
+  const table = schema ? sql`${sql.id(schema)}.kysely_migration` : sql`kysely_migration`;
+  try {
+    const { rows } = await sql<{ name: string }>`select name from ${table}`.execute(db);
+    const applied = rows.map((r) => r.name).sort();
+    return applied.length === MIGRATION_NAMES.length && applied.every((name, i) => name === MIGRATION_NAMES[i]);
+  } catch {
+    return false; // no bookkeeping table yet: a new database
+  }
 }

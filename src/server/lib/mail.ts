@@ -1,4 +1,4 @@
-import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { DB } from '../db/connection';
 import type { Logger } from './log';
 import type { Clock } from './clock';
@@ -14,7 +14,10 @@ export interface Mailer {
 /** Mail always lands in the outbox table; with SMTP_URL it is also sent. Without SMTP the body is logged,
  *  so a developer can read a verification code from the server log (or `npm run ops -- outbox`). */
 export function createMailer(opts: { db: DB; clock: Clock; log: Logger; smtpUrl?: string; from: string }): Mailer {
-  const transport = opts.smtpUrl ? nodemailer.createTransport(opts.smtpUrl) : null;
+  const { smtpUrl } = opts;
+  // nodemailer is loaded with the first mail, not at start (docs/operations.md#restarts).
+  let made: Promise<Transporter> | null = null;
+  const smtp = smtpUrl ? () => (made ??= import('nodemailer').then((m) => m.default.createTransport(smtpUrl))) : null;
   return {
     async send(to, subject, body) {
       const now = opts.clock.now();
@@ -24,13 +27,13 @@ export function createMailer(opts: { db: DB; clock: Clock; log: Logger; smtpUrl?
         .values({ to_email: to, subject, body, created_at: now, sent_at: null, error: null, attempted_at: now })
         .returning('id')
         .executeTakeFirstOrThrow();
-      if (!transport) {
+      if (!smtp) {
         opts.log.info(`mail to ${to} (no SMTP configured, kept in outbox #${row.id}): ${subject} | ${body.replace(/\s+/g, ' ')}`);
         return;
       }
       // Sending happens after the answer; a failure is recorded on the outbox row for the operator.
-      transport
-        .sendMail({ from: opts.from, to, subject, text: body })
+      smtp()
+        .then((transport) => transport.sendMail({ from: opts.from, to, subject, text: body }))
         .then(() => opts.db.updateTable('outbox').set({ sent_at: opts.clock.now() }).where('id', '=', row.id).execute())
         .catch((err: unknown) => {
           opts.log.error(`smtp send failed for outbox #${row.id}`, err);
@@ -39,10 +42,11 @@ export function createMailer(opts: { db: DB; clock: Clock; log: Logger; smtpUrl?
         .catch(() => undefined);
     },
     async deliver(to, subject, body, messageId) {
-      if (!transport) {
+      if (!smtp) {
         opts.log.info(`mail to ${to} (no SMTP configured, kept in the outbox): ${subject} | ${body.replace(/\s+/g, ' ')}`);
         return false;
       }
+      const transport = await smtp();
       await transport.sendMail({ from: opts.from, to, subject, text: body, messageId });
       return true;
     },

@@ -1,7 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import { Hono, type Context } from 'hono';
 import { matchedRoutes } from 'hono/route';
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { Counter, Gauge, Histogram, Registry } from 'prom-client';
 
 // Prometheus metrics (names, labels and the lag's definition in docs/decisions/0013-metrics.md): one
 // registry per server process (tests run several in one process; with two instances each exposes its own,
@@ -111,7 +111,9 @@ export class HttpSeries {
   }
 }
 
-export function createMetrics(): Metrics {
+/** prom-client is loaded here, with METRICS_TOKEN only: a server without it never loads it. */
+export async function createMetrics(): Promise<Metrics> {
+  const { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } = await import('prom-client');
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'canopy_' });
   const registers = [registry];

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import PDFDocument from 'pdfkit';
+import type PDFDocument from 'pdfkit';
 
 // Text in a pdfkit document set in Noto Sans SC from the `@fontsource/noto-sans-sc` package, never a system
 // font: the package ships the font in slices by Unicode range (its 400.css says which slice holds which
@@ -146,8 +146,10 @@ export function typesetter(doc: Doc) {
 
 
 /** An A4 document in the reader's language with its text set by `typesetter`: `done` gives its bytes once
- *  `doc.end()` is called; `left` and `width` are the text block inside the margins. */
-export function a4Document(opts: { margin: number; title: string; author: string; lang: 'en' | 'cn' }) {
+ *  `doc.end()` is called; `left` and `width` are the text block inside the margins. pdfkit (with fontkit and
+ *  its tables) is loaded by the first document, not at start (docs/operations.md#restarts). */
+export async function a4Document(opts: { margin: number; title: string; author: string; lang: 'en' | 'cn' }) {
+  const { default: PDFDocument } = await import('pdfkit');
   const doc = new PDFDocument({ size: 'A4', margin: opts.margin, info: { Title: opts.title, Author: opts.author }, lang: opts.lang === 'cn' ? 'zh-Hans' : 'en' });
   const chunks: Buffer[] = [];
   doc.on('data', (b: Buffer) => chunks.push(b));

@@ -58,13 +58,19 @@ export async function loadServerSecret(db: DB, config: Pick<Config, 'SECRET_KEY'
   const d = db as unknown as Kysely<SecretDb>;
   const supplied = config.SECRET_KEY ? Buffer.from(config.SECRET_KEY, 'utf8') : null;
   // An instance upgraded from a per-instance key file offers that key, so its retries in flight still match.
-  const candidate = supplied ?? fileKey(config.DATA_DIR, false) ?? randomBytes(32);
-  await d
-    .insertInto('server_secret')
-    .values({ name: ROW, key: supplied ? null : candidate.toString('base64url'), check_hash: keyCheck(candidate), created_at: now })
-    .onConflict((oc) => oc.column('name').doNothing())
-    .execute();
-  const row = await d.selectFrom('server_secret').select(['key', 'check_hash']).where('name', '=', ROW).executeTakeFirstOrThrow();
+  const kept = () => d.selectFrom('server_secret').select(['key', 'check_hash']).where('name', '=', ROW).executeTakeFirst();
+  // Read first: a restart finds the key and writes nothing.
+  let row = await kept();
+  if (!row) {
+    const candidate = supplied ?? fileKey(config.DATA_DIR, false) ?? randomBytes(32);
+    await d
+      .insertInto('server_secret')
+      .values({ name: ROW, key: supplied ? null : candidate.toString('base64url'), check_hash: keyCheck(candidate), created_at: now })
+      .onConflict((oc) => oc.column('name').doNothing())
+      .execute();
+    row = await kept();
+    if (!row) throw new Error('the key of request fingerprints was not kept in the server_secret table');
+  }
   if (supplied) {
     if (row.check_hash !== keyCheck(supplied)) {
       throw new Error(

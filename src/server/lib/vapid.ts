@@ -1,4 +1,3 @@
-import webpush from 'web-push';
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/connection';
 import type { Config } from '../config';
@@ -33,13 +32,20 @@ export async function loadVapidKeys(db: DB, config: Pick<Config, 'VAPID_PUBLIC_K
     return keys;
   }
   const d = db as unknown as Kysely<SecretDb>;
-  const made = webpush.generateVAPIDKeys();
-  await d
-    .insertInto('server_secret')
-    .values({ name: ROW, key: `${made.publicKey}.${made.privateKey}`, check_hash: made.publicKey, created_at: now })
-    .onConflict((oc) => oc.column('name').doNothing())
-    .execute();
-  const row = await d.selectFrom('server_secret').select(['key', 'check_hash']).where('name', '=', ROW).executeTakeFirstOrThrow();
+  const kept = () => d.selectFrom('server_secret').select(['key', 'check_hash']).where('name', '=', ROW).executeTakeFirst();
+  // Read first: a restart finds the pair and writes nothing (nor loads web-push to make one).
+  let row = await kept();
+  if (!row) {
+    const { default: webpush } = await import('web-push');
+    const made = webpush.generateVAPIDKeys();
+    await d
+      .insertInto('server_secret')
+      .values({ name: ROW, key: `${made.publicKey}.${made.privateKey}`, check_hash: made.publicKey, created_at: now })
+      .onConflict((oc) => oc.column('name').doNothing())
+      .execute();
+    row = await kept();
+    if (!row) throw new Error('the VAPID key pair was not kept in the server_secret table');
+  }
   const [publicKey, privateKey] = (row.key ?? '').split('.');
   if (!publicKey || !privateKey || publicKey !== row.check_hash) throw new Error('the VAPID key pair kept in the server_secret table is damaged: see "Rotate secrets" in docs/operations.md');
   const keys = { publicKey, privateKey, subject };

@@ -1,4 +1,4 @@
-import webpush from 'web-push';
+import type webpush from 'web-push';
 import { dialectOf, type DB } from '../db/connection';
 import { writeTx } from '../db/tx';
 import { vapidKeys, type VapidKeys } from '../lib/vapid';
@@ -188,9 +188,11 @@ function causeOf(err: unknown): { cause: Cause; code?: string } {
 /** One push over HTTP: the body encrypted for the device (RFC 8291, aes128gcm) and signed with VAPID. */
 async function sendOne(row: Claimed, payload: PushPayload, keys: VapidKeys, hosts: readonly string[]): Promise<Sent> {
   if (!pushEndpointAllowed(row.endpoint, hosts)) return { outcome: 'gone', status: 0, cause: 'not_allowed' };
+  // web-push is loaded by the first push, not at start (docs/operations.md#restarts).
+  const { default: lib } = await import('web-push');
   let req: ReturnType<typeof webpush.generateRequestDetails>;
   try {
-    req = encrypted(row, payload, keys);
+    req = encrypted(lib, row, payload, keys);
   } catch {
     // The device's keys cannot be encrypted for (not a P-256 point): no push to it ever can.
     return { outcome: 'gone', status: 0, cause: 'keys' };
@@ -208,8 +210,8 @@ async function sendOne(row: Claimed, payload: PushPayload, keys: VapidKeys, host
   }
 }
 
-function encrypted(row: Claimed, payload: PushPayload, keys: VapidKeys) {
-  return webpush.generateRequestDetails({ endpoint: row.endpoint, keys: { p256dh: row.p256dh, auth: row.auth } }, JSON.stringify(payload), {
+function encrypted(lib: typeof webpush, row: Claimed, payload: PushPayload, keys: VapidKeys) {
+  return lib.generateRequestDetails({ endpoint: row.endpoint, keys: { p256dh: row.p256dh, auth: row.auth } }, JSON.stringify(payload), {
     vapidDetails: { subject: keys.subject, publicKey: keys.publicKey, privateKey: keys.privateKey },
     TTL: TTL_SECONDS,
     contentEncoding: 'aes128gcm',

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import sharp, { type Metadata } from 'sharp';
+import type { Metadata } from 'sharp';
 import type { Deps } from '../../env';
 import { AppError } from '../../lib/http';
 import { writeTx, type EffectRecord } from '../../db/tx';
@@ -53,6 +53,8 @@ export function avatarUrl(name: string): string {
 async function reencode(input: Buffer, maxMegapixels: number): Promise<Buffer> {
   if (!sniff(input)) throw new AppError('avatar_not_image');
   const maxPixels = maxMegapixels * 1_000_000;
+  // Loaded by the first upload, not at start (docs/operations.md#restarts).
+  const { default: sharp } = await import('sharp');
   let meta: Metadata;
   try {
     meta = await sharp(input, { limitInputPixels: false }).metadata();

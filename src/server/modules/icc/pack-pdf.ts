@@ -100,9 +100,9 @@ function totals(l: Layout, pack: Pack, t: PackWords, verifyUrl: string): void {
   l.set(t.verifyNote, 9, { x: l.left, width: l.width });
 }
 
-export function packPdf(pack: Pack, lang: Lang, verifyUrl: string): Promise<Buffer> {
+export async function packPdf(pack: Pack, lang: Lang, verifyUrl: string): Promise<Buffer> {
   const t = PACK_TEXT[lang];
-  const { doc, done, set, left, width } = a4Document({ margin: 48, title: `${t.title} ${pack.from} – ${pack.to}`, author: 'Canopy', lang });
+  const { doc, done, set, left, width } = await a4Document({ margin: 48, title: `${t.title} ${pack.from} – ${pack.to}`, author: 'Canopy', lang });
   const l: Layout = { doc, set, left, width, bottom: doc.page.height - doc.page.margins.bottom };
   header(l, pack, t, lang);
   for (const [kind, title] of [['purchase', t.purchases], ['retirement', t.retirements]] as const) {

@@ -8,6 +8,10 @@ import type { Config } from '../../config';
 
 // Who we are to an authenticator, and the challenges we hand out (docs/decisions/0034-passkeys.md).
 
+/** The WebAuthn library, loaded by the first passkey request: with its X.509 and ASN.1 packages it is a few
+ *  hundred modules, which a start need not wait for (docs/operations.md#restarts). */
+export const webauthn = () => import('@simplewebauthn/server');
+
 /** COSE ES256 and RS256: what platform authenticators and security keys make. */
 export const PASSKEY_ALGORITHMS = [-7, -257];
 

@@ -1,4 +1,4 @@
-import { generateRegistrationOptions, verifyRegistrationResponse, type AuthenticatorTransport, type RegistrationResponseJSON } from '@simplewebauthn/server';
+import type { AuthenticatorTransport, RegistrationResponseJSON } from '@simplewebauthn/server';
 import type { Selectable } from 'kysely';
 import type { Deps } from '../../env';
 import type { PasskeysTable } from '../../db/schema';
@@ -10,7 +10,7 @@ import { checkLoginPassword } from '../user/settings';
 import type { User } from '../session';
 import { PASSKEY_PROMPT_TIMEOUT_MS, PASSKEYS_PER_USER_MAX } from '../../../shared/constants';
 import type { PasskeyItem, PasskeyList } from '../../../shared/schemas/passkey';
-import { PASSKEY_ALGORITHMS, challengeBytes, keepChallenge, refusedBy, type RelyingParty, takeChallenge, userHandle } from './relying-party';
+import { PASSKEY_ALGORITHMS, challengeBytes, keepChallenge, refusedBy, type RelyingParty, takeChallenge, userHandle, webauthn } from './relying-party';
 
 // A member's passkeys: add, list, remove (docs/product.md#passkeys). Signing in with one is sign-in.ts.
 
@@ -42,6 +42,7 @@ export async function registrationOptions(deps: Deps, user: User, password: stri
   await checkLoginPassword(deps, user, password, 'password_incorrect');
   const { rpID } = rp;
   const existing = await deps.db.selectFrom('passkeys').select(['credential_id', 'transports']).where('user_id', '=', user.id).execute();
+  const { generateRegistrationOptions } = await webauthn();
   const options = await generateRegistrationOptions({
     rpName: 'Canopy',
     rpID,
@@ -70,6 +71,7 @@ export async function addPasskey(deps: Deps, user: User, input: { name: string; 
   const taken = await takeChallenge(deps, input.credential.response.clientDataJSON, 'register');
   if (!taken || taken.userId !== user.id) throw new AppError('passkey_not_added');
   const { rpID, origin } = rp;
+  const { verifyRegistrationResponse } = await webauthn();
   const verified = await verifyRegistrationResponse({
     response: input.credential,
     expectedChallenge: taken.challenge,

@@ -1,11 +1,11 @@
-import { generateAuthenticationOptions, verifyAuthenticationResponse, type AuthenticationResponseJSON, type AuthenticatorTransport } from '@simplewebauthn/server';
+import type { AuthenticationResponseJSON, AuthenticatorTransport } from '@simplewebauthn/server';
 import type { Deps } from '../../env';
 import { AppError } from '../../lib/http';
 import type { LimitName } from '../../lib/limits';
 import { signInRefusal, signedIn } from '../auth/service';
 import { PASSKEY_PROMPT_TIMEOUT_MS } from '../../../shared/constants';
 import type { LoginInfo } from '../../../shared/schemas/auth';
-import { challengeBytes, keepChallenge, refusedBy, takeChallenge, type RelyingParty } from './relying-party';
+import { challengeBytes, keepChallenge, refusedBy, takeChallenge, type RelyingParty, webauthn } from './relying-party';
 
 // Signing in with a passkey (docs/product.md#passkeys). It is a login for every rule: the same throttle per
 // address, the same refusals of a disabled or login-locked account, and the session a password login opens
@@ -15,6 +15,7 @@ import { challengeBytes, keepChallenge, refusedBy, takeChallenge, type RelyingPa
  *  for our RP ID. Counted in the public per-address budget: anyone may ask, each ask keeps a row. */
 export async function signInOptions(deps: Deps, ip: string, rp: RelyingParty) {
   await deps.limits.consume([['public_ip', ip]]);
+  const { generateAuthenticationOptions } = await webauthn();
   const options = await generateAuthenticationOptions({
     rpID: rp.rpID,
     challenge: challengeBytes(),
@@ -35,6 +36,7 @@ export async function passkeySignIn(deps: Deps, credential: AuthenticationRespon
   const key = taken && (await deps.db.selectFrom('passkeys').selectAll().where('credential_id', '=', credential.id).executeTakeFirst());
   if (!taken || !key) throw new AppError('passkey_failed');
   const { rpID, origin } = rp;
+  const { verifyAuthenticationResponse } = await webauthn();
   const verified = await verifyAuthenticationResponse({
     response: credential,
     expectedChallenge: taken.challenge,

@@ -10,9 +10,9 @@ import { receiptRows } from './text';
 const GREEN = '#1f6f4a';
 const MUTED = '#5b6b63';
 
-export function receiptPdf(r: Receipt, lang: Lang): Promise<Buffer> {
+export async function receiptPdf(r: Receipt, lang: Lang): Promise<Buffer> {
   const { title, rows, seller } = receiptRows(r, lang);
-  const { doc, done, set, left, width } = a4Document({ margin: 56, title, author: r.company.name, lang });
+  const { doc, done, set, left, width } = await a4Document({ margin: 56, title, author: r.company.name, lang });
   doc.fillColor(GREEN);
   set(r.company.name, 11, { x: left, width });
   set(title, 24, { x: left, width });

@@ -1,5 +1,4 @@
 import { sgtDateTimeText } from '../../../shared/sgt-text';
-import QRCode from 'qrcode';
 import { a4Document, labelledLine } from '../../lib/pdf-text';
 import type { Lang } from '../../../shared/errors';
 import type { Certificate } from '../../../shared/schemas/retire';
@@ -74,9 +73,10 @@ const GREEN = '#1f6f4a';
 const MUTED = '#5b6b63';
 
 /** The certificate as a PDF; `url` is the public certificate page's address (the QR code's text). */
-export function certificatePdf(c: Certificate, lang: Lang, url: string): Promise<Buffer> {
+export async function certificatePdf(c: Certificate, lang: Lang, url: string): Promise<Buffer> {
   const t = TEXT[lang];
-  const { doc, done, set, left, width } = a4Document({ margin: 56, title: `${t.title} ${c.id}`, author: 'Canopy', lang });
+  const { default: QRCode } = await import('qrcode');
+  const { doc, done, set, left, width } = await a4Document({ margin: 56, title: `${t.title} ${c.id}`, author: 'Canopy', lang });
   const center = (text: string, size: number) => set(text, size, { x: left, width, align: 'center' });
   // The time in SGT in the reader's words, as the page shows it.
   const date = sgtDateTimeText(c.retired_at_ms, lang);
