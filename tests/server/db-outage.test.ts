@@ -246,8 +246,27 @@ describe('which errors say the database is away', () => {
     for (const e of [err('ECONNREFUSED'), err('ECONNRESET'), err('57P01'), err('57P02'), err('57P03'), err('08006'), err('08001'), new Error('Connection terminated unexpectedly'), new Error('timeout exceeded when trying to connect'), err('SQLITE_BUSY'), err('SQLITE_CANTOPEN'), err('SQLITE_IOERR_FSYNC'), new Error('wrapped', { cause: err('ECONNREFUSED') })]) {
       expect(isConnectionError(e), String(e)).toBe(true);
     }
-    for (const e of [err('23505'), err('SQLITE_CONSTRAINT_CHECK'), err('42P01'), new Error('boom'), null, 'text']) {
+    for (const e of [err('23505'), err('SQLITE_CONSTRAINT_CHECK'), err('42P01'), err('55000', 'cannot refresh materialized view concurrently'), new Error('boom'), null, 'text']) {
       expect(isConnectionError(e), String(e)).toBe(false);
     }
   });
 });
+
+describe.skipIf(!onPostgres)('a database that refuses new connections (ALLOW_CONNECTIONS false)', () => {
+  it("reads as the database away: PostgreSQL's own refusal, as a connection attempt gets it", async () => {
+    const { default: pg } = await import('pg');
+    // template0 is such a database on every PostgreSQL: its refusal is the one an operator's
+    // ALTER DATABASE ... ALLOW_CONNECTIONS false gives every new connection.
+    const url = new URL(TEST_DATABASE_URL!);
+    url.pathname = '/template0';
+    const client = new pg.Client({ connectionString: url.toString() });
+    const refusal = await client.connect().then(
+      () => null,
+      (err: unknown) => err,
+    );
+    await client.end().catch(() => {});
+    expect(refusal).toMatchObject({ code: '55000' });
+    expect(isConnectionError(refusal)).toBe(true);
+  });
+});
+

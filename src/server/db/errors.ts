@@ -43,6 +43,9 @@ export function isUnique(err: unknown, name: string, sqliteColumns: string): boo
 const NODE_NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
 // SQLSTATE 57P01-57P03: the server is shutting down, was shut down, or cannot connect now (starting up).
 const PG_UNAVAILABLE = new Set(['57P01', '57P02', '57P03', '53300']);
+// SQLSTATE 55000 is a broad "not in the required state"; only its refusal of a connection (a database under
+// ALTER DATABASE ... ALLOW_CONNECTIONS false, as an operator sets during maintenance) says the database is away.
+const PG_NOT_ACCEPTING = /is not currently accepting connections/;
 const PG_CLIENT_GONE = /^(Connection terminated|Client has encountered a connection error|timeout exceeded when trying to connect|Connection ended unexpectedly|Client was closed and is not queryable)/;
 
 export function isConnectionError(err: unknown): boolean {
@@ -50,6 +53,7 @@ export function isConnectionError(err: unknown): boolean {
     const { code, message, cause } = e as { code?: unknown; message?: unknown; cause?: unknown };
     if (typeof code === 'string') {
       if (NODE_NETWORK_CODES.has(code) || PG_UNAVAILABLE.has(code) || code.startsWith('08')) return true;
+      if (code === '55000' && typeof message === 'string' && PG_NOT_ACCEPTING.test(message)) return true;
       // SQLite: the file cannot be opened or read, or another writer held it past busy_timeout.
       if (code === 'SQLITE_BUSY' || code.startsWith('SQLITE_BUSY_') || code === 'SQLITE_CANTOPEN' || code.startsWith('SQLITE_IOERR')) return true;
     }
