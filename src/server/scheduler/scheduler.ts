@@ -9,6 +9,7 @@ import { dueExpiries, expireRequest } from '../modules/approval/service';
 import { pruneOldRows, RETENTION_EVERY_MS } from './retention';
 import { receiptMailLoop } from './receipt-mail';
 import { alertOverdueCancellations } from '../modules/retire/cancellation';
+import { isConnectionError } from '../db/errors';
 
 // Time-driven work (docs/product.md#states, docs/product.md#settlement): project status by time, cycle
 // completions, pre-sale deadline expiries, sale settlements and monthly offsets (docs/product.md#monthly-offset). Due work is always found FROM THE DATABASE
@@ -46,11 +47,15 @@ export interface DueWorkReport {
   more: boolean;
 }
 
-async function each(deps: Deps, ids: number[], run: (id: number) => Promise<unknown>, report: DueWorkReport, field: Exclude<keyof DueWorkReport, 'oldestDueAt'>): Promise<void> {
+/** Runs each due row's transition. Exported for its test. */
+export async function each(deps: Deps, ids: number[], run: (id: number) => Promise<unknown>, report: DueWorkReport, field: Exclude<keyof DueWorkReport, 'oldestDueAt'>): Promise<void> {
   for (const id of ids) {
     try {
       if (await run(id)) report[field]++;
     } catch (err) {
+      // The database away fails every row alike: the run stops there and is logged once, as a failed run,
+      // instead of a line per row it could not reach.
+      if (isConnectionError(err)) throw err;
       // One bad row must not stop the rest; it is tried again on the next run and logged each time.
       report.failed++;
       deps.log.error(`scheduler: ${field} #${id} failed`, err);
