@@ -4,8 +4,8 @@ import type { LiveSocket, SocketDeps } from './lib/socket';
 import { applyInvalidation } from './lib/sync';
 import { showToast } from './components/toast';
 import { PATHS } from '../shared/api';
-import { clearPrivateCache, db } from './lib/db';
 import { reportDbError } from './lib/db-health';
+import { loadStore } from './lib/store';
 import { wipeOnMemberChange } from './lib/session-cache';
 import { clearSnapshots } from './lib/boot-snapshot';
 import type { ServerMessage } from '../shared/socket-events';
@@ -76,7 +76,7 @@ export function setupRuntime(navigateToLogin: () => void): SocketHandle {
   configureApi({
     toast: showToast,
     onSignedOut: () => {
-      void clearPrivateCache();
+      void loadStore().then((m) => m.clearPrivateCache());
       clearSnapshots();
       navigateToLogin();
     },
@@ -109,7 +109,7 @@ export function setupRuntime(navigateToLogin: () => void): SocketHandle {
   window.addEventListener('pagehide', () => socket.close());
   // Another user's data must not stay in the cache after a sign-out or a new sign-in; the socket follows
   // the session too.
-  wipeOnMemberChange(db, () => socket.sync());
+  wipeOnMemberChange(undefined, () => socket.sync());
   // A cache write that failed for want of space (or an unusable database) is said in a banner
   // (components/storage-alert.tsx) rather than lost in the console; the screen keeps what it has.
   window.addEventListener('unhandledrejection', (event) => {

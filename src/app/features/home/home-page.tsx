@@ -1,10 +1,6 @@
-import { useEffect, useState } from 'react';
-import { HOME_BANNERS_KEY, HOME_NEWS_KEY, homeBanners, homeNews, homeProjects, takeEarlyHomeProjects } from './home-data';
-import { takeEarly } from '../../lib/early-read';
+import { useHome } from './use-home';
 import { Link } from '@tanstack/react-router';
 import { Trans, useLingui } from '@lingui/react/macro';
-import { useLiveQuery } from 'dexie-react-hooks';
-import { refreshBanners, refreshNews, refreshProjects } from '../../lib/sync';
 import { NavBar } from '../../components/nav-bar';
 import { LanguageToggle } from '../../components/language-toggle';
 import { TabBar } from '../../components/tab-bar';
@@ -12,7 +8,7 @@ import { OfflineBar } from '../../components/offline-bar';
 import { Swiper } from '../../components/swiper';
 import { ProjectCard } from '../../components/project-card';
 import { formatDate, pick } from '../../lib/format';
-import type { Banner, NewsItem } from '../../../shared/schemas/content';
+import type { Banner } from '../../../shared/schemas/content';
 import './home.css';
 
 // Shown until the server's banners are cached, so the first paint has its hero at once (the same image
@@ -27,16 +23,9 @@ const DEFAULT_BANNER: Banner = {
 
 export function HomePage() {
   const { t } = useLingui();
-  const [loading, setLoading] = useState(true);
-  useEffect(() => {
-    void Promise.all([refreshBanners(), refreshProjects({ page: 1, page_size: 20 }), refreshNews(1)]).finally(() => setLoading(false));
-  }, []);
   // Read ahead by a start on home (home-data.ts): the first render has the banners, the cards and the news.
-  const [early] = useState(() => ({ projects: takeEarlyHomeProjects(), banners: takeEarly<Banner[]>(HOME_BANNERS_KEY), news: takeEarly<NewsItem[]>(HOME_NEWS_KEY) }));
-  const cachedBanners = useLiveQuery(homeBanners, [], early.banners);
+  const { banners: cachedBanners, projects, news, loading } = useHome();
   const banners = cachedBanners && cachedBanners.length > 0 ? cachedBanners : [DEFAULT_BANNER];
-  const projects = useLiveQuery(homeProjects, [], early.projects);
-  const news = useLiveQuery(homeNews, [], early.news);
   // Placeholders of the final size while the first copy loads, so nothing below them jumps.
   const projectsPending = projects === undefined || (projects.length === 0 && loading);
   const newsPending = news === undefined || (news.length === 0 && loading);
