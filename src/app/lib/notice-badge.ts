@@ -34,7 +34,7 @@ function showAppBadge(unread: number): void {
 
 /** What the count is made of: the server's unread count, the newest notice the inbox has shown, and the
  *  cached notices newer than it. */
-interface NoticeFacts {
+export interface NoticeFacts {
   unread: unknown;
   seen: unknown;
   newer: NotificationItem[];
@@ -42,14 +42,14 @@ interface NoticeFacts {
 
 /** Unread notices the inbox has not shown yet: the server's unread count until the inbox is first opened on
  *  this device; undefined while nothing is known. */
-function unseenOf({ unread, seen, newer }: NoticeFacts): number | undefined {
+export function unseenOf({ unread, seen, newer }: NoticeFacts): number | undefined {
   if (typeof unread !== 'number') return undefined;
   if (typeof seen !== 'number') return unread;
   return Math.min(unread, newer.filter((n) => n.id > seen && !n.read).length);
 }
 
 /** The facts as the store keeps them (the live query). */
-async function unseenNotices(db: CanopyDb): Promise<number | undefined> {
+export async function unseenNotices(db: CanopyDb): Promise<number | undefined> {
   const unread = (await db.meta.get(NOTICES_UNREAD_KEY))?.value;
   const seen = (await db.meta.get(NOTICES_SEEN_KEY))?.value;
   const newer = typeof seen === 'number' ? await db.notices.where('id').above(seen).toArray() : [];
@@ -68,7 +68,7 @@ export const noticeFactsOnDevice = (): Promise<NoticeFacts | undefined> =>
 
 /** The facts once a refresh answered, before the store has it: its unread count, and its notices over the
  *  device's (the answer says which are read now). */
-function withAnswer(device: NoticeFacts | undefined, page: NoticePage): NoticeFacts {
+export function withAnswer(device: NoticeFacts | undefined, page: NoticePage): NoticeFacts {
   const byId = new Map((device?.newer ?? []).map((n) => [n.id, n]));
   for (const n of page.list) byId.set(n.id, n);
   return { unread: page.unread, seen: device?.seen, newer: [...byId.values()] };

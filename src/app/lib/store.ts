@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import type { CanopyDb } from './db';
+import type * as StoreModule from './db';
 
 // The offline store's code (lib/db.ts: Dexie, about 29 KiB gzip) is not part of home's first screen: a
 // start on home draws its last-seen screen from a plain IndexedDB read (lib/device-read.ts) and the
@@ -7,15 +7,13 @@ import type { CanopyDb } from './db';
 // (another screen, a sign-out's wipe). Code drawn on home reaches the store through here, never by
 // importing lib/db.ts (tests/app/home-chunks.test.ts holds it). Elsewhere the store loads at once.
 
-type StoreModule = typeof import('./db');
-
-let loading: Promise<StoreModule> | null = null;
+let loading: Promise<typeof StoreModule> | null = null;
 let deferral: { until: Promise<void>; release: () => void } | null = null;
-/** Writes handed to the store while it was not loaded: its readers wait for them (useStoreQuery). */
+/** Writes handed to the store and not yet done: its live queries start after them (useStoreQuery). */
 const pending = new Set<Promise<unknown>>();
 
 /** The store, its code loaded now if it is not yet (and any deferral ended). */
-export function loadStore(): Promise<StoreModule> {
+export function loadStore(): Promise<typeof StoreModule> {
   deferral?.release();
   deferral = null;
   loading ??= import('./db').catch((err: unknown) => {
@@ -32,18 +30,20 @@ export const storeLoading = (): boolean => loading !== null;
  *  the first screen once it has settled (routes/__root.tsx) or by whatever needs it first. */
 export function deferStore(): void {
   if (loading || deferral) return;
-  let release = () => undefined as void;
-  const until = new Promise<void>((resolve) => (release = resolve));
+  let release: () => void = () => undefined;
+  const until = new Promise<void>((resolve) => {
+    release = resolve;
+  });
   deferral = { until, release };
 }
 
 /** The store, once it may load: at once, or when a deferral ends. */
-function storeWhenAllowed(): Promise<StoreModule> {
+function storeWhenAllowed(): Promise<typeof StoreModule> {
   return deferral ? deferral.until.then(loadStore) : loadStore();
 }
 
 /** Runs `write` on the store once it may load; readers of the store (useStoreQuery) start after it. */
-export function writeStore<R>(write: (db: CanopyDb) => Promise<R>): Promise<R> {
+export function writeStore<R>(write: (db: StoreModule.CanopyDb) => Promise<R>): Promise<R> {
   const job = storeWhenAllowed().then((m) => write(m.db));
   const done = job.then(
     () => undefined,
@@ -56,7 +56,7 @@ export function writeStore<R>(write: (db: CanopyDb) => Promise<R>): Promise<R> {
 
 /** The store for a live query: once it may load and the writes handed to it before are done, so its first
  *  answer already holds what the screen has been showing from the network. */
-async function storeForReads(): Promise<StoreModule> {
+async function storeForReads(): Promise<typeof StoreModule> {
   const m = await storeWhenAllowed();
   await Promise.all([...pending]);
   return m;
@@ -67,7 +67,7 @@ async function storeForReads(): Promise<StoreModule> {
  * store may load; until its first answer, `fallback` (what the screen read early, or the network's answer).
  * A failing query throws in render, for the route's error screen, as useLiveQuery does.
  */
-export function useStoreQuery<T, F = T>(query: (db: CanopyDb) => Promise<T>, deps: unknown[], fallback: F): T | F {
+export function useStoreQuery<T, F = T>(query: (db: StoreModule.CanopyDb) => Promise<T>, deps: unknown[], fallback: F): T | F {
   const [answer, setAnswer] = useState<{ value: T } | null>(null);
   const [error, setError] = useState<{ error: unknown } | null>(null);
   useEffect(() => {
