@@ -4,6 +4,7 @@ import type { FootprintAnswers, FootprintResult } from '../../shared/schemas/foo
 import type { NotificationItem } from '../../shared/schemas/wallet';
 import type { Certificate } from '../../shared/schemas/retire';
 import { clearDbProblem, reportDbProblem } from './db-health';
+import { STORE_NAME } from './device-read';
 
 // Live queries over this store from code that loads it lazily (lib/store.ts useStoreQuery).
 export { liveQuery } from 'dexie';
@@ -145,7 +146,7 @@ export class CanopyDb extends Dexie {
   certificates!: EntityTable<Certificate, 'id'>;
   public_answers!: EntityTable<PublicAnswerEntry, 'key'>;
 
-  constructor(name = 'canopy', options?: ConstructorParameters<typeof Dexie>[1]) {
+  constructor(name = STORE_NAME, options?: ConstructorParameters<typeof Dexie>[1]) {
     super(name, options);
     SCHEMA.forEach((stores, i) => this.version(i + 1).stores(stores));
     // Another tab still has the old version open and does not let go: say so instead of waiting silently.
