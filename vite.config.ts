@@ -127,7 +127,7 @@ function scriptsAtLowPriority(): Plugin {
 // Two libraries' own modern builds in the app's bundle instead of the ES5 builds their package entries name:
 // Dexie's dist/modern/dexie.mjs (ES2018, an ES module; the entry's import wrapper loads the ES5 UMD build)
 // and workbox-window's build/workbox-window.prod.mjs (ES2017; the entry is the .es5.mjs). Same code,
-// smaller: about 1.6 and 0.9 KiB less gzip in home's JS (bench/lighthouse.ts budget); the build's
+// smaller: about 1.6 and 0.9 KiB less gzip, both loaded once home's first screen has settled; the build's
 // target (es2022) is newer than either. Build only: vitest runs the app's code beside dexie-react-hooks
 // loaded by Node, which would then hold a second Dexie.
 const MODERN_BUILDS: Record<string, string> = {
@@ -285,11 +285,12 @@ export default defineConfig({
     // Home (start_url) and everything it imports in one chunk: left to the automatic split, home's code
     // comes as some twenty files (router pieces and kit parts each cut out because some lazy screen shares
     // them), and the extra round trips delay home's first paint (bench/lighthouse.ts shows it). Other screens import the parts they
-    // share from it; they would have loaded most of them anyway. React and Dexie are cut out of it, each a
-    // chunk of its own, so main.tsx evaluates them one task each (a chunk's code runs in one task; React's
-    // alone is the longest), and Vite's preload helper too: left in home, it makes the entry import home
-    // statically, which runs all of it before the first paint. All are linked from index.html
-    // (preloadFirstScreens), so the split costs no round trip. The app's start (start.tsx with the router's
+    // share from it; they would have loaded most of them anyway. React is cut out of it, a chunk of its
+    // own, so main.tsx evaluates it in a task of its own (a chunk's code runs in one task; React's alone is
+    // the longest), and Vite's preload helper too: left in home, it makes the entry import home statically,
+    // which runs all of it before the first paint. Both are linked from index.html (preloadFirstScreens), so
+    // the split costs no round trip. Dexie is a chunk of its own too, and no part of home's: home's first
+    // screen draws without the offline store, which loads after it (src/app/lib/store.ts). The app's start (start.tsx with the router's
     // pieces and the routes' definitions) is one chunk too: left to the split, three small chunks (the lazy
     // route component, useNavigate, the project search) come beside it and cost more gzip than one chunk.
     rolldownOptions: {

@@ -14,8 +14,9 @@ import { CHROMIUM, CHROMIUM_FLAGS, ROOT, ensureBuilt, freePort, freshDataDir, ki
 //
 // `npx tsx bench/home-js.ts [--no-build] [--path /]` prints it; bench/lighthouse.ts gates on it.
 
-// The aim is 140 KiB; the gate holds what home fetches now, with a little room (docs/decisions/0045-home-budget.md).
-export const HOME_JS_BUDGET_KIB = 150;
+// Home's first screen draws without the offline store (Dexie loads after idle), which brought it within
+// the aim of 140 KiB; the gate holds it there (docs/decisions/0045-home-budget.md).
+export const HOME_JS_BUDGET_KIB = 140;
 
 export interface HomeJs {
   path: string;

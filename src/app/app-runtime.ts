@@ -5,8 +5,8 @@ import { applyInvalidation } from './lib/sync';
 import { showToast } from './components/toast';
 import { keepNotice } from './components/page-notice';
 import { PATHS } from '../shared/api';
-import { clearPrivateCache, db } from './lib/db';
 import { reportDbError } from './lib/db-health';
+import { loadStore } from './lib/store';
 import { wipeOnMemberChange } from './lib/session-cache';
 import { clearSnapshots } from './lib/boot-snapshot';
 import type { ServerMessage } from '../shared/socket-events';
@@ -81,7 +81,7 @@ export function setupRuntime(navigateToLogin: () => void): SocketHandle {
   configureApi({
     toast: showToast,
     onSignedOut: (hadSession) => {
-      void clearPrivateCache();
+      void loadStore().then((m) => m.clearPrivateCache());
       clearSnapshots();
       // A member thrown out (the session expired, a password changed elsewhere) is told why on the login
       // screen; a guest's refused read says nothing.
@@ -117,7 +117,7 @@ export function setupRuntime(navigateToLogin: () => void): SocketHandle {
   window.addEventListener('pagehide', () => socket.close());
   // Another user's data must not stay in the cache after a sign-out or a new sign-in; the socket follows
   // the session too.
-  wipeOnMemberChange(db, () => socket.sync());
+  wipeOnMemberChange(undefined, () => socket.sync());
   // A cache write that failed for want of space (or an unusable database) is said in a banner
   // (components/storage-alert.tsx) rather than lost in the console; the screen keeps what it has.
   window.addEventListener('unhandledrejection', (event) => {

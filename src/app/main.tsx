@@ -4,9 +4,10 @@ import { mark } from './lib/marks';
 
 // The entry: the boot shell (index.html) paints first, then the app's code runs in steps, each its own
 // task, so no single long task blocks input (Total Blocking Time; bench/lighthouse.ts):
-// React, then Dexie, then the rest of the app (start.tsx: the router, the runtime), which renders the
-// first screen in a transition. Every chunk is already loading (modulepreload in index.html, or the service worker's
-// precache offline), so the steps wait for the CPU, not the network.
+// React, then the rest of the app (start.tsx: the router, the runtime), which renders the first screen in
+// a transition. Every chunk is already loading (modulepreload in index.html, or the service worker's
+// precache offline), so the steps wait for the CPU, not the network. The offline store (Dexie) is not one
+// of them: start.tsx loads it for any screen but home, whose first screen draws without it (lib/store.ts).
 
 /** The next task: what ran before it is one task, what follows another. */
 const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
@@ -34,9 +35,6 @@ void (async () => {
   mark('painted');
   await import('react-dom/client');
   mark('react');
-  await nextTask();
-  await import('dexie');
-  mark('dexie');
   await nextTask();
   const { start } = await import('./start');
   mark('start');

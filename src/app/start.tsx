@@ -6,7 +6,6 @@ import { routeTree } from './route-tree.gen';
 import { activateLocale, ensureAllMessages, i18n } from './lib/i18n';
 import { getStoredLocale } from './lib/storage';
 import { get } from './lib/api';
-import { db } from './lib/db';
 import { watchReachability } from './lib/online';
 import { PATHS } from '../shared/api';
 import { PendingView } from './components/pending-view';
@@ -18,10 +17,11 @@ import { firstScreen } from './lib/first-run';
 import { mark } from './lib/marks';
 import { readEarlyHome } from './features/home/home-data';
 import { PROJECT_LIST_KEY, readEarly } from './lib/early-read';
-import { cachedProjects } from './lib/sync';
 import { keepSnapshots } from './lib/boot-snapshot';
+import { deferStore, loadStore } from './lib/store';
 
-// The app, started by main.tsx once the boot shell has painted and React and Dexie are loaded.
+// The app, started by main.tsx once the boot shell has painted and React is loaded. The offline store
+// (Dexie) loads at once for any screen but home; home's first screen draws without it (lib/store.ts).
 
 /** The next task: what ran before it is one task, what follows another. */
 const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
@@ -45,11 +45,15 @@ declare module '@tanstack/react-router' {
   }
 }
 
-/** The first screen's data, read while its route and texts load (lib/early-read.ts): home's banners, projects and news, and the
- *  project tab's list when no filter is set (a filtered list reads its own). */
+const isHome = (path: string) => path === '/' || path === '/pages/index/index';
+
+/** The first screen's data, read while its route and texts load (lib/early-read.ts): home's banners, projects
+ *  and news (from the device, without the store), and the project tab's list when no filter is set (a
+ *  filtered list reads its own). */
 function firstData(path: string, search: string): Promise<unknown> | undefined {
-  if (path === '/' || path === '/pages/index/index') return readEarlyHome();
-  if (path === '/pages/project/index' && (search === '' || search === '?')) return readEarly(PROJECT_LIST_KEY('', '', '', '', ''), () => cachedProjects({ status: '', type: '', q: '' }));
+  if (isHome(path)) return readEarlyHome();
+  if (path === '/pages/project/index' && (search === '' || search === '?'))
+    return readEarly(PROJECT_LIST_KEY('', '', '', '', ''), async () => (await import('./lib/cached-projects')).cachedProjects({ status: '', type: '', q: '' }));
   return undefined;
 }
 
@@ -57,6 +61,11 @@ export async function start(): Promise<void> {
   // A new install opening the root lands on the start screen once (docs/decisions/0005-start.md); before the
   // router reads the location, so it never draws home first.
   if (firstScreen(location.pathname) !== location.pathname) history.replaceState(history.state, '', firstScreen(location.pathname));
+  // Home's first screen draws from the device and the network; the store waits until it has settled.
+  // Any other screen reads the store: it loads (and opens) now, beside the screen's code. A failure is the
+  // screen's to show, on its own read.
+  if (isHome(location.pathname)) deferStore();
+  else void loadStore().then((m) => m.db.open()).catch(() => undefined);
   const router = makeRouter();
   mark('router');
   await nextTask(); // the router's setup (its route tree, the history, the scroll cache) is a task of its own
@@ -84,9 +93,8 @@ export async function start(): Promise<void> {
   // (Vite's modulepreload), all from the service worker's precache when offline.
   const locale = getStoredLocale();
   const firstPath = router.latestLocation.pathname;
-  if (firstPath !== '/' && firstPath !== '/pages/index/index') void ensureAllMessages(locale).catch(() => undefined);
+  if (!isHome(firstPath)) void ensureAllMessages(locale).catch(() => undefined);
   for (const route of router.getMatchedRoutes(firstPath)[0]) void router.loadRouteChunk(route)?.catch(() => undefined);
-  void db.open().catch(() => undefined); // a failure is the screen's to show, on its own read
 
   // The first screen's route resolved (its code loaded) before React renders: the first render, a
   // transition React yields in, then draws the whole screen. Rendered first, the router's update when the

@@ -1,11 +1,12 @@
 // A start's early read (lib/early-read.ts, start.tsx): the first screen's data is read while its route
 // loads and handed to its first render once; a failed read leaves nothing (the screen's live query reads on
-// its own); home's early projects are its live query's rows (features/home/home-data.ts), on fake-indexeddb.
+// its own); home's early read (from the device, without Dexie) is its live queries' rows
+// (features/home/home-data.ts), on fake-indexeddb.
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
 import './browser-globals';
 import { PROJECT_LIST_KEY, readEarly, takeEarly } from '../../src/app/lib/early-read';
-import { HOME_PROJECTS_KEY, homeProjects, takeEarlyHomeProjects } from '../../src/app/features/home/home-data';
+import { homeProjects, readEarlyHome, takeEarlyHome } from '../../src/app/features/home/home-data';
 import { db } from '../../src/app/lib/db';
 import type { Project } from '../../src/shared/schemas/content';
 
@@ -34,10 +35,10 @@ describe('early reads', () => {
       { ...base, id: 3, name: 'newer', status: 'in_progress', join_block: null, selling_time_ms: 3 },
       { ...base, id: 4, name: 'presale', status: 'presale', join_block: null, selling_time_ms: 4 },
     ] as Project[]);
-    await readEarly(HOME_PROJECTS_KEY, homeProjects);
-    const early = takeEarlyHomeProjects();
+    await readEarlyHome();
+    const early = takeEarlyHome()?.projects;
     expect(early?.map((p) => p.name)).toEqual(['newer', 'older', 'presale']);
-    expect(early).toEqual(await homeProjects());
-    expect(takeEarlyHomeProjects()).toBeUndefined();
+    expect(early).toEqual(await homeProjects(db));
+    expect(takeEarlyHome()).toBeUndefined();
   });
 });

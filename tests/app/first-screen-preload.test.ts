@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build, type Rollup } from 'vite';
 
 // The built index.html links the first screen's code: every chunk main.tsx and start.tsx load
-// before home's first render (React, Dexie, the app's start, home's route, the English core texts) and
+// before home's first render (React, the app's start, home's route, the English core texts) and
 // the chunks they import, as <link rel="modulepreload">, and their stylesheets, so they load while the
 // boot shell paints and offline from the precache at once (vite.config.ts, preloadFirstScreens). That
 // plugin finds the chunks by the module ids they hold; when the ids or the chunking changed it once
@@ -17,7 +17,6 @@ const ROOT = path.resolve(__dirname, '../..');
 /** The modules of the first screen, and what they are. */
 const FIRST_SCREEN: [string, RegExp][] = [
   ['React DOM (main.tsx)', /\/node_modules\/react-dom\/client\.js$/],
-  ['Dexie (main.tsx)', /\/node_modules\/dexie\//],
   ["the app's start (start.tsx)", /\/src\/app\/start\.tsx$/],
   ["home's route component", /\/src\/app\/routes\/index\.tsx\?tsr-split=component$/],
   ['the English core texts', /\/locales\/en\/core\.po$/],
@@ -98,10 +97,16 @@ describe('the built index.html', () => {
     expect([...new Set(css)].filter((f) => !sheets.has(f))).toEqual([]);
   });
 
-  it('preloads nothing the first screen does not load (no other screen, no other language)', () => {
+  it('preloads nothing the first screen does not load (no other screen, no other language, not the offline store)', () => {
     const preloads = [...linked('modulepreload')];
     const holding = (re: RegExp) => new Set(chunks.filter((c) => c.moduleIds.some((m) => re.test(m))).map((c) => c.fileName));
-    const others = new Set([...holding(/\/locales\/zh-Hans\//), ...holding(/\/locales\/en\/messages\.po$/), ...holding(/\/src\/app\/lib\/socket\.ts$/)]);
+    const others = new Set([
+      ...holding(/\/locales\/zh-Hans\//),
+      ...holding(/\/locales\/en\/messages\.po$/),
+      ...holding(/\/src\/app\/lib\/socket\.ts$/),
+      ...holding(/\/node_modules\/dexie\//),
+      ...holding(/\/src\/app\/lib\/db\.ts$/),
+    ]);
     expect(preloads.filter((f) => others.has(f))).toEqual([]);
   });
 });

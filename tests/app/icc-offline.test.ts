@@ -5,7 +5,7 @@ import 'fake-indexeddb/auto';
 import './browser-globals';
 import { describe, expect, it } from 'vitest';
 import { CanopyDb } from '../../src/app/lib/db';
-import { cachedProjects } from '../../src/app/lib/sync';
+import { cachedProjects } from '../../src/app/lib/cached-projects';
 import type { Project } from '../../src/shared/schemas/content';
 
 const project = (id: number, verdict: 'eligible' | 'not_eligible' | 'unknown' | null, status: Project['status'] = 'in_progress') =>

@@ -4,10 +4,15 @@ import type { FootprintAnswers, FootprintResult } from '../../shared/schemas/foo
 import type { NotificationItem } from '../../shared/schemas/wallet';
 import type { Certificate } from '../../shared/schemas/retire';
 import { clearDbProblem, reportDbProblem } from './db-health';
+import { STORE_NAME } from './device-read';
+
+// Live queries over this store from code that loads it lazily (lib/store.ts useStoreQuery).
+export { liveQuery } from 'dexie';
 
 // The offline cache (IndexedDB). What a user saw last is kept here and shown by useLiveQuery; the API
-// refreshes it. Schema versions: add a new entry to SCHEMA for every change, never edit an old one (a
-// device upgrades from whatever version it has, keeping its rows; tests/app/db.test.ts opens the previous
+// refreshes it. Home's first screen draws without this module: lib/store.ts loads it once that screen has
+// settled. Schema versions: add a new entry to SCHEMA for every change, never edit an old one (a device
+// upgrades from whatever version it has, keeping its rows; tests/app/db.test.ts opens the previous
 // version with rows and upgrades it).
 
 export interface CachedOrder {
@@ -61,11 +66,8 @@ export interface PublicAnswerEntry {
 export const USER_INFO_KEY = 'user_info';
 export const CREDITS_KEY = 'order_credits';
 export const MEMBERSHIP_KEY = 'membership';
-/** The signed-in member's unread notice count (a number), from GET user/notifications. */
-export const NOTICES_UNREAD_KEY = 'notices_unread';
-/** The id of the newest notice the inbox has shown on this device (a number): the badges count only
- *  unread notices newer than it (docs/decisions/0046-phone-polish.md). */
-export const NOTICES_SEEN_KEY = 'notices_seen';
+// The inbox's keys (NOTICES_UNREAD_KEY, NOTICES_SEEN_KEY) are in lib/notice-keys.ts: the tab bar's badge
+// reads them on home before this module loads.
 /** The signed-in member's passkeys (GET user/passkeys), for reading the list offline. */
 export const PASSKEYS_KEY = 'passkeys';
 
@@ -144,7 +146,7 @@ export class CanopyDb extends Dexie {
   certificates!: EntityTable<Certificate, 'id'>;
   public_answers!: EntityTable<PublicAnswerEntry, 'key'>;
 
-  constructor(name = 'canopy', options?: ConstructorParameters<typeof Dexie>[1]) {
+  constructor(name = STORE_NAME, options?: ConstructorParameters<typeof Dexie>[1]) {
     super(name, options);
     SCHEMA.forEach((stores, i) => this.version(i + 1).stores(stores));
     // Another tab still has the old version open and does not let go: say so instead of waiting silently.

@@ -1,18 +1,27 @@
 import { get, type ApiResult } from './api';
-import { db as defaultDb, type CanopyDb, type ContentEntry } from './db';
+import type { CanopyDb, ContentEntry } from './db';
 import type { EntityTable } from 'dexie';
 import { reportDbError } from './db-health';
+import { writeStore } from './store';
 import { PATHS, type Paged } from '../../shared/api';
 import { TRANSPORT_ERRORS as ERRORS } from '../../shared/errors-transport';
 import type { Banner, ContentPage, FaqItem, NewsItem, Project } from '../../shared/schemas/content';
 
 // Refreshes of the offline cache from the API. Screens read Dexie (useLiveQuery); these fill it.
 // A failed refresh leaves what was cached, so the screen keeps showing the last copy offline.
+// Each writes to the database it is given, else to the app's store once that may load (lib/store.ts: not
+// before home's first screen has settled), and resolves once written.
 
-export interface ReadOptions {
+export interface ReadOptions<T = unknown> {
   /** Skip the service worker's cached copy (a socket's invalidation says the server's data changed). */
   fresh?: boolean;
+  /** Each answer as it comes (the service worker's cached copy, then the network's), before it is written:
+   *  home's first screen, drawn before the store loads, shows it from here (features/home/use-home.ts). */
+  onAnswer?: (data: T, fromCache: boolean) => void;
 }
+
+/** `job` on `database`, or on the app's store once it may load. */
+const onStore = <R>(database: CanopyDb | undefined, job: (d: CanopyDb) => Promise<R>): Promise<R> => (database ? job(database) : writeStore(job));
 
 /**
  * One API read, applied to Dexie by `apply`. When the service worker answered it from its cache (which
@@ -20,12 +29,18 @@ export interface ReadOptions {
  * (lib/api.ts), is applied when it comes. Resolves with what the first answer gave, without waiting for the
  * network: on a flaky connection the caller has its answer from the cache at once.
  */
-function read<T, R>(path: string, data: Record<string, unknown>, opts: ReadOptions, apply: (res: ApiResult<T>) => Promise<R>): Promise<R> {
+function read<T, R>(path: string, data: Record<string, unknown>, opts: ReadOptions<T>, apply: (res: ApiResult<T>) => Promise<R>): Promise<R> {
+  const answered = (res: ApiResult<T>) => {
+    if (res.code === 0 && res.data) opts.onAnswer?.(res.data, res.fromCache === true);
+  };
   return get<T>(path, data, { quiet: true, fresh: opts.fresh }).then((res) => {
+    answered(res);
     const first = apply(res);
     void res.revalidated?.then(async (next) => {
       await first.catch(() => undefined);
-      if (!next.fromCache) await apply(next);
+      if (next.fromCache) return;
+      answered(next);
+      await apply(next);
     });
     return first;
   });
@@ -37,16 +52,20 @@ function read<T, R>(path: string, data: Record<string, unknown>, opts: ReadOptio
 // Dexie has since dropped. It only restores a table (or content entry) found empty, e.g. after the
 // browser evicted the database, and only once the first screen has settled and its reads are done; by
 // then, online, the network's answer (res.revalidated) has filled the table and the restore does nothing.
-function restoreIfEmpty<T extends { id: number }>(table: EntityTable<T, 'id'>, rows: T[]): void {
-  whenSettled(async () => {
-    if ((await table.count()) === 0) await table.bulkPut(rows);
-  });
+function restoreIfEmpty<T extends { id: number }>(database: CanopyDb | undefined, table: (d: CanopyDb) => EntityTable<T, 'id'>, rows: T[]): void {
+  whenSettled(() =>
+    onStore(database, async (d) => {
+      if ((await table(d).count()) === 0) await table(d).bulkPut(rows);
+    }),
+  );
 }
 
-function restoreIfMissing(database: CanopyDb, entry: ContentEntry): void {
-  whenSettled(async () => {
-    if (!(await database.content.get(entry.key))) await database.content.put(entry);
-  });
+function restoreIfMissing(database: CanopyDb | undefined, entry: ContentEntry): void {
+  whenSettled(() =>
+    onStore(database, async (d) => {
+      if (!(await d.content.get(entry.key))) await d.content.put(entry);
+    }),
+  );
 }
 
 function whenSettled(job: () => Promise<void>): void {
@@ -64,112 +83,95 @@ export interface ProjectQuery {
   page_size?: number;
 }
 
-export function refreshProjects(query: ProjectQuery, database: CanopyDb = defaultDb, opts: ReadOptions = {}): Promise<Paged<Project> | null> {
+/** Whether an answer to `query` lists the whole catalogue: page 1 of an unfiltered list holding every
+ *  project, so the cache drops the ids it does not list. */
+export const listsWholeCatalogue = (query: ProjectQuery, page: Paged<Project>): boolean =>
+  (query.page ?? 1) === 1 && !query.status && !query.type && !query.q && !query.icc && page.total <= page.list.length;
+
+export function refreshProjects(query: ProjectQuery, database?: CanopyDb, opts: ReadOptions<Paged<Project>> = {}): Promise<Paged<Project> | null> {
   return read<Paged<Project>, Paged<Project> | null>(PATHS.projectLists, { ...query }, opts, async (res) => {
     if (res.code !== 0 || !res.data) return null;
     const list = res.data.list;
     if (res.fromCache) {
-      restoreIfEmpty(database.projects, list);
+      restoreIfEmpty(database, (d) => d.projects, list);
       return res.data;
     }
-    await database.transaction('rw', database.projects, async () => {
-      // Page 1 of an unfiltered list is the whole head of the catalogue: drop ids the server no longer lists.
-      if ((query.page ?? 1) === 1 && !query.status && !query.type && !query.q && !query.icc && res.data.total <= list.length) {
-        const keep = new Set(list.map((p) => p.id));
-        const stale = (await database.projects.toCollection().primaryKeys()).filter((id) => !keep.has(id));
-        await database.projects.bulkDelete(stale);
-      }
-      await database.projects.bulkPut(list);
-    });
+    await onStore(database, (d) =>
+      d.transaction('rw', d.projects, async () => {
+        if (listsWholeCatalogue(query, res.data)) {
+          const keep = new Set(list.map((p) => p.id));
+          const stale = (await d.projects.toCollection().primaryKeys()).filter((id) => !keep.has(id));
+          await d.projects.bulkDelete(stale);
+        }
+        await d.projects.bulkPut(list);
+      }),
+    );
     return res.data;
   });
 }
 
-// Server list order: in progress, then pre-sale, then closed; newest selling time first; then id.
-const STATUS_RANK: Record<string, number> = { in_progress: 0, presale: 1 };
-export function compareProjects(a: Project, b: Project): number {
-  return (STATUS_RANK[a.status] ?? 2) - (STATUS_RANK[b.status] ?? 2) || b.selling_time_ms - a.selling_time_ms || b.id - a.id;
-}
-
-/** The cached projects matching a list query, filtered and ordered as the server does (the text in names, places
- *  and countries of both languages: docs/product.md#projects), so offline filtering works. */
-export async function cachedProjects(query: Pick<ProjectQuery, 'status' | 'type' | 'q' | 'icc'>, database: CanopyDb = defaultDb): Promise<Project[]> {
-  const rows = query.status ? await database.projects.where('status').equals(query.status).toArray() : await database.projects.toArray();
-  const needle = query.q?.trim().toLowerCase() ?? '';
-  return rows
-    .filter(
-      (p) =>
-        p.status !== 'pending_review' &&
-        (!query.type || p.type === query.type) &&
-        // A row cached by an older app has no verdict: it is not shown as eligible until refetched.
-        (!query.icc || (p as Partial<Project>).icc?.verdict === query.icc) &&
-        (!needle || [p.name, p.name_cn, p.location, p.location_cn, p.country, p.country_cn].some((s) => s?.toLowerCase().includes(needle))),
-    )
-    .sort(compareProjects);
-}
-
-export function refreshProject(id: number, database: CanopyDb = defaultDb, opts: ReadOptions = {}): Promise<Project | null> {
+export function refreshProject(id: number, database?: CanopyDb, opts: ReadOptions<Project> = {}): Promise<Project | null> {
   return read<Project, Project | null>(PATHS.projectDetail, { id }, opts, async (res) => {
     // The server no longer shows it (withdrawn for review, say): the cached copy must not linger.
-    if (res.code === ERRORS.not_found.code && !res.fromCache) await database.projects.delete(id);
+    if (res.code === ERRORS.not_found.code && !res.fromCache) await onStore(database, (d) => d.projects.delete(id));
     if (res.code !== 0 || !res.data) return null;
-    if (res.fromCache) restoreIfEmpty(database.projects, [res.data]);
-    else await database.projects.put(res.data);
+    if (res.fromCache) restoreIfEmpty(database, (d) => d.projects, [res.data]);
+    else await onStore(database, (d) => d.projects.put(res.data));
     return res.data;
   });
 }
 
-export function refreshNews(page = 1, database: CanopyDb = defaultDb, page_size = 10, opts: ReadOptions = {}): Promise<Paged<NewsItem> | null> {
+export function refreshNews(page = 1, database?: CanopyDb, page_size = 10, opts: ReadOptions<Paged<NewsItem>> = {}): Promise<Paged<NewsItem> | null> {
   return read<Paged<NewsItem>, Paged<NewsItem> | null>(PATHS.newsLists, { page, page_size }, opts, async (res) => {
     if (res.code !== 0 || !res.data) return null;
-    if (res.fromCache) restoreIfEmpty(database.news, res.data.list);
-    else await database.news.bulkPut(res.data.list);
+    if (res.fromCache) restoreIfEmpty(database, (d) => d.news, res.data.list);
+    else await onStore(database, (d) => d.news.bulkPut(res.data.list));
     return res.data;
   });
 }
 
-export function refreshNewsItem(id: number, database: CanopyDb = defaultDb): Promise<NewsItem | null> {
+export function refreshNewsItem(id: number, database?: CanopyDb): Promise<NewsItem | null> {
   return read<NewsItem, NewsItem | null>(PATHS.newsDetail, { id }, {}, async (res) => {
-    if (res.code === ERRORS.not_found.code && !res.fromCache) await database.news.delete(id);
+    if (res.code === ERRORS.not_found.code && !res.fromCache) await onStore(database, (d) => d.news.delete(id));
     if (res.code !== 0 || !res.data) return null;
-    if (res.fromCache) restoreIfEmpty(database.news, [res.data]);
-    else await database.news.put(res.data);
+    if (res.fromCache) restoreIfEmpty(database, (d) => d.news, [res.data]);
+    else await onStore(database, (d) => d.news.put(res.data));
     return res.data;
   });
 }
 
 /** Resolves true when the cache was refreshed, false when the server could not be reached (the cache stays). */
-export function refreshFaq(database: CanopyDb = defaultDb): Promise<boolean> {
+export function refreshFaq(database?: CanopyDb): Promise<boolean> {
   return read<Paged<FaqItem>, boolean>(PATHS.faqLists, {}, {}, async (res) => {
     if (res.code !== 0 || !res.data) return false;
     const entry: ContentEntry = { key: 'faq', value: res.data.list, saved_at: Date.now() };
     if (res.fromCache) restoreIfMissing(database, entry);
-    else await database.content.put(entry);
+    else await onStore(database, (d) => d.content.put(entry));
     return true;
   });
 }
 
-export function refreshBanners(database: CanopyDb = defaultDb): Promise<void> {
-  return read<Paged<Banner>, void>(PATHS.banners, {}, {}, async (res) => {
+export function refreshBanners(database?: CanopyDb, opts: ReadOptions<Paged<Banner>> = {}): Promise<void> {
+  return read<Paged<Banner>, void>(PATHS.banners, {}, opts, async (res) => {
     if (res.code !== 0 || !res.data) return;
     const entry: ContentEntry = { key: 'banners', value: res.data.list, saved_at: Date.now() };
     if (res.fromCache) restoreIfMissing(database, entry);
-    else await database.content.put(entry);
+    else await onStore(database, (d) => d.content.put(entry));
   });
 }
 
-export function refreshPage(slug: ContentPage['slug'], database: CanopyDb = defaultDb): Promise<boolean> {
+export function refreshPage(slug: ContentPage['slug'], database?: CanopyDb): Promise<boolean> {
   return read<ContentPage, boolean>(PATHS.page, { slug }, {}, async (res) => {
     if (res.code !== 0 || !res.data) return false;
     const entry: ContentEntry = { key: `page:${slug}`, value: res.data, saved_at: Date.now() };
     if (res.fromCache) restoreIfMissing(database, entry);
-    else await database.content.put(entry);
+    else await onStore(database, (d) => d.content.put(entry));
     return true;
   });
 }
 
 /** What a socket invalidation asks for: refresh the named tables (and only the given ids where known). */
-export async function applyInvalidation(tables: string[], ids: number[] | undefined, database: CanopyDb = defaultDb): Promise<void> {
+export async function applyInvalidation(tables: string[], ids: number[] | undefined, database?: CanopyDb): Promise<void> {
   const jobs: Promise<unknown>[] = [];
   // The server says these changed: the service worker's cached copies are known stale, ask the network.
   const fresh: ReadOptions = { fresh: true };

@@ -6,8 +6,10 @@ import { RetryOverlay } from '../components/pending-view';
 import { StorageAlert } from '../components/storage-alert';
 import { onRequestTimeout } from '../app-runtime';
 import { ensureAllMessages } from '../lib/i18n';
+import { loadStore } from '../lib/store';
 
-// The service worker is registered (and the update prompt mounted) once the first screen has settled.
+// Once the first screen has settled, the service worker is registered (and the update prompt mounted) and
+// the offline store loads if home's first screen went without it (lib/store.ts).
 const UpdatePrompt = lazy(() => import('../components/update-prompt').then((m) => ({ default: m.UpdatePrompt })));
 const SW_DELAY_MS = 2500;
 
@@ -16,7 +18,10 @@ function Root() {
   const [settled, setSettled] = useState(false);
   useEffect(() => onRequestTimeout(() => setTimedOut(true)), []);
   useEffect(() => {
-    const id = setTimeout(() => setSettled(true), SW_DELAY_MS);
+    const id = setTimeout(() => {
+      setSettled(true);
+      void loadStore().catch(() => undefined); // offline before its code was cached: the next need tries again
+    }, SW_DELAY_MS);
     return () => clearTimeout(id);
   }, []);
   return (
@@ -50,13 +55,16 @@ function NotFound() {
   );
 }
 
-// Home draws only `core` texts; every other screen waits for the rest of the catalog (loaded right after
-// start, so this rarely waits at all).
+// Home draws only `core` texts and goes without the offline store; every other screen loads the store
+// (its code comes with the screen's) and waits for the rest of the catalog (loaded right after start, so
+// this rarely waits at all).
 const isHome = (path: string) => path === '/' || path === '/pages/index/index';
 
 export const Route = createRootRoute({
   beforeLoad: async ({ location }) => {
-    if (!isHome(location.pathname)) await ensureAllMessages();
+    if (isHome(location.pathname)) return;
+    void loadStore().catch(() => undefined); // the screen's own read says what failed
+    await ensureAllMessages();
   },
   component: Root,
   notFoundComponent: NotFound,

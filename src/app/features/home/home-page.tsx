@@ -1,10 +1,6 @@
-import { useEffect, useState } from 'react';
-import { HOME_BANNERS_KEY, HOME_NEWS_KEY, homeBanners, homeNews, homeProjects, isHomeProject, takeEarlyHomeProjects } from './home-data';
-import { takeEarly } from '../../lib/early-read';
+import { useHome } from './use-home';
 import { Link } from '@tanstack/react-router';
 import { Trans, useLingui } from '@lingui/react/macro';
-import { useLiveQuery } from 'dexie-react-hooks';
-import { refreshBanners, refreshNews, refreshProjects } from '../../lib/sync';
 import { NavBar } from '../../components/nav-bar';
 import { LanguageToggle } from '../../components/language-toggle';
 import { TabBar } from '../../components/tab-bar';
@@ -12,7 +8,7 @@ import { OfflineBar } from '../../components/offline-bar';
 import { Swiper } from '../../components/swiper';
 import { ProjectCard } from '../../components/project-card';
 import { formatDate, pick } from '../../lib/format';
-import type { Banner, NewsItem } from '../../../shared/schemas/content';
+import type { Banner } from '../../../shared/schemas/content';
 import './home.css';
 
 // Shown until the server's banners are cached, so the first paint has its hero at once (the same image
@@ -27,24 +23,12 @@ const DEFAULT_BANNER: Banner = {
 
 export function HomePage() {
   const { t } = useLingui();
-  // What the server's first answers hold (null until they are in). The live queries show the rows a moment
-  // after they are stored: until then an answer with rows keeps the placeholders, rather than drawing the
-  // empty state for one frame and moving everything below it twice.
-  const [answered, setAnswered] = useState<{ projects: boolean; news: boolean } | null>(null);
-  useEffect(() => {
-    const projects = refreshProjects({ page: 1, page_size: 20 }).then((res) => res?.list.some(isHomeProject) ?? false, () => false);
-    const news = refreshNews(1).then((res) => (res?.list.length ?? 0) > 0, () => false);
-    void Promise.all([refreshBanners().catch(() => undefined), projects, news]).then(([, hasProjects, hasNews]) => setAnswered({ projects: hasProjects, news: hasNews }));
-  }, []);
   // Read ahead by a start on home (home-data.ts): the first render has the banners, the cards and the news.
-  const [early] = useState(() => ({ projects: takeEarlyHomeProjects(), banners: takeEarly<Banner[]>(HOME_BANNERS_KEY), news: takeEarly<NewsItem[]>(HOME_NEWS_KEY) }));
-  const cachedBanners = useLiveQuery(homeBanners, [], early.banners);
+  const { banners: cachedBanners, projects, news, loading } = useHome();
   const banners = cachedBanners && cachedBanners.length > 0 ? cachedBanners : [DEFAULT_BANNER];
-  const projects = useLiveQuery(homeProjects, [], early.projects);
-  const news = useLiveQuery(homeNews, [], early.news);
   // Placeholders of the final size while the first copy loads, so nothing below them jumps.
-  const projectsPending = projects === undefined || (projects.length === 0 && (answered?.projects ?? true));
-  const newsPending = news === undefined || (news.length === 0 && (answered?.news ?? true));
+  const projectsPending = projects === undefined || (projects.length === 0 && loading);
+  const newsPending = news === undefined || (news.length === 0 && loading);
 
   return (
     <div className="page page--tabbed">

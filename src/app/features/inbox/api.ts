@@ -1,7 +1,8 @@
 import { useCallback, useEffect, useState } from 'react';
 import { useLiveQuery } from 'dexie-react-hooks';
 import { post } from '../../lib/api';
-import { db, NOTICES_UNREAD_KEY } from '../../lib/db';
+import { db } from '../../lib/db';
+import { NOTICES_UNREAD_KEY } from '../../lib/notice-keys';
 import { useIntentKey } from '../../lib/intent-key';
 import { useLiveRefresh } from '../../lib/live-refresh';
 import { markNoticesSeen, useAppBadge } from '../../lib/notice-badge';

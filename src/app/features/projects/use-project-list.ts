@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useLiveQuery } from 'dexie-react-hooks';
-import { cachedProjects, refreshProjects } from '../../lib/sync';
+import { refreshProjects } from '../../lib/sync';
+import { cachedProjects } from '../../lib/cached-projects';
 import { PROJECT_LIST_KEY, takeEarly } from '../../lib/early-read';
 import { useOnline } from '../../lib/online';
 import { PAGE_SIZE } from '../../../shared/constants';
