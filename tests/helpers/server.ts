@@ -136,6 +136,30 @@ export function serverProcesses(dataDir: string, env: Record<string, string> = {
   };
 }
 
+/** A personal member in good standing written straight into the database, for a server not started yet (a
+ *  child one): its id. `password_hash` defaults to one no password matches, the payment password to none. */
+export async function insertMember(
+  db: DB,
+  user: { email: string; first_name: string; last_name: string; invite_code: string; password_hash?: string; withdraw_password_hash?: string | null },
+  now: number,
+): Promise<number> {
+  const row = await db
+    .insertInto('users')
+    .values({
+      password_hash: 'x', withdraw_password_hash: null, type: 'personal', company: '', uen: '', ic_number: '', mobile: '', avatar: '', invited_by: null, grade: 0,
+      credit_score: 'excellent', risk: 0, disabled: 0, login_fails: 0, login_locked: 0, trade_fails: 0, trade_locked: 0, created_at: now, updated_at: now, ...user,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+/** Asks every 50 ms until `what` holds or `ms` have passed; the caller's own expect then says what did not happen. */
+export async function waitUntil(what: () => Promise<boolean> | boolean, ms: number): Promise<void> {
+  const end = Date.now() + ms;
+  while (!(await what()) && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
+}
+
 export function makeTmpDir(prefix = 'canopy-test-'): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
 }

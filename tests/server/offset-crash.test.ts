@@ -8,7 +8,7 @@ import { migrateToLatest } from '../../src/server/db/migrate';
 import { writeTx } from '../../src/server/db/tx';
 import { checkLedger, openPlatformAccounts, openUserAccounts, PLATFORM, post } from '../../src/server/ledger/ledger';
 import { sgtMonth } from '../../src/shared/offset';
-import { makeTmpDir, serverProcesses } from '../helpers/server';
+import { insertMember, makeTmpDir, serverProcesses } from '../helpers/server';
 import { databaseTarget } from '../helpers/database';
 import { holdTons } from '../helpers/inventory';
 
@@ -36,15 +36,7 @@ async function seed(db: DB, now: number): Promise<void> {
   await holdTons(db, project.id, 100_000, now);
   for (let i = 0; i < USERS; i++) {
     await writeTx(db, async (tx) => {
-      const u = await tx
-        .insertInto('users')
-        .values({
-          email: `offset${i}@example.sg`, password_hash: 'x', type: 'personal', company: '', uen: '', first_name: 'Offset', last_name: String(i), ic_number: '',
-          mobile: '', avatar: '', invite_code: `OFST${String(i).padStart(2, '0')}`, invited_by: null, grade: 0, credit_score: 'excellent', risk: 0, disabled: 0,
-          login_fails: 0, login_locked: 0, withdraw_password_hash: 'x', trade_fails: 0, trade_locked: 0, created_at: now, updated_at: now,
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
+      const u = { id: await insertMember(tx, { email: `offset${i}@example.sg`, first_name: 'Offset', last_name: String(i), invite_code: `OFST${String(i).padStart(2, '0')}`, withdraw_password_hash: 'x' }, now) };
       await openUserAccounts(tx, u.id);
       await post(tx, { kind: 'topup', memo: 'offset crash test', now, postings: [{ owner: PLATFORM, account: 'bank', amount: -1_000_000 }, { owner: u.id, account: 'available', amount: 1_000_000 }] });
       const plans = Array.from({ length: PLANS_PER_USER }, (_, k) => ({

@@ -9,7 +9,7 @@ import { migrateToLatest } from '../../src/server/db/migrate';
 import { writeTx } from '../../src/server/db/tx';
 import { notify } from '../../src/server/live/notices';
 import type { PushPayload } from '../../src/server/live/push-sender';
-import { freePort, makeTmpDir, serverProcesses } from '../helpers/server';
+import { freePort, insertMember, makeTmpDir, serverProcesses, waitUntil } from '../helpers/server';
 import { databaseTarget } from '../helpers/database';
 import { decrypt, newDevice, startPushService, type PushService } from '../helpers/push-service';
 
@@ -21,24 +21,11 @@ afterAll(async () => {
   await service?.close();
 });
 
-const until = async (what: () => Promise<boolean> | boolean, ms: number) => {
-  const end = Date.now() + ms;
-  while (!(await what()) && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
-};
-
 it('kill -9 after a notice commits and before its push is sent: sent once after the restart', async () => {
   const { db } = openDatabase(await databaseTarget(dataDir));
   await migrateToLatest(db);
   const now = Date.now();
-  const user = await db
-    .insertInto('users')
-    .values({
-      email: 'push-crash@example.sg', password_hash: 'x', type: 'personal', company: '', uen: '', first_name: 'Push', last_name: 'Crash', ic_number: '', mobile: '', avatar: '',
-      invite_code: 'PUSHC1', invited_by: null, grade: 0, credit_score: 'excellent', risk: 0, disabled: 0, login_fails: 0, login_locked: 0, withdraw_password_hash: null,
-      trade_fails: 0, trade_locked: 0, created_at: now, updated_at: now,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
+  const user = { id: await insertMember(db, { email: 'push-crash@example.sg', first_name: 'Push', last_name: 'Crash', invite_code: 'PUSHC1' }, now) };
   // The device's push service is not up yet: its port is free.
   const pushPort = await freePort();
   const device = newDevice();
@@ -50,7 +37,7 @@ it('kill -9 after a notice commits and before its push is sent: sent once after 
   let child = await servers.start(port);
   const first = await write('Sent while the push service was down');
   // The server tried (no answer) and put the push back for later.
-  await until(async () => ((await db.selectFrom('push_queue').select('attempts').where('notification_id', '=', first).executeTakeFirst())?.attempts ?? 0) >= 1, 20_000);
+  await waitUntil(async () => ((await db.selectFrom('push_queue').select('attempts').where('notification_id', '=', first).executeTakeFirst())?.attempts ?? 0) >= 1, 20_000);
   expect((await db.selectFrom('push_queue').select('attempts').where('notification_id', '=', first).executeTakeFirstOrThrow()).attempts).toBeGreaterThanOrEqual(1);
   const second = await write('Committed right before the kill');
   await servers.stop(child);
@@ -59,7 +46,7 @@ it('kill -9 after a notice commits and before its push is sent: sent once after 
   service = await startPushService(pushPort);
   child = await servers.start(port);
   // At once, unless the kill caught a push claimed and not yet answered: then after its lease (60 s).
-  await until(async () => service!.received.length >= 2 && (await db.selectFrom('push_queue').select('id').execute()).length === 0, 90_000);
+  await waitUntil(async () => service!.received.length >= 2 && (await db.selectFrom('push_queue').select('id').execute()).length === 0, 90_000);
   // Long enough for another run of the sender (every 2 s) to show a second send, if there were one.
   await new Promise((r) => setTimeout(r, 2500));
   const got = service.received.map((r) => JSON.parse(decrypt(device, r.body)) as PushPayload);

@@ -10,7 +10,7 @@ import { writeTx } from '../../src/server/db/tx';
 import { hashPassword, newToken, sha256 } from '../../src/server/lib/crypto';
 import { checkLedger, openPlatformAccounts, openUserAccounts, PLATFORM, post } from '../../src/server/ledger/ledger';
 import { API_BASE, PATHS } from '../../src/shared/api';
-import { freePort, makeTmpDir, serverProcesses } from '../helpers/server';
+import { freePort, insertMember, makeTmpDir, serverProcesses } from '../helpers/server';
 import { databaseTarget } from '../helpers/database';
 import { holdTons } from '../helpers/inventory';
 import { startSmtpSink, type SmtpSink } from '../helpers/smtp-sink';
@@ -59,15 +59,7 @@ async function seed(db: DB): Promise<{ token: string; email: string; projectId: 
     .executeTakeFirstOrThrow();
   await holdTons(db, project.id, 100_000, now);
   const userId = await writeTx(db, async (tx) => {
-    const u = await tx
-      .insertInto('users')
-      .values({
-        email, password_hash: hash, type: 'personal', company: '', uen: '', first_name: 'Crash', last_name: 'Receipts', ic_number: '',
-        mobile: '', avatar: '', invite_code: 'RCPT01', invited_by: null, grade: 0, credit_score: 'excellent', risk: 0, disabled: 0, login_fails: 0,
-        login_locked: 0, withdraw_password_hash: hash, trade_fails: 0, trade_locked: 0, created_at: now, updated_at: now,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
+    const u = { id: await insertMember(tx, { email, first_name: 'Crash', last_name: 'Receipts', invite_code: 'RCPT01', password_hash: hash, withdraw_password_hash: hash }, now) };
     await openUserAccounts(tx, u.id);
     await post(tx, { kind: 'topup', ref_type: 'topup', ref_id: 0, memo: 'crash test', now, postings: [{ owner: PLATFORM, account: 'bank', amount: -1_000_000 }, { owner: u.id, account: 'available', amount: 1_000_000 }] });
     await tx.insertInto('sessions').values({ token_hash: sha256(token), user_id: u.id, created_at: now, expires_at: now + 86_400_000, last_seen_at: now, revoked_at: null }).execute();

@@ -13,7 +13,7 @@ import { openPlatformAccounts, openUserAccounts, PLATFORM, post } from '../../sr
 import { parseSerialRange } from '../../src/server/modules/registry/serials';
 import { addBlock } from '../../src/server/modules/registry/inventory';
 import { API_BASE, PATHS } from '../../src/shared/api';
-import { freePort, makeTmpDir, serverProcesses } from '../helpers/server';
+import { freePort, insertMember, makeTmpDir, serverProcesses } from '../helpers/server';
 import { databaseTarget } from '../helpers/database';
 
 const dataDir = makeTmpDir('canopy-registry-crash-');
@@ -53,15 +53,7 @@ it('kill -9 in a stream of retirements never leaves a retirement without its pen
   for (let i = 0; i < 3; i++) {
     const token = newToken();
     await writeTx(db, async (tx) => {
-      const u = await tx
-        .insertInto('users')
-        .values({
-          email: `registry.crash${i}@example.sg`, password_hash: hash, type: 'personal', company: '', uen: '', first_name: 'Crash', last_name: String(i), ic_number: '',
-          mobile: '', avatar: '', invite_code: `RGCR0${i}`, invited_by: null, grade: 0, credit_score: 'excellent', risk: 0, disabled: 0, login_fails: 0,
-          login_locked: 0, withdraw_password_hash: hash, trade_fails: 0, trade_locked: 0, created_at: now, updated_at: now,
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
+      const u = { id: await insertMember(tx, { email: `registry.crash${i}@example.sg`, first_name: 'Crash', last_name: String(i), invite_code: `RGCR0${i}`, password_hash: hash, withdraw_password_hash: hash }, now) };
       await openUserAccounts(tx, u.id);
       // Credits held as a completed order leaves them.
       await post(tx, { kind: 'credit_issue', ref_type: 'order', ref_id: 0, memo: 'crash test', now, postings: [{ owner: PLATFORM, account: 'registry', amount: -100 }, { owner: u.id, account: 'credits', amount: 100 }] });

@@ -10,7 +10,7 @@ import { writeTx } from '../../src/server/db/tx';
 import { openPlatformAccounts, openUserAccounts } from '../../src/server/ledger/ledger';
 import { completeCycle } from '../../src/server/modules/order/transitions';
 import { insertOrder } from '../../src/server/modules/order/writes';
-import { freePort, makeTmpDir, serverProcesses, type TestServer } from '../helpers/server';
+import { freePort, insertMember, makeTmpDir, serverProcesses, waitUntil, type TestServer } from '../helpers/server';
 import { databaseTarget } from '../helpers/database';
 import { startReceiver, type Receiver } from '../helpers/webhook-receiver';
 import { makeProject } from './market-helpers';
@@ -28,24 +28,11 @@ afterAll(async () => {
   await receiver?.close();
 });
 
-const until = async (what: () => Promise<boolean> | boolean, ms: number) => {
-  const end = Date.now() + ms;
-  while (!(await what()) && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
-};
-
 it('kill -9 after an order completes and before its webhook is delivered: delivered after the restart, one webhook-id per event', async () => {
   const { db } = openDatabase(await databaseTarget(dataDir));
   await migrateToLatest(db);
   const now = Date.now();
-  const user = await db
-    .insertInto('users')
-    .values({
-      email: 'webhook-crash@example.sg', password_hash: 'x', type: 'personal', company: '', uen: '', first_name: 'Hook', last_name: 'Crash', ic_number: '', mobile: '', avatar: '',
-      invite_code: 'WHCR01', invited_by: null, grade: 0, credit_score: 'excellent', risk: 0, disabled: 0, login_fails: 0, login_locked: 0, withdraw_password_hash: null,
-      trade_fails: 0, trade_locked: 0, created_at: now, updated_at: now,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
+  const user = { id: await insertMember(db, { email: 'webhook-crash@example.sg', first_name: 'Hook', last_name: 'Crash', invite_code: 'WHCR01' }, now) };
   await openPlatformAccounts(db);
   await writeTx(db, (tx) => openUserAccounts(tx, user.id));
   const projectId = await makeProject({ db, clock: { now: () => Date.now() } } as unknown as TestServer);
@@ -76,7 +63,7 @@ it('kill -9 after an order completes and before its webhook is delivered: delive
   let child = await servers.start(port);
   const first = await complete();
   const firstEvent = await eventOf(first);
-  await until(() => receiver!.received.length >= 2, 20_000);
+  await waitUntil(() => receiver!.received.length >= 2, 20_000);
   expect(receiver.received.length).toBeGreaterThanOrEqual(2);
   const second = await complete();
   await servers.stop(child);
@@ -86,7 +73,7 @@ it('kill -9 after an order completes and before its webhook is delivered: delive
   healthy = true;
   child = await servers.start(port);
   // At once, unless the kill caught a try claimed and not yet answered: then after its lease.
-  await until(async () => (await db.selectFrom('webhook_deliveries').select('status').where('status', '=', 'delivered').execute()).length === 2, 60_000);
+  await waitUntil(async () => (await db.selectFrom('webhook_deliveries').select('status').where('status', '=', 'delivered').execute()).length === 2, 60_000);
   // Long enough for more runs of the sender to show a second delivery, if there were one.
   await new Promise((r) => setTimeout(r, 1500));
   const byId = new Map<string, number[]>();
