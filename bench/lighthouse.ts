@@ -69,10 +69,6 @@ async function loadTools(): Promise<LighthouseTools> {
 }
 
 const FLOORS = { performance: 95, accessibility: 100, 'best-practices': 100, seo: 100 } as const;
-// The project list's performance is printed and recorded but not gated yet: a first load without cached data
-// still shifts its layout (CLS about 0.27 on a quiet machine), which alone keeps it near 84. Its other floors
-// hold; it joins the performance floor once that shift is gone (docs/decisions/0045-home-budget.md).
-const PERFORMANCE_NOT_GATED = new Set(['/pages/project/index']);
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as const;
 type Category = (typeof CATEGORIES)[number];
 
@@ -187,7 +183,6 @@ async function audit(lighthouse: LighthouseTools['lighthouse'], url: string, por
   const transferBytes = files.reduce((s, f) => s + f.transferBytes, 0);
   const failures: string[] = [];
   for (const [cat, floor] of Object.entries(FLOORS)) {
-    if (cat === 'performance' && PERFORMANCE_NOT_GATED.has(new URL(url).pathname)) continue;
     const score = scores[cat as Category];
     if (score == null || score < floor) failures.push(`${cat} ${score ?? 'n/a'} < ${floor}`);
   }
@@ -255,8 +250,7 @@ async function main(): Promise<number> {
       console.log(`\nLighthouse ${r.lighthouseVersion} (mobile) ${new URL(url).pathname}${new URL(url).search}${args.runs > 1 ? ` (median of ${args.runs})` : ''}`);
       for (const c of CATEGORIES) {
         const floor = (FLOORS as Record<string, number>)[c];
-        const gated = !(c === 'performance' && PERFORMANCE_NOT_GATED.has(new URL(url).pathname));
-        console.log(`  ${c.padEnd(15)} ${String(r.scores[c] ?? 'n/a').padStart(3)}${floor ? (gated ? `  (floor ${floor})` : `  (floor ${floor} once its layout shift is fixed: not gated yet)`) : ''}`);
+        console.log(`  ${c.padEnd(15)} ${String(r.scores[c] ?? 'n/a').padStart(3)}${floor ? `  (floor ${floor})` : ''}`);
       }
       console.log(
         `  FCP ${r.metrics['first-contentful-paint-ms']} ms, LCP ${r.metrics['largest-contentful-paint-ms']} ms, TBT ${r.metrics['total-blocking-time-ms']} ms, CLS ${((r.metrics['cumulative-layout-shift-x1000'] ?? 0) / 1000).toFixed(3)}`,

@@ -34,7 +34,19 @@
   var shell = document.getElementById('boot-shell');
   var s = shell && snapshot();
   if (s) {
-    // The page's own stylesheets (a lazy screen's), render-blocking like the shell's, before it paints.
+    // The snapshot's markup goes in once the page's own stylesheets (a lazy screen's, such as the project
+    // tab's) have loaded. Added from here, after the parser has passed <head>, they do not hold the first
+    // paint back: painted at once, the markup would show unstyled until they arrive (on a cold HTTP cache)
+    // and then move into place, a layout shift. Meanwhile the plain shell shows; the markup replaces it
+    // whole, so nothing on screen moves. A sheet that fails leaves the plain shell to React.
+    var pending = 0;
+    var failed = false;
+    var paint = function () {
+      if (failed || !shell.isConnected) return; // React's first render has taken the shell's place
+      document.documentElement.lang = s.htmlLang;
+      shell.innerHTML = s.html;
+      shell.setAttribute('data-snapshot', '');
+    };
     var linked = {};
     document.querySelectorAll('link[rel="stylesheet"]').forEach(function (l) {
       linked[new URL(l.href).pathname] = true;
@@ -45,13 +57,19 @@
       link.rel = 'stylesheet';
       link.href = href;
       link.crossOrigin = '';
-      link.setAttribute('blocking', 'render');
+      link.onload = function () {
+        if (--pending === 0) paint();
+      };
+      link.onerror = function () {
+        failed = true;
+      };
+      pending++;
       document.head.appendChild(link);
     });
-    document.documentElement.lang = s.htmlLang;
-    shell.innerHTML = s.html;
-    shell.setAttribute('data-snapshot', '');
-    return;
+    if (pending === 0) {
+      paint();
+      return;
+    }
   }
   if (!home || (path === '/' && firstRun())) {
     var hero = document.getElementById('boot-hero');

@@ -3,6 +3,7 @@ import { getSession, saveBaseSettings, type BaseSettings, getBaseSettings } from
 import type { LiveSocket, SocketDeps } from './lib/socket';
 import { applyInvalidation } from './lib/sync';
 import { showToast } from './components/toast';
+import { keepNotice } from './components/page-notice';
 import { PATHS } from '../shared/api';
 import { clearPrivateCache, db } from './lib/db';
 import { reportDbError } from './lib/db-health';
@@ -12,6 +13,9 @@ import type { ServerMessage } from '../shared/socket-events';
 import { noteServerTime } from './lib/server-time';
 import { wireLang } from './lib/i18n';
 import { noticeText } from '../shared/schemas/notice-text';
+import { transportMessage } from '../shared/errors-transport';
+
+const LOGIN_PATH = '/pages/login/index';
 
 // Wiring of the app-wide services: the request layer's hooks, baseconfig at start, the live socket.
 
@@ -24,9 +28,10 @@ export function onRequestTimeout(listener: () => void): void {
 export function onServerMessage(message: ServerMessage): Promise<void> {
   if (message.type === 'invalidate') return applyInvalidation(message.tables, message.ids);
   if (message.type === 'notification') {
-    // In the reader's language (a notice carries its English and Chinese text); then the inbox and the
-    // badge refresh as for an invalidation of `notifications` (lib/notices.ts).
-    showToast(noticeText(message, wireLang()).title, 'info', 4000);
+    // In the reader's language (a notice carries its English and Chinese text), kept on the screen it
+    // lands on (it names what happened: "Order P… completed"); then the inbox and the badge refresh as
+    // for an invalidation of `notifications` (lib/notices.ts).
+    keepNotice(noticeText(message, wireLang()).title, 'info', { toastMs: 4000 });
     return applyInvalidation(['notifications'], undefined);
   }
   if (message.type === 'hello') noteServerTime(message.time);
@@ -75,9 +80,12 @@ function lazySocket(deps: SocketDeps): SocketHandle {
 export function setupRuntime(navigateToLogin: () => void): SocketHandle {
   configureApi({
     toast: showToast,
-    onSignedOut: () => {
+    onSignedOut: (hadSession) => {
       void clearPrivateCache();
       clearSnapshots();
+      // A member thrown out (the session expired, a password changed elsewhere) is told why on the login
+      // screen; a guest's refused read says nothing.
+      if (hadSession) keepNotice(transportMessage('session_expired', wireLang()), 'info', { path: LOGIN_PATH });
       navigateToLogin();
     },
     onTimeout: () => timeoutListener?.(),

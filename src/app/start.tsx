@@ -13,6 +13,7 @@ import { PendingView } from './components/pending-view';
 import { RouteError } from './components/error-state';
 import { LAZY_PAGE_DELAY_MS } from '../shared/constants';
 import { setupRuntime } from './app-runtime';
+import { noticeOnRoute } from './components/page-notice';
 import { firstScreen } from './lib/first-run';
 import { mark } from './lib/marks';
 import { readEarlyHome } from './features/home/home-data';
@@ -65,6 +66,8 @@ export async function start(): Promise<void> {
   });
   // After every route change: open or close the live socket (docs/product.md#live-updates).
   router.subscribe('onResolved', () => socket.sync());
+  // A kept notice lasts while the member stays on its screen (components/page-notice.tsx).
+  router.subscribe('onResolved', (e) => noticeOnRoute(e.toLocation.pathname));
   // The start screens' last-seen markup, for the boot shell to paint at the next start (lib/boot-snapshot.ts).
   keepSnapshots(
     () => router.state.location,

@@ -114,7 +114,7 @@ const DESCRIBE: Record<string, KeyDoc> = {
     what: "Waits between a webhook delivery's tries after the first (Standard Webhooks' schedule, about three days); after the last one fails the endpoint is disabled and its owner told",
     allowed: '1-20 comma-separated milliseconds, 10 or more each',
   },
-  WEBHOOK_TIMEOUT_MS: { what: "How long one webhook try waits for the receiver's answer; slower counts as failed and is retried" },
+  WEBHOOK_TIMEOUT_MS: { what: "How long one webhook try waits for the receiver's name to resolve and its answer; slower counts as failed and is retried" },
   WEBHOOK_POLL_MS: { what: 'How often each instance looks for due webhook deliveries' },
   WITHDRAW_MIN_CENTS: { what: 'Smallest withdrawal (cents received); not above `WITHDRAW_MAX_CENTS`' },
   WITHDRAW_MAX_CENTS: { what: 'Largest withdrawal (cents received)' },
@@ -133,6 +133,7 @@ const DESCRIBE: Record<string, KeyDoc> = {
   RETENTION_EVENTS_HOURS: { what: 'Socket events older than this are pruned' },
   RETENTION_IDEMPOTENCY_HOURS: { what: 'Idempotency keys older than this are pruned (their effects stay)' },
   RETENTION_OUTBOX_DAYS: { what: 'Sent mail older than this is pruned (unsent mail stays)' },
+  RETENTION_WEBHOOK_DAYS: { what: 'Webhook deliveries settled longer ago than this are pruned with their tries, and events none of them carries (pending deliveries stay)' },
   BENCH_SKIP_PAYMENT_PASSWORD: { what: 'Benchmarks only: orders skip the payment-password check; refused unless `NODE_ENV=benchmark`' },
   LOG_LEVEL: { what: 'Log verbosity', allowed: '`silent`, `error`, `info`, `debug`' },
 };

@@ -199,6 +199,7 @@ const envSchema = v.object({
   RETENTION_EVENTS_HOURS: int(24, 1, 24 * 365),
   RETENTION_IDEMPOTENCY_HOURS: int(24, 1, 24 * 365),
   RETENTION_OUTBOX_DAYS: int(30, 1, 3650),
+  RETENTION_WEBHOOK_DAYS: int(30, 1, 3650),
   // Benchmarks only (refused unless NODE_ENV=benchmark): orders skip the payment-password check, so
   // bench/orders.ts measures the order engine without the hash (its orders/s row in bench/README.md).
   BENCH_SKIP_PAYMENT_PASSWORD: bool(false),

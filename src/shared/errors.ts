@@ -248,6 +248,12 @@ export const ERRORS = {
   api_keys_full: { code: 3210, en: 'An account can keep at most {n} active API keys. Revoke one first.', cn: '每个账户最多可保留 {n} 个有效 API 密钥，请先撤销一个。' },
   api_key_expiry_invalid: { code: 3211, en: 'The expiry must be in the future.', cn: '到期时间必须晚于当前时间。' },
   api_key_revoked: { code: 3213, en: 'This API key is already revoked or expired.', cn: '该 API 密钥已撤销或已过期。' },
+  // The attacker's second pass (3051-3059)
+  api_key_trade_forbidden: {
+    code: 3051,
+    en: 'A live key that buys or retires spends the organisation\'s money: only a member who may trade for it (its owner) can make or use one.',
+    cn: '可购买或注销的正式密钥会动用机构的资金：只有可为机构交易的成员（所有者）才能创建或使用。',
+  },
   // Webhooks (modules/webhook, docs/product.md#webhooks)
   webhook_url_invalid: { code: 3231, en: 'The receiver must be an https:// address without a user name or password.', cn: '接收地址必须是 https:// 地址，且不能包含用户名或密码。' },
   webhook_url_private: { code: 3232, en: 'The receiver must not be a private, loopback or link-local address.', cn: '接收地址不能是私有、回环或链路本地地址。' },

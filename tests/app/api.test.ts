@@ -114,6 +114,7 @@ describe('against the real server', () => {
     const after = await get(PATHS.userInfo);
     expect(after).toMatchObject({ code: -1, msg: errorMessage('session_expired', 'en') });
     expect(hooks.onSignedOut).toHaveBeenCalledTimes(1);
+    expect(hooks.onSignedOut).toHaveBeenCalledWith(true); // a member was signed out: the login screen says why
     expect(getSession()).toMatchObject({ token: '', isLogin: false });
     expect(memoryStorage.getItem(KEYS.token)).toBeNull();
   });
@@ -252,6 +253,13 @@ describe('answers', () => {
     expect(getSession().token).toBe('');
     expect(memoryStorage.getItem(KEYS.loginInfo)).toBeNull();
     expect(memoryStorage.getItem(KEYS.isLogin)).toBeNull();
+  });
+
+  it('a guest refused (no session on this device) is sent to log in without being told a session ended', async () => {
+    useEcho();
+    answer = () => ({ body: JSON.stringify({ code: -1, msg: 'x', data: null }) });
+    await get('/api/x');
+    expect(hooks.onSignedOut).toHaveBeenCalledWith(false);
   });
 
   it('an unreachable server answers code 1 with a toast (offline message when navigator says offline)', async () => {

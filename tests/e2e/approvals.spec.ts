@@ -6,7 +6,8 @@ import { baseUrl, createProject, E2E_PASSWORD, endCycleNow, expect, heldTons, in
 // to retire 150 t (over the 100 t threshold) as "a Canopy customer"; the retire screen says it was sent for
 // approval; the approver sees it waiting on the Approvals screen, approves it, and the certificate appears,
 // showing "a Canopy customer"; the approve button asks the approver's payment password in a sheet. A
-// buyer's withdrawal says "sent for approval" and waits on the Approvals screen, where its maker cancels it.
+// buyer's withdrawal says "sent for approval" and waits on the Approvals screen, where its maker cancels it;
+// that news, and the owner's refused thresholds change, stay on the screen after the 1.5 s toast.
 // The approvals list reads offline from the device's copy. Screenshots in
 // test-results/screenshots/approvals-*.png.
 
@@ -91,8 +92,8 @@ for (const lang of ['en', 'cn'] as const) {
   const tag = lang === 'en' ? 'en' : 'zh';
   const text =
     lang === 'en'
-      ? { sent: 'Sent for approval', sheetNote: 'goes to an approver', sendButton: 'Send for approval', approvedRow: 'Approved a request', requestNamed: /^Request #\d+: retire credits, Approval Forest \d+$/, waiting: 'Waiting for approval', approved: 'Approved', customer: 'a Canopy customer', sentWithdrawal: 'sent for approval', cancelled: 'Cancelled by its maker' }
-      : { sent: '已提交审批', sheetNote: '交由审批人', sendButton: '提交审批', approvedRow: '批准了申请', requestNamed: /^申请 #\d+：注销碳信用，审批测试森林$/, waiting: '待审批', approved: '已批准', customer: '一位 Canopy 客户', sentWithdrawal: '的提现已提交审批', cancelled: '已由申请人撤销' };
+      ? { sent: 'Sent for approval', sheetNote: 'goes to an approver', sendButton: 'Send for approval', approvedRow: 'Approved a request', requestNamed: /^Request #\d+: retire credits, Approval Forest \d+$/, waiting: 'Waiting for approval', approved: 'Approved', customer: 'a Canopy customer', sentWithdrawal: 'sent for approval', cancelled: 'Cancelled by its maker', refused: 'The request is not valid.' }
+      : { sent: '已提交审批', sheetNote: '交由审批人', sendButton: '提交审批', approvedRow: '批准了申请', requestNamed: /^申请 #\d+：注销碳信用，审批测试森林$/, waiting: '待审批', approved: '已批准', customer: '一位 Canopy 客户', sentWithdrawal: '的提现已提交审批', cancelled: '已由申请人撤销', refused: '请求无效。' };
 
   test(`${lang}: a buyer asks to retire 150 t, the approver approves, the certificate appears`, async ({ browser, request }) => {
     test.setTimeout(150_000);
@@ -162,6 +163,31 @@ for (const lang of ['en', 'cn'] as const) {
     await approver.close();
   });
 
+  test(`${lang}: a refused thresholds change stays on the screen after its toast, under the title`, async ({ browser }) => {
+    const owner = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, baseURL: baseUrl() });
+    await markStartSeen(owner);
+    await storeSession(owner, ownerLogin!, lang);
+    const page = await owner.newPage();
+    await page.goto('/pages/org/approvals');
+    const card = page.getByTestId('approval-thresholds');
+    await card.locator('input').first().fill('-5');
+    await card.getByRole('button').click();
+    await page.waitForTimeout(2000); // past the toast's 1.5 s
+    const notice = page.getByTestId('page-notice');
+    await expect(notice).toHaveAttribute('role', 'alert');
+    await expect(notice).toContainText(text.refused);
+    const bar = (await page.locator('.navbar').boundingBox())!;
+    expect((await notice.boundingBox())!.y).toBeGreaterThanOrEqual(bar.y + bar.height);
+    await expect(page.locator('.navbar__title')).toBeVisible();
+    await shot(page, `approvals-${tag}-refused-notice`);
+    expect((await new AxeBuilder({ page }).analyze()).violations.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
+    // A new attempt that succeeds takes the refusal away.
+    await card.locator('input').first().fill('100');
+    await card.getByRole('button').click();
+    await expect(notice).toHaveCount(0);
+    await owner.close();
+  });
+
   test(`${lang}: a buyer's withdrawal is sent for approval, the money held`, async ({ browser, request }) => {
     test.setTimeout(120_000);
     const buyer = await colleague(browser, request, 'buyer', lang);
@@ -174,8 +200,10 @@ for (const lang of ['en', 'cn'] as const) {
     await page.getByTestId('withdraw-submit').click();
     await page.getByTestId('withdraw-password').fill(PAY);
     await page.getByTestId('withdraw-confirm-submit').click();
-    await expect(page.getByRole('status').filter({ hasText: text.sentWithdrawal })).toBeVisible();
     await expect(page).toHaveURL(/\/pages\/org\/approvals/);
+    // Past the toast's 1.5 s the news stays on the Approvals screen it led to.
+    await page.waitForTimeout(2000);
+    await expect(page.getByTestId('page-notice')).toContainText(text.sentWithdrawal);
     const item = page.getByTestId('approvals-waiting').getByTestId('approval-item').first();
     await expect(item).toContainText('S$100.00');
     await expect(item.getByTestId('approval-cancel')).toBeVisible();

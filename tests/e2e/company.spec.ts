@@ -4,7 +4,7 @@ import { baseUrl, DEMO, endCycleNow, expect, loginDemo, markStartSeen, memberApi
 
 // What a company's team meets (docs/product.md#legal-entity, #approvals, #organisations), at 390x844 in
 // English and Chinese: the one legal entity on the About page is the payee of the PayNow QR; a live
-// "order completed" toast names its order and project wherever it lands.
+// "order completed" toast names its order and project wherever it lands, and stays on that screen after it.
 
 type Lang = 'en' | 'cn';
 const LANGS: Lang[] = ['en', 'cn'];
@@ -51,6 +51,13 @@ for (const lang of LANGS) {
     await expect(toast).toBeVisible({ timeout: 30_000 });
     await expect(toast).toContainText(lang === 'en' ? bought.name : bought.name_cn || bought.name);
     await shot(page, `company-order-toast-${tag}`);
+    // Past its toast (4 s) the news stays on the screen it arrived on, under the title
+    // (docs/decisions/0046-phone-polish.md).
+    await expect(toast).toHaveCount(0, { timeout: 10_000 });
+    const kept = page.getByTestId('page-notice');
+    await expect(kept).toContainText(order.data.order_no);
+    await expect(kept).toHaveAttribute('role', 'status');
+    await shot(page, `company-order-notice-${tag}`);
   });
 }
 

@@ -67,3 +67,42 @@ it('prunes avatar pictures no user has any more, a day after they were written; 
   expect(fs.readdirSync(dir).sort()).toEqual([inUse, fresh, 'notes.txt'].sort());
   expect((await pruneOldRows(s.running.deps)).avatar_files).toBe(0);
 });
+
+it('prunes webhook deliveries settled long ago with their tries and their events; keeps pending ones and recent ones', async () => {
+  const u = await makeUser(s);
+  const now = s.clock.now();
+  const old = now - 31 * DAY;
+  const endpoint = await s.db
+    .insertInto('webhook_endpoints')
+    .values({ owner_id: u.id, mode: 'test', url: 'https://hooks.example.sg/in', events: '*', secret: 'whsec_x', previous_secret: null, previous_until: null, created_by: u.id, created_at: old, disabled_at: null })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const event = async (msg: string, at: number) =>
+    (await s.db.insertInto('webhook_events').values({ msg_id: msg, owner_id: u.id, mode: 'test', type: 'ping', payload: '{}', created_at: at }).returning('id').executeTakeFirstOrThrow()).id;
+  const delivery = async (eventId: number, status: 'pending' | 'delivered' | 'failed', settledAt: number | null) => {
+    const d = await s.db
+      .insertInto('webhook_deliveries')
+      .values({ endpoint_id: endpoint.id, event_id: eventId, status, attempts: 1, next_at: old, claimed_until: 0, created_at: old, settled_at: settledAt })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await s.db.insertInto('webhook_attempts').values({ delivery_id: d.id, endpoint_id: endpoint.id, attempt: 1, status_code: 500, latency_ms: 10, error: null, created_at: old }).execute();
+    return d.id;
+  };
+  const oldDelivered = await delivery(await event('msg_old_delivered', old), 'delivered', old);
+  const oldFailed = await delivery(await event('msg_old_failed', old), 'failed', old);
+  const stillTrying = await delivery(await event('msg_old_pending', old), 'pending', null);
+  const recent = await delivery(await event('msg_recent', now - DAY), 'delivered', now - DAY);
+  await event('msg_old_nobody', old); // an event no endpoint took
+
+  const report = await pruneOldRows(s.running.deps);
+  expect(report).toMatchObject({ webhook_deliveries: 2, webhook_events: 3 });
+  const deliveries = (await s.db.selectFrom('webhook_deliveries').select('id').execute()).map((r) => r.id);
+  expect(deliveries).toEqual(expect.arrayContaining([stillTrying, recent]));
+  expect(deliveries).not.toContain(oldDelivered);
+  expect(deliveries).not.toContain(oldFailed);
+  const tried = (await s.db.selectFrom('webhook_attempts').select('delivery_id').execute()).map((r) => r.delivery_id);
+  expect(tried.sort()).toEqual([stillTrying, recent].sort());
+  const events = (await s.db.selectFrom('webhook_events').select('msg_id').execute()).map((r) => r.msg_id);
+  expect(events.sort()).toEqual(['msg_old_pending', 'msg_recent']);
+  expect(await pruneOldRows(s.running.deps)).toMatchObject({ webhook_deliveries: 0, webhook_events: 0 });
+});

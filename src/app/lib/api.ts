@@ -35,8 +35,9 @@ export const FROM_CACHE_HEADER = 'X-From-Cache';
 export interface ApiHooks {
   /** A short message ("Network error" toast with an error icon: docs/product.md#error-catalogue). */
   toast(message: string, kind: 'error' | 'success' | 'info'): void;
-  /** The session is gone: docs/product.md#roles sends the user to /pages/login/index. */
-  onSignedOut(): void;
+  /** The session is gone: docs/product.md#roles sends the user to /pages/login/index. `hadSession`: this
+   *  device held a session until now (a member signed out, not a guest refused). */
+  onSignedOut(hadSession: boolean): void;
   /** The connection timed out: docs/product.md#error-catalogue asks the user to tap the screen to retry (reload). */
   onTimeout(): void;
 }
@@ -65,8 +66,9 @@ export interface RequestOptions {
 
 /** The session is over: forget it and tell the app (code -1 here, or the live socket's close 4001). */
 export function signOut(): void {
+  const hadSession = Boolean(getSession().token);
   clearSession();
-  hooks.onSignedOut();
+  hooks.onSignedOut(hadSession);
 }
 
 function common(method: 'GET' | 'POST', data: Record<string, unknown> | undefined) {

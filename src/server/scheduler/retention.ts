@@ -12,6 +12,9 @@ import { avatarDir, avatarUrl } from '../modules/avatar/service';
 //   verification_codes    expired more than a day ago
 //   outbox                sent more than RETENTION_OUTBOX_DAYS (30) ago (unsent mail stays)
 //   rate_events           a throttle log nothing writes; rows an older database holds
+//   webhook_deliveries    settled (delivered, or failed for good) more than RETENTION_WEBHOOK_DAYS (30) ago,
+//   and their attempts    with their tries; a pending delivery stays whatever its age
+//   webhook_events        older than that and no delivery left to carry them
 //   avatar files          a picture no user has any more (replaced), a day after it was written (so an
 //                         upload between its file and its row is never taken); content-addressed, so a
 //                         picture two users share stays while either has it
@@ -27,6 +30,8 @@ export interface RetentionReport {
   verification_codes: number;
   outbox: number;
   rate_events: number;
+  webhook_deliveries: number;
+  webhook_events: number;
   avatar_files: number;
 }
 
@@ -46,11 +51,28 @@ export async function pruneOldRows(deps: Deps): Promise<RetentionReport> {
     verification_codes: n(await db.deleteFrom('verification_codes').where('expires_at', '<', now - DAY).executeTakeFirst()),
     outbox: n(await db.deleteFrom('outbox').where('sent_at', 'is not', null).where('sent_at', '<', now - config.RETENTION_OUTBOX_DAYS * DAY).executeTakeFirst()),
     rate_events: n(await db.deleteFrom('rate_events').where('created_at', '<', now - DAY).executeTakeFirst()),
+    ...(await pruneWebhookLog(deps, now - config.RETENTION_WEBHOOK_DAYS * DAY)),
     avatar_files: await pruneAvatarFiles(deps, now),
   };
   const total = Object.values(report).reduce((a, b) => a + b, 0);
   if (total > 0) deps.log.info(`retention: pruned ${JSON.stringify(report)}`);
   return report;
+}
+
+/** The delivery log's settled rows before the cutoff: tries first, then their deliveries, then events no
+ *  delivery refers to any more. Each step stands alone, so a run cut short leaves nothing dangling that the
+ *  next run does not take. */
+async function pruneWebhookLog(deps: Deps, cutoff: number): Promise<{ webhook_deliveries: number; webhook_events: number }> {
+  const { db } = deps;
+  const settled = db.selectFrom('webhook_deliveries').select('id').where('status', '!=', 'pending').where('settled_at', '<', cutoff);
+  await db.deleteFrom('webhook_attempts').where('delivery_id', 'in', settled).execute();
+  const deliveries = await db.deleteFrom('webhook_deliveries').where('status', '!=', 'pending').where('settled_at', '<', cutoff).executeTakeFirst();
+  const events = await db
+    .deleteFrom('webhook_events')
+    .where('created_at', '<', cutoff)
+    .where(({ not, exists, selectFrom }) => not(exists(selectFrom('webhook_deliveries as d').select('d.id').whereRef('d.event_id', '=', 'webhook_events.id'))))
+    .executeTakeFirst();
+  return { webhook_deliveries: Number(deliveries.numDeletedRows), webhook_events: Number(events.numDeletedRows) };
 }
 
 /** Deletes stored avatar pictures that no user row points at any more and that are older than a day. */

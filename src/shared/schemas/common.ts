@@ -12,11 +12,13 @@ export const requiredText = (max: number = TEXT_MAX_LENGTH) =>
 export const optionalText = (max: number = TEXT_MAX_LENGTH) =>
   v.optional(v.pipe(v.string(m('invalid_request')), v.trim(), v.maxLength(max, m('too_long'))), '');
 
-/** Whole numbers that may arrive as strings (query strings, form inputs). */
+/** Whole numbers that may arrive as strings (query strings, form inputs). Safe integers only: a JSON number
+ *  such as 1e300 is an integer to JavaScript but no bigint to PostgreSQL, whose refusal would be a server
+ *  fault instead of the field's own. */
 export const intFromInput = (key: ErrorKey = 'invalid_number') =>
   v.pipe(
     v.union([v.number(m(key)), v.pipe(v.string(m(key)), v.regex(/^-?\d{1,15}$/, m(key)), v.transform(Number))], m(key)),
-    v.integer(m(key)),
+    v.safeInteger(m(key)),
   );
 
 export const idSchema = v.pipe(intFromInput('invalid_request'), v.minValue(1, m('invalid_request')));

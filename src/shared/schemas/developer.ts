@@ -27,7 +27,7 @@ export const apiKeyCreateSchema = v.object({
   mode: v.picklist(API_KEY_MODES, m('invalid_request')),
   scopes: v.pipe(v.array(v.picklist(API_KEY_SCOPES, m('invalid_request')), m('invalid_request')), v.minLength(1, m('required')), v.maxLength(4, m('invalid_request'))),
   /** When the key stops working (epoch ms); absent or null: until revoked. */
-  expires_at: v.optional(v.nullable(v.pipe(v.number(m('invalid_request')), v.integer(m('invalid_request')))), null),
+  expires_at: v.optional(v.nullable(v.pipe(v.number(m('invalid_request')), v.safeInteger(m('invalid_request')))), null),
   password: paymentPassword,
 });
 export type ApiKeyCreateInput = v.InferOutput<typeof apiKeyCreateSchema>;

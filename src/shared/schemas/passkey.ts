@@ -83,7 +83,7 @@ export const passkeyAddSchema = v.object(
 );
 
 /** POST user/passkeys/remove. */
-export const passkeyRemoveSchema = v.object({ id: v.pipe(v.number('invalid_request'), v.integer('invalid_request'), v.minValue(1, 'invalid_request')) }, 'required');
+export const passkeyRemoveSchema = v.object({ id: v.pipe(v.number('invalid_request'), v.safeInteger('invalid_request'), v.minValue(1, 'invalid_request')) }, 'required');
 
 /** POST login/passkey: a sign-in with a passkey. */
 export const passkeyLoginSchema = v.object({ credential: authenticationResponseSchema }, 'required');

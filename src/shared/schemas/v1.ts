@@ -13,7 +13,8 @@ const ms = (what: string) => v.pipe(v.number(), v.integer(), v.description(`${wh
 const cents = (what: string) => v.pipe(v.number(), v.integer(), v.description(`${what} in cents (SGD)`));
 const modeField = () => v.pipe(v.picklist(['test', 'live']), v.description('test: the sandbox of a test key; live: real money'));
 
-const positiveId = v.pipe(v.number(m('invalid_request')), v.integer(m('invalid_request')), v.minValue(1, m('invalid_request')));
+// Safe integers: a larger JSON number is no bigint to PostgreSQL.
+const positiveId = v.pipe(v.number(m('invalid_request')), v.safeInteger(m('invalid_request')), v.minValue(1, m('invalid_request')));
 const tons = v.pipe(v.number(m('invalid_number')), v.integer(m('invalid_number')), v.minValue(1, m('invalid_number')), v.maxValue(1_000_000_000, m('invalid_number')));
 
 /** GET /v1/projects. */

@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { copyText } from '../../lib/clipboard';
+import { keepNotice } from '../page-notice';
 import { showToast } from '../toast';
 import './forms.css';
 
@@ -12,8 +13,9 @@ import './forms.css';
 export function SecretOnce({ title, warning, secret, copyFailed, testId, onDone }: { title: ReactNode; warning: ReactNode; secret: string; copyFailed: string; testId: string; onDone: () => void }) {
   const { t } = useLingui();
   const copy = async () => {
-    const ok = await copyText(secret);
-    showToast(ok ? t`Copied.` : copyFailed, ok ? 'success' : 'error');
+    // Copied is small news (a toast); a refused copy stays on the screen until read.
+    if (await copyText(secret)) showToast(t`Copied.`, 'success');
+    else keepNotice(copyFailed, 'error');
   };
   return (
     <section className="card secret-once" role="status" data-testid={`${testId}-secret-card`}>

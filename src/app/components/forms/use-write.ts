@@ -1,6 +1,7 @@
 import { useCallback, useRef, useState } from 'react';
 import type { ApiResult } from '../../lib/api';
 import { useIntentKey } from '../../lib/intent-key';
+import { clearKeptError } from '../page-notice';
 
 /**
  * One write of a form: the intent's Idempotency-Key, busy state, and the server's refusal kept as returned (it
@@ -18,6 +19,7 @@ export function useWrite<I, O>(send: (input: I, key: string) => Promise<ApiResul
       inFlight.current = true;
       setBusy(true);
       setError('');
+      clearKeptError();
       try {
         const res = await send(input, keyFor(keyPayload(input)));
         settle(res.code);

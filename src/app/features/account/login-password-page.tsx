@@ -1,5 +1,5 @@
 import { Trans, useLingui } from '@lingui/react/macro';
-import { showToast } from '../../components/toast';
+import { keepNotice } from '../../components/page-notice';
 import { useSchemaForm } from '../../lib/form';
 import { localeToWire, type Locale } from '../../../shared/api';
 import { loginPasswordChangeSchema } from '../../../shared/schemas/wallet';
@@ -43,7 +43,7 @@ function LoginPasswordForm({ onDone }: { onDone: () => void }) {
       // turns them on again.
       void import('../../lib/push').then((m) => m.resyncPush());
       onDone();
-      showToast(t`Login password changed. Other devices have been signed out.`, 'success');
+      keepNotice(t`Login password changed. Other devices have been signed out.`, 'success');
     }
   };
 

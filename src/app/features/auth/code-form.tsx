@@ -1,6 +1,6 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { Trans, useLingui } from '@lingui/react/macro';
-import { showToast } from '../../components/toast';
+import { keepNotice } from '../../components/page-notice';
 import { post, type ApiResult } from '../../lib/api';
 import { useOnline } from '../../lib/online';
 import { validate, type fieldA11y, type FieldErrors } from '../../lib/form';
@@ -181,7 +181,7 @@ function EmailWithCode({
         const sentAt = Date.now();
         setNow(sentAt);
         setUntil(sentAt + RESEND_SECONDS * 1000);
-        showToast(t`Code sent. Check your inbox.`, 'success');
+        keepNotice(t`Code sent. Check your inbox.`, 'success');
         document.getElementById(`${form}-code`)?.focus();
       } else {
         // The refusal is about the address (or sending to it): shown once, under the email field.

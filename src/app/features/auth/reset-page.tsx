@@ -2,7 +2,7 @@ import { Link, useRouter } from '@tanstack/react-router';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { NavBar } from '../../components/nav-bar';
 import { LanguageToggle } from '../../components/language-toggle';
-import { showToast } from '../../components/toast';
+import { keepNotice } from '../../components/page-notice';
 import { clearSession, getSession } from '../../lib/storage';
 import { useSchemaForm } from '../../lib/form';
 import { PATHS, localeToWire, type Locale } from '../../../shared/api';
@@ -18,7 +18,7 @@ export function ResetPage({ email }: { email?: string }) {
   const { busy, serverError, setServerError, onSubmit } = useCodeFormSubmit(PATHS.reset, form.check, (_res, input) => {
     // A reset ends every session of the account, this device's included.
     if (getSession().login.account.toLowerCase() === input.email) clearSession();
-    showToast(t`Password updated. Please log in with your new password.`, 'success', 2500);
+    keepNotice(t`Password updated. Please log in with your new password.`, 'success', { path: '/pages/login/index', toastMs: 2500 });
     void router.navigate({ to: '/pages/login/index', replace: true });
   });
 

@@ -4,6 +4,7 @@ import { MemberPage } from '../../components/member-page';
 import { SecretOnce } from '../../components/forms/secret-once';
 import { LoadingState } from '../../components/empty-state';
 import { showToast } from '../../components/toast';
+import { keepNotice } from '../../components/page-notice';
 import { useWrite } from '../../components/forms/use-write';
 import { ConfirmSheet } from '../../components/forms/confirm-sheet';
 import { formatAmount, formatDateTime } from '../../lib/format';
@@ -222,7 +223,7 @@ function KeyRow({ item, onChanged, onRotated }: { item: ApiKey; onChanged: () =>
   const doRevoke = async () => {
     const res = await revoke.run({ id: item.id });
     if (res?.code === 0) showToast(t`Key revoked.`, 'success');
-    else if (res) showToast(res.msg, 'error');
+    else if (res) keepNotice(res.msg, 'error');
     void onChanged();
   };
   const doRotate = async (password: string): Promise<number | null> => {
@@ -338,7 +339,7 @@ function SandboxCard({ available, credits, onChanged }: { available: number; cre
   const add = async () => {
     const res = await write.run({});
     if (res?.code === 0) showToast(t`Play money added.`, 'success');
-    else if (res) showToast(res.msg, 'error');
+    else if (res) keepNotice(res.msg, 'error');
     void onChanged();
   };
   const money = formatAmount(available, 'cents');

@@ -8,8 +8,13 @@ export function homeOrder(a: Project, b: Project): number {
   return rank(a) - rank(b) || b.selling_time_ms - a.selling_time_ms;
 }
 
+const HOME_STATUSES = ['in_progress', 'presale'];
+
+/** A project home lists: one selling now or in pre-sale. */
+export const isHomeProject = (p: Project): boolean => HOME_STATUSES.includes(p.status);
+
 /** Home's projects as this device keeps them (its live query, and a start's early read: lib/early-read.ts). */
-export const homeProjects = async (): Promise<Project[]> => (await db.projects.where('status').anyOf('in_progress', 'presale').toArray()).sort(homeOrder);
+export const homeProjects = async (): Promise<Project[]> => (await db.projects.where('status').anyOf(HOME_STATUSES).toArray()).sort(homeOrder);
 
 export const HOME_PROJECTS_KEY = 'home:projects';
 

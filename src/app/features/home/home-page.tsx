@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { HOME_BANNERS_KEY, HOME_NEWS_KEY, homeBanners, homeNews, homeProjects, takeEarlyHomeProjects } from './home-data';
+import { HOME_BANNERS_KEY, HOME_NEWS_KEY, homeBanners, homeNews, homeProjects, isHomeProject, takeEarlyHomeProjects } from './home-data';
 import { takeEarly } from '../../lib/early-read';
 import { Link } from '@tanstack/react-router';
 import { Trans, useLingui } from '@lingui/react/macro';
@@ -27,9 +27,14 @@ const DEFAULT_BANNER: Banner = {
 
 export function HomePage() {
   const { t } = useLingui();
-  const [loading, setLoading] = useState(true);
+  // What the server's first answers hold (null until they are in). The live queries show the rows a moment
+  // after they are stored: until then an answer with rows keeps the placeholders, rather than drawing the
+  // empty state for one frame and moving everything below it twice.
+  const [answered, setAnswered] = useState<{ projects: boolean; news: boolean } | null>(null);
   useEffect(() => {
-    void Promise.all([refreshBanners(), refreshProjects({ page: 1, page_size: 20 }), refreshNews(1)]).finally(() => setLoading(false));
+    const projects = refreshProjects({ page: 1, page_size: 20 }).then((res) => res?.list.some(isHomeProject) ?? false, () => false);
+    const news = refreshNews(1).then((res) => (res?.list.length ?? 0) > 0, () => false);
+    void Promise.all([refreshBanners().catch(() => undefined), projects, news]).then(([, hasProjects, hasNews]) => setAnswered({ projects: hasProjects, news: hasNews }));
   }, []);
   // Read ahead by a start on home (home-data.ts): the first render has the banners, the cards and the news.
   const [early] = useState(() => ({ projects: takeEarlyHomeProjects(), banners: takeEarly<Banner[]>(HOME_BANNERS_KEY), news: takeEarly<NewsItem[]>(HOME_NEWS_KEY) }));
@@ -38,8 +43,8 @@ export function HomePage() {
   const projects = useLiveQuery(homeProjects, [], early.projects);
   const news = useLiveQuery(homeNews, [], early.news);
   // Placeholders of the final size while the first copy loads, so nothing below them jumps.
-  const projectsPending = projects === undefined || (projects.length === 0 && loading);
-  const newsPending = news === undefined || (news.length === 0 && loading);
+  const projectsPending = projects === undefined || (projects.length === 0 && (answered?.projects ?? true));
+  const newsPending = news === undefined || (news.length === 0 && (answered?.news ?? true));
 
   return (
     <div className="page page--tabbed">

@@ -2,7 +2,7 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { InfiniteList } from '../../components/infinite-list';
 import { LoadingState } from '../../components/empty-state';
 import { MemberPage } from '../../components/member-page';
-import { showToast } from '../../components/toast';
+import { clearKeptError, keepNotice } from '../../components/page-notice';
 import { formatDateTime } from '../../lib/format';
 import { localeToWire, type Locale } from '../../../shared/api';
 import { noticeText } from '../../../shared/schemas/notice-text';
@@ -30,10 +30,12 @@ function InboxScreen() {
   const inbox = useInbox();
   const markRead = useMarkRead();
   const lang = localeToWire(i18n.locale as Locale);
-  const mark = (target: number | 'all') =>
+  const mark = (target: number | 'all') => {
+    clearKeptError();
     void markRead(target).then((msg) => {
-      if (msg) showToast(msg, 'error');
+      if (msg) keepNotice(msg, 'error');
     });
+  };
   if (inbox.notices === undefined) return <LoadingState />;
   return (
     <section className="section inbox" aria-label={t`Notifications`}>

@@ -2,12 +2,12 @@ import { useState } from 'react';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { MemberPage } from '../../components/member-page';
 import { LoadingState } from '../../components/empty-state';
-import { showToast } from '../../components/toast';
+import { clearKeptError, keepNotice } from '../../components/page-notice';
 import { formatAmount, formatDateTime, pick } from '../../lib/format';
 import { useOnline } from '../../lib/online';
 import type { OrgActivity } from '../../../shared/schemas/org';
 import { downloadActivityCsv, useOrgActivity, useOrgMine } from './api';
-import { ACTION_LABELS, ASKED_LABELS } from './labels';
+import { ACTION_LABELS, ASKED_LABELS, TESTED_LABELS } from './labels';
 import './org.css';
 
 // /pages/org/activity: who did what, when and for how much, for owner and admins, newest first (the last
@@ -41,9 +41,10 @@ function ActivityContent() {
   }
   const exportCsv = async () => {
     setBusy(true);
+    clearKeptError();
     try {
       const blob = await downloadActivityCsv();
-      if (!blob) return showToast(t`The export failed. Please try again.`, 'error');
+      if (!blob) return keepNotice(t`The export failed. Please try again.`, 'error');
       const a = document.createElement('a');
       a.href = URL.createObjectURL(blob);
       a.download = 'canopy-activity.csv';
@@ -115,10 +116,19 @@ function sentForApproval(detail: string): boolean {
   }
 }
 
+/** Whether a key's write was a test key's (play money): its answer says `mode: test`. */
+function testMode(detail: string): boolean {
+  try {
+    return (JSON.parse(detail) as { result?: { mode?: unknown } }).result?.mode === 'test';
+  } catch {
+    return false;
+  }
+}
+
 function ActivityRow({ item }: { item: OrgActivity }) {
   const { i18n } = useLingui();
   const d = parsed(item.detail);
-  const label = (sentForApproval(item.detail) ? ASKED_LABELS[item.action] : undefined) ?? ACTION_LABELS[item.action];
+  const label = (sentForApproval(item.detail) ? ASKED_LABELS[item.action] : undefined) ?? (testMode(item.detail) ? TESTED_LABELS[item.action] : undefined) ?? ACTION_LABELS[item.action];
   return (
     <li className="org-row" data-testid="org-activity-item">
       <span className="org-row__main">

@@ -3,6 +3,7 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { MemberPage } from '../../components/member-page';
 import { LoadingState } from '../../components/empty-state';
 import { showToast } from '../../components/toast';
+import { keepNotice } from '../../components/page-notice';
 import { useWrite } from '../../components/forms/use-write';
 import { ConfirmSheet } from '../../components/forms/confirm-sheet';
 import { formatAmount, formatDateTime } from '../../lib/format';
@@ -110,14 +111,14 @@ function RequestRow({ item, acting }: { item: ApprovalRequest; acting: OrgSummar
   const cancel = async () => {
     const res = await withdrawOwn.run({ id: item.id });
     if (res?.code === 0) showToast(t`Request cancelled.`, 'success');
-    else if (res) showToast(res.msg, 'error');
+    else if (res) keepNotice(res.msg, 'error');
     void refreshApprovals();
   };
   const canDecide = item.status === 'waiting' && (acting.role === 'approver' || acting.role === 'owner') && item.maker_email !== me;
   const decline = async () => {
     const res = await write.run({ id: item.id, approve: false });
     if (res?.code === 0) showToast(t`Declined.`, 'success');
-    else if (res) showToast(res.msg, 'error');
+    else if (res) keepNotice(res.msg, 'error');
     void refreshApprovals();
   };
   // Approving moves the organisation's money or credits: the sheet asks the approver's payment password and
@@ -219,7 +220,7 @@ function ThresholdsCard({ acting, limits }: { acting: OrgSummary; limits: Approv
     const input = { retire_tons: Number(tons), withdraw_cents: Math.round(Number(dollars) * 100) };
     const res = await write.run(input);
     if (res?.code === 0) showToast(t`Saved.`, 'success');
-    else if (res) showToast(res.msg, 'error');
+    else if (res) keepNotice(res.msg, 'error');
     void refreshApprovals();
   };
   return (

@@ -51,6 +51,25 @@ export const ACTION_LABELS: Record<string, MessageDescriptor> = {
   'icc.emissions': msg`Entered taxable emissions`,
   'user.push.subscribe': msg`Turned on notifications`,
   'user.push.unsubscribe': msg`Turned off notifications`,
+  'v1.orders': msg`Bought credits with an API key`,
+  'v1.retirements': msg`Retired credits with an API key`,
+  'v1.quotes': msg`Asked for a quote with an API key`,
+  'v1.sandbox.topup': msg`Added play money with a test key`,
+  'developer.keys': msg`Made an API key`,
+  'developer.keys.rotate': msg`Rotated an API key`,
+  'developer.keys.revoke': msg`Revoked an API key`,
+  'developer.sandbox.topup': msg`Added play money to the test mode`,
+  'developer.webhooks': msg`Added a webhook endpoint`,
+  'developer.webhooks.rotate': msg`Rotated a webhook secret`,
+  'developer.webhooks.delete': msg`Deleted a webhook endpoint`,
+  'developer.webhooks.ping': msg`Sent a webhook test`,
+  'developer.webhooks.resend': msg`Resent a webhook delivery`,
+};
+
+/** A test key's order or retirement: play money and play credits (docs/product.md#integrators). */
+export const TESTED_LABELS: Record<string, MessageDescriptor> = {
+  'v1.orders': msg`Test order with a test key (play money)`,
+  'v1.retirements': msg`Test retirement with a test key (not real)`,
 };
 
 /** A retirement or withdrawal that only asked an approver (docs/product.md#approvals). */

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { showToast } from '../../components/toast';
+import { keepNotice } from '../../components/page-notice';
 import './org.css';
 import { InputField } from '../../components/forms/field';
 import { FormAlert } from '../../components/forms/form-alert';
@@ -79,7 +80,7 @@ function MemberRow({ member, manages }: { member: OrgMember; manages: boolean })
   const editable = manages && member.role !== 'owner';
   const onRole = async (role: string) => {
     const res = await roleWrite.run({ user_id: member.user_id, role });
-    if (res && res.code !== 0) showToast(res.msg, 'error');
+    if (res && res.code !== 0) keepNotice(res.msg, 'error');
     void refreshOrgMembers();
   };
   const onRemove = async () => {
@@ -87,7 +88,7 @@ function MemberRow({ member, manages }: { member: OrgMember; manages: boolean })
     setConfirming(false);
     void refreshOrgMembers();
     if (res?.code === 0) showToast(t`${member.email} was removed.`, 'success');
-    else if (res) showToast(res.msg, 'error');
+    else if (res) keepNotice(res.msg, 'error');
   };
   return (
     <li className="org-row" data-testid="org-member">

@@ -3,7 +3,7 @@ import { Link, useRouter } from '@tanstack/react-router';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { MemberPage } from '../../components/member-page';
 import { LoadingState } from '../../components/empty-state';
-import { showToast } from '../../components/toast';
+import { clearKeptError, keepNotice } from '../../components/page-notice';
 import { useOnline } from '../../lib/online';
 import type { OrgMine, OrgSummary } from '../../../shared/schemas/org';
 import { switchContext, useOrgMine } from './api';
@@ -62,9 +62,10 @@ function ContextCard({ mine }: { mine: OrgMine }) {
   const [busy, setBusy] = useState(false);
   const go = async (accountId: number | null) => {
     setBusy(true);
+    clearKeptError();
     try {
       const res = await switchContext(accountId);
-      if (res.code !== 0) showToast(res.msg, 'error');
+      if (res.code !== 0) keepNotice(res.msg, 'error');
       else void router.navigate({ to: '/pages/org/index', replace: true });
     } finally {
       setBusy(false);

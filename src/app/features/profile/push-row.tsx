@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { showToast } from '../../components/toast';
+import { clearKeptError, keepNotice } from '../../components/page-notice';
 import { disablePush, enablePush, pushState, PUSH_SUBSCRIBE_LIMIT_MS, type PushState } from '../../lib/push';
 
 // The profile's switch for notifications on this device (docs/product.md#notifications). The browser
@@ -32,19 +33,20 @@ export function PushRow() {
     if (busy || !usable) return;
     setBusy(true);
     setTimedOut(false);
+    clearKeptError();
     try {
       if (on) {
         if (await disablePush()) showToast(t`Notifications are off on this device.`);
-        else showToast(t`Notifications could not be changed. Please try again.`, 'error');
+        else keepNotice(t`Notifications could not be changed. Please try again.`, 'error');
       } else {
         const res = await enablePush();
-        if (res === 'denied') showToast(t`Notifications are blocked. Allow them for this site in the browser's settings.`, 'error');
+        if (res === 'denied') keepNotice(t`Notifications are blocked. Allow them for this site in the browser's settings.`, 'error');
         else if (res === 'timeout') setTimedOut(true);
         else if (res !== 'unsupported' && res.code === 0) showToast(t`Notifications are on for this device.`, 'success');
-        else if (res !== 'unsupported' && res.msg) showToast(res.msg, 'error');
+        else if (res !== 'unsupported' && res.msg) keepNotice(res.msg, 'error');
       }
     } catch {
-      showToast(t`Notifications could not be changed. Please try again.`, 'error');
+      keepNotice(t`Notifications could not be changed. Please try again.`, 'error');
     } finally {
       setState(await pushState());
       setBusy(false);

@@ -1,7 +1,9 @@
 import { useState } from 'react';
 import { useRouter } from '@tanstack/react-router';
 import { useLingui } from '@lingui/react/macro';
-import { showToast } from '../../components/toast';
+import { msg } from '@lingui/core/macro';
+import type { I18n } from '@lingui/core';
+import { keepNotice } from '../../components/page-notice';
 import { formatDate, formatSgd } from '../../lib/format';
 import { serverNow } from '../../lib/server-time';
 import { refreshUserInfo, useUserInfo } from '../../lib/user-info';
@@ -37,6 +39,22 @@ function problemText(problem: WithdrawalPreview['problem'], limits: WalletLimits
   }
 }
 
+/** A sent withdrawal's news, kept on the screen it leads to (the member must know the money is held, or
+ *  sent); returns that screen. Above the organisation's threshold it waits for an approver
+ *  (docs/product.md#approvals) and leads to the approvals; otherwise to the withdrawal list. */
+export function keepWithdrawalNews(result: WithdrawResult, i18n: I18n): string {
+  if ('approval' in result) {
+    const amount = formatSgd(result.approval.amount);
+    const path = '/pages/org/approvals';
+    keepNotice(i18n._(msg`Withdrawal of ${amount} sent for approval. The money is held until an approver decides.`), 'success', { path });
+    return path;
+  }
+  const amount = formatSgd(result.amount);
+  const path = '/pages/profile/apply';
+  keepNotice(i18n._(msg`Withdrawal of ${amount} submitted.`), 'success', { path });
+  return path;
+}
+
 /** Today's withdrawal day: open, or why not (weekend, public holiday, already one today) and the next day. */
 function useWithdrawalDay(limits: WalletLimits | null) {
   const recent = useWithdrawals();
@@ -48,7 +66,7 @@ function useWithdrawalDay(limits: WalletLimits | null) {
 }
 
 export function useWithdrawForm() {
-  const { t, i18n } = useLingui();
+  const { i18n } = useLingui();
   const lang = localeToWire(i18n.locale as Locale);
   const router = useRouter();
   const { info } = useUserInfo();
@@ -87,14 +105,7 @@ export function useWithdrawForm() {
     setAmount('');
     setTried(false);
     void refreshUserInfo();
-    // A member's withdrawal above the organisation's threshold waits for an approver (docs/product.md#approvals).
-    if ('approval' in result) {
-      showToast(t`Withdrawal of ${formatSgd(result.approval.amount)} sent for approval. The money is held until an approver decides.`, 'success');
-      void router.navigate({ to: '/pages/org/approvals' });
-      return;
-    }
-    showToast(t`Withdrawal of ${formatSgd(result.amount)} submitted.`, 'success');
-    void router.navigate({ to: '/pages/profile/apply' });
+    void router.navigate({ to: keepWithdrawalNews(result, i18n) });
   };
 
   return {

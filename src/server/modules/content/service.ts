@@ -22,13 +22,17 @@ const SUPPORT_EMAIL_SLOT = /\{support_email\}/g;
 /** A page's text with the legal entity filled in: pages write {company_name}, {company_uen} and
  *  {company_address}, so the company they name is the one the receipts and the PayNow QR name. */
 function withCompany(text: string, config: Deps['config']): string {
-  return text.replaceAll('{company_name}', config.COMPANY_NAME).replaceAll('{company_uen}', config.COMPANY_UEN).replaceAll('{company_address}', config.COMPANY_ADDRESS);
+  // Functions, not strings, as replacements: a string's `$&` or `$'` would copy parts of the page in.
+  return text
+    .replaceAll('{company_name}', () => config.COMPANY_NAME)
+    .replaceAll('{company_uen}', () => config.COMPANY_UEN)
+    .replaceAll('{company_address}', () => config.COMPANY_ADDRESS);
 }
 
 export async function contentPage(deps: Deps, slug: string): Promise<PublicAnswer> {
   const row = await deps.db.selectFrom('pages').selectAll().where('slug', '=', slug).executeTakeFirst();
   if (!row) throw new AppError('not_found');
-  const fill = (text: string) => withCompany(text, deps.config).replace(SUPPORT_EMAIL_SLOT, deps.config.SUPPORT_EMAIL);
+  const fill = (text: string) => withCompany(text, deps.config).replace(SUPPORT_EMAIL_SLOT, () => deps.config.SUPPORT_EMAIL);
   const page: ContentPage = { ...(row as ContentPage), body: fill(row.body), body_cn: fill(row.body_cn) };
   return { data: page };
 }

@@ -101,10 +101,24 @@ async function insertKey(w: WriteScope, accountId: number, createdBy: number, k:
   return { id: Number(row.id), prefix: secret.prefix, mode: k.mode, key: secret.key };
 }
 
+/** The scopes that move an account's live money or credits. */
+const TRADE_SCOPES: readonly ApiKeyScope[] = ['buy', 'retire'];
+
+/** Whether a key of this mode and these scopes trades for real: what only a member who may trade makes. */
+export const tradesLive = (mode: ApiKeyMode, scopes: readonly ApiKeyScope[]): boolean => mode === 'live' && scopes.some((x) => TRADE_SCOPES.includes(x));
+
+/** A live key that buys or retires stands for its maker's payment password on the organisation's money: an
+ *  admin manages keys but may not trade (docs/decisions/0037-organisations.md), so such a key is the owner's
+ *  to make; refused before the password, so nothing is counted. */
+function assertMayTrade(acting: Acting | null, mode: ApiKeyMode, scopes: readonly ApiKeyScope[]): void {
+  if (acting && tradesLive(mode, scopes) && !roleCan(acting.role, 'trade')) throw new AppError('api_key_trade_forbidden');
+}
+
 /** A new key, after the maker's payment password (counted toward its lock as a payment's is). */
 export async function createKey(deps: Deps, user: User, acting: Acting | null, input: ApiKeyCreateInput) {
   const now = deps.clock.now();
   if (input.expires_at !== null && input.expires_at <= now) throw new AppError('api_key_expiry_invalid');
+  assertMayTrade(acting, input.mode, input.scopes);
   await verifyTradePassword(deps, user, input.password, 'project_password_incorrect');
   return writeTx(deps.db, async (tx, w) => {
     const made = await insertKey(w, user.id, makerOf(user, acting), input, now);
@@ -115,6 +129,9 @@ export async function createKey(deps: Deps, user: User, acting: Acting | null, i
 
 /** A new key like the old one; the old one ends after `overlapHours` (sooner if it ended sooner). */
 export async function rotateKey(deps: Deps, user: User, acting: Acting | null, input: { id: number; overlap_hours: number; password: string }) {
+  // The new key is the rotating member's: she may rotate only what she may make (read again in the write).
+  const current = await liveKeyOf(deps.db, user.id, input.id, deps.clock.now());
+  assertMayTrade(acting, current.mode, JSON.parse(current.scopes) as ApiKeyScope[]);
   await verifyTradePassword(deps, user, input.password, 'project_password_incorrect');
   return writeTx(deps.db, async (tx, w) => {
     const now = deps.clock.now();
@@ -125,26 +142,28 @@ export async function rotateKey(deps: Deps, user: User, acting: Acting | null, i
       .set({ expires_at: old.expires_at !== null && old.expires_at < ends ? old.expires_at : ends })
       .where('id', '=', old.id)
       .execute();
-    const made = await insertKey(w, user.id, makerOf(user, acting), { name: old.name, mode: old.mode, scopes: JSON.parse(old.scopes) as ApiKeyScope[], expires_at: old.expires_at }, now);
+    const scopes = JSON.parse(old.scopes) as ApiKeyScope[];
+    assertMayTrade(acting, old.mode, scopes);
+    const made = await insertKey(w, user.id, makerOf(user, acting), { name: old.name, mode: old.mode, scopes, expires_at: old.expires_at }, now);
     await keyActivity(tx, acting, 'developer.keys.rotate', { id: old.id, prefix: old.prefix, new_prefix: made.prefix, overlap_hours: input.overlap_hours }, now);
     return made;
   });
 }
 
-async function liveKeyOf(tx: Tx, accountId: number, id: number, now: number) {
+async function liveKeyOf(tx: Tx | Deps['db'], accountId: number, id: number, now: number) {
   const row = await tx.selectFrom('api_keys').selectAll().where('id', '=', id).where('account_id', '=', accountId).executeTakeFirst();
   if (!row) throw new AppError('api_key_not_found');
   if (row.revoked_at !== null || (row.expires_at !== null && row.expires_at <= now)) throw new AppError('api_key_revoked');
   return row;
 }
 
-/** Ends a key: its next request is refused. */
-export async function revokeKey(deps: Deps, user: User, acting: Acting | null, id: number, record?: EffectRecord): Promise<null> {
+/** Ends a key: its next request is refused. Its activity row is the idempotent write's own (one per
+ *  Idempotency-Key, as every write's); the export names the key by its id. */
+export async function revokeKey(deps: Deps, user: User, id: number, record: EffectRecord): Promise<null> {
   return writeTx(deps.db, async (tx) => {
     const now = deps.clock.now();
     const row = await liveKeyOf(tx, user.id, id, now);
     await tx.updateTable('api_keys').set({ revoked_at: now }).where('id', '=', row.id).execute();
-    await keyActivity(tx, acting, 'developer.keys.revoke', { id: row.id, name: row.name, prefix: row.prefix }, now);
     return null;
   }, record);
 }
@@ -187,7 +206,7 @@ export async function listKeys(deps: Deps, accountId: number) {
 
 /** The key of a request and the account it acts for, or null: unknown, revoked, expired, or its account
  *  disabled. Marks it used (time and address) at most once a minute. */
-export async function findKey(deps: Deps, secret: string, ip: string): Promise<{ key: ApiKeyRow; account: User } | null> {
+export async function findKey(deps: Deps, secret: string, ip: string): Promise<{ key: ApiKeyRow; account: User; makerTrades: boolean } | null> {
   if (!/^ck_(test|live)_[A-Za-z0-9_-]{43}$/.test(secret)) return null;
   const now = deps.clock.now();
   const row = await deps.db.selectFrom('api_keys').selectAll().where('secret_hash', '=', sha256(secret)).executeTakeFirst();
@@ -196,9 +215,12 @@ export async function findKey(deps: Deps, secret: string, ip: string): Promise<{
   if (!account || account.disabled) return null;
   // An organisation's key works while its maker may still manage keys there: the secret is hers, and a
   // member removed (or given a role without `manage`) takes no working key with her.
+  // The maker's role now: a key ends with her `manage`; its live buys and retirements stop with her `trade`.
+  let makerTrades = true;
   if (account.type === 'corporate' && row.created_by !== account.id) {
     const maker = await deps.db.selectFrom('organisation_members').select('role').where('account_id', '=', account.id).where('user_id', '=', row.created_by).executeTakeFirst();
     if (!maker || !roleCan(maker.role, 'manage')) return null;
+    makerTrades = roleCan(maker.role, 'trade');
   }
   if (row.last_used_at === null || now - row.last_used_at > LAST_USED_EVERY_MS || row.last_used_ip !== ip) {
     await deps.db.updateTable('api_keys').set({ last_used_at: now, last_used_ip: ip }).where('id', '=', row.id).execute();
@@ -206,6 +228,7 @@ export async function findKey(deps: Deps, secret: string, ip: string): Promise<{
   return {
     key: { id: Number(row.id), account_id: row.account_id, created_by: row.created_by, name: row.name, mode: row.mode, prefix: row.prefix, scopes: JSON.parse(row.scopes) as ApiKeyScope[], expires_at: row.expires_at, revoked_at: row.revoked_at, last_used_at: row.last_used_at },
     account,
+    makerTrades,
   };
 }
 

@@ -32,7 +32,7 @@ export const DEVELOPER_ENDPOINTS: Endpoint[] = [
     answersSecret: true,
     answer: apiKeyCreatedSchema,
     answerName: 'ApiKeyCreated',
-    errors: [...MANAGE_ERRORS, 'project_password_incorrect', 'account_locked', 'balance_frozen', 'withdraw_password_unset', 'api_keys_full', 'api_key_expiry_invalid'],
+    errors: [...MANAGE_ERRORS, 'api_key_trade_forbidden', 'project_password_incorrect', 'account_locked', 'balance_frozen', 'withdraw_password_unset', 'api_keys_full', 'api_key_expiry_invalid'],
     gives: '{id, prefix, mode, key}',
   },
   {
@@ -59,7 +59,7 @@ export const DEVELOPER_ENDPOINTS: Endpoint[] = [
     answersSecret: true,
     answer: apiKeyCreatedSchema,
     answerName: 'ApiKeyCreated',
-    errors: [...MANAGE_ERRORS, 'api_key_not_found', 'api_key_revoked', 'project_password_incorrect', 'account_locked', 'balance_frozen', 'withdraw_password_unset', 'api_keys_full'],
+    errors: [...MANAGE_ERRORS, 'api_key_trade_forbidden', 'api_key_not_found', 'api_key_revoked', 'project_password_incorrect', 'account_locked', 'balance_frozen', 'withdraw_password_unset', 'api_keys_full'],
     gives: '{id, prefix, mode, key}',
   },
   {

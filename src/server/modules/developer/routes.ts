@@ -33,9 +33,9 @@ developerRoutes.post('/keys', async (c) => {
 });
 
 developerRoutes.post('/keys/revoke', async (c) => {
-  const { user, acting } = await requireKeyManager(c);
+  const { user } = await requireKeyManager(c);
   const { data, raw } = await strictBody(c, apiKeyRevokeSchema);
-  return idempotent(c, user.id, raw, (record) => revokeKey(c.get('deps'), user, acting, data.id, record));
+  return idempotent(c, user.id, raw, (record) => revokeKey(c.get('deps'), user, data.id, record));
 });
 
 developerRoutes.post('/keys/rotate', async (c) => {

@@ -53,7 +53,7 @@ function rowBlock(l: Layout, r: PackRow, lang: Lang, t: PackWords): void {
     [t.registryLink, r.registry_url, r.registry_url],
     [t.serials, r.serials.join('\n')],
     [t.registrySerials, r.registry_serials.join('\n')],
-    [t.registryState, r.registry_status === 'cancelled' ? t.registryCancelled.replace('{date}', r.registry_cancelled_on).replace('{reference}', r.registry_reference) : r.registry_status === 'pending' ? t.registryPending : ''],
+    [t.registryState, r.registry_status === 'cancelled' ? t.registryCancelled.replace('{date}', () => r.registry_cancelled_on).replace('{reference}', () => r.registry_reference) : r.registry_status === 'pending' ? t.registryPending : ''],
     [t.carbonTax, `${verdictText(r.icc, lang)} (${t[`judged_${r.icc_judged}`]}, ${t.rules} ${r.icc.rules_version})`],
     [t.surrenderedFor, r.icc_year === null ? '' : String(r.icc_year)],
     [t.quantity, money],

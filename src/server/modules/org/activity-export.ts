@@ -43,6 +43,25 @@ const ACTIONS: Record<string, Words> = {
   'icc.emissions': { en: 'Entered taxable emissions', cn: '填写了应税排放量' },
   'user.push.subscribe': { en: 'Turned on notifications', cn: '开启了通知' },
   'user.push.unsubscribe': { en: 'Turned off notifications', cn: '关闭了通知' },
+  'v1.orders': { en: 'Bought credits with an API key', cn: '通过 API 密钥购买碳信用' },
+  'v1.retirements': { en: 'Retired credits with an API key', cn: '通过 API 密钥注销碳信用' },
+  'v1.quotes': { en: 'Asked for a quote with an API key', cn: '通过 API 密钥获取报价' },
+  'v1.sandbox.topup': { en: 'Added play money with a test key', cn: '通过测试密钥添加模拟资金' },
+  'developer.keys': { en: 'Made an API key', cn: '创建了 API 密钥' },
+  'developer.keys.rotate': { en: 'Rotated an API key', cn: '轮换了 API 密钥' },
+  'developer.keys.revoke': { en: 'Revoked an API key', cn: '撤销了 API 密钥' },
+  'developer.sandbox.topup': { en: 'Added play money to the test mode', cn: '为测试模式添加了模拟资金' },
+  'developer.webhooks': { en: 'Added a webhook endpoint', cn: '添加了 Webhook 端点' },
+  'developer.webhooks.rotate': { en: 'Rotated a webhook secret', cn: '轮换了 Webhook 密钥' },
+  'developer.webhooks.delete': { en: 'Deleted a webhook endpoint', cn: '删除了 Webhook 端点' },
+  'developer.webhooks.ping': { en: 'Sent a webhook test', cn: '发送了 Webhook 测试' },
+  'developer.webhooks.resend': { en: 'Resent a webhook delivery', cn: '重新发送了 Webhook 投递' },
+};
+
+/** A test key's order or retirement: play money and play credits, which finance must not count. */
+const TESTED: Record<string, Words> = {
+  'v1.orders': { en: 'Test order with a test key (play money)', cn: '测试密钥的测试订单（模拟资金）' },
+  'v1.retirements': { en: 'Test retirement with a test key (not real)', cn: '测试密钥的测试注销（非真实）' },
 };
 
 /** A retirement or withdrawal that only asked an approver. */
@@ -105,6 +124,8 @@ interface Lookups {
   projects: Map<number, Words>;
   requests: Map<number, { kind: 'retire' | 'withdraw'; project_id: number | null; tons: number; amount: number }>;
   users: Map<number, string>;
+  /** The account's API keys by id, as "name prefix" (a revocation's request names only the id). */
+  keys: Map<number, string>;
 }
 
 async function lookups(deps: Deps, accountId: number, details: Detail[]): Promise<Lookups> {
@@ -124,14 +145,16 @@ async function lookups(deps: Deps, accountId: number, details: Detail[]): Promis
     if (pid !== null) projectIds.add(pid);
   }
   for (const r of requests.values()) if (r.project_id !== null) projectIds.add(r.project_id);
-  const [projectRows, userRows] = await Promise.all([
+  const [projectRows, userRows, keyRows] = await Promise.all([
     projectIds.size ? deps.db.selectFrom('projects').select(['id', 'name', 'name_cn']).where('id', 'in', [...projectIds]).execute() : [],
     userIds.size ? deps.db.selectFrom('users').select(['id', 'email']).where('id', 'in', [...userIds]).execute() : [],
+    deps.db.selectFrom('api_keys').select(['id', 'name', 'prefix']).where('account_id', '=', accountId).execute(),
   ]);
   return {
     projects: new Map(projectRows.map((p) => [Number(p.id), { en: p.name, cn: p.name_cn || p.name }])),
     requests,
     users: new Map(userRows.map((u) => [Number(u.id), u.email])),
+    keys: new Map(keyRows.map((k) => [Number(k.id), `${k.name} ${k.prefix}`])),
   };
 }
 
@@ -139,7 +162,8 @@ async function lookups(deps: Deps, accountId: number, details: Detail[]): Promis
 function columns(row: ActivityRowIn, d: Detail, look: Lookups, lang: Lang): string[] {
   const { request: q, result: r } = d;
   const askedId = num(r.approval_id);
-  const words = (askedId !== null ? ASKED[row.action] : undefined) ?? ACTIONS[row.action];
+  const test = str(r.mode) === 'test';
+  const words = (askedId !== null ? ASKED[row.action] : undefined) ?? (test ? TESTED[row.action] : undefined) ?? ACTIONS[row.action];
   const action = words ? words[lang] : row.action;
   const projectOf = (id: number | null) => (id === null ? '' : (look.projects.get(id)?.[lang] ?? ''));
   let object = '';
@@ -196,10 +220,29 @@ function columns(row: ActivityRowIn, d: Detail, look: Lookups, lang: Lang): stri
       tons = null;
       break;
     }
+    case 'v1':
+      // A key's order or retirement is a purchase or retirement like the app's: its project, tons, S$ and id.
+      // A test key's moves play money only: no tons or S$ a spreadsheet could add to the real ones.
+      object = projectOf(num(q.project_id) ?? num(r.project_id));
+      cents = test || row.action !== 'v1.orders' ? null : num(r.total);
+      if (test || (row.action !== 'v1.orders' && row.action !== 'v1.retirements')) tons = null;
+      reference = str(r.id);
+      break;
+    case 'developer':
+      // What was made or changed: a key by its name and prefix, an endpoint by its address.
+      object =
+        str(q.url) ||
+        [str(q.name), str(q.prefix)].filter(Boolean).join(' ') ||
+        str(r.url) ||
+        (row.action.startsWith('developer.keys') && num(q.id) !== null ? (look.keys.get(num(q.id)!) ?? '') : '');
+      tons = null;
+      break;
     default:
       tons = null;
   }
-  return [sgtMinute(row.created_at), row.email, action, object, tons === null ? '' : String(tons), dollars(cents), reference];
+  // A key's write names the key (its name and prefix) after the member who made it.
+  const by = str(q.api_key) ? `${row.email} (${lang === 'cn' ? 'API 密钥' : 'API key'} ${str(q.api_key)})` : row.email;
+  return [sgtMinute(row.created_at), by, action, object, tons === null ? '' : String(tons), dollars(cents), reference];
 }
 
 /** The export's header and rows, oldest first, in the reader's language. */

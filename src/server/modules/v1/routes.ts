@@ -8,7 +8,7 @@ import { isConnectionError } from '../../db/errors';
 import { ERRORS, errorMessage, type ErrorKey, type Lang } from '../../../shared/errors';
 import type { ApiKeyScope } from '../../../shared/schemas/developer';
 import { v1EmptySchema, v1ListQuery, v1OrderSchema, v1ProjectListQuery, v1QuoteSchema, v1RetirementSchema } from '../../../shared/schemas/v1';
-import { findKey, topupSandbox } from '../developer/keys';
+import { findKey, topupSandbox, tradesLive } from '../developer/keys';
 import { balanceOf, getOrder, getProject, getRetirement, listOrders, listProjects, placeOrder, quote, retireCredits, type KeyCaller } from './service';
 import { v1Document } from './openapi';
 import { V1_RATE_LIMIT, V1_RATE_WINDOW_SEC } from './limits';
@@ -39,6 +39,7 @@ const STATUS: Partial<Record<ErrorKey, number>> = {
   session_expired: 401,
   guest_forbidden: 401,
   api_key_scope: 403,
+  api_key_trade_forbidden: 403,
   org_role_forbidden: 403,
   risk_forbidden: 403,
   account_locked: 403,
@@ -51,6 +52,7 @@ const STATUS: Partial<Record<ErrorKey, number>> = {
   required: 400,
   invalid_number: 400,
   too_long: 400,
+  text_malformed: 400,
   api_idempotency_required: 400,
   server_error: 500,
   service_unavailable: 503,
@@ -131,6 +133,8 @@ const keyAuth: MiddlewareHandler<V1Env> = async (c, next) => {
 function requireScope(c: Context<V1Env>, scope: ApiKeyScope): KeyCaller {
   const caller = callerOf(c);
   if (!caller.key.scopes.includes(scope)) throw new AppError('api_key_scope', { scope });
+  // A live buy or retirement spends the account's money or credits: its maker must trade for it now.
+  if (!caller.makerTrades && tradesLive(caller.key.mode, [scope])) throw new AppError('api_key_trade_forbidden');
   return caller;
 }
 

@@ -38,6 +38,8 @@ export const QUOTE_TTL_MS = 5 * 60_000;
 export interface KeyCaller {
   key: ApiKeyRow;
   account: User;
+  /** The key's maker may trade for its account now (always, for a person's own key). */
+  makerTrades: boolean;
 }
 
 const cursorOf = (rows: readonly { id: number | string }[], limit: number, idOf: (r: { id: number | string }) => string): string | null =>

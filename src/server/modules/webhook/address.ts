@@ -58,14 +58,20 @@ export function literalRefused(host: string, allowLoopback: boolean): boolean {
 
 export type Resolved = { ok: true; address: Address } | { ok: false; error: 'address_refused' | 'dns_failed' };
 
+/** How a name becomes its addresses: the system resolver, or a test's stand-in. */
+export type NameLookup = (host: string) => Promise<Address[]>;
+
+const systemLookup: NameLookup = async (host) =>
+  (await lookup(host, { all: true, verbatim: true })).map((r) => ({ address: r.address, family: r.family as 4 | 6 }));
+
 /** Every address the host resolves to, checked; the first one to connect to when all pass. */
-export async function resolveChecked(host: string, allowLoopback: boolean): Promise<Resolved> {
+export async function resolveChecked(host: string, allowLoopback: boolean, lookupName: NameLookup = systemLookup): Promise<Resolved> {
   const family = isIP(host);
   let all: Address[];
   if (family !== 0) all = [{ address: host, family: family as 4 | 6 }];
   else {
     try {
-      all = (await lookup(host, { all: true, verbatim: true })).map((r) => ({ address: r.address, family: r.family as 4 | 6 }));
+      all = await lookupName(host);
     } catch {
       return { ok: false, error: 'dns_failed' };
     }

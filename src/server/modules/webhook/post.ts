@@ -1,11 +1,12 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
-import { hostOf, resolveChecked, type Address } from './address';
+import { hostOf, resolveChecked, type Address, type NameLookup } from './address';
 
 // One try of a delivery over HTTP: the URL's host resolved and checked (address.ts), then a connection to
 // that checked address with the URL's own Host header and TLS name (SNI and certificate check), within a
-// time limit. Redirects are not followed (a 3xx is a failed try): a redirect could point anywhere.
+// time limit that starts before the name is looked up, so a resolver that never answers holds a sender no
+// longer than a receiver that never answers. Redirects are not followed (a 3xx is a failed try): a redirect could point anywhere.
 
 export interface TryResult {
   /** The receiver's status; 0 when there was no answer. */
@@ -24,8 +25,14 @@ function pinned(address: Address): LookupFunction {
   };
 }
 
-export async function postWebhook(url: string, body: string, headers: Record<string, string>, opts: { timeoutMs: number; allowPrivate: boolean }): Promise<TryResult> {
+export async function postWebhook(
+  url: string,
+  body: string,
+  headers: Record<string, string>,
+  opts: { timeoutMs: number; allowPrivate: boolean; lookupName?: NameLookup },
+): Promise<TryResult> {
   const started = performance.now();
+  const deadline = started + opts.timeoutMs;
   const done = (status: number, error: string | null): TryResult => ({ status, latencyMs: Math.round(performance.now() - started), error });
   let u: URL;
   try {
@@ -34,7 +41,15 @@ export async function postWebhook(url: string, body: string, headers: Record<str
     return done(0, 'url_invalid');
   }
   if (u.protocol !== 'https:' && !(opts.allowPrivate && u.protocol === 'http:')) return done(0, 'https_required');
-  const resolved = await resolveChecked(hostOf(u), opts.allowPrivate);
+  let lookupTimer: NodeJS.Timeout | undefined;
+  const resolved = await Promise.race([
+    resolveChecked(hostOf(u), opts.allowPrivate, opts.lookupName),
+    new Promise<'timeout'>((resolve) => {
+      lookupTimer = setTimeout(() => resolve('timeout'), opts.timeoutMs);
+    }),
+  ]);
+  clearTimeout(lookupTimer);
+  if (resolved === 'timeout') return done(0, 'timeout');
   if (!resolved.ok) return done(0, resolved.error);
   const client = u.protocol === 'https:' ? https : http;
   return new Promise<TryResult>((resolve) => {
@@ -68,7 +83,7 @@ export async function postWebhook(url: string, body: string, headers: Record<str
     const timer = setTimeout(() => {
       req.destroy();
       finish(0, 'timeout');
-    }, opts.timeoutMs);
+    }, Math.max(0, deadline - performance.now()));
     req.on('error', (err: NodeJS.ErrnoException) => finish(0, err.code === 'ECONNREFUSED' ? 'connection_refused' : 'connection_failed'));
     req.end(body);
   });

@@ -45,8 +45,11 @@ webhookRoutes.post('/delete', async (c) => {
 webhookRoutes.post('/ping', async (c) => {
   const { owner } = await manager(c);
   const { data, raw } = await strictBody(c, webhookIdSchema);
-  await c.get('deps').limits.consume([['webhook_send_account', String(owner)]]);
-  return idempotent(c, owner, raw, (record) => pingEndpoint(c.get('deps'), owner, data.id, record));
+  // Counted when it runs, not when it is replayed: a retry with the same key gets its answer, never a 429.
+  return idempotent(c, owner, raw, async (record) => {
+    await c.get('deps').limits.consume([['webhook_send_account', String(owner)]]);
+    return pingEndpoint(c.get('deps'), owner, data.id, record);
+  });
 });
 
 webhookRoutes.get('/deliveries', async (c) => {
@@ -57,6 +60,8 @@ webhookRoutes.get('/deliveries', async (c) => {
 webhookRoutes.post('/resend', async (c) => {
   const { owner } = await manager(c);
   const { data, raw } = await strictBody(c, webhookResendSchema);
-  await c.get('deps').limits.consume([['webhook_send_account', String(owner)]]);
-  return idempotent(c, owner, raw, (record) => resendDelivery(c.get('deps'), owner, data.delivery_id, record));
+  return idempotent(c, owner, raw, async (record) => {
+    await c.get('deps').limits.consume([['webhook_send_account', String(owner)]]);
+    return resendDelivery(c.get('deps'), owner, data.delivery_id, record);
+  });
 });
