@@ -50,8 +50,7 @@ import { ORG_ENDPOINTS } from './modules/org/openapi';
 import { APPROVAL_ENDPOINTS } from './modules/approval/openapi';
 import { DEVELOPER_ENDPOINTS } from './modules/developer/openapi';
 import { WEBHOOK_ENDPOINTS } from './modules/webhook/openapi';
-import type { Endpoint } from './lib/openapi-endpoint';
-import type { Config } from './config';
+import { documentPerConfig, type Endpoint } from './lib/openapi-endpoint';
 
 // The OpenAPI document, generated from the same valibot schemas the server validates requests with and
 // the shared answer schemas its types are inferred from (docs/decisions/0012-api-contract.md). Each
@@ -385,15 +384,6 @@ function buildDocument(publicUrl: string): Json {
   };
 }
 
-const documents = new WeakMap<object, { url: string; doc: Record<string, unknown> }>();
-
 /** The document for this configuration: `servers` is its PUBLIC_URL (server.ts fills it in at start when
  *  unset). Built once per configuration and URL. */
-export function openApiDocument(config: Pick<Config, 'PUBLIC_URL' | 'PORT'>): Record<string, unknown> {
-  const url = config.PUBLIC_URL ?? `http://localhost:${config.PORT}`;
-  const kept = documents.get(config);
-  if (kept && kept.url === url) return kept.doc;
-  const doc = buildDocument(url);
-  documents.set(config, { url, doc });
-  return doc;
-}
+export const openApiDocument = documentPerConfig(buildDocument);

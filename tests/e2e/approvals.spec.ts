@@ -1,8 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
-import path from 'node:path';
-import Database from 'better-sqlite3';
 import type { APIRequestContext, Browser, BrowserContext } from '@playwright/test';
-import { baseUrl, createProject, dataDir, E2E_PASSWORD, endCycleNow, expect, heldTons, markStartSeen, memberApi, ops, readCode, shot, storeSession, test, uniqueEmail, waitForServiceWorkerControl } from './helpers';
+import { baseUrl, createProject, E2E_PASSWORD, endCycleNow, expect, heldTons, inviteToken, markStartSeen, memberApi, ops, readCode, shot, storeSession, test, uniqueEmail, waitForServiceWorkerControl } from './helpers';
 
 // Approvals (docs/product.md#approvals) at 390x844, in English and Chinese: a buyer of an organisation asks
 // to retire 150 t (over the 100 t threshold) as "a Canopy customer"; the retire screen says it was sent for
@@ -22,19 +20,6 @@ let ownerLogin: Parameters<typeof storeSession>[1] | null = null;
 let orgId = 0;
 
 test.describe.configure({ mode: 'serial' });
-
-/** The invitation token in the newest mail to `email` (the outbox, read-only). */
-function inviteToken(email: string): string {
-  const db = new Database(path.join(dataDir(), 'canopy.db'), { readonly: true, fileMustExist: true });
-  try {
-    const row = db.prepare('SELECT body FROM outbox WHERE lower(to_email) = lower(?) ORDER BY id DESC LIMIT 1').get(email) as { body: string } | undefined;
-    const m = row && /token=([A-Za-z0-9_-]+)/.exec(row.body);
-    if (!m) throw new Error(`no invitation mailed to ${email}`);
-    return m[1]!;
-  } finally {
-    db.close();
-  }
-}
 
 async function ok<T>(p: Promise<{ code: number; msg: string; data: T }>): Promise<T> {
   const res = await p;

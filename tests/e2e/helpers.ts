@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import os from 'node:os';
 import Database from 'better-sqlite3';
-import { test as base, expect, type APIRequestContext, type BrowserContext, type Page } from '@playwright/test';
+import { test as base, expect, type APIRequestContext, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { E2E_SERVER_ENV, ROOT, killServer, readState, spawnServer, writeState, type ServerState } from './server-control';
 
 // Helpers for the browser tests. The server is started by global-setup.ts; its address and data directory
@@ -44,6 +44,19 @@ export async function markStartSeen(context: BrowserContext): Promise<void> {
     }
   });
 }
+
+/** A page in a context of its own at a phone's size (390x844 at 2x), logged out, the start screen seen, in `lang`. */
+export async function visitorPage(browser: Browser, lang: 'en' | 'cn'): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, baseURL: baseUrl() });
+  await markStartSeen(context);
+  await context.addInitScript(
+    ([wire]) => {
+      localStorage.setItem('language', JSON.stringify(wire));
+    },
+    [lang],
+  );
+  return context.newPage();
+}
 export { expect };
 
 // ---------------------------------------------------------------- outbox
@@ -68,6 +81,19 @@ export async function readCode(email: string, timeoutMs = 5000): Promise<string>
     }
     if (Date.now() > deadline) throw new Error(`no verification code in the outbox for ${email}`);
     await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** The invitation token in the newest mail to `email` (the outbox, read-only). */
+export function inviteToken(email: string): string {
+  const db = new Database(path.join(dataDir(), 'canopy.db'), { readonly: true, fileMustExist: true });
+  try {
+    const row = db.prepare('SELECT body FROM outbox WHERE lower(to_email) = lower(?) ORDER BY id DESC LIMIT 1').get(email) as { body: string } | undefined;
+    const m = row && /token=([A-Za-z0-9_-]+)/.exec(row.body);
+    if (!m) throw new Error(`no invitation mailed to ${email}`);
+    return m[1]!;
+  } finally {
+    db.close();
   }
 }
 
@@ -279,15 +305,16 @@ export function endCycleNow(orderId: number): void {
 
 export const E2E_PASSWORD = 'Forest2026ok';
 
-/** Registers a user through the API and stores the session the way the app does (the stored-session keys of
- *  docs/product.md#entities), in every page of `context` opened from now on. */
-export async function registerViaApi(context: BrowserContext, request: APIRequestContext, email: string): Promise<{ token: string }> {
+/** Registers a user through the API (with `company`, a corporate registration: the organisation and its owner)
+ *  and stores the session the way the app does (the stored-session keys of docs/product.md#entities), in every
+ *  page of `context` opened from now on, with `lang` the language too. */
+export async function registerViaApi(context: BrowserContext, request: APIRequestContext, email: string, opts: { company?: string; lang?: 'en' | 'cn' } = {}): Promise<{ token: string }> {
   const api = (p: string) => `${baseUrl()}/h5/api${p}`;
   const sent = (await (await request.post(api('/api/login/sendcode'), { data: { email, scene: 'register', lang: 'en' } })).json()) as { code: number; msg: string };
   expect(sent.code, sent.msg).toBe(0);
   const code = await readCode(email);
   const res = await request.post(api('/api/login/register'), {
-    data: { email, code, password: E2E_PASSWORD, repassword: E2E_PASSWORD, type: 'personal', agree: true, lang: 'en' },
+    data: { email, code, password: E2E_PASSWORD, repassword: E2E_PASSWORD, agree: true, lang: 'en', ...(opts.company === undefined ? { type: 'personal' } : { type: 'corporate', company: opts.company, uen: '201912345K' }) },
   });
   const body = (await res.json()) as {
     code: number;
@@ -295,7 +322,7 @@ export async function registerViaApi(context: BrowserContext, request: APIReques
     data: { token: string; mem_id: number; realname: string; account: string; mobile: string; avatar: string; type: string };
   };
   expect(body.code, body.msg).toBe(0);
-  await storeSession(context, body.data);
+  await storeSession(context, body.data, opts.lang);
   return { token: body.data.token };
 }
 

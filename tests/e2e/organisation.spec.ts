@@ -1,36 +1,8 @@
-import path from 'node:path';
-import Database from 'better-sqlite3';
-import type { APIRequestContext, BrowserContext } from '@playwright/test';
-import { baseUrl, dataDir, E2E_PASSWORD, expect, readCode, registerViaApi, shot, storeSession, test, uniqueEmail, waitForServiceWorkerControl } from './helpers';
+import { baseUrl, expect, inviteToken, registerViaApi, shot, test, uniqueEmail, waitForServiceWorkerControl } from './helpers';
 
 // docs/product.md#organisations at 390x844, in English and Chinese: the owner (the corporate registration's
 // login) invites a colleague by email from the organisation screen; she opens the mailed link, joins as
 // buyer, acts for the organisation; the owner sees her in the members and in the activity log.
-
-/** The invitation token in the newest mail to `email` (the outbox, read-only). */
-function inviteToken(email: string): string {
-  const db = new Database(path.join(dataDir(), 'canopy.db'), { readonly: true, fileMustExist: true });
-  try {
-    const row = db.prepare('SELECT body FROM outbox WHERE lower(to_email) = lower(?) ORDER BY id DESC LIMIT 1').get(email) as { body: string } | undefined;
-    const m = row && /token=([A-Za-z0-9_-]+)/.exec(row.body);
-    if (!m) throw new Error(`no invitation mailed to ${email}`);
-    return m[1]!;
-  } finally {
-    db.close();
-  }
-}
-
-async function registerCorporate(context: BrowserContext, request: APIRequestContext, email: string, company: string, lang: 'en' | 'cn'): Promise<void> {
-  const api = (p: string) => `${baseUrl()}/h5/api${p}`;
-  const sent = (await (await request.post(api('/api/login/sendcode'), { data: { email, scene: 'register', lang: 'en' } })).json()) as { code: number; msg: string };
-  expect(sent.code, sent.msg).toBe(0);
-  const res = await request.post(api('/api/login/register'), {
-    data: { email, code: await readCode(email), password: E2E_PASSWORD, repassword: E2E_PASSWORD, type: 'corporate', company, uen: '201912345K', agree: true, lang: 'en' },
-  });
-  const body = (await res.json()) as { code: number; msg: string; data: Parameters<typeof storeSession>[1] };
-  expect(body.code, body.msg).toBe(0);
-  await storeSession(context, body.data, lang);
-}
 
 for (const lang of ['en', 'cn'] as const) {
   const tag = lang === 'en' ? 'en' : 'zh';
@@ -42,7 +14,7 @@ for (const lang of ['en', 'cn'] as const) {
   test(`${lang}: the owner invites a colleague, she joins as buyer and acts for the organisation`, async ({ browser, request }) => {
     const company = lang === 'en' ? 'Lion City Logistics Pte Ltd' : '狮城物流私人有限公司';
     const owner = await browser.newContext({ baseURL: baseUrl() });
-    await registerCorporate(owner, request, uniqueEmail('owner'), company, lang);
+    await registerViaApi(owner, request, uniqueEmail('owner'), { company, lang });
     const page = await owner.newPage();
     await page.goto('/pages/org/index');
     await expect(page.getByTestId('org-name')).toHaveText(company);

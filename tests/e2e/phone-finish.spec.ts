@@ -1,9 +1,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import Database from 'better-sqlite3';
-import type { APIRequestContext, BrowserContext, Locator, Page } from '@playwright/test';
-import { DEMO, E2E_PASSWORD, baseUrl, buyAndComplete, createProject, dataDir, expect, loginDemo, memberApi, ops, readCode, registerViaApi, shot, storeSession, test, uniqueEmail, waitForServiceWorkerControl } from './helpers';
+import type { Locator, Page } from '@playwright/test';
+import { DEMO, baseUrl, buyAndComplete, createProject, expect, inviteToken, loginDemo, memberApi, ops, registerViaApi, shot, test, uniqueEmail, waitForServiceWorkerControl } from './helpers';
 
 // What a phone user meets at 390x844 in English and Chinese, after the flows work: carbon-tax words in the
 // page's language, sorted lists that lead with what can be bought, fund logs that read once and whole, the
@@ -275,35 +274,11 @@ test('the FAQ speaks of the buy-back price, not yield; the project page of selli
 
 // ---------------------------------------------------------------- acting for a company with a long name
 
-async function registerCorporate(context: BrowserContext, request: APIRequestContext, email: string, company: string): Promise<string> {
-  const api = (p: string) => `${baseUrl()}/h5/api${p}`;
-  expect(((await (await request.post(api('/api/login/sendcode'), { data: { email, scene: 'register', lang: 'en' } })).json()) as { code: number }).code).toBe(0);
-  const res = await request.post(api('/api/login/register'), {
-    data: { email, code: await readCode(email), password: E2E_PASSWORD, repassword: E2E_PASSWORD, type: 'corporate', company, uen: '201912345K', agree: true, lang: 'en' },
-  });
-  const body = (await res.json()) as { code: number; msg: string; data: Parameters<typeof storeSession>[1] & { token: string } };
-  expect(body.code, body.msg).toBe(0);
-  await storeSession(context, body.data);
-  return body.data.token;
-}
-
-function inviteToken(email: string): string {
-  const db = new Database(path.join(dataDir(), 'canopy.db'), { readonly: true, fileMustExist: true });
-  try {
-    const row = db.prepare('SELECT body FROM outbox WHERE lower(to_email) = lower(?) ORDER BY id DESC LIMIT 1').get(email) as { body: string } | undefined;
-    const m = row && /token=([A-Za-z0-9_-]+)/.exec(row.body);
-    if (!m) throw new Error(`no invitation mailed to ${email}`);
-    return m[1]!;
-  } finally {
-    db.close();
-  }
-}
-
 for (const lang of LANGS) {
   test(`"Act for" a long company name has room on its two lines (${lang})`, async ({ browser, request }) => {
     const company = lang === 'en' ? 'Lion City Sustainable Logistics and Shipping Holdings Pte Ltd' : '狮城可持续物流与航运控股私人有限公司新加坡分公司';
     const owner = await browser.newContext({ baseURL: baseUrl() });
-    const ownerToken = await registerCorporate(owner, request, uniqueEmail('finish-owner'), company);
+    const { token: ownerToken } = await registerViaApi(owner, request, uniqueEmail('finish-owner'), { company });
     const email = uniqueEmail('finish-colleague');
     const colleague = await browser.newContext({ baseURL: baseUrl() });
     await registerViaApi(colleague, request, email);

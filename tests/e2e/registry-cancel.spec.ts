@@ -1,8 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Browser, Page } from '@playwright/test';
-import { DEMO, baseUrl, buyAndComplete, createProject, expect, loginDemo, markStartSeen, memberApi, ops, shot, test } from './helpers';
+import { DEMO, buyAndComplete, createProject, expect, loginDemo, memberApi, ops, shot, test, visitorPage } from './helpers';
 
 // Registry cancellation (docs/product.md#registry-cancellation), browser half, at 390x844 in English and
 // Chinese: a certificate waiting to be cancelled on Verra (its due date) and one cancelled (day, reference,
@@ -62,21 +61,9 @@ test.beforeAll(async ({ browser }) => {
   }
 });
 
-async function pageIn(browser: Browser, lang: 'en' | 'cn'): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, baseURL: baseUrl() });
-  await markStartSeen(context);
-  await context.addInitScript(
-    ([wire]) => {
-      localStorage.setItem('language', JSON.stringify(wire));
-    },
-    [lang],
-  );
-  return context.newPage();
-}
-
 for (const lang of ['en', 'cn'] as const) {
   test(`a cancelled and a pending certificate say where they stand on Verra (${lang})`, async ({ browser }) => {
-    const page = await pageIn(browser, lang);
+    const page = await visitorPage(browser, lang);
     await page.goto(`/certificate/${cancelledId}`);
     const cancelled = page.getByTestId('registry-status');
     await expect(cancelled).toHaveAttribute('data-status', 'cancelled');
@@ -109,7 +96,7 @@ for (const lang of ['en', 'cn'] as const) {
   });
 
   test(`transparency shows held, retired and cancelled, retired and waiting (${lang})`, async ({ browser }) => {
-    const page = await pageIn(browser, lang);
+    const page = await visitorPage(browser, lang);
     await page.goto('/transparency');
     const figures = page.locator(`[data-testid="tr-project"][data-project-id="${projectId}"] [data-testid="tr-registry"]`);
     await expect(figures).toContainText(lang === 'en' ? 'held 28 t' : '持有 28 吨');

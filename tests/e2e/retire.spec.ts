@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import jsQR from 'jsqr';
 import sharp from 'sharp';
-import type { Browser, Page } from '@playwright/test';
-import { DEMO, baseUrl, buyAndComplete, createProject, expect, loginDemo, markStartSeen, memberApi as api, test, waitForServiceWorkerControl } from './helpers';
+import type { Page } from '@playwright/test';
+import { DEMO, buyAndComplete, createProject, expect, loginDemo, memberApi as api, test, visitorPage, waitForServiceWorkerControl } from './helpers';
 
 // Retirement (docs/product.md#retirement), browser half: from the carbon credit balance, retire tons of a
 // holding for a beneficiary (form, permanent confirm sheet, payment password), open the certificate logged
@@ -52,18 +52,6 @@ async function decodeQr(page: Page): Promise<string | null> {
   return code?.data ?? null;
 }
 
-async function loggedOutPage(browser: Browser, lang: 'en' | 'cn'): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, baseURL: baseUrl() });
-  await markStartSeen(context);
-  await context.addInitScript(
-    ([wire]) => {
-      localStorage.setItem('language', JSON.stringify(wire));
-    },
-    [lang],
-  );
-  return context.newPage();
-}
-
 /** Retired tons of our project on the transparency page. */
 const retiredShown = (page: Page) => page.locator(`[data-testid="tr-project"][data-project-id="${projectId}"] [data-testid="tr-retired"]`);
 
@@ -100,7 +88,7 @@ for (const lang of ['en', 'cn'] as const) {
     expect(href).toMatch(/^\/certificate\/[A-Za-z0-9_-]{22}$/);
 
     // Logged out: the certificate opens, with its facts and a QR code of its own URL.
-    const visitor = await loggedOutPage(browser, lang);
+    const visitor = await visitorPage(browser, lang);
     await visitor.goto(href!);
     await expect(visitor.getByTestId('certificate')).toBeVisible();
     await expect(visitor.getByTestId('certificate-beneficiary')).toHaveText(beneficiary);

@@ -6,7 +6,7 @@ import { databaseEnv, dropDatabase, knownDatabaseEnv } from './database';
 import os from 'node:os';
 import net from 'node:net';
 import path from 'node:path';
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { loadConfig } from '../../src/server/config';
 import { startServer, type RunningServer } from '../../src/server/server';
 import { ManualClock } from '../../src/server/lib/clock';
@@ -63,6 +63,101 @@ export function freePort(): Promise<number> {
       srv.close(() => resolve(port));
     });
   });
+}
+
+/** Canopy servers run as their own processes (src/server/main.ts) on one data directory, for the tests that
+ *  kill one with SIGKILL and start another on the same data. `env` is added to every start's. */
+export function serverProcesses(dataDir: string, env: Record<string, string> = {}) {
+  const spawned: ChildProcess[] = []; // every server started here: none may outlive the test, whatever failed
+  const running = (child: ChildProcess) => child.exitCode === null && child.signalCode === null;
+
+  async function launch(port: number, more: Record<string, string>, stderr: 'pipe' | 'ignore'): Promise<ChildProcess> {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+      cwd: REPO_ROOT,
+      env: {
+        ...process.env,
+        ...(await databaseEnv(dataDir)),
+        DATA_DIR: dataDir,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        LOG_LEVEL: 'silent',
+        SEED_DEMO: 'false',
+        // Fast password hashing, as in every test server (startTestServer, runCli).
+        ARGON2_MEMORY_KIB: '1024',
+        ARGON2_TIME_COST: '1',
+        ...env,
+        ...more,
+      },
+      stdio: ['ignore', 'ignore', stderr],
+    });
+    spawned.push(child);
+    return child;
+  }
+
+  async function stop(child: ChildProcess, signal: NodeJS.Signals = 'SIGKILL'): Promise<void> {
+    if (!running(child)) return;
+    const exited = new Promise((r) => child.once('exit', r));
+    child.kill(signal);
+    await exited;
+  }
+
+  return {
+    /** Starts a server without waiting for it (port 0: whichever is free), for a test that watches the data instead. */
+    spawn: (port = 0, more: Record<string, string> = {}) => launch(port, more, 'ignore'),
+
+    /** Starts a server on `port` and waits until it answers, however long a cold start takes on a busy machine
+     *  (20 s and more); a server that exits instead fails at once, with the last of what it said on stderr. */
+    async start(port: number, more: Record<string, string> = {}): Promise<ChildProcess> {
+      const child = await launch(port, more, 'pipe');
+      let stderr = '';
+      child.stderr!.setEncoding('utf8').on('data', (d: string) => {
+        stderr = (stderr + d).slice(-4000);
+      });
+      for (;;) {
+        if (!running(child)) throw new Error(`the server did not start (exit ${child.exitCode ?? child.signalCode}): ${stderr.trim() || '(nothing on stderr)'}`);
+        try {
+          if ((await fetch(`http://127.0.0.1:${port}${API_BASE}${PATHS.baseconfig}`)).ok) return child;
+        } catch {
+          // not up yet
+        }
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    },
+
+    /** Sends the signal (SIGKILL unless told) and waits until the process has exited. */
+    stop,
+
+    /** For afterAll: kills every server still running, then removes the data (its PostgreSQL schema too). */
+    async close(): Promise<void> {
+      for (const child of spawned) await stop(child);
+      await dropDatabase(dataDir);
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A personal member in good standing written straight into the database, for a server not started yet (a
+ *  child one): its id. `password_hash` defaults to one no password matches, the payment password to none. */
+export async function insertMember(
+  db: DB,
+  user: { email: string; first_name: string; last_name: string; invite_code: string; password_hash?: string; withdraw_password_hash?: string | null },
+  now: number,
+): Promise<number> {
+  const row = await db
+    .insertInto('users')
+    .values({
+      password_hash: 'x', withdraw_password_hash: null, type: 'personal', company: '', uen: '', ic_number: '', mobile: '', avatar: '', invited_by: null, grade: 0,
+      credit_score: 'excellent', risk: 0, disabled: 0, login_fails: 0, login_locked: 0, trade_fails: 0, trade_locked: 0, created_at: now, updated_at: now, ...user,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+/** Asks every 50 ms until `what` holds or `ms` have passed; the caller's own expect then says what did not happen. */
+export async function waitUntil(what: () => Promise<boolean> | boolean, ms: number): Promise<void> {
+  const end = Date.now() + ms;
+  while (!(await what()) && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
 }
 
 export function makeTmpDir(prefix = 'canopy-test-'): string {

@@ -3,12 +3,9 @@
 // no raw JSON, cents, epoch milliseconds or internal field names. English and Chinese. SQLite and PostgreSQL.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'csv-parse/sync';
-import { runDueWork } from '../../src/server/scheduler/scheduler';
 import { PATHS } from '../../src/shared/api';
-import { MIN, startTestServer, type TestServer } from '../helpers/server';
-import { topup } from './market-helpers';
-import { makeRetirableProject } from './retire-helpers';
-import { addMember, GENEROUS, makeOrg, ORG_PASSWORD, TRADE_PASSWORD, write } from './org-helpers';
+import { startTestServer, type TestServer } from '../helpers/server';
+import { GENEROUS, holdingTeam, TRADE_PASSWORD, write } from './org-helpers';
 
 let s: TestServer;
 beforeAll(async () => {
@@ -27,17 +24,7 @@ async function csvRows(token: string, lang: 'en' | 'cn'): Promise<{ text: string
 
 describe('the activity export', () => {
   it('has the columns finance reads, actions in words, amounts in S$, references; no raw JSON (en, cn)', async () => {
-    const org = await makeOrg(s);
-    const card = await write(s, PATHS.userCard, org.owner.token, { bank_name: 'DBS', account_no: '012-345678-9', holder_name: 'Acme Pte Ltd', password: ORG_PASSWORD });
-    expect(card.code, card.msg).toBe(0);
-    await topup(s, org.id, 5_000_000);
-    const pid = await makeRetirableProject(s, { price: 1000, name: 'Riau Peat Forest', name_cn: '廖内泥炭森林' });
-    const buyer = await addMember(s, org, 'buyer');
-    const approver = await addMember(s, org, 'approver');
-    const bought = await write(s, PATHS.orderBuy, org.owner.token, { project_id: pid, tons: 300, password: ORG_PASSWORD });
-    expect(bought.code, bought.msg).toBe(0);
-    s.clock.advance(MIN);
-    await runDueWork(s.running.deps);
+    const { org, buyer, approver, pid, bought } = await holdingTeam(s, 5_000_000, { name: 'Riau Peat Forest', name_cn: '廖内泥炭森林' });
     const asked = await write(s, PATHS.creditRetire, buyer.orgToken, { project_id: pid, tons: 150, beneficiary: 'Acme Pte Ltd', paypwd: TRADE_PASSWORD });
     expect(asked.code, asked.msg).toBe(0);
     const requestId = (asked.data as { approval: { id: number } }).approval.id;

@@ -3,8 +3,7 @@
 // random moments and started again on the same data directory; every key is retried until answered. Then:
 // every acknowledged order exists exactly once, every retried key was answered soon after the restart (no
 // lease to wait out, no key stuck without its answer), and the ledger balances.
-import { spawn, type ChildProcess } from 'node:child_process';
-import fs from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
 import { afterAll, expect, it } from 'vitest';
 import { openDatabase } from '../../src/server/db/connection';
 import { migrateToLatest } from '../../src/server/db/migrate';
@@ -12,18 +11,14 @@ import { writeTx } from '../../src/server/db/tx';
 import { hashPassword, newToken, sha256 } from '../../src/server/lib/crypto';
 import { checkLedger, openUserAccounts, openPlatformAccounts, PLATFORM, post } from '../../src/server/ledger/ledger';
 import { API_BASE, PATHS } from '../../src/shared/api';
-import { freePort, makeTmpDir, REPO_ROOT } from '../helpers/server';
-import { databaseEnv, databaseTarget, dropDatabase } from '../helpers/database';
+import { freePort, insertMember, makeTmpDir, serverProcesses } from '../helpers/server';
+import { databaseTarget } from '../helpers/database';
 import { holdTons } from '../helpers/inventory';
 
 const dataDir = makeTmpDir('canopy-crash-');
+const servers = serverProcesses(dataDir);
 let child: ChildProcess | null = null;
-const spawned: ChildProcess[] = []; // every server this test started: none may outlive it, whatever failed
-afterAll(async () => {
-  for (const c of spawned) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
-  await dropDatabase(dataDir);
-  fs.rmSync(dataDir, { recursive: true, force: true });
-});
+afterAll(() => servers.close());
 
 const PASSWORD = 'Crash#Test2026';
 const ARGON2 = { memoryKiB: 1024, timeCost: 1, parallelism: 1 };
@@ -31,47 +26,10 @@ const ARGON2 = { memoryKiB: 1024, timeCost: 1, parallelism: 1 };
 /** When each started server first answered: the restarted server takes orders from then on. */
 const upAt: number[] = [];
 
-/** Starts the server and waits until it answers, however long a cold start takes on a busy machine (20 s
- *  and more on a loaded machine, several per run); a server that exits instead fails at once. */
+/** Starts the server and notes when it first answered. */
 async function start(port: number): Promise<void> {
-  child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
-    cwd: REPO_ROOT,
-    env: {
-      ...process.env,
-      ...(await databaseEnv(dataDir)),
-      DATA_DIR: dataDir,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'silent',
-      SEED_DEMO: 'false',
-      ARGON2_MEMORY_KIB: String(ARGON2.memoryKiB),
-      ARGON2_TIME_COST: String(ARGON2.timeCost),
-    },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  spawned.push(child);
-  const started = child;
-  // The last of what it says on stderr, for the failure message of a start that exits (the cause is
-  // otherwise lost: seen once under load as a bare "exit 1").
-  let stderr = '';
-  started.stderr!.setEncoding('utf8').on('data', (d: string) => {
-    stderr = (stderr + d).slice(-4000);
-  });
-  for (;;) {
-    if (started.exitCode !== null || started.signalCode !== null) {
-      throw new Error(`the server did not start (exit ${started.exitCode ?? started.signalCode}): ${stderr.trim() || '(nothing on stderr)'}`);
-    }
-    try {
-      const res = await fetch(`http://127.0.0.1:${port}${API_BASE}${PATHS.baseconfig}`);
-      if (res.ok) {
-        upAt.push(Date.now());
-        return;
-      }
-    } catch {
-      // not up yet
-    }
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  child = await servers.start(port);
+  upAt.push(Date.now());
 }
 
 it('kill -9 at random moments in a stream of keyed orders: one effect per acknowledged key, every key answered', async () => {
@@ -96,15 +54,7 @@ it('kill -9 at random moments in a stream of keyed orders: one effect per acknow
   for (let i = 0; i < 4; i++) {
     const token = newToken();
     const id = await writeTx(db, async (tx) => {
-      const u = await tx
-        .insertInto('users')
-        .values({
-          email: `crash${i}@example.sg`, password_hash: hash, type: 'personal', company: '', uen: '', first_name: 'Crash', last_name: String(i), ic_number: '',
-          mobile: '', avatar: '', invite_code: `CRSH0${i}`, invited_by: null, grade: 0, credit_score: 'excellent', risk: 0, disabled: 0, login_fails: 0,
-          login_locked: 0, withdraw_password_hash: hash, trade_fails: 0, trade_locked: 0, created_at: now, updated_at: now,
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
+      const u = { id: await insertMember(tx, { email: `crash${i}@example.sg`, first_name: 'Crash', last_name: String(i), invite_code: `CRSH0${i}`, password_hash: hash, withdraw_password_hash: hash }, now) };
       await openUserAccounts(tx, u.id);
       await post(tx, { kind: 'topup', memo: 'crash test', now, postings: [{ owner: PLATFORM, account: 'bank', amount: -1_000_000 }, { owner: u.id, account: 'available', amount: 1_000_000 }] });
       await tx.insertInto('sessions').values({ token_hash: sha256(token), user_id: u.id, created_at: now, expires_at: now + 86_400_000, last_seen_at: now, revoked_at: null }).execute();
@@ -160,8 +110,7 @@ it('kill -9 at random moments in a stream of keyed orders: one effect per acknow
     while (results.filter((r) => r.answers.length === 2).length < 4 && Date.now() < deadline) await new Promise((res) => setTimeout(res, 10));
     for (let k = 0; k < 4 && next < 48; k++) {
       await new Promise((res) => setTimeout(res, 150 + Math.floor(Math.random() * 400)));
-      child!.kill('SIGKILL');
-      await new Promise((res) => child!.once('exit', res));
+      await servers.stop(child!);
       await start(port);
       restarts++;
     }
@@ -192,8 +141,7 @@ it('kill -9 at random moments in a stream of keyed orders: one effect per acknow
     }
   }
 
-  child!.kill('SIGTERM');
-  await new Promise((res) => child!.once('exit', res));
+  await servers.stop(child!, 'SIGTERM');
   const check = openDatabase(await databaseTarget(dataDir)).db;
   try {
     // Exactly one order per acknowledged key, and the answers name those orders.

@@ -3,7 +3,6 @@
 // dates, plain decimals); totals equal to the ledger to the cent; the SHA-256 sent with the file equals the
 // file's; the public check accepts the file and refuses it with one byte changed.
 import { createHash } from 'node:crypto';
-import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runOps } from '../../src/server/ops/registry';
 import { API_BASE, PATHS } from '../../src/shared/api';
@@ -12,6 +11,7 @@ import { ICC_RULES } from '../../src/shared/icc/current-rules';
 import { ICC_REASONS } from '../../src/shared/icc/reasons';
 import type { IccRules } from '../../src/shared/icc/rules';
 import type { IccCap } from '../../src/shared/schemas/icc';
+import { readPdf } from '../helpers/pdf';
 import { refusal, startTestServer, type TestServer } from '../helpers/server';
 import { giveCredits, holder, makeRetirableProject, retireApi } from './retire-helpers';
 import type { MarketUser } from './market-helpers';
@@ -89,19 +89,6 @@ function parseCsv(text: string): string[][] {
     } else cell += ch;
   }
   return rows;
-}
-
-async function pdfText(bytes: Uint8Array) {
-  const task = getDocument({ data: bytes.slice(), useSystemFonts: false });
-  const doc = await task.promise;
-  const [, , width, height] = (await doc.getPage(1)).view;
-  const parts: string[] = [];
-  for (let i = 1; i <= doc.numPages; i++) {
-    const content = await (await doc.getPage(i)).getTextContent();
-    parts.push(content.items.map((it) => ('str' in it ? it.str + (it.hasEOL ? ' ' : '') : '')).join(''));
-  }
-  await task.destroy();
-  return { text: parts.join(' ').replace(/\s+/g, ' '), width: width!, height: height! };
 }
 
 describe('the CSV pack', () => {
@@ -185,7 +172,7 @@ describe('the PDF pack', () => {
       const { res, bytes } = await pack({ ...MARCH, format: 'pdf', lang });
       expect(res.headers.get('content-type')).toBe('application/pdf');
       expect(res.headers.get('x-canopy-pack-sha256')).toBe(sha(bytes));
-      const { text, width, height } = await pdfText(bytes);
+      const { text, width, height } = await readPdf(bytes);
       expect(Math.round(width)).toBe(595);
       expect(Math.round(height)).toBe(842);
       for (const serial of serials) for (const part of serial.split(' to ')) expect(text).toContain(part);
@@ -235,7 +222,7 @@ describe('a surrender under rules that change later', () => {
       const bought = rows.find((r) => r[col('type')] === 'purchase')!;
       expect(pick(bought)).toEqual({ verdict: 'not_eligible', version: 'test.2', at: 'today', year: '' });
       for (const lang of ['en', 'cn'] as const) {
-        const { text } = await pdfText((await pack({ ...MARCH, format: 'pdf', lang }, h.u.token)).bytes);
+        const { text } = await readPdf((await pack({ ...MARCH, format: 'pdf', lang }, h.u.token)).bytes);
         const words = lang === 'en' ? { ok: 'Eligible', at: 'at surrender', today: 'today', no: 'Not eligible' } : { ok: '合格', at: '注销时判定', today: '当前判定', no: '不合格' };
         const rules = lang === 'en' ? 'Eligibility rules version' : '合格规则版本';
         expect(text).toContain(`${words.ok} (${words.at}, ${rules} ${shipped})`);

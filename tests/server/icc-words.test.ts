@@ -1,12 +1,12 @@
 // The carbon-tax words a reader of either language meets (docs/product.md#singapore-carbon-tax): every
 // reason's rule citation in English and Chinese, one citation per rule (a reason never borrows another
 // rule's line), and host countries by name in the evidence pack, not by ISO code.
-import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PATHS } from '../../src/shared/api';
 import type { Project } from '../../src/shared/schemas/content';
+import { pdfText } from '../helpers/pdf';
 import { startTestServer, type TestServer } from '../helpers/server';
-import { giveCredits, holder, makeRetirableProject, retireApi } from './retire-helpers';
+import { evidencePack, giveCredits, holder, makeRetirableProject, retireApi } from './retire-helpers';
 import type { MarketUser } from './market-helpers';
 
 let s: TestServer;
@@ -53,23 +53,7 @@ describe('the reasons on a project', () => {
   });
 });
 
-async function pack(format: 'pdf' | 'csv', lang: 'en' | 'cn'): Promise<Uint8Array> {
-  const res = await s.raw('GET', PATHS.iccPack, { headers: { Authorization: u.token }, query: new URLSearchParams({ ...MARCH, format, lang }).toString() });
-  expect(res.status).toBe(200);
-  return new Uint8Array(await res.arrayBuffer());
-}
-
-async function pdfText(bytes: Uint8Array): Promise<string> {
-  const task = getDocument({ data: bytes.slice(), useSystemFonts: false });
-  const doc = await task.promise;
-  const parts: string[] = [];
-  for (let i = 1; i <= doc.numPages; i++) {
-    const content = await (await doc.getPage(i)).getTextContent();
-    parts.push(content.items.map((it) => ('str' in it ? it.str + (it.hasEOL ? ' ' : '') : '')).join(''));
-  }
-  await task.destroy();
-  return parts.join(' ').replace(/\s+/g, ' ');
-}
+const pack = (format: 'pdf' | 'csv', lang: 'en' | 'cn') => evidencePack(s, u.token, MARCH, format, lang);
 
 describe('the evidence pack', () => {
   it('writes its dates in the reader\'s words in the PDF, never ISO (the CSV keeps ISO 8601 for machines)', async () => {

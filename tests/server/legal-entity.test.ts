@@ -2,7 +2,6 @@
 // and every place that names the seller reads them: the PayNow QR a bank app shows, the receipt (data, PDF
 // and mail), baseconfig and the About page. Run on SQLite and PostgreSQL.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { sendReceiptMail } from '../../src/server/scheduler/receipt-mail';
 import { ConfigError, loadConfig } from '../../src/server/config';
 import { up } from '../../src/server/db/migrations/033-page-company';
@@ -11,6 +10,7 @@ import { PATHS } from '../../src/shared/api';
 import { parsePayNowPayload } from '../../src/shared/paynow';
 import type { Receipt } from '../../src/shared/schemas/receipt';
 import type { ContentPage } from '../../src/shared/schemas/content';
+import { pdfText } from '../helpers/pdf';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { newUser, ok, ops, WALLET_ENV, write } from './wallet-helpers';
 
@@ -30,15 +30,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await s?.close();
 });
-
-async function pdfText(bytes: Uint8Array): Promise<string> {
-  const task = getDocument({ data: bytes, useSystemFonts: false });
-  const doc = await task.promise;
-  const content = await (await doc.getPage(1)).getTextContent();
-  const text = content.items.map((it) => ('str' in it ? it.str + (it.hasEOL ? ' ' : '') : '')).join('');
-  await task.destroy();
-  return text.replace(/\s+/g, ' ');
-}
 
 describe('one legal entity', () => {
   it('the PayNow QR, the receipt, its PDF and its mail name the configured company and UEN', async () => {

@@ -2,25 +2,19 @@
 // process while its scheduler buys a month of many plans, and is killed with SIGKILL at moments taken from
 // what it has committed, then started again on the same data. Afterwards every plan has exactly one order
 // for the month, one outcome row naming it and one idempotency key, and the ledger balances.
-import { spawn, type ChildProcess } from 'node:child_process';
-import fs from 'node:fs';
 import { afterAll, expect, it } from 'vitest';
 import { openDatabase, type DB } from '../../src/server/db/connection';
 import { migrateToLatest } from '../../src/server/db/migrate';
 import { writeTx } from '../../src/server/db/tx';
 import { checkLedger, openPlatformAccounts, openUserAccounts, PLATFORM, post } from '../../src/server/ledger/ledger';
 import { sgtMonth } from '../../src/shared/offset';
-import { makeTmpDir, REPO_ROOT } from '../helpers/server';
-import { databaseEnv, databaseTarget, dropDatabase } from '../helpers/database';
+import { insertMember, makeTmpDir, serverProcesses } from '../helpers/server';
+import { databaseTarget } from '../helpers/database';
 import { holdTons } from '../helpers/inventory';
 
 const dataDir = makeTmpDir('canopy-offset-crash-');
-const spawned: ChildProcess[] = [];
-afterAll(async () => {
-  for (const c of spawned) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
-  await dropDatabase(dataDir);
-  fs.rmSync(dataDir, { recursive: true, force: true });
-});
+const servers = serverProcesses(dataDir);
+afterAll(() => servers.close());
 
 const USERS = 20;
 const PLANS_PER_USER = 10;
@@ -42,15 +36,7 @@ async function seed(db: DB, now: number): Promise<void> {
   await holdTons(db, project.id, 100_000, now);
   for (let i = 0; i < USERS; i++) {
     await writeTx(db, async (tx) => {
-      const u = await tx
-        .insertInto('users')
-        .values({
-          email: `offset${i}@example.sg`, password_hash: 'x', type: 'personal', company: '', uen: '', first_name: 'Offset', last_name: String(i), ic_number: '',
-          mobile: '', avatar: '', invite_code: `OFST${String(i).padStart(2, '0')}`, invited_by: null, grade: 0, credit_score: 'excellent', risk: 0, disabled: 0,
-          login_fails: 0, login_locked: 0, withdraw_password_hash: 'x', trade_fails: 0, trade_locked: 0, created_at: now, updated_at: now,
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
+      const u = { id: await insertMember(tx, { email: `offset${i}@example.sg`, first_name: 'Offset', last_name: String(i), invite_code: `OFST${String(i).padStart(2, '0')}`, withdraw_password_hash: 'x' }, now) };
       await openUserAccounts(tx, u.id);
       await post(tx, { kind: 'topup', memo: 'offset crash test', now, postings: [{ owner: PLATFORM, account: 'bank', amount: -1_000_000 }, { owner: u.id, account: 'available', amount: 1_000_000 }] });
       const plans = Array.from({ length: PLANS_PER_USER }, (_, k) => ({
@@ -60,16 +46,6 @@ async function seed(db: DB, now: number): Promise<void> {
       await tx.insertInto('offset_plans').values(plans).execute();
     });
   }
-}
-
-async function start(): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
-    cwd: REPO_ROOT,
-    env: { ...process.env, ...(await databaseEnv(dataDir)), DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', SEED_DEMO: 'false' },
-    stdio: ['ignore', 'ignore', 'ignore'],
-  });
-  spawned.push(child);
-  return child;
 }
 
 const decided = async (db: DB) => Number((await db.selectFrom('offset_runs').select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow()).n);
@@ -85,10 +61,9 @@ it('kill -9 while the month is bought: one order, one outcome and one key a plan
   const atKills: number[] = [];
   const deadline = Date.now() + 240_000;
   for (const mark of [...marks, PLANS]) {
-    const child = await start();
+    const child = await servers.spawn();
     while ((await decided(db)) < mark && child.exitCode === null && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
-    child.kill('SIGKILL');
-    await new Promise((r) => (child.exitCode !== null || child.signalCode !== null ? r(null) : child.once('exit', r)));
+    await servers.stop(child);
     if (mark < PLANS) {
       kills++;
       atKills.push(await decided(db));

@@ -4,8 +4,10 @@ import { expect } from 'vitest';
 import { hashPasswordScrypt } from '../../src/server/lib/crypto';
 import { PATHS } from '../../src/shared/api';
 import type { ErrorKey, Lang, MessageParams } from '../../src/shared/errors';
-import { lastMail, refusal, registerUser, type Envelope, type TestServer } from '../helpers/server';
-import { makeUser, newKey, TRADE_PASSWORD, type MarketUser } from './market-helpers';
+import { runDueWork } from '../../src/server/scheduler/scheduler';
+import { lastMail, MIN, refusal, registerUser, type Envelope, type TestServer } from '../helpers/server';
+import { makeUser, newKey, topup, TRADE_PASSWORD, type MarketUser } from './market-helpers';
+import { makeRetirableProject } from './retire-helpers';
 
 /** The organisation's own payment password (the owner's login): not the members'. */
 export const ORG_PASSWORD = 'Canopy#Org2026';
@@ -62,6 +64,23 @@ export async function addMember(s: TestServer, org: Org, role: string, by: { tok
   const joined = await write(s, PATHS.orgJoin, u.token, { token: await inviteToken(s, u.email) });
   expect(joined.code, joined.msg).toBe(0);
   return { ...u, orgToken: await switchInto(s, u.token, org.id) };
+}
+
+/** An organisation with `cents` of money, a payout account, 300 t of a retirable project (S$10 a ton; `project`
+ *  changes it) bought and held, a buyer and an approver. */
+export async function holdingTeam(s: TestServer, cents: number, project: Parameters<typeof makeRetirableProject>[1] = {}) {
+  const org = await makeOrg(s);
+  const card = await write(s, PATHS.userCard, org.owner.token, { bank_name: 'DBS', account_no: '012-345678-9', holder_name: 'Acme Pte Ltd', password: ORG_PASSWORD });
+  expect(card.code, card.msg).toBe(0);
+  await topup(s, org.id, cents);
+  const pid = await makeRetirableProject(s, { price: 1000, ...project });
+  const buyer = await addMember(s, org, 'buyer');
+  const approver = await addMember(s, org, 'approver');
+  const bought = await write(s, PATHS.orderBuy, org.owner.token, { project_id: pid, tons: 300, password: ORG_PASSWORD });
+  expect(bought.code, bought.msg).toBe(0);
+  s.clock.advance(MIN);
+  await runDueWork(s.running.deps);
+  return { org, buyer, approver, pid, bought };
 }
 
 export async function switchInto(s: TestServer, token: string, accountId: number | null): Promise<string> {

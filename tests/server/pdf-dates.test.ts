@@ -1,9 +1,9 @@
 // Dates in the PDFs a reader keeps (docs/product.md#units-time-and-money): the receipt and the retirement
 // certificate write "2 Mar 2026, 10:01 am" / "2026年3月2日 10:01", never ISO 8601.
-import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_BASE, PATHS } from '../../src/shared/api';
 import type { Receipt } from '../../src/shared/schemas/receipt';
+import { pdfText } from '../helpers/pdf';
 import { startTestServer, type TestServer } from '../helpers/server';
 import { holder, retireApi } from './retire-helpers';
 import type { MarketUser } from './market-helpers';
@@ -21,17 +21,9 @@ beforeAll(async () => {
 });
 afterAll(async () => s?.close());
 
-async function pdfText(res: Response): Promise<string> {
+async function textOf(res: Response): Promise<string> {
   expect(res.status).toBe(200);
-  const task = getDocument({ data: new Uint8Array(await res.arrayBuffer()), useSystemFonts: false });
-  const doc = await task.promise;
-  const parts: string[] = [];
-  for (let i = 1; i <= doc.numPages; i++) {
-    const content = await (await doc.getPage(i)).getTextContent();
-    parts.push(content.items.map((it) => ('str' in it ? it.str + (it.hasEOL ? ' ' : '') : '')).join(''));
-  }
-  await task.destroy();
-  return parts.join(' ').replace(/\s+/g, ' ');
+  return pdfText(new Uint8Array(await res.arrayBuffer()));
 }
 
 const WORDS = { en: /\b2 Mar 2026, ([1-9]|1[0-2]):\d{2} (am|pm)\b/, cn: /2026年3月2日 \d{2}:\d{2}/ } as const;
@@ -43,12 +35,12 @@ describe('PDF dates', () => {
       const receipts = await s.api<{ list: Receipt[] }>('GET', PATHS.receiptLists, { page: 1, page_size: 20 }, { token: u.token });
       expect(receipts.data.list.length).toBeGreaterThan(0);
       for (const r of receipts.data.list) {
-        const text = await pdfText(await s.raw('GET', PATHS.receiptPdf, { headers: { Authorization: u.token }, query: `id=${r.id}&lang=${lang}` }));
+        const text = await textOf(await s.raw('GET', PATHS.receiptPdf, { headers: { Authorization: u.token }, query: `id=${r.id}&lang=${lang}` }));
         expect(text).toMatch(WORDS[lang]);
         expect(text).not.toMatch(ISO);
       }
       const path = PATHS.publicCertificatePdf.replace(':id', encodeURIComponent(certificate));
-      const text = await pdfText(await fetch(`${s.url}${API_BASE}${path}?lang=${lang}`));
+      const text = await textOf(await fetch(`${s.url}${API_BASE}${path}?lang=${lang}`));
       expect(text).toMatch(WORDS[lang]);
       expect(text).not.toMatch(ISO);
     });

@@ -2,16 +2,14 @@
 // her Idempotency-Keys, her push devices, her waiting approval requests, her name in the member list.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkLedger, walletOf } from '../../src/server/ledger/ledger';
-import { runDueWork } from '../../src/server/scheduler/scheduler';
 import { down as scopeDown, up as scopeUp } from '../../src/server/db/migrations/036-idempotency-scope';
 import { PATHS } from '../../src/shared/api';
 import { ERRORS } from '../../src/shared/errors';
-import { MIN, startTestServer, type Envelope, type TestServer } from '../helpers/server';
+import { startTestServer, type Envelope, type TestServer } from '../helpers/server';
 import { makeProject, newKey, topup } from './market-helpers';
-import { makeRetirableProject } from './retire-helpers';
 import { newDevice } from '../helpers/push-service';
 import { MAX_PUSH_DEVICES } from '../../src/server/modules/user/push';
-import { addMember, GENEROUS, makeOrg, ORG_PASSWORD, TRADE_PASSWORD, write } from './org-helpers';
+import { addMember, GENEROUS, holdingTeam, makeOrg, ORG_PASSWORD, TRADE_PASSWORD, write } from './org-helpers';
 
 let s: TestServer;
 
@@ -78,20 +76,7 @@ describe("an Idempotency-Key is the member's own", () => {
 
 describe("a removed or demoted member's waiting approval requests", () => {
   /** An organisation with money, a payout account, 300 t of a retirable project, a buyer and an approver. */
-  async function team() {
-    const org = await makeOrg(s);
-    const card = await write(s, PATHS.userCard, org.owner.token, { bank_name: 'DBS', account_no: '012-345678-9', holder_name: 'Acme Pte Ltd', password: ORG_PASSWORD });
-    expect(card.code, card.msg).toBe(0);
-    await topup(s, org.id, 100_000 + 300 * 10_000);
-    const pid = await makeRetirableProject(s, { price: 1000 });
-    const buyer = await addMember(s, org, 'buyer');
-    const approver = await addMember(s, org, 'approver');
-    const bought = await write(s, PATHS.orderBuy, org.owner.token, { project_id: pid, tons: 300, password: ORG_PASSWORD });
-    expect(bought.code, bought.msg).toBe(0);
-    s.clock.advance(MIN);
-    await runDueWork(s.running.deps);
-    return { org, buyer, approver, pid };
-  }
+  const team = () => holdingTeam(s, 100_000 + 300 * 10_000);
   const requestOf = (res: Envelope): { id: number } => {
     expect(res.code, res.msg).toBe(0);
     expect(res.data.approval, JSON.stringify(res.data)).toBeDefined();

@@ -3,75 +3,29 @@
 // push reached the push service: one notice while the push service is down (the server tried and backs
 // off), one right after its commit (the sender has not run yet). Started again on the same data, the server
 // sends each exactly once, and the device decrypts both.
-import { spawn, type ChildProcess } from 'node:child_process';
-import fs from 'node:fs';
 import { afterAll, expect, it } from 'vitest';
 import { openDatabase } from '../../src/server/db/connection';
 import { migrateToLatest } from '../../src/server/db/migrate';
 import { writeTx } from '../../src/server/db/tx';
 import { notify } from '../../src/server/live/notices';
 import type { PushPayload } from '../../src/server/live/push-sender';
-import { API_BASE, PATHS } from '../../src/shared/api';
-import { freePort, makeTmpDir, REPO_ROOT } from '../helpers/server';
-import { databaseEnv, databaseTarget, dropDatabase } from '../helpers/database';
+import { freePort, insertMember, makeTmpDir, serverProcesses, waitUntil } from '../helpers/server';
+import { databaseTarget } from '../helpers/database';
 import { decrypt, newDevice, startPushService, type PushService } from '../helpers/push-service';
 
 const dataDir = makeTmpDir('canopy-push-crash-');
-const spawned: ChildProcess[] = [];
+const servers = serverProcesses(dataDir, { PUSH_HOSTS: '127.0.0.1', PUSH_RETRY_MS: '300' });
 let service: PushService | null = null;
 afterAll(async () => {
-  for (const c of spawned) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+  await servers.close();
   await service?.close();
-  await dropDatabase(dataDir);
-  fs.rmSync(dataDir, { recursive: true, force: true });
 });
-
-async function start(port: number): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
-    cwd: REPO_ROOT,
-    env: { ...process.env, ...(await databaseEnv(dataDir)), DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'silent', SEED_DEMO: 'false', PUSH_HOSTS: '127.0.0.1', PUSH_RETRY_MS: '300' },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  spawned.push(child);
-  let stderr = '';
-  child.stderr!.setEncoding('utf8').on('data', (d: string) => {
-    stderr = (stderr + d).slice(-4000);
-  });
-  for (;;) {
-    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`the server did not start: ${stderr.trim()}`);
-    try {
-      if ((await fetch(`http://127.0.0.1:${port}${API_BASE}${PATHS.baseconfig}`)).ok) return child;
-    } catch {
-      // not up yet
-    }
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
-async function kill(child: ChildProcess): Promise<void> {
-  const exited = new Promise((r) => child.once('exit', r));
-  child.kill('SIGKILL');
-  await exited;
-}
-
-const until = async (what: () => Promise<boolean> | boolean, ms: number) => {
-  const end = Date.now() + ms;
-  while (!(await what()) && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
-};
 
 it('kill -9 after a notice commits and before its push is sent: sent once after the restart', async () => {
   const { db } = openDatabase(await databaseTarget(dataDir));
   await migrateToLatest(db);
   const now = Date.now();
-  const user = await db
-    .insertInto('users')
-    .values({
-      email: 'push-crash@example.sg', password_hash: 'x', type: 'personal', company: '', uen: '', first_name: 'Push', last_name: 'Crash', ic_number: '', mobile: '', avatar: '',
-      invite_code: 'PUSHC1', invited_by: null, grade: 0, credit_score: 'excellent', risk: 0, disabled: 0, login_fails: 0, login_locked: 0, withdraw_password_hash: null,
-      trade_fails: 0, trade_locked: 0, created_at: now, updated_at: now,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
+  const user = { id: await insertMember(db, { email: 'push-crash@example.sg', first_name: 'Push', last_name: 'Crash', invite_code: 'PUSHC1' }, now) };
   // The device's push service is not up yet: its port is free.
   const pushPort = await freePort();
   const device = newDevice();
@@ -80,25 +34,25 @@ it('kill -9 after a notice commits and before its push is sent: sent once after 
   const write = (title: string) => writeTx(db, (_tx, w) => notify(w, user.id, { title, title_cn: title, body: 'Body', body_cn: 'Body' }, Date.now()));
 
   const port = await freePort();
-  let child = await start(port);
+  let child = await servers.start(port);
   const first = await write('Sent while the push service was down');
   // The server tried (no answer) and put the push back for later.
-  await until(async () => ((await db.selectFrom('push_queue').select('attempts').where('notification_id', '=', first).executeTakeFirst())?.attempts ?? 0) >= 1, 20_000);
+  await waitUntil(async () => ((await db.selectFrom('push_queue').select('attempts').where('notification_id', '=', first).executeTakeFirst())?.attempts ?? 0) >= 1, 20_000);
   expect((await db.selectFrom('push_queue').select('attempts').where('notification_id', '=', first).executeTakeFirstOrThrow()).attempts).toBeGreaterThanOrEqual(1);
   const second = await write('Committed right before the kill');
-  await kill(child);
+  await servers.stop(child);
   expect(await db.selectFrom('push_queue').select('notification_id').orderBy('notification_id').execute()).toEqual([{ notification_id: first }, { notification_id: second }]);
 
   service = await startPushService(pushPort);
-  child = await start(port);
+  child = await servers.start(port);
   // At once, unless the kill caught a push claimed and not yet answered: then after its lease (60 s).
-  await until(async () => service!.received.length >= 2 && (await db.selectFrom('push_queue').select('id').execute()).length === 0, 90_000);
+  await waitUntil(async () => service!.received.length >= 2 && (await db.selectFrom('push_queue').select('id').execute()).length === 0, 90_000);
   // Long enough for another run of the sender (every 2 s) to show a second send, if there were one.
   await new Promise((r) => setTimeout(r, 2500));
   const got = service.received.map((r) => JSON.parse(decrypt(device, r.body)) as PushPayload);
   expect(got.map((p) => p.id).sort((a, b) => a - b)).toEqual([first, second]);
   expect(got.find((p) => p.id === second)!.title).toBe('Committed right before the kill');
   expect(await db.selectFrom('push_queue').select('id').execute()).toEqual([]);
-  await kill(child);
+  await servers.stop(child);
   await db.destroy();
 }, 180_000);

@@ -3,8 +3,6 @@
 // sent, and started again: each receipt's mail is sent once after the restart, never twice. A kill while the
 // SMTP server holds a mail's data unanswered leaves that mail claimed and unsent: it is not sent again (at
 // most once), and the operator sees it in the outbox.
-import { spawn, type ChildProcess } from 'node:child_process';
-import fs from 'node:fs';
 import { afterAll, expect, it } from 'vitest';
 import { openDatabase, type DB } from '../../src/server/db/connection';
 import { migrateToLatest } from '../../src/server/db/migrate';
@@ -12,63 +10,25 @@ import { writeTx } from '../../src/server/db/tx';
 import { hashPassword, newToken, sha256 } from '../../src/server/lib/crypto';
 import { checkLedger, openPlatformAccounts, openUserAccounts, PLATFORM, post } from '../../src/server/ledger/ledger';
 import { API_BASE, PATHS } from '../../src/shared/api';
-import { freePort, makeTmpDir, REPO_ROOT } from '../helpers/server';
-import { databaseEnv, databaseTarget, dropDatabase } from '../helpers/database';
+import { freePort, insertMember, makeTmpDir, serverProcesses } from '../helpers/server';
+import { databaseTarget } from '../helpers/database';
 import { holdTons } from '../helpers/inventory';
 import { startSmtpSink, type SmtpSink } from '../helpers/smtp-sink';
 
 const dataDir = makeTmpDir('canopy-receipt-crash-');
-const spawned: ChildProcess[] = [];
+const servers = serverProcesses(dataDir);
 let sink: SmtpSink | null = null;
 afterAll(async () => {
-  for (const c of spawned) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+  await servers.close();
   await sink?.close();
-  await dropDatabase(dataDir);
-  fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
 const PASSWORD = 'Crash#Test2026';
 const ARGON2 = { memoryKiB: 1024, timeCost: 1, parallelism: 1 };
 
 /** Starts the server (mail job every `mailEveryMs`) and waits until it answers. */
-async function start(port: number, smtpPort: number, mailEveryMs: number): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
-    cwd: REPO_ROOT,
-    env: {
-      ...process.env,
-      ...(await databaseEnv(dataDir)),
-      DATA_DIR: dataDir,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'silent',
-      SEED_DEMO: 'false',
-      ARGON2_MEMORY_KIB: String(ARGON2.memoryKiB),
-      ARGON2_TIME_COST: String(ARGON2.timeCost),
-      SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
-      RECEIPT_MAIL_EVERY_MS: String(mailEveryMs),
-    },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  spawned.push(child);
-  let stderr = '';
-  child.stderr!.setEncoding('utf8').on('data', (d: string) => {
-    stderr = (stderr + d).slice(-4000);
-  });
-  for (;;) {
-    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`the server did not start: ${stderr.trim() || '(nothing on stderr)'}`);
-    try {
-      if ((await fetch(`http://127.0.0.1:${port}${API_BASE}${PATHS.baseconfig}`)).ok) return child;
-    } catch {
-      // not up yet
-    }
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
-async function kill(child: ChildProcess): Promise<void> {
-  child.kill('SIGKILL');
-  if (child.exitCode === null && child.signalCode === null) await new Promise((res) => child.once('exit', res));
-}
+const start = (port: number, smtpPort: number, mailEveryMs: number) =>
+  servers.start(port, { SMTP_URL: `smtp://127.0.0.1:${smtpPort}`, RECEIPT_MAIL_EVERY_MS: String(mailEveryMs) });
 
 async function until(what: string, test: () => boolean | Promise<boolean>, ms = 60_000): Promise<void> {
   const end = Date.now() + ms;
@@ -99,15 +59,7 @@ async function seed(db: DB): Promise<{ token: string; email: string; projectId: 
     .executeTakeFirstOrThrow();
   await holdTons(db, project.id, 100_000, now);
   const userId = await writeTx(db, async (tx) => {
-    const u = await tx
-      .insertInto('users')
-      .values({
-        email, password_hash: hash, type: 'personal', company: '', uen: '', first_name: 'Crash', last_name: 'Receipts', ic_number: '',
-        mobile: '', avatar: '', invite_code: 'RCPT01', invited_by: null, grade: 0, credit_score: 'excellent', risk: 0, disabled: 0, login_fails: 0,
-        login_locked: 0, withdraw_password_hash: hash, trade_fails: 0, trade_locked: 0, created_at: now, updated_at: now,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
+    const u = { id: await insertMember(tx, { email, first_name: 'Crash', last_name: 'Receipts', invite_code: 'RCPT01', password_hash: hash, withdraw_password_hash: hash }, now) };
     await openUserAccounts(tx, u.id);
     await post(tx, { kind: 'topup', ref_type: 'topup', ref_id: 0, memo: 'crash test', now, postings: [{ owner: PLATFORM, account: 'bank', amount: -1_000_000 }, { owner: u.id, account: 'available', amount: 1_000_000 }] });
     await tx.insertInto('sessions').values({ token_hash: sha256(token), user_id: u.id, created_at: now, expires_at: now + 86_400_000, last_seen_at: now, revoked_at: null }).execute();
@@ -139,7 +91,7 @@ it('kill -9 between the commit and the send: each receipt mailed once after the 
     let child = await start(port, sink.port, 3_600_000);
     await until('the top-up receipt mail', () => sink!.messages.length === 1);
     for (let i = 0; i < 5; i++) await buy();
-    await kill(child);
+    await servers.stop(child);
     expect(sink.messages).toHaveLength(1);
     const queued = await outbox();
     expect(queued).toHaveLength(6);
@@ -155,7 +107,7 @@ it('kill -9 between the commit and the send: each receipt mailed once after the 
     sink.stall(true);
     await buy();
     await until('the stalled send', () => sink!.stalled === 1);
-    await kill(child);
+    await servers.stop(child);
     sink.stall(false);
     const claimed = (await outbox()).at(-1)!;
     expect(claimed.attempted_at).not.toBeNull();
@@ -168,7 +120,7 @@ it('kill -9 between the commit and the send: each receipt mailed once after the 
     await buy();
     await until('the next receipt mail', () => sink!.messages.length === 7);
     expect(subjects(sink)).toEqual(receiptSubjects([1, 2, 3, 4, 5, 6, 8]));
-    await kill(child);
+    await servers.stop(child);
     const numbers = await db.selectFrom('receipts').select('number').where('owner_id', '=', userId).orderBy('number').execute();
     expect(numbers.map((r) => Number(r.number))).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
     expect((await checkLedger(db)).ok).toBe(true);

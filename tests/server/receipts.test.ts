@@ -3,7 +3,6 @@
 // mail job sends each once; the account reads only its own receipts, as data and as a PDF whose totals are
 // the ledger's. Run on SQLite and PostgreSQL.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { checkLedger } from '../../src/server/ledger/ledger';
 import { allocatePresale } from '../../src/server/modules/order/transitions';
 import { runDueWork } from '../../src/server/scheduler/scheduler';
@@ -13,6 +12,7 @@ import { API_BASE, PATHS } from '../../src/shared/api';
 import type { Lang } from '../../src/shared/errors';
 import { formatSgd } from '../../src/shared/money';
 import type { Receipt } from '../../src/shared/schemas/receipt';
+import { pdfText } from '../helpers/pdf';
 import { DAY, MIN, refusal, startTestServer, type TestServer } from '../helpers/server';
 import { makeProject, makeUser, orderApi } from './market-helpers';
 import { makeRetirableProject, retireApi } from './retire-helpers';
@@ -28,15 +28,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await s?.close();
 });
-
-async function pdfText(bytes: Uint8Array): Promise<string> {
-  const task = getDocument({ data: bytes, useSystemFonts: false });
-  const doc = await task.promise;
-  const content = await (await doc.getPage(1)).getTextContent();
-  const text = content.items.map((it) => ('str' in it ? it.str + (it.hasEOL ? ' ' : '') : '')).join('');
-  await task.destroy();
-  return text;
-}
 
 /** A mailer that keeps what it is asked to deliver. */
 function capture(): { mailer: Mailer; sent: Array<{ to: string; subject: string; body: string }> } {
@@ -152,7 +143,7 @@ describe('one receipt per money event', () => {
       expect(res.status).toBe(200);
       expect(res.headers.get('content-type')).toBe('application/pdf');
       expect(res.headers.get('cache-control')).toBe('no-store');
-      const text = (await pdfText(new Uint8Array(await res.arrayBuffer()))).replace(/\s+/g, ' ');
+      const text = await pdfText(new Uint8Array(await res.arrayBuffer()));
       expect(text).toContain(`${total} ${formatSgd(await ledgerTotal(u.id, (await s.db.selectFrom('receipts').select('entry_id').where('id', '=', purchase.id).executeTakeFirstOrThrow()).entry_id))}`);
       expect(text).toContain('202612345K');
       expect(text).toContain(purchase.reference);

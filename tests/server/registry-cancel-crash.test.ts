@@ -3,8 +3,7 @@
 // goes to it while it is killed with SIGKILL at random moments and started again on the same data; every key
 // is retried until answered. Then no retirement lacks its pending cancellation or its registry units, and no
 // cancellation lacks its retirement.
-import { spawn, type ChildProcess } from 'node:child_process';
-import fs from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
 import { afterAll, expect, it } from 'vitest';
 import { openDatabase } from '../../src/server/db/connection';
 import { migrateToLatest } from '../../src/server/db/migrate';
@@ -14,16 +13,12 @@ import { openPlatformAccounts, openUserAccounts, PLATFORM, post } from '../../sr
 import { parseSerialRange } from '../../src/server/modules/registry/serials';
 import { addBlock } from '../../src/server/modules/registry/inventory';
 import { API_BASE, PATHS } from '../../src/shared/api';
-import { freePort, makeTmpDir, REPO_ROOT } from '../helpers/server';
-import { databaseEnv, databaseTarget, dropDatabase } from '../helpers/database';
+import { freePort, insertMember, makeTmpDir, serverProcesses } from '../helpers/server';
+import { databaseTarget } from '../helpers/database';
 
 const dataDir = makeTmpDir('canopy-registry-crash-');
-const spawned: ChildProcess[] = [];
-afterAll(async () => {
-  for (const c of spawned) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
-  await dropDatabase(dataDir);
-  fs.rmSync(dataDir, { recursive: true, force: true });
-});
+const servers = serverProcesses(dataDir);
+afterAll(() => servers.close());
 
 const PASSWORD = 'Crash#Test2026';
 const ARGON2 = { memoryKiB: 1024, timeCost: 1, parallelism: 1 };
@@ -32,36 +27,7 @@ const BLOCK = '30001-700000001-700001000-VCS-VCU-304-VER-CN-1-3001-01012024-3112
 let child: ChildProcess | null = null;
 
 async function start(port: number): Promise<void> {
-  child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
-    cwd: REPO_ROOT,
-    env: {
-      ...process.env,
-      ...(await databaseEnv(dataDir)),
-      DATA_DIR: dataDir,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'silent',
-      SEED_DEMO: 'false',
-      ARGON2_MEMORY_KIB: String(ARGON2.memoryKiB),
-      ARGON2_TIME_COST: String(ARGON2.timeCost),
-    },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  spawned.push(child);
-  const started = child;
-  let stderr = '';
-  started.stderr!.setEncoding('utf8').on('data', (d: string) => {
-    stderr = (stderr + d).slice(-4000);
-  });
-  for (;;) {
-    if (started.exitCode !== null || started.signalCode !== null) throw new Error(`the server did not start: ${stderr.trim() || '(nothing on stderr)'}`);
-    try {
-      if ((await fetch(`http://127.0.0.1:${port}${API_BASE}${PATHS.baseconfig}`)).ok) return;
-    } catch {
-      // not up yet
-    }
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  child = await servers.start(port);
 }
 
 it('kill -9 in a stream of retirements never leaves a retirement without its pending cancellation, or one without the other', async () => {
@@ -87,15 +53,7 @@ it('kill -9 in a stream of retirements never leaves a retirement without its pen
   for (let i = 0; i < 3; i++) {
     const token = newToken();
     await writeTx(db, async (tx) => {
-      const u = await tx
-        .insertInto('users')
-        .values({
-          email: `registry.crash${i}@example.sg`, password_hash: hash, type: 'personal', company: '', uen: '', first_name: 'Crash', last_name: String(i), ic_number: '',
-          mobile: '', avatar: '', invite_code: `RGCR0${i}`, invited_by: null, grade: 0, credit_score: 'excellent', risk: 0, disabled: 0, login_fails: 0,
-          login_locked: 0, withdraw_password_hash: hash, trade_fails: 0, trade_locked: 0, created_at: now, updated_at: now,
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
+      const u = { id: await insertMember(tx, { email: `registry.crash${i}@example.sg`, first_name: 'Crash', last_name: String(i), invite_code: `RGCR0${i}`, password_hash: hash, withdraw_password_hash: hash }, now) };
       await openUserAccounts(tx, u.id);
       // Credits held as a completed order leaves them.
       await post(tx, { kind: 'credit_issue', ref_type: 'order', ref_id: 0, memo: 'crash test', now, postings: [{ owner: PLATFORM, account: 'registry', amount: -100 }, { owner: u.id, account: 'credits', amount: 100 }] });
@@ -140,8 +98,7 @@ it('kill -9 in a stream of retirements never leaves a retirement without its pen
     while (acknowledged.length < 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
     for (let k = 0; k < 3 && next < TOTAL; k++) {
       await new Promise((r) => setTimeout(r, 100 + Math.floor(Math.random() * 300)));
-      child!.kill('SIGKILL');
-      await new Promise((r) => child!.once('exit', r));
+      await servers.stop(child!);
       await start(port);
       restarts++;
     }
@@ -149,8 +106,7 @@ it('kill -9 in a stream of retirements never leaves a retirement without its pen
   await Promise.all([...tokens.map((_, w) => worker(w)), killer]);
   expect(restarts).toBeGreaterThan(0);
   expect(acknowledged).toHaveLength(TOTAL);
-  child!.kill('SIGTERM');
-  await new Promise((r) => child!.once('exit', r));
+  await servers.stop(child!, 'SIGTERM');
 
   const check = openDatabase(await databaseTarget(dataDir)).db;
   try {

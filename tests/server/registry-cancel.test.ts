@@ -6,7 +6,6 @@
 // the registry holds less of; a surrender for Singapore carbon tax counts toward the cap once cancelled.
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
-import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { down, up } from '../../src/server/db/migrations/042-registry-cancellation';
@@ -17,9 +16,10 @@ import { formatSerialRange, parseSerialRange } from '../../src/server/modules/re
 import { addBlock } from '../../src/server/modules/registry/inventory';
 import { runOps } from '../../src/server/ops/registry';
 import { PATHS } from '../../src/shared/api';
+import { pdfText } from '../helpers/pdf';
 import { DAY, refusal, startTestServer, type TestServer } from '../helpers/server';
 import { expectRefusedBoth, makeUser, orderApi, type MarketUser } from './market-helpers';
-import { giveCredits, LANGS, makeRetirableProject, newKey, retireApi, retireSnapshot } from './retire-helpers';
+import { evidencePack, giveCredits, LANGS, makeRetirableProject, newKey, retireApi, retireSnapshot } from './retire-helpers';
 
 let s: TestServer;
 let api: ReturnType<typeof retireApi>;
@@ -358,19 +358,6 @@ describe('Singapore carbon tax', () => {
   });
 });
 
-/** The text of a PDF, all pages, spaces squeezed. */
-async function pdfText(bytes: Uint8Array): Promise<string> {
-  const task = getDocument({ data: bytes.slice(), useSystemFonts: false });
-  const doc = await task.promise;
-  const parts: string[] = [];
-  for (let i = 1; i <= doc.numPages; i++) {
-    const content = await (await doc.getPage(i)).getTextContent();
-    parts.push(content.items.map((it) => ('str' in it ? it.str + (it.hasEOL ? ' ' : '') : '')).join(''));
-  }
-  await task.destroy();
-  return parts.join(' ').replace(/\s+/g, ' ');
-}
-
 describe('what anyone can check', () => {
   it('the certificate PDF, the evidence pack (CSV, PDF) and the public pack check say where each retirement stands on the registry, in en and cn', async () => {
     const { u, pid } = await projectWithBlocks(() => [verraBlock(20, 2024)], 6);
@@ -394,11 +381,7 @@ describe('what anyone can check', () => {
 
     // The evidence pack: CSV columns, PDF lines, and the public check of the file.
     const month = { from: `${today.slice(0, 8)}01`, to: `${today.slice(0, 8)}28` };
-    const packOf = async (format: 'csv' | 'pdf', lang: 'en' | 'cn' = 'en') => {
-      const res = await s.raw('GET', PATHS.iccPack, { headers: { Authorization: u.token }, query: new URLSearchParams({ ...month, format, lang }).toString() });
-      expect(res.status).toBe(200);
-      return new Uint8Array(await res.arrayBuffer());
-    };
+    const packOf = (format: 'csv' | 'pdf', lang: 'en' | 'cn' = 'en') => evidencePack(s, u.token, month, format, lang);
     const csv = new TextDecoder().decode(await packOf('csv')).replace(/^\uFEFF/, '').trim().split('\r\n').map((l) => l.split(','));
     const col = (name: string) => csv[0]!.indexOf(name);
     const line = (id: string) => csv.find((r) => r[col('reference')] === id)!;

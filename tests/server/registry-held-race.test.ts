@@ -2,63 +2,30 @@
 // holding 100 t in registry blocks, and 1,000 concurrent buy requests of 1 t from 4 client processes: exactly
 // 100 succeed, no server error, the ledger and the holdings check out. The database's own guard
 // (projects_held) refuses a write that sells past what is held even when the checks are bypassed.
-import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { checkLedger } from '../../src/server/ledger/ledger';
 import { isCheck } from '../../src/server/db/errors';
 import { API_BASE, PATHS } from '../../src/shared/api';
 import { ERRORS } from '../../src/shared/errors';
 import type { Project } from '../../src/shared/schemas/content';
-import { startTestServer, type TestServer } from '../helpers/server';
-import { expectRefusedBoth, makeProject, makeUser, newKey, orderApi, TRADE_PASSWORD } from './market-helpers';
+import type { TestServer } from '../helpers/server';
+import { raceBuys, startRaceServer } from './buy-race-helpers';
+import { expectRefusedBoth, makeProject, makeUser, orderApi } from './market-helpers';
 
 let s: TestServer;
 beforeAll(async () => {
-  // As market-oversell.test.ts: a wide hash lane with a long bound, so every request reaches the order engine.
-  s = await startTestServer({ HASH_MAX_WAIT_MS: '60000', HASH_JOBS_PER_CLIENT: '1000', HASH_CONCURRENCY_USER: '64' });
+  s = await startRaceServer();
 });
 afterAll(async () => {
   await s?.close();
 });
 
-// Each client process fires all its requests at once and prints [{status, code}] as JSON.
-const CLIENT = `
-const jobs = JSON.parse(process.env.JOBS);
-Promise.all(jobs.map(async (j) => {
-  try {
-    const res = await fetch(process.env.URL, { method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: j.token, 'Idempotency-Key': j.key }, body: JSON.stringify(j.body) });
-    const text = await res.text();
-    let code = null;
-    try { code = JSON.parse(text).code; } catch {}
-    return { status: res.status, code };
-  } catch (err) { return { status: 0, code: null, error: String(err) }; }
-})).then((out) => process.stdout.write(JSON.stringify(out)));
-`;
-
-function runClient(url: string, jobs: unknown[]): Promise<{ status: number; code: number | null }[]> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['-e', CLIENT], { env: { ...process.env, URL: url, JOBS: JSON.stringify(jobs) }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => (code === 0 ? resolve(JSON.parse(out) as { status: number; code: number | null }[]) : reject(new Error(`client exited ${code}: ${err}`))));
-  });
-}
-
 it('sells exactly the 100 tons held to 1,000 concurrent 1-t buyers, though 2,000 t are listed', async () => {
   const pid = await makeProject(s, { total_tons: 2000, remaining_tons: 2000, held: 100, min_tons: 1, max_tons: 10, monthly_limit: 1000, total_limit: 1000, price: 500 });
-  const users = await Promise.all(Array.from({ length: 50 }, () => makeUser(s, { cents: 100_000, scryptLog2n: 10 })));
-  const jobs = Array.from({ length: 1000 }, (_, i) => ({ token: users[i % users.length]!.token, key: newKey(), body: { project_id: pid, tons: 1, password: TRADE_PASSWORD } }));
-  const url = s.url + API_BASE + PATHS.orderBuy;
-  const parts = [0, 1, 2, 3].map((k) => jobs.filter((_, i) => i % 4 === k));
-  const results = (await Promise.all(parts.map((p) => runClient(url, p)))).flat();
+  const { results, byCode } = await raceBuys(s, pid, { buyers: 50, buys: 1000 });
 
   expect(results).toHaveLength(1000);
   expect(results.filter((r) => r.status !== 200)).toEqual([]);
-  const byCode = new Map<number | null, number>();
-  for (const r of results) byCode.set(r.code, (byCode.get(r.code) ?? 0) + 1);
   expect(byCode.get(0)).toBe(100);
   const allowed = new Set<number | null>([0, ERRORS.project_full.code, ERRORS.insufficient_remaining.code]);
   expect([...byCode.keys()].filter((c) => !allowed.has(c))).toEqual([]);

@@ -12,6 +12,13 @@ import { LANGS, makeProject, makeUser, marketSnapshot, newKey, orderApi, TRADE_P
 
 export { LANGS, TRADE_PASSWORD, newKey };
 
+/** The evidence pack of a period (dates as YYYY-MM-DD) as its owner downloads it: the file's bytes. */
+export async function evidencePack(s: TestServer, token: string, period: { from: string; to: string }, format: 'csv' | 'pdf', lang: Lang = 'en'): Promise<Uint8Array> {
+  const res = await s.raw('GET', PATHS.iccPack, { headers: { Authorization: token }, query: new URLSearchParams({ ...period, format, lang }).toString() });
+  expect(res.status).toBe(200);
+  return new Uint8Array(await res.arrayBuffer());
+}
+
 /** A retirable project: registry, registry ID, vintage and country set; cycle of one minute. */
 export function makeRetirableProject(s: TestServer, o: Parameters<typeof makeProject>[1] = {}): Promise<number> {
   return makeProject(s, {

@@ -3,10 +3,10 @@
 // does, serials, project, tons and date stay public, and a flag that is not a boolean is refused in en and cn
 // with nothing written. The PDF's text is read back with pdf.js.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { checkLedger } from '../../src/server/ledger/ledger';
 import { API_BASE, PATHS } from '../../src/shared/api';
 import type { Lang } from '../../src/shared/errors';
+import { readPdf } from '../helpers/pdf';
 import { refusal, startTestServer, type TestServer } from '../helpers/server';
 import { expectRetireRefused, holder, retireApi } from './retire-helpers';
 
@@ -34,28 +34,6 @@ async function pdfOf(id: string, lang?: Lang) {
   const res = await fetch(`${s.url}${API_BASE}${path}${lang ? `?lang=${lang}` : ''}`);
   const bytes = new Uint8Array(await res.arrayBuffer());
   return { res, bytes };
-}
-
-/** The text of every page of a PDF, its lines joined by spaces. */
-async function pdfText(bytes: Uint8Array): Promise<{ text: string; pages: number; width: number; height: number }> {
-  const task = getDocument({ data: bytes, useSystemFonts: false });
-  const doc = await task.promise;
-  const parts: string[] = [];
-  const first = await doc.getPage(1);
-  const [, , width, height] = first.view;
-  for (let i = 1; i <= doc.numPages; i++) {
-    const content = await (await doc.getPage(i)).getTextContent();
-    // pdfkit writes a line in runs, one per font slice (a name may take several): the runs of a line join
-    // as they are, lines with a space.
-    parts.push(content.items.map((it) => ('str' in it ? it.str + (it.hasEOL ? ' ' : '') : '')).join(''));
-  }
-  await task.destroy();
-  return {
-    text: parts.join(' ').replace(/\s+/g, ' '),
-    pages: doc.numPages,
-    width: width!,
-    height: height!,
-  };
 }
 
 describe('a beneficiary shown as a Canopy customer', () => {
@@ -149,7 +127,7 @@ describe('the certificate PDF', () => {
     expect(en.res.headers.get('content-type')).toBe('application/pdf');
     expect(en.res.headers.get('content-disposition')).toBe(`attachment; filename="canopy-certificate-${id}.pdf"`);
     expect(Buffer.from(en.bytes.subarray(0, 5)).toString()).toBe('%PDF-');
-    const e = await pdfText(en.bytes);
+    const e = await readPdf(en.bytes);
     expect(e.pages).toBe(1);
     expect([Math.round(e.width), Math.round(e.height)]).toEqual([595, 842]);
     expect(e.text).toContain(id);
@@ -160,7 +138,7 @@ describe('the certificate PDF', () => {
     expect(e.text).not.toContain('Orchid');
     expect(e.text).toContain(`${s.url}/certificate/${id}`);
 
-    const cn = await pdfText((await pdfOf(id, 'cn')).bytes);
+    const cn = await readPdf((await pdfOf(id, 'cn')).bytes);
     expect(cn.text).toContain(id);
     expect(cn.text).toContain('林巴拉雅保护区');
     expect(cn.text).toContain('一位 Canopy 客户');
@@ -176,7 +154,7 @@ describe('the certificate PDF', () => {
       beneficiary: NAME,
       reason: REASON,
     });
-    const t = await pdfText((await pdfOf(res.data.id)).bytes);
+    const t = await readPdf((await pdfOf(res.data.id)).bytes);
     expect(t.text).toContain(NAME);
     expect(t.text).toContain(REASON);
     const missing = await pdfOf('A'.repeat(22));

@@ -3,8 +3,6 @@
 // the server is killed with SIGKILL before the receiver got it: one order while the receiver answers 500
 // (the server tried and backs off), one right after its commit (the sender has not run yet). Started again
 // on the same data, the server delivers each, and every try of an event carries its one webhook-id.
-import { spawn, type ChildProcess } from 'node:child_process';
-import fs from 'node:fs';
 import { afterAll, expect, it } from 'vitest';
 import { openDatabase } from '../../src/server/db/connection';
 import { migrateToLatest } from '../../src/server/db/migrate';
@@ -12,80 +10,29 @@ import { writeTx } from '../../src/server/db/tx';
 import { openPlatformAccounts, openUserAccounts } from '../../src/server/ledger/ledger';
 import { completeCycle } from '../../src/server/modules/order/transitions';
 import { insertOrder } from '../../src/server/modules/order/writes';
-import { API_BASE, PATHS } from '../../src/shared/api';
-import { freePort, makeTmpDir, REPO_ROOT, type TestServer } from '../helpers/server';
-import { databaseEnv, databaseTarget, dropDatabase } from '../helpers/database';
+import { freePort, insertMember, makeTmpDir, serverProcesses, waitUntil, type TestServer } from '../helpers/server';
+import { databaseTarget } from '../helpers/database';
 import { startReceiver, type Receiver } from '../helpers/webhook-receiver';
 import { makeProject } from './market-helpers';
 
 const dataDir = makeTmpDir('canopy-webhook-crash-');
-const spawned: ChildProcess[] = [];
+const servers = serverProcesses(dataDir, {
+  WEBHOOK_ALLOW_PRIVATE: 'true',
+  WEBHOOK_RETRY_SCHEDULE_MS: '300,300,300,300,300,300,300,300',
+  WEBHOOK_TIMEOUT_MS: '1000',
+  WEBHOOK_POLL_MS: '100',
+});
 let receiver: Receiver | null = null;
 afterAll(async () => {
-  for (const c of spawned) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+  await servers.close();
   await receiver?.close();
-  await dropDatabase(dataDir);
-  fs.rmSync(dataDir, { recursive: true, force: true });
 });
-
-async function start(port: number): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
-    cwd: REPO_ROOT,
-    env: {
-      ...process.env,
-      ...(await databaseEnv(dataDir)),
-      DATA_DIR: dataDir,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'silent',
-      SEED_DEMO: 'false',
-      WEBHOOK_ALLOW_PRIVATE: 'true',
-      WEBHOOK_RETRY_SCHEDULE_MS: '300,300,300,300,300,300,300,300',
-      WEBHOOK_TIMEOUT_MS: '1000',
-      WEBHOOK_POLL_MS: '100',
-    },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  spawned.push(child);
-  let stderr = '';
-  child.stderr!.setEncoding('utf8').on('data', (d: string) => {
-    stderr = (stderr + d).slice(-4000);
-  });
-  for (;;) {
-    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`the server did not start: ${stderr.trim()}`);
-    try {
-      if ((await fetch(`http://127.0.0.1:${port}${API_BASE}${PATHS.baseconfig}`)).ok) return child;
-    } catch {
-      // not up yet
-    }
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
-async function kill(child: ChildProcess): Promise<void> {
-  const exited = new Promise((r) => child.once('exit', r));
-  child.kill('SIGKILL');
-  await exited;
-}
-
-const until = async (what: () => Promise<boolean> | boolean, ms: number) => {
-  const end = Date.now() + ms;
-  while (!(await what()) && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
-};
 
 it('kill -9 after an order completes and before its webhook is delivered: delivered after the restart, one webhook-id per event', async () => {
   const { db } = openDatabase(await databaseTarget(dataDir));
   await migrateToLatest(db);
   const now = Date.now();
-  const user = await db
-    .insertInto('users')
-    .values({
-      email: 'webhook-crash@example.sg', password_hash: 'x', type: 'personal', company: '', uen: '', first_name: 'Hook', last_name: 'Crash', ic_number: '', mobile: '', avatar: '',
-      invite_code: 'WHCR01', invited_by: null, grade: 0, credit_score: 'excellent', risk: 0, disabled: 0, login_fails: 0, login_locked: 0, withdraw_password_hash: null,
-      trade_fails: 0, trade_locked: 0, created_at: now, updated_at: now,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
+  const user = { id: await insertMember(db, { email: 'webhook-crash@example.sg', first_name: 'Hook', last_name: 'Crash', invite_code: 'WHCR01' }, now) };
   await openPlatformAccounts(db);
   await writeTx(db, (tx) => openUserAccounts(tx, user.id));
   const projectId = await makeProject({ db, clock: { now: () => Date.now() } } as unknown as TestServer);
@@ -113,20 +60,20 @@ it('kill -9 after an order completes and before its webhook is delivered: delive
   receiver.answer = () => ({ status: healthy ? 200 : 500 });
 
   const port = await freePort();
-  let child = await start(port);
+  let child = await servers.start(port);
   const first = await complete();
   const firstEvent = await eventOf(first);
-  await until(() => receiver!.received.length >= 2, 20_000);
+  await waitUntil(() => receiver!.received.length >= 2, 20_000);
   expect(receiver.received.length).toBeGreaterThanOrEqual(2);
   const second = await complete();
-  await kill(child);
+  await servers.stop(child);
   const secondEvent = await eventOf(second);
   expect(await db.selectFrom('webhook_deliveries').select('status').orderBy('id').execute()).toEqual([{ status: 'pending' }, { status: 'pending' }]);
 
   healthy = true;
-  child = await start(port);
+  child = await servers.start(port);
   // At once, unless the kill caught a try claimed and not yet answered: then after its lease.
-  await until(async () => (await db.selectFrom('webhook_deliveries').select('status').where('status', '=', 'delivered').execute()).length === 2, 60_000);
+  await waitUntil(async () => (await db.selectFrom('webhook_deliveries').select('status').where('status', '=', 'delivered').execute()).length === 2, 60_000);
   // Long enough for more runs of the sender to show a second delivery, if there were one.
   await new Promise((r) => setTimeout(r, 1500));
   const byId = new Map<string, number[]>();
@@ -142,6 +89,6 @@ it('kill -9 after an order completes and before its webhook is delivered: delive
   const tries = await db.selectFrom('webhook_attempts').select(['delivery_id', 'status_code']).execute();
   expect(tries.filter((t) => t.status_code === 200)).toHaveLength(2);
   expect(await db.selectFrom('webhook_deliveries').select('status').execute()).toEqual([{ status: 'delivered' }, { status: 'delivered' }]);
-  await kill(child);
+  await servers.stop(child);
   await db.destroy();
 }, 180_000);

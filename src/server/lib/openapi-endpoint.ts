@@ -1,5 +1,6 @@
 import type * as v from 'valibot';
 import type { ErrorKey } from '../../shared/errors';
+import type { Config } from '../config';
 
 /** One API operation in the OpenAPI document; modules list theirs and openapi.ts assembles them.
  *  How to add one: docs/decisions/0012-api-contract.md. */
@@ -35,4 +36,18 @@ export interface Endpoint {
   bare?: string[];
   /** A raw request body of these media types instead of JSON (the avatar upload). */
   upload?: string[];
+}
+
+/** An OpenAPI document built once per configuration and URL: its `servers` is PUBLIC_URL, which server.ts fills
+ *  in at start when unset, so the URL is read again on every call and a new one builds the document anew. */
+export function documentPerConfig<T>(build: (url: string) => T): (config: Pick<Config, 'PUBLIC_URL' | 'PORT'>) => T {
+  const documents = new WeakMap<object, { url: string; doc: T }>();
+  return (config) => {
+    const url = config.PUBLIC_URL ?? `http://localhost:${config.PORT}`;
+    const kept = documents.get(config);
+    if (kept && kept.url === url) return kept.doc;
+    const doc = build(url);
+    documents.set(config, { url, doc });
+    return doc;
+  };
 }

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { MemberPage } from '../../components/member-page';
+import { SecretOnce } from '../../components/forms/secret-once';
 import { LoadingState } from '../../components/empty-state';
 import { showToast } from '../../components/toast';
 import { keepNotice } from '../../components/page-notice';
@@ -28,6 +29,7 @@ export function DeveloperPage() {
 }
 
 function DeveloperContent() {
+  const { t } = useLingui();
   const { keys, reload } = useApiKeys();
   const [secret, setSecret] = useState<ApiKeyCreated | null>(null);
   if (keys === undefined) return <LoadingState />;
@@ -37,7 +39,17 @@ function DeveloperContent() {
   };
   return (
     <div className="section developer">
-      {secret ? <SecretCard made={secret} onDone={() => setSecret(null)} /> : null}
+      {/* The secret of a key just made: shown this once. */}
+      {secret ? (
+        <SecretOnce
+          title={<Trans>Your new key</Trans>}
+          warning={<Trans>Copy it now and keep it somewhere safe: it is shown only this once. Canopy keeps only a fingerprint of it.</Trans>}
+          secret={secret.key}
+          copyFailed={t`Select the key and copy it.`}
+          testId="api-key"
+          onDone={() => setSecret(null)}
+        />
+      ) : null}
       {keys === null ? (
         <p className="card developer-empty" data-testid="developer-unavailable">
           <Trans>Your API keys could not be loaded. In an organisation, only the owner and admins manage them; otherwise connect to the internet and try again.</Trans>
@@ -55,40 +67,6 @@ function DeveloperContent() {
         </Trans>
       </p>
     </div>
-  );
-}
-
-/** The secret of a key just made: shown this once, with a copy button. */
-function SecretCard({ made, onDone }: { made: ApiKeyCreated; onDone: () => void }) {
-  const { t } = useLingui();
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(made.key);
-      showToast(t`Copied.`, 'success');
-    } catch {
-      keepNotice(t`Select the key and copy it.`, 'error');
-    }
-  };
-  return (
-    <section className="card developer-secret" data-testid="api-key-secret-card" aria-live="polite">
-      <h2 className="developer-heading">
-        <Trans>Your new key</Trans>
-      </h2>
-      <p className="developer-warning">
-        <Trans>Copy it now and keep it somewhere safe: it is shown only this once. Canopy keeps only a fingerprint of it.</Trans>
-      </p>
-      <code className="developer-secret__key" data-testid="api-key-secret">
-        {made.key}
-      </code>
-      <div className="developer-actions">
-        <button type="button" className="btn" onClick={() => void copy()} data-testid="api-key-copy">
-          <Trans>Copy</Trans>
-        </button>
-        <button type="button" className="btn btn--ghost" onClick={onDone} data-testid="api-key-secret-done">
-          <Trans>I have saved it</Trans>
-        </button>
-      </div>
-    </section>
   );
 }
 

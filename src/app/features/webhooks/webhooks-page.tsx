@@ -3,13 +3,12 @@ import { msg } from '@lingui/core/macro';
 import type { MessageDescriptor } from '@lingui/core';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { MemberPage } from '../../components/member-page';
+import { SecretOnce } from '../../components/forms/secret-once';
 import { LoadingState } from '../../components/empty-state';
 import { FormAlert } from '../../components/forms/form-alert';
 import { SubmitButton } from '../../components/forms/submit-button';
 import { useWrite } from '../../components/forms/use-write';
 import { showToast } from '../../components/toast';
-import { keepNotice } from '../../components/page-notice';
-import { copyText } from '../../lib/clipboard';
 import { formatDateTime } from '../../lib/format';
 import { useOnline } from '../../lib/online';
 import { WEBHOOK_EVENT_TYPES, type WebhookAttempt, type WebhookEndpoint, type WebhookEventType, type WebhookMode } from '../../../shared/schemas/webhook';
@@ -30,15 +29,27 @@ export function WebhooksPage() {
 }
 
 function WebhooksContent() {
+  const { t } = useLingui();
   const { list, reload } = useWebhooks();
   const [secret, setSecret] = useState<{ url: string; secret: string } | null>(null);
   if (list === undefined) return <LoadingState />;
+  const url = secret?.url;
   return (
     <div className="section webhooks">
       <p className="muted webhooks__intro">
         <Trans>Canopy tells your systems when an order completes, credits are retired or money moves, signed per Standard Webhooks. Verify each delivery with the endpoint's secret.</Trans>
       </p>
-      {secret && <SecretCard url={secret.url} secret={secret.secret} onDone={() => setSecret(null)} />}
+      {/* The secret, shown this once: copied or written down now, or made anew by a rotation. */}
+      {secret && (
+        <SecretOnce
+          title={<Trans>Signing secret for {url}</Trans>}
+          warning={<Trans>Copy it now: it is shown only this once.</Trans>}
+          secret={secret.secret}
+          copyFailed={t`Copy failed. Select the text and copy it.`}
+          testId="webhook"
+          onDone={() => setSecret(null)}
+        />
+      )}
       <AddForm
         onAdded={async (url, s) => {
           setSecret({ url, secret: s });
@@ -60,32 +71,6 @@ function WebhooksContent() {
           ))}
         </ul>
       )}
-    </div>
-  );
-}
-
-/** The secret, shown this once: copied or written down now, or made anew by a rotation. */
-function SecretCard({ url, secret, onDone }: { url: string; secret: string; onDone: () => void }) {
-  const { t } = useLingui();
-  return (
-    <div className="card webhooks__secret" role="status" data-testid="webhook-secret-card">
-      <p className="webhooks__secret-title">
-        <Trans>Signing secret for {url}</Trans>
-      </p>
-      <code className="webhooks__secret-value" data-testid="webhook-secret">
-        {secret}
-      </code>
-      <p className="muted webhooks__secret-note">
-        <Trans>Copy it now: it is shown only this once.</Trans>
-      </p>
-      <div className="webhooks__actions">
-        <button type="button" className="btn btn--small" onClick={() => void copyText(secret).then((ok) => (ok ? showToast(t`Copied.`, 'success') : keepNotice(t`Copy failed. Select the text and copy it.`, 'error')))}>
-          <Trans>Copy</Trans>
-        </button>
-        <button type="button" className="btn btn--ghost btn--small" onClick={onDone} data-testid="webhook-secret-done">
-          <Trans>I have saved it</Trans>
-        </button>
-      </div>
     </div>
   );
 }

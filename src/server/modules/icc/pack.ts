@@ -134,19 +134,25 @@ function kept(r: { verdict: IccVerdict | null; reasons: string | null; rules_ver
   return { icc: keptJudgement({ verdict: r.verdict, reasons: r.reasons, rules_version: r.rules_version }), icc_judged: 'surrender' };
 }
 
-/** Retirements with their serial ranges; a surrender for the tax with the verdict it was judged with. */
-async function retirements(db: DB, userId: number, start: number, end: number): Promise<PackRow[]> {
-  const rows = await db
+/** An account's retirements in [start, end), oldest first, each with its project (p) and its registry
+ *  cancellation (c, empty until recorded): what the pack and its public check both list. */
+function retirementsIn(db: DB, userId: number, start: number, end: number) {
+  return db
     .selectFrom('retirements as r')
     .innerJoin('projects as p', 'p.id', 'r.project_id')
-    .leftJoin('retirement_icc as ri', 'ri.retirement_id', 'r.id')
     .leftJoin('registry_cancellations as c', 'c.retirement_id', 'r.id')
-    .select(['r.id', 'r.tons', 'r.created_at', 'r.icc_year', 'ri.verdict', 'ri.reasons', 'ri.rules_version', 'c.reference', 'c.cancelled_on', ...P_COLUMNS])
     .where('r.user_id', '=', userId)
     .where('r.created_at', '>=', start)
     .where('r.created_at', '<', end)
     .orderBy('r.created_at')
-    .orderBy('r.id')
+    .orderBy('r.id');
+}
+
+/** Retirements with their serial ranges; a surrender for the tax with the verdict it was judged with. */
+async function retirements(db: DB, userId: number, start: number, end: number): Promise<PackRow[]> {
+  const rows = await retirementsIn(db, userId, start, end)
+    .leftJoin('retirement_icc as ri', 'ri.retirement_id', 'r.id')
+    .select(['r.id', 'r.tons', 'r.created_at', 'r.icc_year', 'ri.verdict', 'ri.reasons', 'ri.rules_version', 'c.reference', 'c.cancelled_on', ...P_COLUMNS])
     .execute();
   const [serials, registrySerials] = await Promise.all([
     serialRangesOf(db, rows),
@@ -207,17 +213,7 @@ export async function readPack(db: DB, user: User, q: Pick<IccPackQuery, 'from' 
  *  public check of a pack lists beside its verdict (docs/product.md#registry-cancellation). */
 export async function packRegistryRows(db: DB, userId: number, q: Pick<IccPackQuery, 'from' | 'to'>) {
   const { start, end } = packPeriod(q);
-  const rows = await db
-    .selectFrom('retirements as r')
-    .innerJoin('projects as p', 'p.id', 'r.project_id')
-    .leftJoin('registry_cancellations as c', 'c.retirement_id', 'r.id')
-    .select(['r.id', 'r.tons', 'r.created_at', 'r.icc_year', 'p.registry', 'c.reference', 'c.cancelled_on'])
-    .where('r.user_id', '=', userId)
-    .where('r.created_at', '>=', start)
-    .where('r.created_at', '<', end)
-    .orderBy('r.created_at')
-    .orderBy('r.id')
-    .execute();
+  const rows = await retirementsIn(db, userId, start, end).select(['r.id', 'r.tons', 'r.created_at', 'r.icc_year', 'p.registry', 'c.reference', 'c.cancelled_on']).execute();
   const serials = await registrySerialsOf(
     db,
     rows.map((r) => r.id),

@@ -1,6 +1,6 @@
 import { toJsonSchema, type ConversionConfig } from '@valibot/to-json-schema';
 import * as v from 'valibot';
-import type { Config } from '../../config';
+import { documentPerConfig } from '../../lib/openapi-endpoint';
 import { ERRORS, type ErrorKey } from '../../../shared/errors';
 import {
   v1BalanceSchema,
@@ -170,13 +170,5 @@ function buildDocument(publicUrl: string): Json {
   };
 }
 
-const documents = new WeakMap<object, { url: string; doc: Json }>();
-
-export function v1Document(config: Pick<Config, 'PUBLIC_URL' | 'PORT'>): Json {
-  const url = config.PUBLIC_URL ?? `http://localhost:${config.PORT}`;
-  const kept = documents.get(config);
-  if (kept && kept.url === url) return kept.doc;
-  const doc = buildDocument(url);
-  documents.set(config, { url, doc });
-  return doc;
-}
+/** The integrators' document for this configuration, built once per configuration and URL. */
+export const v1Document = documentPerConfig(buildDocument);
