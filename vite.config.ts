@@ -100,7 +100,12 @@ function preloadFirstScreens(): Plugin {
         // Their stylesheets too, as the entry's own are: the first screen is drawn with them, not restyled
         // when a chunk's import adds them.
         const css = new Set([...files].flatMap((f) => [...(byFile.get(f)!.viteMetadata?.importedCss ?? [])]));
+        // The offline store's code (lib/db.ts and Dexie) is not home's (lib/store.ts), but every other first
+        // screen reads it at once: the boot shell (public/boot-shell.js) preloads these files when the page
+        // it starts is not home, so they load beside the rest instead of after start.tsx asks for them.
+        const store = closure(chunks.filter((c) => c.moduleIds.some((id) => /\/src\/app\/lib\/db\.ts$/.test(id))), new Set([...linked, ...files]));
         return [
+          { tag: 'meta', attrs: { name: 'canopy:store-code', content: [...store].map((f) => `/${f}`).join(' ') }, injectTo: 'head' as const },
           ...[...files].map((f) => ({ tag: 'link', attrs: { rel: 'modulepreload', crossorigin: true, href: `/${f}` }, injectTo: 'head' as const })),
           ...[...css].map((f) => ({ tag: 'link', attrs: { rel: 'stylesheet', crossorigin: true, href: `/${f}` }, injectTo: 'head' as const })),
         ];

@@ -31,6 +31,21 @@
     }
   }
 
+  // Any first screen but home reads the offline store at once: its code (named by the build in a meta tag)
+  // starts loading now, beside the app's own, rather than once the app's start asks for it. Home draws
+  // without it and loads it after its first screen has settled (src/app/lib/store.ts).
+  if (!home) {
+    var store = document.querySelector('meta[name="canopy:store-code"]');
+    (store ? store.content.split(' ') : []).forEach(function (href) {
+      if (!href) return;
+      var preload = document.createElement('link');
+      preload.rel = 'modulepreload';
+      preload.href = href;
+      preload.crossOrigin = '';
+      document.head.appendChild(preload);
+    });
+  }
+
   var shell = document.getElementById('boot-shell');
   var s = shell && snapshot();
   if (s) {

@@ -62,10 +62,16 @@ export async function start(): Promise<void> {
   // router reads the location, so it never draws home first.
   if (firstScreen(location.pathname) !== location.pathname) history.replaceState(history.state, '', firstScreen(location.pathname));
   // Home's first screen draws from the device and the network; the store waits until it has settled.
-  // Any other screen reads the store: it loads (and opens) now, beside the screen's code. A failure is the
-  // screen's to show, on its own read.
+  // Any other screen reads the store: its code (preloaded by the boot shell) runs now, in a task of its own
+  // as React's did, and the database opens beside the screen's code. A failure is the screen's to show, on
+  // its own read.
   if (isHome(location.pathname)) deferStore();
-  else void loadStore().then((m) => m.db.open()).catch(() => undefined);
+  else {
+    const store = await loadStore().catch(() => null);
+    mark('store');
+    void store?.db.open().catch(() => undefined);
+    await nextTask();
+  }
   const router = makeRouter();
   mark('router');
   await nextTask(); // the router's setup (its route tree, the history, the scroll cache) is a task of its own

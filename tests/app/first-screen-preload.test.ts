@@ -109,4 +109,14 @@ describe('the built index.html', () => {
     ]);
     expect(preloads.filter((f) => others.has(f))).toEqual([]);
   });
+
+  it("names the offline store's code for the boot shell, which preloads it on any first screen but home", () => {
+    const content = /<meta name="canopy:store-code" content="([^"]*)"/.exec(html)?.[1];
+    expect(content, 'the canopy:store-code meta tag').toBeDefined();
+    const named = new Set(content!.split(' ').map((f) => f.replace(/^\//, '')));
+    const holding = (re: RegExp) => chunks.filter((c) => c.moduleIds.some((m) => re.test(m))).map((c) => c.fileName);
+    for (const f of [...holding(/\/src\/app\/lib\/db\.ts$/), ...holding(/\/node_modules\/dexie\//)]) expect(named, f).toContain(f);
+    const shell = fs.readFileSync(path.join(import.meta.dirname, '../../public/boot-shell.js'), 'utf8');
+    expect(shell).toMatch(/if \(!home\) \{\s*var store = document\.querySelector\('meta\[name="canopy:store-code"\]'\)/);
+  });
 });
