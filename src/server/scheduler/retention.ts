@@ -64,9 +64,9 @@ export async function pruneOldRows(deps: Deps): Promise<RetentionReport> {
  *  next run does not take. */
 async function pruneWebhookLog(deps: Deps, cutoff: number): Promise<{ webhook_deliveries: number; webhook_events: number }> {
   const { db } = deps;
-  const settled = db.selectFrom('webhook_deliveries').select('id').where('status', '!=', 'pending').where('settled_at', '<', cutoff);
-  await db.deleteFrom('webhook_attempts').where('delivery_id', 'in', settled).execute();
-  const deliveries = await db.deleteFrom('webhook_deliveries').where('status', '!=', 'pending').where('settled_at', '<', cutoff).executeTakeFirst();
+  const settled = () => db.selectFrom('webhook_deliveries').select('id').where('status', '!=', 'pending').where('settled_at', '<', cutoff);
+  await db.deleteFrom('webhook_attempts').where('delivery_id', 'in', settled()).execute();
+  const deliveries = await db.deleteFrom('webhook_deliveries').where('id', 'in', settled()).executeTakeFirst();
   const events = await db
     .deleteFrom('webhook_events')
     .where('created_at', '<', cutoff)
