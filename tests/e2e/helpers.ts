@@ -6,12 +6,14 @@ import Database from 'better-sqlite3';
 import { test as base, expect, type APIRequestContext, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { E2E_SERVER_ENV, ROOT, killServer, readState, spawnServer, writeState, type ServerState } from './server-control';
 
-// Helpers for the browser tests. The server is started by global-setup.ts; its address and data directory
-// arrive in CANOPY_E2E_BASE_URL / CANOPY_E2E_DATA_DIR / CANOPY_E2E_STATE.
+// Helpers for the browser tests. global-setup.ts starts one server per worker; this worker's address and data
+// directory arrive in CANOPY_E2E_BASE_URL_<i> / CANOPY_E2E_DATA_DIR_<i> / CANOPY_E2E_STATE_<i>, where i is the
+// worker's parallel index.
 
 function env(name: string): string {
-  const value = process.env[name];
-  if (!value) throw new Error(`${name} is not set: run the browser tests with npm run test:e2e (global setup starts the server)`);
+  const key = `${name}_${process.env.TEST_PARALLEL_INDEX ?? '0'}`;
+  const value = process.env[key];
+  if (!value) throw new Error(`${key} is not set: run the browser tests with npm run test:e2e (global setup starts the servers)`);
   return value;
 }
 

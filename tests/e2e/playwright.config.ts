@@ -2,10 +2,13 @@ import path from 'node:path';
 import { defineConfig } from '@playwright/test';
 import { CHROMIUM, CHROMIUM_FLAGS, ROOT } from './server-control';
 
-// Browser tests: Debian's chromium (never a downloaded browser), a 390x844 phone, one worker, against the
-// real server that global-setup.ts builds and starts. Run with `npm run test:e2e`
+// Browser tests: Debian's chromium (never a downloaded browser), a 390x844 phone, against real servers that
+// global-setup.ts builds and starts, one per worker. Run with `npm run test:e2e`
 // (= playwright test -c tests/e2e/playwright.config.ts). Under CI a JSON report is written as well, for
 // the summary line of .ci/run.
+// Two workers by default (E2E_WORKERS sets another count): much of a browser test is waiting (a service
+// worker installing, the network going idle, a toast's timer), and on two cores a second worker fills
+// that time; files stay whole on one worker, in order, so a file's serial steps share one server.
 
 const results = path.join(ROOT, 'test-results');
 
@@ -14,7 +17,7 @@ export default defineConfig({
   testMatch: '**/*.spec.ts',
   outputDir: path.join(results, 'playwright'),
   globalSetup: './global-setup.ts',
-  workers: 1,
+  workers: Number(process.env.E2E_WORKERS ?? 2),
   fullyParallel: false,
   retries: 0,
   forbidOnly: !!process.env.CI,
