@@ -6,6 +6,7 @@ import { lingui } from '@lingui/vite-plugin';
 import { VitePWA } from 'vite-plugin-pwa';
 import { compression } from 'vite-plugin-compression2';
 import { transformAsync } from '@babel/core';
+import os from 'node:os';
 import path from 'node:path';
 
 // Lingui macros (t, Trans, msg...) compiled by Babel, only in files that import them. plugin-react 6 has
@@ -319,6 +320,11 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // On SQLite at least two forks, where vitest's default is one less than the cores (one on a 2-core
+    // machine): much of a test is waiting on a child process, a socket or a timer, and a second fork fills
+    // that time (the suite in about half the wall time on two cores). On PostgreSQL the database's own
+    // processes take the second core, so a second fork there gains nothing on two cores: the default stays.
+    maxWorkers: process.env.TEST_DATABASE_URL ? undefined : Math.max(2, os.availableParallelism() - 1),
     setupFiles: ['tests/setup/env.ts'],
     // Contract tests: counts the OpenAPI operations the server tests saw answer (tests/helpers/contract.ts).
     globalSetup: ['tests/setup/contract-global.ts'],
