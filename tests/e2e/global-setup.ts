@@ -17,7 +17,7 @@ import { E2E_SERVER_ENV, ROOT, ensureBuilt, freePort, freshDataDir, killServer, 
 export default async function globalSetup(config: FullConfig): Promise<() => Promise<void>> {
   ensureBuilt((line) => console.log(`[e2e] ${line}`));
   const servers = Math.max(1, config.workers);
-  const stateFiles = await Promise.all(
+  const started = await Promise.allSettled(
     Array.from({ length: servers }, async (_, i) => {
       const dataDir = freshDataDir();
       const port = await freePort();
@@ -31,9 +31,16 @@ export default async function globalSetup(config: FullConfig): Promise<() => Pro
       process.env[`CANOPY_E2E_DATA_DIR_${i}`] = dataDir;
       process.env[`CANOPY_E2E_STATE_${i}`] = stateFile;
       console.log(`[e2e] server ${i}: ${state.url} (pid ${state.pid}), DATA_DIR=${dataDir}, log ${path.relative(ROOT, logFile)}`);
-      return { stateFile, dataDir };
+      return { stateFile, dataDir, pid: state.pid };
     }),
   );
+  const stateFiles = started.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
+  const failed = started.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (failed) {
+    // The servers run detached: one that started must not outlive a setup that failed (no teardown runs).
+    for (const { pid } of stateFiles) await killServer(pid);
+    throw failed.reason;
+  }
 
   return async () => {
     for (const { stateFile, dataDir } of stateFiles) {
