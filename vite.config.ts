@@ -72,6 +72,12 @@ const NETWORK_ANSWER_ONLY = { cachedResponseWillBeUsed: () => Promise.resolve(nu
 // opens, a little later. Not the other screens' code nor the rest of the texts: on home they cost more than they
 // save elsewhere (measured: +7 ms to home's first card, -2 ms to the project tab's) and would load JS the
 // home screen does not use (bench/lighthouse.ts budget).
+/** The screens whose code the boot shell preloads when a start opens them (their route's component). */
+const BOOT_PRELOADED_SCREENS: Record<string, RegExp> = {
+  '/pages/project/index': /\/src\/app\/routes\/pages\/project\/\[index\]\.tsx\?tsr-split=component$/,
+  '/pages/project/project': /\/src\/app\/routes\/pages\/project\/project\.tsx\?tsr-split=component$/,
+};
+
 function preloadFirstScreens(): Plugin {
   const first = [/\/src\/app\/start\.tsx$/, /\/src\/app\/routes\/index\.tsx\?tsr-split=component$/, /\/locales\/en\/core\.po$/];
   return {
@@ -105,8 +111,26 @@ function preloadFirstScreens(): Plugin {
         // screen reads it at once: the boot shell (public/boot-shell.js) preloads these files when the page
         // it starts is not home, so they load beside the rest instead of after start.tsx asks for them.
         const store = closure(chunks.filter((c) => c.moduleIds.some((id) => /\/src\/app\/lib\/db\.ts$/.test(id))), new Set([...linked, ...files]));
+        // The screens a start often opens from outside the app (a shared project, the project tab) and the
+        // rest of the texts: the boot shell preloads a screen's code and stylesheets and the texts of the
+        // stored language when the page it starts is that screen, so they load beside React instead of once
+        // start.tsx has run (bench/lighthouse.ts). One entry a screen: its path, then its files, the store's
+        // among them only if the screen imports it (a project's detail draws without it, src/app/lib/store.ts).
+        const loaded = new Set([...linked, ...files, ...store]);
+        const holding = (re: RegExp) => chunks.filter((c) => c.moduleIds.some((id) => re.test(id)));
+        const screens = Object.entries(BOOT_PRELOADED_SCREENS).map(([route, module]) => {
+          const code = closure(holding(module), new Set([...linked, ...files]));
+          const sheets = new Set([...code].flatMap((f) => [...(byFile.get(f)!.viteMetadata?.importedCss ?? [])]).filter((f) => !css.has(f)));
+          return [route, ...[...code, ...sheets].map((f) => `/${f}`)].join(' ');
+        });
+        const texts = (['en', 'zh-Hans'] as const).map((locale) => {
+          const code = closure(holding(new RegExp(`/locales/${locale}/messages\\.po$`)), loaded);
+          return [locale, ...[...code].map((f) => `/${f}`)].join(' ');
+        });
         return [
           { tag: 'meta', attrs: { name: 'canopy:store-code', content: [...store].map((f) => `/${f}`).join(' ') }, injectTo: 'head' as const },
+          { tag: 'meta', attrs: { name: 'canopy:screen-code', content: screens.join('|') }, injectTo: 'head' as const },
+          { tag: 'meta', attrs: { name: 'canopy:texts-code', content: texts.join('|') }, injectTo: 'head' as const },
           ...[...files].map((f) => ({ tag: 'link', attrs: { rel: 'modulepreload', crossorigin: true, href: `/${f}` }, injectTo: 'head' as const })),
           ...[...css].map((f) => ({ tag: 'link', attrs: { rel: 'stylesheet', crossorigin: true, href: `/${f}` }, injectTo: 'head' as const })),
         ];
@@ -178,6 +202,14 @@ function chunkModules(): Plugin {
     },
   };
 }
+
+// A project's screens (detail, countdown, buy, book, sell) share their parts in one chunk, and the small
+// pieces many screens use (a countdown, live refresh, the member's info, fees) in another: left to the
+// automatic split they came as ten files of 0.5 to 2.5 KiB for the detail alone, and a phone on a slow
+// network pays a round trip per file more than it pays for the bytes (bench/lighthouse.ts).
+const KIT_MODULES = /\/src\/(app\/components\/countdown\.tsx|app\/lib\/live-refresh\.ts|app\/lib\/user-info\.ts|shared\/fees\.ts)$/;
+const PROJECT_SCREEN_MODULES =
+  /\/src\/(app\/routes\/pages\/project\/project\.tsx\?tsr-split=component|app\/features\/projects\/(project-detail-page|project-icc|project-parts)\.tsx|app\/lib\/(project|order-limits)\.ts|app\/components\/(project-load-state|sale-countdown|cycle-text)\.tsx|shared\/countries\.ts|shared\/icc\/reasons\.ts)$/;
 
 const apiTarget = process.env.CANOPY_API ?? 'http://localhost:8080';
 
@@ -303,11 +335,17 @@ export default defineConfig({
       output: {
         codeSplitting: {
           groups: [
-            { name: 'preload-helper', test: /vite\/preload-helper/, priority: 5 },
-            { name: 'react', test: /\/node_modules\/(react|react-dom|scheduler)\//, priority: 4 },
-            { name: 'dexie', test: /\/node_modules\/dexie(-react-hooks)?\//, priority: 3 },
-            { name: 'home', test: /\/src\/app\/routes\/index\.tsx\?tsr-split=component$/, priority: 2 },
-            { name: 'start', test: /\/src\/app\/start\.tsx$/, priority: 1 },
+            { name: 'preload-helper', test: /vite\/preload-helper/, priority: 9 },
+            { name: 'react', test: /\/node_modules\/(react|react-dom|scheduler)\//, priority: 8 },
+            { name: 'dexie', test: /\/node_modules\/dexie(-react-hooks)?\//, priority: 7 },
+            { name: 'home', test: /\/src\/app\/routes\/index\.tsx\?tsr-split=component$/, priority: 6 },
+            { name: 'start', test: /\/src\/app\/start\.tsx$/, priority: 5 },
+            { name: 'db', test: /\/src\/app\/lib\/db\.ts$/, priority: 4 },
+            { name: 'kit', test: KIT_MODULES, priority: 3 },
+            // The project tab's stylesheet too, which the detail imports: not a reason for the tab to load the
+            // detail's code.
+            { name: 'projects', test: /\/src\/app\/features\/projects\/projects\.css$/, priority: 3 },
+            { name: 'project', test: PROJECT_SCREEN_MODULES, priority: 2 },
           ],
         },
       },

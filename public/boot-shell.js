@@ -33,17 +33,50 @@
 
   // Any first screen but home reads the offline store at once: its code (named by the build in a meta tag)
   // starts loading now, beside the app's own, rather than once the app's start asks for it. Home draws
-  // without it and loads it after its first screen has settled (src/app/lib/store.ts).
+  // without it and loads it after its first screen has settled (src/app/lib/store.ts). So do the code and
+  // stylesheets of the screens a start often opens from outside (a shared project, the project tab) and
+  // the rest of the texts in the stored language, which every screen but home draws with
+  // (vite.config.ts, preloadFirstScreens).
+  function meta(name) {
+    var tag = document.querySelector('meta[name="' + name + '"]');
+    return tag ? tag.content : '';
+  }
+  /** The files of the entry of a meta tag ("key file file|key file") named `key`. */
+  function entry(name, key) {
+    var found = [];
+    meta(name)
+      .split('|')
+      .forEach(function (e) {
+        var files = e.split(' ');
+        if (files[0] === key) found = files.slice(1);
+      });
+    return found;
+  }
+  function language() {
+    try {
+      var lang = JSON.parse(localStorage.getItem('language') || 'null');
+      if (lang === null) return /^zh\b/i.test(navigator.language) ? 'zh-Hans' : 'en';
+      return lang === 'cn' || lang === 'zh-Hans' ? 'zh-Hans' : 'en';
+    } catch {
+      return 'en';
+    }
+  }
+  function preload(href) {
+    if (!href) return;
+    var link = document.createElement('link');
+    if (/\.css$/.test(href)) {
+      link.rel = 'preload';
+      link.as = 'style';
+    } else link.rel = 'modulepreload';
+    link.href = href;
+    link.crossOrigin = '';
+    document.head.appendChild(link);
+  }
   if (!home) {
-    var store = document.querySelector('meta[name="canopy:store-code"]');
-    (store ? store.content.split(' ') : []).forEach(function (href) {
-      if (!href) return;
-      var preload = document.createElement('link');
-      preload.rel = 'modulepreload';
-      preload.href = href;
-      preload.crossOrigin = '';
-      document.head.appendChild(preload);
-    });
+    // A screen named in screen-code lists everything of its own, the store's code too when it reads it.
+    var screen = entry('canopy:screen-code', path);
+    (screen.length ? screen : meta('canopy:store-code').split(' ')).forEach(preload);
+    entry('canopy:texts-code', language()).forEach(preload);
   }
 
   var shell = document.getElementById('boot-shell');

@@ -16,9 +16,11 @@ import { noticeOnRoute } from './components/page-notice';
 import { firstScreen } from './lib/first-run';
 import { mark } from './lib/marks';
 import { readEarlyHome } from './features/home/home-data';
-import { PROJECT_LIST_KEY, readEarly } from './lib/early-read';
+import { PROJECT_KEY, PROJECT_LIST_KEY, readEarly } from './lib/early-read';
+import { refreshProject } from './lib/sync';
+import type { Project } from '../shared/schemas/content';
 import { keepSnapshots } from './lib/boot-snapshot';
-import { deferStore, loadStore } from './lib/store';
+import { deferStore, drawsBeforeStore, loadStore } from './lib/store';
 
 // The app, started by main.tsx once the boot shell has painted and React is loaded. The offline store
 // (Dexie) loads at once for any screen but home; home's first screen draws without it (lib/store.ts).
@@ -57,15 +59,62 @@ function firstData(path: string, search: string): Promise<unknown> | undefined {
   return undefined;
 }
 
+/** The screens about one project (`?id=`), which read it with lib/project.ts; the detail draws its image
+ *  first (its largest paint). */
+const PROJECT_SCREENS = new Set(['/pages/project/project', '/pages/project/info', '/pages/project/dproject', '/pages/project/dpresale', '/pages/project/dsell']);
+
+/**
+ * A start on a project's screen asks the server for the project at once, beside the app's code, instead
+ * of once its screen first renders (after its code, its texts and the store): its first render then draws
+ * the project, and the detail's image starts loading as soon as its address is known. Without this the
+ * read and then the image are two more round trips after everything else, the last steps before the
+ * screen's largest paint (bench/lighthouse.ts). Resolves once the project is read (lib/early-read.ts keeps
+ * it for the screen), or with undefined for any other screen.
+ */
+function readProjectEarly(path: string, search: string): Promise<void> | undefined {
+  if (!PROJECT_SCREENS.has(path)) return undefined;
+  const id = Number(new URLSearchParams(search).get('id'));
+  if (!Number.isSafeInteger(id) || id <= 0) return undefined;
+  const detail = path === '/pages/project/project';
+  // The first answer (the service worker's copy, else the network's), without waiting for it to be written:
+  // on the detail the store loads only once the screen has drawn (lib/store.ts).
+  return readEarly(
+    PROJECT_KEY(id),
+    () =>
+      new Promise<Project | null>((resolve) => {
+        const answered = (p: Project) => {
+          if (detail) preloadImage(p.image);
+          resolve(p);
+        };
+        refreshProject(id, undefined, { onAnswer: answered }).then(resolve, () => resolve(null));
+      }),
+  );
+}
+
+const preloaded = new Set<string>();
+/** Starts loading an image the first screen is about to draw, at the priority its <img> asks for. */
+function preloadImage(href: string): void {
+  if (!href || preloaded.has(href)) return;
+  preloaded.add(href);
+  const link = document.createElement('link');
+  link.rel = 'preload';
+  link.as = 'image';
+  link.href = href;
+  link.fetchPriority = 'high';
+  document.head.appendChild(link);
+}
+
 export async function start(): Promise<void> {
+  // Before anything else: a project's screen needs the project from the network (see readProjectEarly).
+  const earlyProject = readProjectEarly(location.pathname, location.search);
   // A new install opening the root lands on the start screen once (docs/decisions/0005-start.md); before the
   // router reads the location, so it never draws home first.
   if (firstScreen(location.pathname) !== location.pathname) history.replaceState(history.state, '', firstScreen(location.pathname));
-  // Home's first screen draws from the device and the network; the store waits until it has settled.
-  // Any other screen reads the store: its code (preloaded by the boot shell) runs now, in a task of its own
-  // as React's did, and the database opens beside the screen's code. A failure is the screen's to show, on
-  // its own read.
-  if (isHome(location.pathname)) deferStore();
+  // Home's first screen draws from the device and the network, a project's detail from the project read
+  // ahead; the store waits (lib/store.ts). Any other screen reads the store: its code (preloaded by the boot
+  // shell) runs now, in a task of its own as React's did, and the database opens beside the screen's code.
+  // A failure is the screen's to show, on its own read.
+  if (drawsBeforeStore(location.pathname)) deferStore();
   else {
     const store = await loadStore().catch(() => null);
     mark('store');
@@ -106,7 +155,11 @@ export async function start(): Promise<void> {
   // transition React yields in, then draws the whole screen. Rendered first, the router's update when the
   // route resolves would draw it again outside a transition, in one long task (Total Blocking Time).
   // A failed load is the screen's to show (the router keeps the error in its match).
-  await Promise.all([activateLocale(locale), router.load().catch(() => undefined), firstData(firstPath, router.latestLocation.searchStr)]);
+  // A project read early holds the first render only while the code and texts load too: on a slow
+  // connection the screen draws its loading state rather than wait on the network (it then reads the
+  // project itself).
+  const ready = Promise.all([activateLocale(locale), router.load().catch(() => undefined), firstData(firstPath, router.latestLocation.searchStr)]);
+  await (earlyProject ? Promise.race([Promise.all([ready, earlyProject]), ready.then(nextTask)]) : ready);
   mark('route');
   await nextTask();
   const root = createRoot(document.getElementById('root')!);

@@ -14,7 +14,8 @@ import './browser-globals';
 
 import Dexie, { liveQuery } from 'dexie';
 import { I18nProvider } from '@lingui/react';
-import { CREDITS_KEY, CanopyDb, PUBLIC_TABLES, SCHEMA, USER_INFO_KEY, USER_TABLES, clearPrivateCache, db } from '../../src/app/lib/db';
+import { CREDITS_KEY, CanopyDb, PUBLIC_TABLES, SCHEMA, USER_TABLES, clearPrivateCache, db } from '../../src/app/lib/db';
+import { USER_INFO_KEY } from '../../src/app/lib/user-info';
 import { clearDbProblem, dbProblemOf, getDbProblem } from '../../src/app/lib/db-health';
 import { wipeOnMemberChange } from '../../src/app/lib/session-cache';
 import { onInvalidation } from '../../src/app/lib/sync';

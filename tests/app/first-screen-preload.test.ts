@@ -110,6 +110,61 @@ describe('the built index.html', () => {
     expect(preloads.filter((f) => others.has(f))).toEqual([]);
   });
 
+  it("evaluates none of the app's code with the entry: React and the start come in tasks of their own, after the first paint", () => {
+    // A module script runs its static imports first, in the same task. main.tsx waits for the boot shell's
+    // first paint, then imports React, then the start (each its own task, so none blocks input for long);
+    // a static import from it of any module that the start's chunk holds (a one-line helper once) made the
+    // entry import that chunk, and with it React and home, all evaluated in one long task before main.tsx
+    // ran a line.
+    const entry = chunks.find((c) => c.isEntry)!;
+    const byFile = new Map(chunks.map((c) => [c.fileName, c]));
+    const evaluated = new Set<string>();
+    const visit = (f: string) => {
+      if (evaluated.has(f) || !byFile.has(f)) return;
+      evaluated.add(f);
+      byFile.get(f)!.imports.forEach(visit);
+    };
+    entry.imports.forEach(visit);
+    const appModules = [...evaluated].flatMap((f) => byFile.get(f)!.moduleIds.filter((m) => !/vite\/preload-helper|^\0|rolldown[:/]runtime/.test(m)));
+    expect(appModules, "modules the entry evaluates before main.tsx's first line").toEqual([]);
+  });
+
+  it("names each deep-linked screen's code, its stylesheets and the rest of the texts for the boot shell", () => {
+    const content = (name: string) => /<meta name="canopy:([^"]*)" content="([^"]*)"/g;
+    const metas = new Map([...html.matchAll(content(''))].map((m) => [m[1], m[2]!]));
+    const entries = (name: string) => new Map((metas.get(name) ?? '').split('|').map((e) => [e.split(' ')[0]!, e.split(' ').slice(1).map((f) => f.replace(/^\//, ''))]));
+    const byFile = new Map(chunks.map((c) => [c.fileName, c]));
+    const closure = (re: RegExp) => {
+      const seen = new Set<string>();
+      const visit = (c: Rollup.OutputChunk) => {
+        if (seen.has(c.fileName)) return;
+        seen.add(c.fileName);
+        for (const f of c.imports) if (byFile.has(f)) visit(byFile.get(f)!);
+      };
+      chunks.filter((c) => c.moduleIds.some((m) => re.test(m))).forEach(visit);
+      return seen;
+    };
+    const already = new Set([...linked('modulepreload'), chunks.find((c) => c.isEntry)!.fileName]);
+    const screens = entries('screen-code');
+    for (const [route, module] of [
+      ['/pages/project/project', /\/src\/app\/routes\/pages\/project\/project\.tsx\?tsr-split=component$/],
+      ['/pages/project/index', /\/src\/app\/routes\/pages\/project\/\[index\]\.tsx\?tsr-split=component$/],
+    ] as const) {
+      const named = new Set(screens.get(route) ?? []);
+      const code = [...closure(module)].filter((f) => !already.has(f));
+      expect(code.length, `${route}: chunks of its own`).toBeGreaterThan(0);
+      expect(code.filter((f) => !named.has(f)), `${route}: chunks the boot shell would not preload`).toEqual([]);
+      const sheets = code.flatMap((f) => [...(byFile.get(f)!.viteMetadata?.importedCss ?? [])]).filter((f) => !linked('stylesheet').has(f));
+      expect(sheets.filter((f) => !named.has(f)), `${route}: stylesheets the boot shell would not preload`).toEqual([]);
+    }
+    const texts = entries('texts-code');
+    for (const locale of ['en', 'zh-Hans']) {
+      const code = [...closure(new RegExp(`/locales/${locale}/messages\\.po$`))].filter((f) => !already.has(f));
+      expect(code.length, `${locale}: the rest of the texts`).toBeGreaterThan(0);
+      expect(code.filter((f) => !(texts.get(locale) ?? []).includes(f)), `${locale}: texts the boot shell would not preload`).toEqual([]);
+    }
+  });
+
   it("names the offline store's code for the boot shell, which preloads it on any first screen but home", () => {
     const content = /<meta name="canopy:store-code" content="([^"]*)"/.exec(html)?.[1];
     expect(content, 'the canopy:store-code meta tag').toBeDefined();
@@ -117,6 +172,6 @@ describe('the built index.html', () => {
     const holding = (re: RegExp) => chunks.filter((c) => c.moduleIds.some((m) => re.test(m))).map((c) => c.fileName);
     for (const f of [...holding(/\/src\/app\/lib\/db\.ts$/), ...holding(/\/node_modules\/dexie\//)]) expect(named, f).toContain(f);
     const shell = fs.readFileSync(path.join(import.meta.dirname, '../../public/boot-shell.js'), 'utf8');
-    expect(shell).toMatch(/if \(!home\) \{\s*var store = document\.querySelector\('meta\[name="canopy:store-code"\]'\)/);
+    expect(shell).toMatch(/\(screen\.length \? screen : meta\('canopy:store-code'\)\.split\(' '\)\)\.forEach\(preload\);/);
   });
 });

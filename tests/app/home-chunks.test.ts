@@ -141,3 +141,23 @@ describe("home's chunks (the build's manifest)", () => {
     expect([...packages].filter((p) => !HOME_PACKAGES.includes(p))).toEqual([]);
   });
 });
+
+describe("a project's detail (the build's manifest)", () => {
+  // A shared link to a project opens its detail: it draws the project read ahead from the network
+  // (src/app/start.tsx) and loads the offline store once it has drawn (lib/store.ts, lib/project.ts). Its
+  // code, the chunks it imports with it, holds no part of the store, which would otherwise load first.
+  it('holds no part of the offline store', () => {
+    const byFile = new Map(stats.chunks.map((c) => [c.file, c]));
+    const seen = new Set<string>();
+    const visit = (file: string) => {
+      if (seen.has(file) || !byFile.has(file)) return;
+      seen.add(file);
+      byFile.get(file)!.imports.forEach(visit);
+    };
+    stats.chunks.filter((c) => Object.keys(c.modules).includes('src/app/routes/pages/project/project.tsx?tsr-split=component')).forEach((c) => visit(c.file));
+    expect(seen.size).toBeGreaterThan(0);
+    const modules = [...seen].flatMap((f) => Object.keys(byFile.get(f)!.modules));
+    expect(modules).toContain('src/app/features/projects/project-detail-page.tsx');
+    expect(modules.filter((m) => /node_modules\/dexie(-react-hooks)?\//.test(m) || m === 'src/app/lib/db.ts')).toEqual([]);
+  });
+});

@@ -62,8 +62,8 @@ export interface PublicAnswerEntry {
   saved_at: number;
 }
 
-/** meta keys. */
-export const USER_INFO_KEY = 'user_info';
+/** meta keys. The member's info is under lib/user-info.ts's USER_INFO_KEY, named there: code drawn before
+ *  this module loads reads it (lib/store.ts). */
 export const CREDITS_KEY = 'order_credits';
 export const MEMBERSHIP_KEY = 'membership';
 // The inbox's keys (NOTICES_UNREAD_KEY, NOTICES_SEEN_KEY) are in lib/notice-keys.ts: the tab bar's badge

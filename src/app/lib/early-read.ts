@@ -22,3 +22,6 @@ export function takeEarly<T>(key: string): T | undefined {
 
 /** The project tab's list with no filter (features/projects/use-project-list.ts reads the same key). */
 export const PROJECT_LIST_KEY = (status: string, type: string, q: string, standard: string, sort: string, icc = '') => `projects:${status}|${type}|${q}|${standard}|${sort}|${icc}`;
+
+/** One project, as the screens about it read it (lib/project.ts). */
+export const PROJECT_KEY = (id: number) => `project:${id}`;

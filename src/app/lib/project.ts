@@ -1,12 +1,14 @@
-import { useCallback, useEffect, useState } from 'react';
-import { useLiveQuery } from 'dexie-react-hooks';
-import { db } from './db';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { refreshProject } from './sync';
+import { loadStore, useStoreQuery } from './store';
 import { useOnline } from './online';
+import { PROJECT_KEY, takeEarly } from './early-read';
 import type { Project } from '../../shared/schemas/content';
 
 // One project as every screen about it reads it (detail, countdown, buy, book, sell): from the Dexie cache,
-// refreshed from the API.
+// refreshed from the API. Through lib/store.ts, never lib/db.ts: a start on a project's detail draws the
+// project read ahead from the network (start.tsx) before the store's code has loaded, which loads once the
+// screen is on screen.
 
 export type ProjectLoad =
   | { state: 'loading' }
@@ -14,11 +16,35 @@ export type ProjectLoad =
   | { state: 'missing' } // the server does not show it (or the id is not a project)
   | { state: 'unavailable' }; // offline and never cached
 
+/** Runs `job` once what is on screen now has been painted (the frame after it) and the page is idle, at
+ *  most a second later; returns a cancel. */
+function afterPaint(job: () => void): () => void {
+  let cancelled = false;
+  const run = () => void (cancelled || job());
+  // The second frame's callback runs once the first frame (the one showing what is drawn now) is painted.
+  requestAnimationFrame(() => requestAnimationFrame(() => (typeof requestIdleCallback === 'function' ? requestIdleCallback(run, { timeout: 1000 }) : setTimeout(run))));
+  return () => {
+    cancelled = true;
+  };
+}
+
 /** One project from Dexie, refreshed from the API on open, on reconnect and on demand. */
 export function useProject(id: number): { load: ProjectLoad; refresh: () => Promise<void> } {
   const online = useOnline();
+  // A start on this screen read the project ahead (start.tsx): the first render draws it, and the read on
+  // open is already done.
+  const [early] = useState(() => ({ id, project: id ? takeEarly<Project | null>(PROJECT_KEY(id)) : undefined }));
+  const earlyProject = early.id === id ? (early.project ?? undefined) : undefined;
+  const readOnOpen = useRef(earlyProject === undefined);
   // null = not in the cache; undefined = the cache has not answered yet.
-  const cached = useLiveQuery(() => (id ? db.projects.get(id).then((p) => p ?? null) : null), [id]);
+  const cached = useStoreQuery((db) => (id ? db.projects.get(id).then((p) => p ?? null) : Promise.resolve(null)), [id], earlyProject);
+  // The store loads at once when nothing was read ahead; else once the screen is painted and the page idle,
+  // so its code does not compete with the screen's image (its largest paint).
+  const drawnEarly = useRef(earlyProject !== undefined);
+  useEffect(() => {
+    if (!drawnEarly.current) return void loadStore().catch(() => undefined);
+    return afterPaint(() => void loadStore().catch(() => undefined));
+  }, []);
   const [fetched, setFetched] = useState<{ id: number; ok: boolean } | null>(null);
   const refresh = useCallback(async () => {
     if (!id) return;
@@ -27,6 +53,10 @@ export function useProject(id: number): { load: ProjectLoad; refresh: () => Prom
   }, [id]);
   // On open and when the connection comes back; offline too, for the service worker's cached copy.
   useEffect(() => {
+    if (!readOnOpen.current) {
+      readOnOpen.current = true;
+      return;
+    }
     void refresh();
   }, [refresh, online]);
 

@@ -5,7 +5,13 @@ import type * as StoreModule from './db';
 // start on home draws its last-seen screen from a plain IndexedDB read (lib/device-read.ts) and the
 // network's answers, and the store loads once that screen has settled or as soon as anything needs it
 // (another screen, a sign-out's wipe). Code drawn on home reaches the store through here, never by
-// importing lib/db.ts (tests/app/home-chunks.test.ts holds it). Elsewhere the store loads at once.
+// importing lib/db.ts (tests/app/home-chunks.test.ts holds it). So does a project's detail, which a shared
+// link opens: its first screen draws the project read from the network. Elsewhere the store loads at once.
+
+/** The screens whose first screen draws without the store: home (from the device and the network) and a
+ *  project's detail (the project read ahead from the network, start.tsx; lib/project.ts loads the store once
+ *  it has drawn). A start on any other screen loads the store at once. */
+export const drawsBeforeStore = (path: string): boolean => path === '/' || path === '/pages/index/index' || path === '/pages/project/project';
 
 let loading: Promise<typeof StoreModule> | null = null;
 let deferral: { until: Promise<void>; release: () => void } | null = null;

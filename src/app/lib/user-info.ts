@@ -1,13 +1,16 @@
-import { useLiveQuery } from 'dexie-react-hooks';
 import { get } from './api';
-import { db, USER_INFO_KEY } from './db';
+import { useStoreQuery, writeStore } from './store';
 import { useLiveRefresh } from './live-refresh';
 import { useSession } from './storage';
 import { PATHS } from '../../shared/api';
 import type { UserInfo } from '../../shared/schemas/user';
 
 // The signed-in member's info (profile, grade, balances, locks), kept in Dexie meta under USER_INFO_KEY so
-// every screen that shows it reads it offline; refreshed from GET user/info.
+// every screen that shows it reads it offline; refreshed from GET user/info. Read and written through
+// lib/store.ts, so the screens that show it can draw before the store's code has loaded.
+
+/** The store's meta entry of the member's info. */
+export const USER_INFO_KEY = 'user_info';
 
 export interface CachedUserInfo {
   info: UserInfo;
@@ -18,7 +21,8 @@ export interface CachedUserInfo {
 export async function refreshUserInfo(): Promise<{ ok: boolean; msg: string }> {
   const res = await get<UserInfo>(PATHS.userInfo, {}, { quiet: true });
   if (res.code === 0 && res.data) {
-    await db.meta.put({ key: USER_INFO_KEY, value: { info: res.data, saved_at: Date.now() } satisfies CachedUserInfo });
+    const value = { info: res.data, saved_at: Date.now() } satisfies CachedUserInfo;
+    await writeStore((db) => db.meta.put({ key: USER_INFO_KEY, value }));
     return { ok: true, msg: '' };
   }
   return { ok: false, msg: res.msg };
@@ -32,7 +36,8 @@ export function useMemberId(): number {
 
 /** The cached user info entry of this member: undefined while Dexie answers, null when none is cached. */
 export function useCachedUserInfo(memId: number): CachedUserInfo | null | undefined {
-  const entry = useLiveQuery(async () => ((await db.meta.get(USER_INFO_KEY))?.value as CachedUserInfo | undefined) ?? null, []);
+  // Through lib/store.ts: a project's detail draws before the store's code loads (lib/project.ts).
+  const entry = useStoreQuery(async (db) => ((await db.meta.get(USER_INFO_KEY))?.value as CachedUserInfo | undefined) ?? null, [], undefined);
   // Never show another account's copy (the device may have switched users).
   return entry === undefined ? undefined : entry && entry.info.mem_id === memId ? entry : null;
 }
