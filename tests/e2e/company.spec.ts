@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { parsePayNowPayload } from '../../src/shared/paynow';
-import { baseUrl, DEMO, endCycleNow, expect, loginDemo, markStartSeen, memberApi, registerViaApi, shot, test, uniqueEmail, waitForServiceWorkerControl } from './helpers';
+import { baseUrl, DEMO, endCycleNow, expect, followLiveSocket, loginDemo, markStartSeen, memberApi, registerViaApi, shot, test, uniqueEmail, waitForServiceWorkerControl } from './helpers';
 
 // What a company's team meets (docs/product.md#legal-entity, #approvals, #organisations), at 390x844 in
 // English and Chinese: the one legal entity on the About page is the payee of the PayNow QR; a live
@@ -41,9 +41,13 @@ for (const lang of LANGS) {
     const lists = (await (await request.get(`${baseUrl()}/h5/api/api/project/lists`, { params: { page_size: '50', lang: lang } })).json()) as { data: { list: Array<{ id: number; status: string; name: string; name_cn: string }> } };
     const selling = lists.data.list.filter((p) => p.status === 'in_progress');
     const [bought, other] = [selling[0]!, selling[1]!];
+    const live = followLiveSocket(page);
     await page.goto(`/pages/project/dproject?id=${other.id}`);
     await expect(page.getByTestId('tons-input')).toBeVisible();
     await waitForServiceWorkerControl(page).catch(() => undefined);
+    // The news is sent once, to the sockets connected when the order completes: the screen's own, after the
+    // reload that waiting for the service worker may have done.
+    await live.ready();
     const order = await memberApi<{ id: number; order_no: string }>(request, token, 'POST', '/api/order/buy', { project_id: bought.id, tons: 1, password: DEMO.pay });
     expect(order.code, order.msg).toBe(0);
     endCycleNow(order.data.id);

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import os from 'node:os';
 import Database from 'better-sqlite3';
-import { test as base, expect, type APIRequestContext, type Browser, type BrowserContext, type Page } from '@playwright/test';
+import { test as base, expect, type APIRequestContext, type Browser, type BrowserContext, type Page, type WebSocket } from '@playwright/test';
 import { E2E_SERVER_ENV, ROOT, killServer, readState, spawnServer, writeState, type ServerState } from './server-control';
 
 // Helpers for the browser tests. global-setup.ts starts one server per worker; this worker's address and data
@@ -172,6 +172,40 @@ export async function waitForServiceWorkerControl(page: Page): Promise<void> {
   const controlled = await page.evaluate(() => !!navigator.serviceWorker.controller);
   if (!controlled) await page.reload({ waitUntil: 'load' });
   await expect.poll(() => page.evaluate(() => !!navigator.serviceWorker.controller), { timeout: 15_000 }).toBe(true);
+}
+
+/**
+ * Follows the page's live socket from now on: `ready()` resolves once the socket open now has said hello
+ * (connected and subscribed), the one opened after a reload included. A message published before that is
+ * not replayed to it (docs/product.md#live-updates: the inbox keeps it), so a test that waits for a live
+ * toast first waits for this: waitForServiceWorkerControl may reload the page, and the news of an order
+ * that completed while the reloaded app was starting never reached it as a toast.
+ */
+export function followLiveSocket(page: Page): { ready(timeout?: number): Promise<void> } {
+  let current: { ws: WebSocket; hello: boolean } | null = null;
+  // A new document (a reload) ends the old one's socket; Playwright does not always report its close.
+  page.on('domcontentloaded', () => {
+    current = null;
+  });
+  page.on('websocket', (ws) => {
+    const entry = { ws, hello: false };
+    current = entry;
+    ws.on('framereceived', (f) => {
+      if (String(f.payload).includes('"hello"')) entry.hello = true;
+    });
+    ws.on('close', () => {
+      if (current === entry) current = null;
+    });
+  });
+  return {
+    ready: (timeout = 20_000) =>
+      expect
+        .poll(() => {
+          const live = current as { ws: WebSocket; hello: boolean } | null;
+          return live !== null && live.hello && !live.ws.isClosed();
+        }, { timeout, message: 'the live socket says hello' })
+        .toBe(true),
+  };
 }
 
 /** Reads the stored session (the stored-session keys of docs/product.md#entities) from localStorage. */
