@@ -16,7 +16,7 @@ import { noticeOnRoute } from './components/page-notice';
 import { firstScreen } from './lib/first-run';
 import { mark } from './lib/marks';
 import { readEarlyHome } from './features/home/home-data';
-import { PROJECT_KEY, PROJECT_LIST_KEY, readEarly } from './lib/early-read';
+import { dropLateEarly, PROJECT_KEY, PROJECT_LIST_KEY, readEarly } from './lib/early-read';
 import { refreshProject } from './lib/sync';
 import type { Project } from '../shared/schemas/content';
 import { keepSnapshots } from './lib/boot-snapshot';
@@ -68,17 +68,17 @@ const PROJECT_SCREENS = new Set(['/pages/project/project', '/pages/project/info'
  * of once its screen first renders (after its code, its texts and the store): its first render then draws
  * the project, and the detail's image starts loading as soon as its address is known. Without this the
  * read and then the image are two more round trips after everything else, the last steps before the
- * screen's largest paint (bench/lighthouse.ts). Resolves once the project is read (lib/early-read.ts keeps
- * it for the screen), or with undefined for any other screen.
+ * screen's largest paint (bench/lighthouse.ts). The read's key and a promise that resolves once the project
+ * is read (lib/early-read.ts keeps it for the screen); undefined for any other screen.
  */
-function readProjectEarly(path: string, search: string): Promise<void> | undefined {
+function readProjectEarly(path: string, search: string): { key: string; read: Promise<void> } | undefined {
   if (!PROJECT_SCREENS.has(path)) return undefined;
   const id = Number(new URLSearchParams(search).get('id'));
   if (!Number.isSafeInteger(id) || id <= 0) return undefined;
   const detail = path === '/pages/project/project';
   // The first answer (the service worker's copy, else the network's), without waiting for it to be written:
   // on the detail the store loads only once the screen has drawn (lib/store.ts).
-  return readEarly(
+  const read = readEarly(
     PROJECT_KEY(id),
     () =>
       new Promise<Project | null>((resolve) => {
@@ -89,6 +89,7 @@ function readProjectEarly(path: string, search: string): Promise<void> | undefin
         refreshProject(id, undefined, { onAnswer: answered }).then(resolve, () => resolve(null));
       }),
   );
+  return { key: PROJECT_KEY(id), read };
 }
 
 const preloaded = new Set<string>();
@@ -159,7 +160,11 @@ export async function start(): Promise<void> {
   // connection the screen draws its loading state rather than wait on the network (it then reads the
   // project itself).
   const ready = Promise.all([activateLocale(locale), router.load().catch(() => undefined), firstData(firstPath, router.latestLocation.searchStr)]);
-  await (earlyProject ? Promise.race([Promise.all([ready, earlyProject]), ready.then(nextTask)]) : ready);
+  if (earlyProject) {
+    let inTime = false;
+    await Promise.race([Promise.all([ready, earlyProject.read]).then(() => (inTime = true)), ready.then(nextTask)]);
+    if (!inTime) dropLateEarly(earlyProject.key);
+  } else await ready;
   mark('route');
   await nextTask();
   const root = createRoot(document.getElementById('root')!);

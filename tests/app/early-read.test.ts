@@ -5,7 +5,7 @@
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
 import './browser-globals';
-import { PROJECT_LIST_KEY, readEarly, takeEarly } from '../../src/app/lib/early-read';
+import { dropLateEarly, PROJECT_LIST_KEY, readEarly, takeEarly } from '../../src/app/lib/early-read';
 import { homeProjects, readEarlyHome, takeEarlyHome } from '../../src/app/features/home/home-data';
 import { db } from '../../src/app/lib/db';
 import type { Project } from '../../src/shared/schemas/content';
@@ -20,6 +20,19 @@ describe('early reads', () => {
   it('a failed read leaves nothing and does not throw', async () => {
     await expect(readEarly('bad', () => Promise.reject(new Error('disk')))).resolves.toBeUndefined();
     expect(takeEarly('bad')).toBeUndefined();
+  });
+
+  it('an answer that came after the first render went ahead without it is not kept for a later visit', async () => {
+    let answer: (v: string) => void = () => undefined;
+    const read = readEarly('slow', () => new Promise<string>((resolve) => (answer = resolve)));
+    dropLateEarly('slow');
+    answer('stale by now');
+    await read;
+    expect(takeEarly('slow')).toBeUndefined();
+    // One that came in time stays for the screen.
+    await readEarly('quick', async () => 'fresh');
+    dropLateEarly('quick');
+    expect(takeEarly('quick')).toBe('fresh');
   });
 
   it("the project tab's key names every part of its filter", () => {

@@ -130,8 +130,7 @@ describe('the built index.html', () => {
   });
 
   it("names each deep-linked screen's code, its stylesheets and the rest of the texts for the boot shell", () => {
-    const content = (name: string) => /<meta name="canopy:([^"]*)" content="([^"]*)"/g;
-    const metas = new Map([...html.matchAll(content(''))].map((m) => [m[1], m[2]!]));
+    const metas = new Map([...html.matchAll(/<meta name="canopy:([^"]*)" content="([^"]*)"/g)].map((m) => [m[1], m[2]!]));
     const entries = (name: string) => new Map((metas.get(name) ?? '').split('|').map((e) => [e.split(' ')[0]!, e.split(' ').slice(1).map((f) => f.replace(/^\//, ''))]));
     const byFile = new Map(chunks.map((c) => [c.fileName, c]));
     const closure = (re: RegExp) => {

@@ -4,13 +4,21 @@
 // starts from its live query, since an early list would be stale by then.
 
 const early = new Map<string, unknown>();
+/** Keys whose answer came too late for the first render: not kept when it comes. */
+const late = new Set<string>();
 
 /** Runs `read` now and keeps its answer under `key` for takeEarly; a failed read leaves it to the screen. */
 export function readEarly<T>(key: string, read: () => Promise<T>): Promise<void> {
   return read().then(
-    (value) => void early.set(key, value),
+    (value) => void (late.delete(key) || early.set(key, value)),
     () => undefined,
   );
+}
+
+/** The first render went ahead without `key`'s answer (still on its way): the screen reads its own, and the
+ *  answer is not kept, so a later visit to the screen never draws it as if it were fresh. */
+export function dropLateEarly(key: string): void {
+  if (!early.has(key)) late.add(key);
 }
 
 /** The early answer of `key`, once (undefined when there is none). */
