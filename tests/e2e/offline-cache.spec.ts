@@ -57,6 +57,26 @@ test('offline: project list and detail answered by the service worker cache, the
     expect(new URL(key).searchParams.get('lang'), key).toBe('en');
   }
 
+  // The device's store no longer holds this project (its write was still waiting for the store when the page
+  // was left, or the browser evicted it): offline, the service worker's copy is still enough to show it.
+  await page.evaluate(
+    ([store, pid]) =>
+      new Promise<void>((resolve, reject) => {
+        const open = indexedDB.open(store);
+        open.onerror = () => reject(new Error(String(open.error)));
+        open.onsuccess = () => {
+          const tx = open.result.transaction('projects', 'readwrite');
+          tx.objectStore('projects').delete(pid);
+          tx.oncomplete = () => {
+            open.result.close();
+            resolve();
+          };
+          tx.onerror = () => reject(new Error(String(tx.error)));
+        };
+      }),
+    ['canopy', id] as const,
+  );
+
   const reads = recordProjectReads(page);
   await stopServer();
   try {
@@ -74,6 +94,8 @@ test('offline: project list and detail answered by the service worker cache, the
     // Still offline a while later: an answer from the cache never counts as the server being reachable.
     await page.waitForTimeout(1500);
     await expect(page.getByTestId('offline-bar')).toBeVisible();
+    // And the project is still on screen once the device's store has answered that it does not hold it.
+    await expect(page.getByTestId('project-status')).toHaveText('Pre-sale');
     await shot(page, 'en-offline-cache-detail');
 
     // Meanwhile the operator opens the sale (straight into the database).

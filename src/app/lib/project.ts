@@ -36,8 +36,8 @@ export function useProject(id: number): { load: ProjectLoad; refresh: () => Prom
   const [early] = useState(() => ({ id, project: id ? takeEarly<Project | null>(PROJECT_KEY(id)) : undefined }));
   const earlyProject = early.id === id ? (early.project ?? undefined) : undefined;
   const readOnOpen = useRef(earlyProject === undefined);
-  // null = not in the cache; undefined = the cache has not answered yet.
-  const cached = useStoreQuery((db) => (id ? db.projects.get(id).then((p) => p ?? null) : Promise.resolve(null)), [id], earlyProject);
+  // null = not in the cache; undefined = the cache has not answered yet (the answer read ahead shows meanwhile).
+  const cached = useStoreQuery((db) => (id ? db.projects.get(id).then((p) => p ?? null) : Promise.resolve(null)), [id], undefined);
   // The store loads at once when nothing was read ahead; else once the screen is painted and the page idle,
   // so its code does not compete with the screen's image (its largest paint).
   const drawnEarly = useRef(earlyProject !== undefined);
@@ -45,11 +45,19 @@ export function useProject(id: number): { load: ProjectLoad; refresh: () => Prom
     if (!drawnEarly.current) return void loadStore().catch(() => undefined);
     return afterPaint(() => void loadStore().catch(() => undefined));
   }, []);
-  const [fetched, setFetched] = useState<{ id: number; ok: boolean } | null>(null);
+  // The last answer this screen had (read ahead, or its own read): shown while the store does not hold the
+  // project, e.g. its write still waiting for the store, or lost with a page left at once (offline, the
+  // service worker's copy is then all there is). Once the store has held it, the store's word is final: a
+  // project the server withdrew is deleted there.
+  const [fetched, setFetched] = useState<{ id: number; ok: boolean; project: Project | null } | null>(() => (earlyProject ? { id, ok: true, project: earlyProject } : null));
+  const [heldId, setHeldId] = useState(0);
+  useEffect(() => {
+    if (cached) setHeldId(id);
+  }, [cached, id]);
   const refresh = useCallback(async () => {
     if (!id) return;
     const p = await refreshProject(id);
-    setFetched({ id, ok: p !== null });
+    setFetched({ id, ok: p !== null, project: p });
   }, [id]);
   // On open and when the connection comes back; offline too, for the service worker's cached copy.
   useEffect(() => {
@@ -60,9 +68,11 @@ export function useProject(id: number): { load: ProjectLoad; refresh: () => Prom
     void refresh();
   }, [refresh, online]);
 
+  const answered = fetched?.id === id && heldId !== id ? fetched.project : null;
   let load: ProjectLoad;
   if (cached) load = { state: 'ready', project: cached };
   else if (!id) load = { state: 'missing' };
+  else if (answered) load = { state: 'ready', project: answered };
   else if (cached === undefined) load = { state: 'loading' };
   else if (!online) load = { state: 'unavailable' };
   else if (fetched?.id === id && !fetched.ok) load = { state: 'missing' };
