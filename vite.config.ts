@@ -65,6 +65,12 @@ const MARK_CACHED_ANSWER = {
  *  (the page already has it, and a failure is what tells it the server is unreachable). */
 const NETWORK_ANSWER_ONLY = { cachedResponseWillBeUsed: () => Promise.resolve(null) };
 
+/** The screens whose code the boot shell preloads when a start opens them (their route's component). */
+const BOOT_PRELOADED_SCREENS: Record<string, RegExp> = {
+  '/pages/project/index': /\/src\/app\/routes\/pages\/project\/\[index\]\.tsx\?tsr-split=component$/,
+  '/pages/project/project': /\/src\/app\/routes\/pages\/project\/project\.tsx\?tsr-split=component$/,
+};
+
 // <link rel="modulepreload"> in index.html for the app's start (start.tsx, which main.tsx imports once the
 // boot shell has painted) and the home screen's code (start_url) with everything they import, and the
 // English core texts, so they load while the boot shell paints (offline cold start,
@@ -72,12 +78,6 @@ const NETWORK_ANSWER_ONLY = { cachedResponseWillBeUsed: () => Promise.resolve(nu
 // opens, a little later. Not the other screens' code nor the rest of the texts: on home they cost more than they
 // save elsewhere (measured: +7 ms to home's first card, -2 ms to the project tab's) and would load JS the
 // home screen does not use (bench/lighthouse.ts budget).
-/** The screens whose code the boot shell preloads when a start opens them (their route's component). */
-const BOOT_PRELOADED_SCREENS: Record<string, RegExp> = {
-  '/pages/project/index': /\/src\/app\/routes\/pages\/project\/\[index\]\.tsx\?tsr-split=component$/,
-  '/pages/project/project': /\/src\/app\/routes\/pages\/project\/project\.tsx\?tsr-split=component$/,
-};
-
 function preloadFirstScreens(): Plugin {
   const first = [/\/src\/app\/start\.tsx$/, /\/src\/app\/routes\/index\.tsx\?tsr-split=component$/, /\/locales\/en\/core\.po$/];
   return {

@@ -13,11 +13,12 @@ import { RouteError } from './components/error-state';
 import { LAZY_PAGE_DELAY_MS } from '../shared/constants';
 import { setupRuntime } from './app-runtime';
 import { noticeOnRoute } from './components/page-notice';
-import { firstScreen } from './lib/first-run';
+import { firstScreen, isHome } from './lib/first-run';
 import { mark } from './lib/marks';
 import { readEarlyHome } from './features/home/home-data';
 import { dropLateEarly, PROJECT_KEY, PROJECT_LIST_KEY, readEarly } from './lib/early-read';
 import { refreshProject } from './lib/sync';
+import { validateIdSearch } from './features/projects/project-search';
 import type { Project } from '../shared/schemas/content';
 import { keepSnapshots } from './lib/boot-snapshot';
 import { deferStore, drawsBeforeStore, loadStore } from './lib/store';
@@ -47,7 +48,6 @@ declare module '@tanstack/react-router' {
   }
 }
 
-const isHome = (path: string) => path === '/' || path === '/pages/index/index';
 
 /** The first screen's data, read while its route and texts load (lib/early-read.ts): home's banners, projects
  *  and news (from the device, without the store), and the project tab's list when no filter is set (a
@@ -73,8 +73,8 @@ const PROJECT_SCREENS = new Set(['/pages/project/project', '/pages/project/info'
  */
 function readProjectEarly(path: string, search: string): { key: string; read: Promise<void> } | undefined {
   if (!PROJECT_SCREENS.has(path)) return undefined;
-  const id = Number(new URLSearchParams(search).get('id'));
-  if (!Number.isSafeInteger(id) || id <= 0) return undefined;
+  const { id } = validateIdSearch(Object.fromEntries(new URLSearchParams(search)));
+  if (!id) return undefined;
   const detail = path === '/pages/project/project';
   // The first answer (the service worker's copy, else the network's), without waiting for it to be written:
   // on the detail the store loads only once the screen has drawn (lib/store.ts).

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { type Page, type WebSocket } from '@playwright/test';
-import { expect, ops, registerViaApi, startServer, stopServer, test, uniqueEmail, waitForServiceWorkerControl } from './helpers';
+import { type Page } from '@playwright/test';
+import { expect, followLiveSocket, ops, registerViaApi, startServer, stopServer, test, uniqueEmail, waitForServiceWorkerControl } from './helpers';
 import { ROOT } from './server-control';
 
 // The notifications inbox in the browser: an operator's notice arrives live (the inbox lists it,
@@ -32,15 +32,6 @@ async function sendNotice(email: string, notice: { title: string; title_cn: stri
   }
 }
 
-/** Resolves once the app's live socket has said hello (it is connected and subscribed). */
-function socketReady(page: Page): Promise<WebSocket> {
-  return new Promise((resolve) => {
-    page.on('websocket', (ws) => {
-      void ws.waitForEvent('framereceived', { predicate: (f) => String(f.payload).includes('"hello"'), timeout: 20_000 }).then(() => resolve(ws), () => undefined);
-    });
-  });
-}
-
 const FIRST = { title: 'Maintenance tonight', title_cn: '今晚系统维护', body: 'Trading pauses from 23:00 to 23:30 SGT.', body_cn: '新加坡时间 23:00 至 23:30 暂停交易。' };
 const THIRD = { title: 'Your monthly statement is ready', title_cn: '您的月度对账单已生成', body: 'See Fund logs for every movement in October.', body_cn: '请在资金明细中查看十月的每一笔变动。' };
 const FOURTH = { title: 'Withdrawals resume', title_cn: '提现已恢复', body: 'Bank transfers run again from Monday.', body_cn: '银行转账自周一起恢复。' };
@@ -52,10 +43,10 @@ test('inbox: a notice arrives live, the badge counts it, mark read, Chinese text
   await registerViaApi(context, request, email);
 
   // ---- empty inbox; the socket is up
-  const ready = socketReady(page);
+  const live = followLiveSocket(page);
   await page.goto('/pages/profile/notifications');
   await expect(page.getByTestId('inbox-empty')).toBeVisible();
-  await ready;
+  await live.ready();
 
   // ---- the operator sends a notice: it appears live, with a toast
   await sendNotice(email, FIRST);

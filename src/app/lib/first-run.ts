@@ -33,6 +33,9 @@ export function isFirstRun(): boolean {
   return ![START_SEEN_KEY, KEYS.isLogin, KEYS.token, KEYS.loginInfo, KEYS.language, KEYS.baseSettings].some(has);
 }
 
+/** Whether `pathname` is the home screen (the root, or its own path). */
+export const isHome = (pathname: string): boolean => pathname === '/' || pathname === '/pages/index/index';
+
 /** Where an open of `pathname` should land: the start screen on a true first run at the root, else itself. */
 export function firstScreen(pathname: string): string {
   return pathname === '/' && isFirstRun() ? START_PATH : pathname;

@@ -40,11 +40,10 @@ export function useProject(id: number): { load: ProjectLoad; refresh: () => Prom
   const cached = useStoreQuery((db) => (id ? db.projects.get(id).then((p) => p ?? null) : Promise.resolve(null)), [id], undefined);
   // The store loads at once when nothing was read ahead; else once the screen is painted and the page idle,
   // so its code does not compete with the screen's image (its largest paint).
-  const drawnEarly = useRef(earlyProject !== undefined);
   useEffect(() => {
-    if (!drawnEarly.current) return void loadStore().catch(() => undefined);
+    if (!early.project) return void loadStore().catch(() => undefined);
     return afterPaint(() => void loadStore().catch(() => undefined));
-  }, []);
+  }, [early]);
   // The last answer this screen had (read ahead, or its own read): shown while the store does not hold the
   // project, e.g. its write still waiting for the store, or lost with a page left at once (offline, the
   // service worker's copy is then all there is). Once the store has held it, the store's word is final: a

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import type * as StoreModule from './db';
+import { isHome } from './first-run';
 
 // The offline store's code (lib/db.ts: Dexie, about 29 KiB gzip) is not part of home's first screen: a
 // start on home draws its last-seen screen from a plain IndexedDB read (lib/device-read.ts) and the
@@ -11,7 +12,7 @@ import type * as StoreModule from './db';
 /** The screens whose first screen draws without the store: home (from the device and the network) and a
  *  project's detail (the project read ahead from the network, start.tsx; lib/project.ts loads the store once
  *  it has drawn). A start on any other screen loads the store at once. */
-export const drawsBeforeStore = (path: string): boolean => path === '/' || path === '/pages/index/index' || path === '/pages/project/project';
+export const drawsBeforeStore = (path: string): boolean => isHome(path) || path === '/pages/project/project';
 
 let loading: Promise<typeof StoreModule> | null = null;
 let deferral: { until: Promise<void>; release: () => void } | null = null;

@@ -7,6 +7,7 @@ import { StorageAlert } from '../components/storage-alert';
 import { onRequestTimeout } from '../app-runtime';
 import { ensureAllMessages } from '../lib/i18n';
 import { drawsBeforeStore, loadStore } from '../lib/store';
+import { isHome } from '../lib/first-run';
 
 // Once the first screen has settled, the service worker is registered (and the update prompt mounted) and
 // the offline store loads if home's first screen went without it (lib/store.ts).
@@ -58,7 +59,6 @@ function NotFound() {
 // Home draws only `core` texts and goes without the offline store; every other screen waits for the rest of
 // the catalog (loaded right after start, so this rarely waits at all) and loads the store (its code comes
 // with the screen's), but a project's detail, which loads it once it has drawn (lib/store.ts).
-const isHome = (path: string) => path === '/' || path === '/pages/index/index';
 
 export const Route = createRootRoute({
   beforeLoad: async ({ location }) => {
